@@ -1,0 +1,172 @@
+package resume
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+)
+
+// All combines the resolvers of a job that reads several sources (a Kafka
+// topic joined with a Paimon table): a stateless restart needs a position for
+// every source. The parts are asked concurrently. The combined candidate's
+// guarantee is the weakest part's, its At the oldest part's (unknown if any
+// part's is unknown), its launch the union of the parts' launches, and its
+// reasons and warnings the parts', each prefixed with the part's name.
+//
+// It fails if any part fails; if a part has nothing to offer, its error wraps
+// [ErrNoPosition]; if two parts set the same launch option or configuration
+// key to different values, it fails rather than pick one.
+func All(name string, parts ...Resolver) Resolver {
+	return allResolver{name: name, parts: parts}
+}
+
+type allResolver struct {
+	name  string
+	parts []Resolver
+}
+
+func (a allResolver) Name() string { return a.name }
+
+func (a allResolver) Resolve(ctx context.Context) (Candidate, error) {
+	if len(a.parts) == 0 {
+		return Candidate{}, fmt.Errorf("resume: %s: no parts: %w", a.name, ErrNoPosition)
+	}
+	answers := make([]answer, len(a.parts))
+	names := make([]string, len(a.parts))
+	var wg sync.WaitGroup
+	for i, p := range a.parts {
+		names[i] = safeName(p, i)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			answers[i] = call(ctx, p, names[i], 0)
+		}()
+	}
+	wg.Wait()
+
+	var errs []error
+	for i, ans := range answers {
+		err := ans.err
+		if err == nil {
+			err = validate(ans.cand, names[i])
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("part %s: %w", names[i], err))
+		}
+	}
+	if len(errs) > 0 {
+		return Candidate{}, fmt.Errorf("resume: %s: %w", a.name, errors.Join(errs...))
+	}
+
+	pos := &Positions{}
+	out := Candidate{Resolver: a.name, Guarantee: ExactlyOnce, Position: pos}
+	unknownAt := false
+	for i, ans := range answers {
+		c := ans.cand
+		if c.Resolver == "" {
+			c.Resolver = names[i]
+		}
+		pos.Parts = append(pos.Parts, c)
+		out.Guarantee = min(out.Guarantee, c.Guarantee)
+		switch {
+		case c.At.IsZero():
+			unknownAt = true
+		case out.At.IsZero() || c.At.Before(out.At):
+			out.At = c.At
+		}
+		for _, r := range c.Reasons {
+			out.Reasons = append(out.Reasons, c.Resolver+": "+r)
+		}
+		for _, w := range c.Warnings {
+			out.Warnings = append(out.Warnings, c.Resolver+": "+w)
+		}
+	}
+	if unknownAt {
+		out.At = time.Time{}
+	}
+	if _, err := pos.merge(); err != nil {
+		return Candidate{}, fmt.Errorf("resume: %s: %w", a.name, err)
+	}
+	return out, nil
+}
+
+// Positions is the position of [All]: one candidate per source, in the order
+// the parts were given.
+type Positions struct {
+	Parts []Candidate
+}
+
+var _ Position = (*Positions)(nil)
+
+// Kind returns "all".
+func (p *Positions) Kind() string { return "all" }
+
+// String lists the parts' positions.
+func (p *Positions) String() string {
+	s := make([]string, len(p.Parts))
+	for i, c := range p.Parts {
+		s[i] = c.Resolver + ": " + positionSummary(c.Position)
+	}
+	return strings.Join(s, " + ")
+}
+
+// Launch returns the union of the parts' launches. All has already refused
+// conflicting keys, so the union is well defined.
+func (p *Positions) Launch() Launch {
+	l, _ := p.merge()
+	return l
+}
+
+func (p *Positions) merge() (Launch, error) {
+	var l Launch
+	from := map[string]string{}
+	put := func(m *map[string]string, kind, k, v, part string) error {
+		if *m == nil {
+			*m = map[string]string{}
+		}
+		if old, ok := (*m)[k]; ok && old != v {
+			return fmt.Errorf("parts %s and %s set %s %q differently (%q, %q): apply their launches per source", from[kind+k], part, kind, k, old, v)
+		}
+		(*m)[k] = v
+		from[kind+k] = part
+		return nil
+	}
+	for _, c := range p.Parts {
+		if c.Position == nil {
+			continue
+		}
+		pl := c.Position.Launch()
+		l.Args = append(l.Args, pl.Args...)
+		for k, v := range pl.Config {
+			if err := put(&l.Config, "config", k, v, c.Resolver); err != nil {
+				return l, err
+			}
+		}
+		for k, v := range pl.Options {
+			if err := put(&l.Options, "option", k, v, c.Resolver); err != nil {
+				return l, err
+			}
+		}
+	}
+	return l, nil
+}
+
+// MarshalJSON encodes {"parts":[candidate, ...]} with each part in the
+// candidate form of the decision document.
+func (p *Positions) MarshalJSON() ([]byte, error) {
+	parts := make([]*candidateJSON, 0, len(p.Parts))
+	for i := range p.Parts {
+		c, err := toCandidateJSON(&p.Parts[i])
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, c)
+	}
+	return json.Marshal(struct {
+		Parts []*candidateJSON `json:"parts"`
+	}{parts})
+}

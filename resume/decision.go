@@ -1,0 +1,185 @@
+package resume
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Verdict says what the chain made of one resolver's answer.
+type Verdict int
+
+// Verdicts start at 1, so that the zero value is never a valid verdict.
+const (
+	// VerdictChosen: the candidate won.
+	VerdictChosen Verdict = iota + 1
+	// VerdictRejected: the candidate was acceptable or not, but lost; Why says why.
+	VerdictRejected
+	// VerdictFailed: the resolver could not look; Err says why.
+	VerdictFailed
+	// VerdictNoPosition: the resolver looked and found nothing to offer.
+	VerdictNoPosition
+)
+
+var verdictNames = [...]string{
+	VerdictChosen:     "chosen",
+	VerdictRejected:   "rejected",
+	VerdictFailed:     "failed",
+	VerdictNoPosition: "no-position",
+}
+
+// String returns chosen, rejected, failed or no-position.
+func (v Verdict) String() string {
+	if v >= VerdictChosen && v <= VerdictNoPosition {
+		return verdictNames[v]
+	}
+	return fmt.Sprintf("Verdict(%d)", int(v))
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (v Verdict) MarshalText() ([]byte, error) {
+	if v < VerdictChosen || v > VerdictNoPosition {
+		return nil, fmt.Errorf("resume: cannot marshal verdict %d", int(v))
+	}
+	return []byte(verdictNames[v]), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (v *Verdict) UnmarshalText(text []byte) error {
+	for w := VerdictChosen; w <= VerdictNoPosition; w++ {
+		if verdictNames[w] == string(text) {
+			*v = w
+			return nil
+		}
+	}
+	return fmt.Errorf("resume: unknown verdict %q", text)
+}
+
+// Outcome is what one resolver of a chain answered and what the chain made of it.
+type Outcome struct {
+	// Resolver is the resolver's name.
+	Resolver string
+	// Candidate is the resolver's candidate; nil when it failed or had none.
+	Candidate *Candidate
+	// Err is the resolver's error, for VerdictFailed and VerdictNoPosition.
+	Err error
+	// Verdict is what the chain made of the answer.
+	Verdict Verdict
+	// Why is one line saying why the candidate lost (VerdictRejected) or, for
+	// the other verdicts, a short summary.
+	Why string
+}
+
+// Decision is the result of [Chain.Resolve].
+type Decision struct {
+	// Chosen is the winning candidate; nil when nothing is acceptable (then
+	// Resolve's error says why).
+	Chosen *Candidate
+	// Considered has one outcome per resolver, in chain order, the winner's
+	// included.
+	Considered []Outcome
+}
+
+// Explain returns the human report: the choice and how to launch from it, its
+// reasons and warnings, then one line per other resolver saying why it lost.
+func (d *Decision) Explain() string {
+	var b strings.Builder
+	if c := d.Chosen; c != nil {
+		fmt.Fprintf(&b, "chosen: %s: %s (%s%s)\n", c.Resolver, positionSummary(c.Position), c.Guarantee, atSuffix(c.At))
+		writeLaunch(&b, "  ", c.Position.Launch())
+		for _, r := range c.Reasons {
+			fmt.Fprintf(&b, "  reason: %s\n", oneLine(r))
+		}
+		for _, w := range c.Warnings {
+			fmt.Fprintf(&b, "  warning: %s\n", oneLine(w))
+		}
+	} else {
+		b.WriteString("chosen: nothing acceptable\n")
+	}
+	first := true
+	for _, o := range d.Considered {
+		if o.Verdict == VerdictChosen {
+			continue
+		}
+		if first {
+			b.WriteString("others:\n")
+			first = false
+		}
+		fmt.Fprintf(&b, "  %s: %s: %s\n", o.Resolver, o.Verdict, oneLine(o.why()))
+	}
+	return b.String()
+}
+
+// why is the outcome's one-line explanation, falling back to its error.
+func (o Outcome) why() string {
+	if o.Why != "" {
+		return o.Why
+	}
+	if o.Err != nil {
+		return o.Err.Error()
+	}
+	return ""
+}
+
+// writeLaunch renders l for people: the flink run line, -D configuration, and
+// the source options as a SQL hint body. Resolver packages and tools use it
+// so that every report shows launches the same way.
+func writeLaunch(b *strings.Builder, indent string, l Launch) {
+	if len(l.Args) > 0 {
+		fmt.Fprintf(b, "%srun: flink run %s\n", indent, strings.Join(l.Args, " "))
+	}
+	for _, k := range sortedKeys(l.Config) {
+		fmt.Fprintf(b, "%sconfig: -D%s=%s\n", indent, k, l.Config[k])
+	}
+	if len(l.Options) > 0 {
+		fmt.Fprintf(b, "%soptions: %s\n", indent, HintOptions(l.Options))
+	}
+}
+
+// HintOptions renders source options as the body of a Flink SQL OPTIONS hint,
+// sorted by key: 'consumer-id'='job-1','scan.snapshot-id'='121'. Single
+// quotes inside keys and values are doubled, as Flink SQL string literals
+// require.
+func HintOptions(opts map[string]string) string {
+	parts := make([]string, 0, len(opts))
+	for _, k := range sortedKeys(opts) {
+		parts = append(parts, sqlQuote(k)+"="+sqlQuote(opts[k]))
+	}
+	return strings.Join(parts, ",")
+}
+
+func sqlQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func positionSummary(p Position) string {
+	if p == nil {
+		return "<no position>"
+	}
+	return oneLine(p.String())
+}
+
+func atSuffix(t time.Time) string {
+	if t.IsZero() {
+		return ", time unknown"
+	}
+	return ", at " + formatAt(t)
+}
+
+func formatAt(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+// oneLine folds a multi-line message into one line.
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\r\n") {
+		return s
+	}
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }), "; ")
+}

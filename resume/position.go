@@ -1,0 +1,81 @@
+package resume
+
+import (
+	"maps"
+	"slices"
+	"time"
+)
+
+// Position is one concrete start point. Each resolver package defines its own
+// type; after a [Decision] is read back from JSON, positions are
+// [*RawPosition]s, which each resolver package can convert to its typed form.
+type Position interface {
+	// Kind names the type of position: "flink-checkpoint", "flink-savepoint",
+	// "paimon-snapshot", "kafka-offsets", or "all" for combined positions.
+	Kind() string
+	// String describes the position in one line for people.
+	String() string
+	// Launch says how to start the job there.
+	Launch() Launch
+}
+
+// Launch is what a deploy tool applies when it starts the job.
+type Launch struct {
+	// Args are flink run arguments, e.g. ["-s", "s3a://b/ck/<job>/chk-42"].
+	Args []string `json:"args"`
+	// Config holds Flink configuration keys (-D or the Flink configuration
+	// file), e.g. execution.state-recovery.path.
+	Config map[string]string `json:"config"`
+	// Options holds source table or connector options (SQL hints), e.g.
+	// consumer-id and scan.snapshot-id.
+	Options map[string]string `json:"options"`
+}
+
+// IsZero reports whether the launch carries nothing.
+func (l Launch) IsZero() bool {
+	return len(l.Args) == 0 && len(l.Config) == 0 && len(l.Options) == 0
+}
+
+// clone returns a deep copy whose slices and maps are never nil, so that it
+// marshals as [] and {}.
+func (l Launch) clone() Launch {
+	out := Launch{Args: slices.Clone(l.Args), Config: maps.Clone(l.Config), Options: maps.Clone(l.Options)}
+	if out.Args == nil {
+		out.Args = []string{}
+	}
+	if out.Config == nil {
+		out.Config = map[string]string{}
+	}
+	if out.Options == nil {
+		out.Options = map[string]string{}
+	}
+	return out
+}
+
+// Candidate is a resolver's offer: a position, how safe a restart from it is,
+// and the evidence.
+type Candidate struct {
+	// Resolver is the name of the resolver that offered the candidate; the
+	// chain fills it in when it is empty.
+	Resolver string
+	// Position is where the job would start. It is never nil in a candidate
+	// returned with a nil error.
+	Position Position
+	// Guarantee grades what a restart from Position preserves.
+	Guarantee Guarantee
+	// At is the point in the input the position corresponds to (a commit or
+	// record time); zero when unknown.
+	At time.Time
+	// Reasons are the evidence, in order: what was found and which checks
+	// passed.
+	Reasons []string
+	// Warnings are risks that do not disqualify the candidate.
+	Warnings []string
+}
+
+// clone returns a copy of c whose slices are not shared with c.
+func (c Candidate) clone() *Candidate {
+	c.Reasons = slices.Clone(c.Reasons)
+	c.Warnings = slices.Clone(c.Warnings)
+	return &c
+}

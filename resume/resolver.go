@@ -1,0 +1,46 @@
+package resume
+
+import (
+	"context"
+	"errors"
+)
+
+// ErrNoPosition is returned (wrapped) by a resolver that looked and honestly
+// found nothing to offer — an empty checkpoint root, a consumer that does not
+// exist and no start time — and by [Chain.Resolve] when nothing acceptable was
+// offered. Check it with errors.Is.
+var ErrNoPosition = errors.New("resume: no position")
+
+// A Resolver finds one candidate start position from one source.
+//
+// Resolve returns the resolver's best candidate with a nil error; an error
+// wrapping [ErrNoPosition] when it honestly found nothing to offer; or another
+// error when it could not look (storage unreachable, bad input). It must
+// return promptly once ctx is done, with an error wrapping ctx.Err(). A
+// candidate returned with a nil error must have a non-nil Position and a valid
+// Guarantee. Resolve may be called concurrently and more than once.
+//
+// The chain runs resolvers concurrently, each under [Policy.Timeout]; a resolver
+// that panics, ignores its deadline, or breaks the rules above is recorded as a
+// failure, never chosen.
+type Resolver interface {
+	// Name identifies the resolver in decisions and reports, e.g.
+	// "flink-checkpoints". It should be unique within a chain.
+	Name() string
+	// Resolve returns the best candidate or an error, as described above.
+	Resolve(ctx context.Context) (Candidate, error)
+}
+
+// ResolverFunc adapts a function to a [Resolver] with the given name.
+func ResolverFunc(name string, f func(context.Context) (Candidate, error)) Resolver {
+	return funcResolver{name: name, f: f}
+}
+
+type funcResolver struct {
+	name string
+	f    func(context.Context) (Candidate, error)
+}
+
+func (r funcResolver) Name() string { return r.name }
+
+func (r funcResolver) Resolve(ctx context.Context) (Candidate, error) { return r.f(ctx) }

@@ -1,0 +1,177 @@
+package blobtest_test
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"gocloud.dev/blob"
+	"gocloud.dev/blob/memblob"
+	"gocloud.dev/gcerrors"
+
+	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
+)
+
+func seed(t *testing.T, keys ...string) *blob.Bucket {
+	t.Helper()
+	mem := memblob.OpenBucket(nil)
+	t.Cleanup(func() { mem.Close() })
+	for _, k := range keys {
+		if err := mem.WriteAll(context.Background(), k, []byte("data of "+k), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return mem
+}
+
+func TestCountsEveryOperation(t *testing.T) {
+	ctx := context.Background()
+	mem := seed(t, "a/1", "a/2", "b/1")
+	b, rec := blobtest.Wrap(mem, nil)
+	defer b.Close()
+
+	it := b.List(&blob.ListOptions{Prefix: "", Delimiter: "/"})
+	var dirs []string
+	for {
+		o, err := it.Next(ctx)
+		if err != nil {
+			break
+		}
+		dirs = append(dirs, o.Key)
+	}
+	if _, err := b.ReadAll(ctx, "a/1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Attributes(ctx, "a/2"); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.WriteAll(ctx, "c", []byte("x"), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Copy(ctx, "d", "c", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Delete(ctx, "d"); err != nil {
+		t.Fatal(err)
+	}
+	want := map[blobtest.Op]int{blobtest.OpList: 1, blobtest.OpRead: 1, blobtest.OpAttributes: 1, blobtest.OpWrite: 1, blobtest.OpCopy: 1, blobtest.OpDelete: 1}
+	if diff := cmp.Diff(want, rec.Counts()); diff != "" {
+		t.Errorf("counts (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"a/", "b/"}, dirs); diff != "" {
+		t.Errorf("listing (-want +got):\n%s", diff)
+	}
+	if rec.Listed() != 2 || rec.Total() != 6 {
+		t.Errorf("listed=%d total=%d, want 2 and 6", rec.Listed(), rec.Total())
+	}
+	if ok, _ := mem.Exists(ctx, "c"); !ok {
+		t.Error("write did not reach the wrapped bucket")
+	}
+	b.Close()
+	if _, err := mem.ReadAll(ctx, "a/1"); err != nil {
+		t.Errorf("closing the wrapper closed the wrapped bucket: %v", err)
+	}
+}
+
+func TestFaults(t *testing.T) {
+	ctx := context.Background()
+	mem := seed(t, "ok", "chk-1/_metadata", "gone")
+	t.Run("KeyPattern", func(t *testing.T) {
+		b, _ := blobtest.Wrap(mem, &blobtest.Options{Fault: blobtest.FailKeys(regexp.MustCompile(`_metadata$`))})
+		defer b.Close()
+		_, err := b.ReadAll(ctx, "chk-1/_metadata")
+		var fe *blobtest.FaultError
+		if !errors.As(err, &fe) || fe.Call.Key != "chk-1/_metadata" {
+			t.Fatalf("err = %v, want a FaultError for the key", err)
+		}
+		if _, err := b.ReadAll(ctx, "ok"); err != nil {
+			t.Errorf("unmatched key failed: %v", err)
+		}
+	})
+	t.Run("NotFoundAfterList", func(t *testing.T) {
+		b, _ := blobtest.Wrap(mem, &blobtest.Options{Fault: blobtest.NotFoundKeys(regexp.MustCompile(`^gone$`))})
+		defer b.Close()
+		_, err := b.ReadAll(ctx, "gone")
+		if gcerrors.Code(err) != gcerrors.NotFound {
+			t.Errorf("code = %v, want NotFound", gcerrors.Code(err))
+		}
+	})
+	t.Run("EveryKth", func(t *testing.T) {
+		b, _ := blobtest.Wrap(mem, &blobtest.Options{Fault: blobtest.FailEvery(3)})
+		defer b.Close()
+		var failed []int
+		for i := 1; i <= 7; i++ {
+			if _, err := b.ReadAll(ctx, "ok"); err != nil {
+				failed = append(failed, i)
+			}
+		}
+		if diff := cmp.Diff([]int{3, 6}, failed); diff != "" {
+			t.Errorf("failed calls (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("Nth", func(t *testing.T) {
+		b, _ := blobtest.Wrap(mem, &blobtest.Options{Fault: blobtest.FailNth(blobtest.OpRead, 2)})
+		defer b.Close()
+		var failed []int
+		for i := 1; i <= 3; i++ {
+			if _, err := b.ReadAll(ctx, "ok"); err != nil {
+				failed = append(failed, i)
+			}
+		}
+		if diff := cmp.Diff([]int{2}, failed); diff != "" {
+			t.Errorf("failed calls (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("LatencyHonoursContext", func(t *testing.T) {
+		b, rec := blobtest.Wrap(mem, &blobtest.Options{Latency: time.Hour})
+		defer b.Close()
+		cctx, cancel := context.WithCancel(ctx)
+		cancel()
+		_, err := b.ReadAll(cctx, "ok")
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("err = %v, want context.Canceled", err)
+		}
+		if rec.Count(blobtest.OpRead) != 1 {
+			t.Errorf("the call was not counted")
+		}
+	})
+}
+
+func TestTransformAndModTime(t *testing.T) {
+	ctx := context.Background()
+	mem := seed(t, "consumer/consumer-a")
+	pinned := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	b, rec := blobtest.Wrap(mem, &blobtest.Options{Transform: func(c blobtest.Call, data []byte) []byte {
+		if c.N <= 2 {
+			return nil // Paimon's non-atomic rewrite: empty for the first reads
+		}
+		return data
+	}})
+	defer b.Close()
+	rec.SetModTime("consumer/consumer-a", pinned)
+	var got []string
+	for i := 0; i < 3; i++ {
+		data, err := b.ReadAll(ctx, "consumer/consumer-a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, string(data))
+	}
+	if diff := cmp.Diff([]string{"", "", "data of consumer/consumer-a"}, got); diff != "" {
+		t.Errorf("reads (-want +got):\n%s", diff)
+	}
+	a, err := b.Attributes(ctx, "consumer/consumer-a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !a.ModTime.Equal(pinned) {
+		t.Errorf("attributes mod time %v, want %v", a.ModTime, pinned)
+	}
+	objs, _, err := b.ListPage(ctx, blob.FirstPageToken, 10, &blob.ListOptions{Prefix: "consumer/"})
+	if err != nil || len(objs) != 1 || !objs[0].ModTime.Equal(pinned) {
+		t.Errorf("listed %v (err %v), want one object with the pinned time", objs, err)
+	}
+}
