@@ -454,8 +454,8 @@ type reader struct {
 	attrs driver.ReaderAttributes
 }
 
-func (r *reader) Read(p []byte) (int, error)            { return r.r.Read(p) }
-func (r *reader) Close() error                          { return r.r.Close() }
+func (r *reader) Read(p []byte) (int, error)           { return r.r.Read(p) }
+func (r *reader) Close() error                         { return r.r.Close() }
 func (r *reader) Attributes() *driver.ReaderAttributes { return &r.attrs }
 func (r *reader) As(i any) bool {
 	if r.inner == nil {

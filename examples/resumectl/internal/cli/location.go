@@ -1,0 +1,112 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"gocloud.dev/blob"
+	_ "gocloud.dev/blob/azureblob" // azblob://
+	"gocloud.dev/blob/fileblob"
+	_ "gocloud.dev/blob/gcsblob" // gs://
+	_ "gocloud.dev/blob/memblob" // mem://
+	_ "gocloud.dev/blob/s3blob"  // s3://
+)
+
+// location is a bucket and a prefix inside it, opened from a resumectl URL.
+type location struct {
+	Bucket *blob.Bucket
+	Prefix string // "" or "dir/"
+	// Display is the URL with credentials removed, for reports and errors.
+	Display string
+	// Local is the absolute directory for local paths and file:// URLs, ""
+	// otherwise.
+	Local string
+}
+
+// Close closes the bucket.
+func (l *location) Close() error { return l.Bucket.Close() }
+
+// openLocation opens a resumectl URL: a plain local path or file:///dir (the
+// file system root is the bucket, so that files next to the directory, such
+// as a job's shared/ folder, stay reachable; the directory is the prefix),
+// mem://, or a gocloud bucket URL with a path (s3://bucket/path?region=…,
+// gs://bucket/path, azblob://container/path), whose path becomes the prefix.
+// Errors never contain credentials.
+func openLocation(ctx context.Context, raw string) (*location, error) {
+	if raw == "" {
+		return nil, usagef("empty storage URL")
+	}
+	if !strings.Contains(raw, "://") || strings.HasPrefix(raw, "file://") {
+		return openLocal(raw)
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, usagef("bad storage URL %s: %v", redact(raw), redactErr(err))
+	}
+	prefix := normalizePrefix(u.Path)
+	display := redact(raw)
+	u.Path, u.RawPath = "", ""
+	b, err := blob.OpenBucket(ctx, u.String())
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %s", display, redact(err.Error()))
+	}
+	return &location{Bucket: b, Prefix: prefix, Display: display}, nil
+}
+
+func openLocal(raw string) (*location, error) {
+	p := raw
+	if strings.HasPrefix(raw, "file://") {
+		u, err := url.Parse(raw)
+		if err != nil {
+			return nil, usagef("bad file URL %q: %v", raw, err)
+		}
+		if u.Host != "" && u.Host != "localhost" {
+			return nil, usagef("file URL %q names host %q: only local paths are supported", raw, u.Host)
+		}
+		p = u.Path
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return nil, fmt.Errorf("local path %q: %w", raw, err)
+	}
+	root := filepath.VolumeName(abs) + string(filepath.Separator)
+	// MetadataDontWrite: no ".attrs" side files next to what we write (a
+	// Paimon consumer folder must hold consumer files only).
+	b, err := fileblob.OpenBucket(root, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
+	if err != nil {
+		return nil, fmt.Errorf("open local path %q: %w", raw, err)
+	}
+	rel := strings.TrimPrefix(filepath.ToSlash(abs), filepath.ToSlash(root))
+	return &location{Bucket: b, Prefix: normalizePrefix(rel), Display: abs, Local: abs}, nil
+}
+
+// normalizePrefix turns a path into "" or "dir/".
+func normalizePrefix(p string) string {
+	p = strings.Trim(p, "/")
+	if p == "" || p == "." {
+		return ""
+	}
+	return p + "/"
+}
+
+var (
+	userinfoRE = regexp.MustCompile(`://[^/@\s]*@`)
+	secretRE   = regexp.MustCompile(`(?i)([?&;\s](?:[a-z0-9_.-]*(?:secret|token|password|passwd|credential|signature|sig|sas|access_key|accesskey|key_id|private_key|account_key)[a-z0-9_.-]*)=)[^&\s"']*`)
+)
+
+// redact removes user information and secret-looking query values from URLs
+// inside s.
+func redact(s string) string {
+	s = userinfoRE.ReplaceAllString(s, "://REDACTED@")
+	return secretRE.ReplaceAllString(s, "${1}REDACTED")
+}
+
+type redactedError struct{ msg string }
+
+func (e redactedError) Error() string { return e.msg }
+
+func redactErr(err error) error { return redactedError{redact(err.Error())} }
