@@ -1,0 +1,90 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+var fixedNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+
+func TestParseTime(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want time.Time
+	}{
+		{"2026-11-29T10:00:00Z", time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)},
+		{"2026-11-29T11:00:00+01:00", time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)},
+		{"2026-11-29 10:00:00", time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)},
+		{"2026-11-29T10:00:00.250", time.Date(2026, 11, 29, 10, 0, 0, 250e6, time.UTC)},
+		{"2026-11-29 10:00", time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)},
+		{"2026-11-29", time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)},
+		{"1795946400000", time.UnixMilli(1795946400000).UTC()},
+		{"0", time.UnixMilli(0).UTC()},
+		{"-15m", fixedNow.Add(-15 * time.Minute)},
+		{" -2h30m ", fixedNow.Add(-150 * time.Minute)},
+	} {
+		got, err := parseTime(tc.in, fixedNow)
+		if err != nil || !got.Equal(tc.want) || got.Location() != time.UTC {
+			t.Errorf("parseTime(%q) = %v, %v; want %v in UTC", tc.in, got, err, tc.want)
+		}
+	}
+	for _, bad := range []string{"", "yesterday", "-", "-x", "99999999999999999999", "2026-13-01", "1e9", "10:00"} {
+		if _, err := parseTime(bad, fixedNow); err == nil {
+			t.Errorf("parseTime(%q) succeeded, want an error", bad)
+		}
+	}
+}
+
+func TestParseDuration(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want time.Duration
+	}{
+		{"90m", 90 * time.Minute},
+		{"1h30m", 90 * time.Minute},
+		{"7d", 7 * 24 * time.Hour},
+		{"1d12h", 36 * time.Hour},
+		{"0s", 0},
+	} {
+		got, err := parseDuration(tc.in)
+		if err != nil || got != tc.want {
+			t.Errorf("parseDuration(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
+		}
+	}
+	for _, bad := range []string{"", "d", "-5m", "5", "1d-2h", "200000d", "abc"} {
+		if _, err := parseDuration(bad); err == nil {
+			t.Errorf("parseDuration(%q) succeeded, want an error", bad)
+		}
+	}
+}
+
+func FuzzParseTime(f *testing.F) {
+	for _, s := range []string{"2026-11-29T10:00:00Z", "2026-11-29 10:00:00", "1795946400000", "-15m", "2026-11-29", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := parseTime(s, fixedNow)
+		if err != nil {
+			if !strings.Contains(err.Error(), "time") {
+				t.Errorf("error %q does not say what it parsed", err)
+			}
+			return
+		}
+		if got.Location() != time.UTC {
+			t.Errorf("parseTime(%q) = %v, not UTC", s, got)
+		}
+	})
+}
+
+func FuzzParseDuration(f *testing.F) {
+	for _, s := range []string{"90m", "7d", "1d12h", "-5m", "0s", "d"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		d, err := parseDuration(s)
+		if err == nil && d < 0 {
+			t.Errorf("parseDuration(%q) = %v, negative", s, d)
+		}
+	})
+}
