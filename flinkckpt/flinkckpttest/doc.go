@@ -1,0 +1,25 @@
+// Package flinkckpttest writes Flink checkpoint and savepoint trees for
+// tests: byte-exact _metadata files (versions 2 to 7, every stream, keyed,
+// operator and channel handle type), the state files they reference, and
+// whole layouts — job dirs, chk-<n> dirs, shared/ files referenced by
+// absolute Flink URIs (optionally entropy-injected), savepoint dirs, and the
+// incomplete and broken checkpoints that restarts must skip.
+//
+// It is resumekit's own encoder, built to the layout of Flink's
+// MetadataV2V3SerializerBase and its V3–V7 successors; package flinkckpt's
+// tests check that parsing what it writes gives back what was written.
+// Restart tests of Flink deployments can use it to lay out the storage a
+// resolver will see:
+//
+//	l := &flinkckpttest.Layout{Bucket: memblob.OpenBucket(nil), Prefix: "ck/", Root: "s3a://bucket/"}
+//	l.Checkpoint(ctx, job, 41, nil)                                   // complete
+//	l.Checkpoint(ctx, job, 42, &flinkckpttest.Checkpoint{Incomplete: true}) // no _metadata
+//	r, _ := flinkckpt.NewResolver(l.Bucket, l.Prefix, &flinkckpt.Options{FlinkRoot: l.FlinkRoot()})
+//	c, _ := r.Resolve(ctx) // chk-41
+//
+// # Errors
+//
+// Functions return the bucket's errors wrapped with the key; Encode fails on
+// a version outside 2–7, an unknown handle type, an operator id that is not
+// 32 hex characters, or a string longer than 65535 encoded bytes.
+package flinkckpttest

@@ -1,0 +1,403 @@
+package flinkckpttest
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"unicode/utf16"
+
+	"github.com/resumekit/resumekit/flinkckpt"
+)
+
+// Encode returns md as Flink writes a _metadata file of md.Version (2 to 7):
+// every handle type, master states, finished operators and subtasks,
+// channel state. Derived fields (Files, MasterStates, Operator.Subtasks,
+// Size) are ignored. For version 4 and later, md.Properties is written
+// verbatim when set; otherwise Encode writes a small Java serialization
+// stream naming CheckpointType or SavepointType, md.Format and, for a
+// drained savepoint, TERMINATE — enough for resumekit (and any reader that
+// scans for those names), though not a stream Java can deserialize.
+func Encode(md *flinkckpt.Metadata) ([]byte, error) {
+	if md.Version < 2 || md.Version > 7 {
+		return nil, fmt.Errorf("flinkckpttest: cannot encode version %d", md.Version)
+	}
+	e := &encoder{v: md.Version}
+	e.u32(0x4960672D)
+	e.u32(uint32(md.Version))
+	e.i64(md.CheckpointID)
+	e.i32(int32(len(md.Masters)))
+	for _, ms := range md.Masters {
+		inner := &encoder{}
+		inner.i32(ms.Version)
+		inner.utf(ms.Name)
+		inner.bytes(ms.Data)
+		e.u32(0xC96B1696)
+		e.i32(int32(len(inner.b)))
+		e.b = append(e.b, inner.b...)
+	}
+	e.i32(int32(len(md.Operators)))
+	for i := range md.Operators {
+		e.operator(&md.Operators[i])
+	}
+	if md.Version >= 4 {
+		if md.Properties != nil {
+			e.b = append(e.b, md.Properties...)
+		} else {
+			e.b = append(e.b, Properties(md.Savepoint, md.Format, md.Drained)...)
+		}
+	}
+	if e.err != nil {
+		return nil, e.err
+	}
+	return e.b, nil
+}
+
+type encoder struct {
+	b   []byte
+	v   int
+	err error
+}
+
+func (e *encoder) u8(v byte)    { e.b = append(e.b, v) }
+func (e *encoder) u32(v uint32) { e.b = binary.BigEndian.AppendUint32(e.b, v) }
+func (e *encoder) i32(v int32)  { e.u32(uint32(v)) }
+func (e *encoder) i64(v int64)  { e.b = binary.BigEndian.AppendUint64(e.b, uint64(v)) }
+func (e *encoder) bytes(b []byte) {
+	e.i32(int32(len(b)))
+	e.b = append(e.b, b...)
+}
+
+// utf writes s as Java's DataOutputStream.writeUTF does (modified UTF-8).
+func (e *encoder) utf(s string) {
+	m := ModifiedUTF8(s)
+	if len(m) > 0xFFFF {
+		e.err = fmt.Errorf("flinkckpttest: string of %d bytes is too long for writeUTF", len(m))
+		return
+	}
+	e.b = binary.BigEndian.AppendUint16(e.b, uint16(len(m)))
+	e.b = append(e.b, m...)
+}
+
+// ModifiedUTF8 encodes s as Java's modified UTF-8: NUL as C0 80 and
+// characters outside the BMP as two encoded surrogates.
+func ModifiedUTF8(s string) []byte {
+	out := make([]byte, 0, len(s))
+	for _, r := range s {
+		var units []uint16
+		if r >= 0x10000 {
+			a, b := utf16.EncodeRune(r)
+			units = []uint16{uint16(a), uint16(b)}
+		} else {
+			units = []uint16{uint16(r)}
+		}
+		for _, c := range units {
+			switch {
+			case c != 0 && c < 0x80:
+				out = append(out, byte(c))
+			case c < 0x800:
+				out = append(out, 0xC0|byte(c>>6), 0x80|byte(c&0x3F))
+			default:
+				out = append(out, 0xE0|byte(c>>12), 0x80|byte(c>>6&0x3F), 0x80|byte(c&0x3F))
+			}
+		}
+	}
+	return out
+}
+
+func (e *encoder) operator(op *flinkckpt.Operator) {
+	if e.v >= 5 {
+		e.utf(op.Name)
+		e.utf(op.UID)
+	}
+	id, err := hex.DecodeString(op.ID)
+	if err != nil || len(id) != 16 {
+		e.err = fmt.Errorf("flinkckpttest: operator id %q is not 32 hex characters", op.ID)
+		return
+	}
+	e.b = append(e.b, id...)
+	e.i32(int32(op.Parallelism))
+	e.i32(int32(op.MaxParallelism))
+	if e.v == 2 {
+		e.i32(1)
+	} else {
+		e.stream(op.Coordinator)
+	}
+	if op.Finished && e.v >= 3 {
+		e.i32(-1)
+		return
+	}
+	e.i32(int32(len(op.SubtaskStates)))
+	for i := range op.SubtaskStates {
+		e.subtask(&op.SubtaskStates[i])
+	}
+}
+
+func (e *encoder) subtask(st *flinkckpt.SubtaskState) {
+	if st.Finished && e.v >= 3 {
+		e.i32(-st.Index - 1)
+		return
+	}
+	e.i32(st.Index)
+	if e.v == 2 {
+		e.i64(st.Duration)
+		e.i32(0)
+	}
+	for _, h := range []*flinkckpt.OperatorHandle{st.ManagedOperator, st.RawOperator} {
+		if h == nil {
+			e.i32(0)
+			continue
+		}
+		e.i32(1)
+		e.operatorHandle(h)
+	}
+	e.keyed(st.ManagedKeyed)
+	e.keyed(st.RawKeyed)
+	if e.v >= 3 {
+		for _, list := range [][]flinkckpt.ChannelHandle{st.InputChannels, st.ResultSubpartitions} {
+			e.i32(int32(len(list)))
+			for i := range list {
+				e.channel(&list[i])
+			}
+		}
+	}
+	if e.v >= 7 {
+		if st.RefCheckpointID != nil {
+			e.u8(1)
+			e.i64(*st.RefCheckpointID)
+		} else {
+			e.u8(0)
+		}
+	}
+}
+
+func (e *encoder) stream(h *flinkckpt.StreamHandle) {
+	if h == nil {
+		e.u8(flinkckpt.TypeNull)
+		return
+	}
+	e.u8(h.Type)
+	switch h.Type {
+	case flinkckpt.TypeByteStream:
+		e.utf(h.Name)
+		e.bytes(h.Data)
+	case flinkckpt.TypeFile:
+		e.i64(h.Size)
+		e.utf(h.Path)
+	case flinkckpt.TypeRelativeFile:
+		e.utf(h.Path)
+		e.i64(h.Size)
+	case flinkckpt.TypeKeyGroups:
+		e.i32(h.KeyGroupStart)
+		e.longs(h.Offsets)
+		e.stream(h.Nested)
+	case flinkckpt.TypeSegment:
+		e.i64(h.Start)
+		e.i64(h.Size)
+		e.i32(h.Scope)
+		e.utf(h.Path)
+		e.utf(h.Name)
+	case flinkckpt.TypeEmptySegment:
+	default:
+		e.err = fmt.Errorf("flinkckpttest: unknown stream handle type %d", h.Type)
+	}
+}
+
+func (e *encoder) longs(v []int64) {
+	e.i32(int32(len(v)))
+	for _, x := range v {
+		e.i64(x)
+	}
+}
+
+func (e *encoder) keyed(h *flinkckpt.KeyedHandle) {
+	if h == nil {
+		e.u8(flinkckpt.TypeNull)
+		return
+	}
+	e.u8(h.Type)
+	switch h.Type {
+	case flinkckpt.TypeKeyGroups, flinkckpt.TypeSavepointKeyGroups, flinkckpt.TypeKeyGroupsV2:
+		e.i32(h.KeyGroupStart)
+		e.longs(h.Offsets)
+		e.stream(h.Stream)
+		if h.Type == flinkckpt.TypeKeyGroupsV2 {
+			e.utf(h.HandleID)
+		}
+	case flinkckpt.TypeIncremental, flinkckpt.TypeIncrementalV2:
+		e.i64(h.CheckpointID)
+		e.utf(h.BackendID)
+		e.i32(h.KeyGroupStart)
+		e.i32(h.KeyGroupCount)
+		if h.Type == flinkckpt.TypeIncrementalV2 {
+			e.i64(h.CheckpointedSize)
+		}
+		e.stream(h.Stream)
+		for _, list := range [][]flinkckpt.NamedHandle{h.Shared, h.Private} {
+			e.i32(int32(len(list)))
+			for _, n := range list {
+				e.utf(n.LocalPath)
+				e.stream(n.Handle)
+			}
+		}
+		if h.Type == flinkckpt.TypeIncrementalV2 {
+			e.utf(h.HandleID)
+		}
+	case flinkckpt.TypeChangelog, flinkckpt.TypeChangelogV2:
+		e.i32(h.KeyGroupStart)
+		e.i32(h.KeyGroupCount)
+		e.i64(h.CheckpointedSize)
+		for _, list := range [][]*flinkckpt.KeyedHandle{h.Materialized, h.NonMaterialized} {
+			e.i32(int32(len(list)))
+			for _, k := range list {
+				e.keyed(k)
+			}
+		}
+		e.i64(h.MaterializationID)
+		if h.Type == flinkckpt.TypeChangelogV2 {
+			e.i64(h.CheckpointID)
+		}
+		e.utf(h.HandleID)
+	case flinkckpt.TypeChangelogBytes:
+		e.i32(h.KeyGroupStart)
+		e.i32(h.KeyGroupCount)
+		e.i64(h.From)
+		e.i64(h.To)
+		e.i32(int32(len(h.Changes)))
+		for _, c := range h.Changes {
+			e.i32(c.KeyGroup)
+			e.bytes(c.Data)
+		}
+		e.utf(h.HandleID)
+	case flinkckpt.TypeChangelogFile, flinkckpt.TypeChangelogFileV2:
+		e.i32(h.KeyGroupStart)
+		e.i32(h.KeyGroupCount)
+		e.i32(int32(len(h.Increments)))
+		for _, inc := range h.Increments {
+			e.i64(inc.Offset)
+			e.stream(inc.Handle)
+		}
+		e.i64(h.StateSize)
+		e.i64(h.CheckpointedSize)
+		e.utf(h.HandleID)
+		if h.Type == flinkckpt.TypeChangelogFileV2 {
+			e.utf(h.StorageID)
+		}
+	default:
+		e.err = fmt.Errorf("flinkckpttest: unknown keyed state handle type %d", h.Type)
+	}
+}
+
+func (e *encoder) operatorHandle(h *flinkckpt.OperatorHandle) {
+	e.u8(h.Type)
+	if h.Type != flinkckpt.TypeOperatorStream && h.Type != flinkckpt.TypeFileMergingOperator {
+		e.err = fmt.Errorf("flinkckpttest: unknown operator state handle type %d", h.Type)
+		return
+	}
+	e.i32(int32(len(h.States)))
+	for _, s := range h.States {
+		e.utf(s.Name)
+		e.u8(s.Mode)
+		e.longs(s.Offsets)
+	}
+	if h.Type == flinkckpt.TypeFileMergingOperator {
+		e.utf(h.TaskOwnedDir)
+		e.utf(h.SharedDir)
+		if h.Empty {
+			e.u8(1)
+		} else {
+			e.u8(0)
+		}
+	}
+	e.stream(h.Stream)
+}
+
+func (e *encoder) channel(h *flinkckpt.ChannelHandle) {
+	if e.v >= 6 {
+		e.u8(h.Type)
+		if h.Type == flinkckpt.ChannelMergedInput || h.Type == flinkckpt.ChannelMergedOutput {
+			e.i32(h.Subtask)
+			e.i64(h.Size)
+			e.stream(h.Stream)
+			e.bytes(h.Merged)
+			return
+		}
+	}
+	e.i32(h.Subtask)
+	e.i32(h.Info[0])
+	e.i32(h.Info[1])
+	e.longs(h.Offsets)
+	e.i64(h.Size)
+	e.stream(h.Stream)
+}
+
+// Properties returns a Java-serialization-shaped CheckpointProperties
+// stream: a CheckpointType for checkpoints, a SavepointType with format
+// (CANONICAL or NATIVE; CANONICAL when empty) and post-checkpoint action
+// (TERMINATE when drained, NONE otherwise) for savepoints.
+func Properties(savepoint bool, format string, drained bool) []byte {
+	j := &javaStream{}
+	j.b = append(j.b, 0xAC, 0xED, 0x00, 0x05)
+	j.classDesc("org.apache.flink.runtime.checkpoint.CheckpointProperties",
+		[]field{{'Z', "forced", ""}, {'L', "checkpointType", "Lorg/apache/flink/runtime/checkpoint/SnapshotType;"}})
+	j.b = append(j.b, 0) // forced = false
+	if !savepoint {
+		j.classDesc("org.apache.flink.runtime.checkpoint.CheckpointType",
+			[]field{{'L', "name", "Ljava/lang/String;"}})
+		j.str("Checkpoint")
+		return j.b
+	}
+	if format == "" {
+		format = "CANONICAL"
+	}
+	action := "NONE"
+	if drained {
+		action = "TERMINATE"
+	}
+	j.classDesc("org.apache.flink.runtime.checkpoint.SavepointType",
+		[]field{{'L', "formatType", "Lorg/apache/flink/core/execution/SavepointFormatType;"},
+			{'L', "name", "Ljava/lang/String;"},
+			{'L', "postCheckpointAction", "Lorg/apache/flink/runtime/checkpoint/SavepointType$PostCheckpointAction;"}})
+	j.enum("org.apache.flink.core.execution.SavepointFormatType", format)
+	j.str("Savepoint")
+	j.enum("org.apache.flink.runtime.checkpoint.SavepointType$PostCheckpointAction", action)
+	return j.b
+}
+
+type field struct {
+	code      byte
+	name, typ string
+}
+
+type javaStream struct{ b []byte }
+
+func (j *javaStream) utf(s string) {
+	j.b = binary.BigEndian.AppendUint16(j.b, uint16(len(s)))
+	j.b = append(j.b, s...)
+}
+
+func (j *javaStream) str(s string) { j.b = append(j.b, 0x74); j.utf(s) }
+
+// classDesc starts a new object: TC_OBJECT, TC_CLASSDESC name, a zero
+// serialVersionUID, SC_SERIALIZABLE, the fields, TC_ENDBLOCKDATA, no
+// superclass.
+func (j *javaStream) classDesc(name string, fields []field) {
+	j.b = append(j.b, 0x73, 0x72)
+	j.utf(name)
+	j.b = append(j.b, 0, 0, 0, 0, 0, 0, 0, 0, 0x02)
+	j.b = binary.BigEndian.AppendUint16(j.b, uint16(len(fields)))
+	for _, f := range fields {
+		j.b = append(j.b, f.code)
+		j.utf(f.name)
+		if f.typ != "" {
+			j.str(f.typ)
+		}
+	}
+	j.b = append(j.b, 0x78, 0x70)
+}
+
+func (j *javaStream) enum(class, constant string) {
+	j.b = append(j.b, 0x7E, 0x72)
+	j.utf(class)
+	j.b = append(j.b, 0, 0, 0, 0, 0, 0, 0, 0, 0x12, 0, 0, 0x78, 0x70)
+	j.str(constant)
+}
