@@ -107,9 +107,9 @@ func (c *Chain) Resolve(ctx context.Context) (*Decision, error) {
 			o.Candidate = cand
 			offered = append(offered, i)
 		case errors.Is(a.err, ErrNoPosition) && ctx.Err() == nil:
-			o.Verdict, o.Err, o.Why = VerdictNoPosition, a.err, oneLine(a.err.Error())
+			o.Verdict, o.Err = VerdictNoPosition, a.err
 		default:
-			o.Verdict, o.Err, o.Why = VerdictFailed, a.err, oneLine(a.err.Error())
+			o.Verdict, o.Err = VerdictFailed, a.err
 			failures = multierror.Append(failures, fmt.Errorf("%s: %w", o.Resolver, a.err))
 		}
 	}
@@ -279,7 +279,7 @@ func noPositionError(d *Decision) error {
 	var parts []string
 	for _, o := range d.Considered {
 		if o.Verdict == VerdictRejected || o.Verdict == VerdictNoPosition {
-			parts = append(parts, o.Resolver+": "+o.Why)
+			parts = append(parts, o.Resolver+": "+oneLine(o.why()))
 		}
 	}
 	if len(d.Considered) == 0 {

@@ -66,8 +66,8 @@ type Outcome struct {
 	Err error
 	// Verdict is what the chain made of the answer.
 	Verdict Verdict
-	// Why is one line saying why the candidate lost (VerdictRejected) or, for
-	// the other verdicts, a short summary.
+	// Why is one line saying why the candidate lost (VerdictRejected) or won
+	// (VerdictChosen); empty for failures, whose Err says it.
 	Why string
 }
 

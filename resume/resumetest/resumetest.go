@@ -1,0 +1,240 @@
+// Package resumetest helps users test their restart logic and their own
+// [resume.Resolver] implementations.
+//
+// [Static] and [Failing] are resolvers with a fixed answer, for testing code
+// that builds or consumes a [resume.Chain]; [Position] is a plain position
+// for them. [CheckResolver] runs the contract every resolver must keep —
+// a name, a position with every success, a valid guarantee, an error and no
+// further work on a cancelled context, agreement between concurrent calls —
+// and returns every violation, not just the first, the way
+// testing/fstest.TestFS does for file systems:
+//
+//	func TestMyResolver(t *testing.T) {
+//		r := newMyResolver(...)
+//		for _, err := range resumetest.CheckResolver(context.Background(), r) {
+//			t.Error(err)
+//		}
+//	}
+//
+// Storage faults for resolver tests live in the sibling package blobtest; an
+// in-process S3 endpoint in s3test.
+package resumetest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/resumekit/resumekit/resume"
+)
+
+// Position is a position with fixed fields, for tests. Its JSON is its
+// fields.
+type Position struct {
+	PositionKind string        `json:"kind"`
+	Summary      string        `json:"summary"`
+	Start        resume.Launch `json:"launch"`
+}
+
+var _ resume.Position = Position{}
+
+// Kind returns p.PositionKind.
+func (p Position) Kind() string { return p.PositionKind }
+
+// String returns p.Summary.
+func (p Position) String() string { return p.Summary }
+
+// Launch returns p.Start.
+func (p Position) Launch() resume.Launch { return p.Start }
+
+// Static returns a resolver named name that always offers c. When c has no
+// Resolver, the chain fills in name.
+func Static(name string, c resume.Candidate) resume.Resolver {
+	return resume.ResolverFunc(name, func(ctx context.Context) (resume.Candidate, error) {
+		if err := ctx.Err(); err != nil {
+			return resume.Candidate{}, fmt.Errorf("resumetest: %s: %w", name, err)
+		}
+		c.Reasons = append([]string(nil), c.Reasons...)
+		c.Warnings = append([]string(nil), c.Warnings...)
+		return c, nil
+	})
+}
+
+// Failing returns a resolver named name that always fails with err. Pass an
+// error wrapping resume.ErrNoPosition for a resolver that found nothing.
+func Failing(name string, err error) resume.Resolver {
+	return resume.ResolverFunc(name, func(ctx context.Context) (resume.Candidate, error) {
+		if cerr := ctx.Err(); cerr != nil {
+			return resume.Candidate{}, fmt.Errorf("resumetest: %s: %w", name, cerr)
+		}
+		return resume.Candidate{}, err
+	})
+}
+
+// Violation is one broken rule of the Resolver contract.
+type Violation struct {
+	Resolver string
+	Rule     string
+}
+
+func (v *Violation) Error() string { return fmt.Sprintf("resolver %q: %s", v.Resolver, v.Rule) }
+
+// CheckTimeout bounds each call CheckResolver makes.
+var CheckTimeout = 30 * time.Second
+
+// CheckResolver calls r several times — with ctx, with an already cancelled
+// context, and twice concurrently — and returns every violation of the
+// resume.Resolver contract it finds (nil when there are none):
+//   - Name is empty or not one line;
+//   - Resolve panics, or does not return within CheckTimeout;
+//   - a nil error with a nil Position, an invalid Guarantee, no Reasons, a
+//     Candidate.Resolver other than Name, a Position whose Kind or String is
+//     empty or spans lines, or that does not marshal to JSON;
+//   - with a cancelled context: a candidate instead of an error, or an error
+//     that does not wrap context.Canceled;
+//   - concurrent calls that disagree (one fails, one succeeds, or they offer
+//     different positions or guarantees).
+//
+// A resolver that honestly has nothing (an error wrapping resume.ErrNoPosition)
+// passes. Resolvers that depend on changing external state should be checked
+// against a fixed setup.
+func CheckResolver(ctx context.Context, r resume.Resolver) []error {
+	var errs []error
+	name, err := safeName(r)
+	if err != nil {
+		return []error{&Violation{Resolver: "?", Rule: err.Error()}}
+	}
+	fail := func(format string, args ...any) {
+		errs = append(errs, &Violation{Resolver: name, Rule: fmt.Sprintf(format, args...)})
+	}
+	if name == "" {
+		fail("Name() is empty")
+	} else if strings.ContainsAny(name, "\r\n") {
+		fail("Name() spans lines")
+	}
+
+	first := call(ctx, r)
+	if first.err == nil && first.panicked == nil && !first.timedOut {
+		checkCandidate(name, first.cand, fail)
+	}
+	first.report("Resolve", fail)
+
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	res := call(cctx, r)
+	res.report("Resolve with a cancelled context", fail)
+	if res.panicked == nil && !res.timedOut {
+		switch {
+		case res.err == nil:
+			fail("Resolve with a cancelled context returned a candidate (%v) instead of an error", describe(res.cand))
+		case !errors.Is(res.err, context.Canceled):
+			fail("Resolve with a cancelled context returned an error that does not wrap context.Canceled: %v", res.err)
+		}
+	}
+
+	results := make(chan result, 2)
+	for range 2 {
+		go func() { results <- call(ctx, r) }()
+	}
+	a, b := <-results, <-results
+	if a.panicked == nil && b.panicked == nil && !a.timedOut && !b.timedOut {
+		switch {
+		case (a.err == nil) != (b.err == nil):
+			fail("concurrent calls disagree: one returned %v, the other %v", a.outcome(), b.outcome())
+		case a.err == nil && (a.cand.Guarantee != b.cand.Guarantee || describe(a.cand) != describe(b.cand)):
+			fail("concurrent calls disagree: %v vs %v", a.outcome(), b.outcome())
+		}
+	}
+	return errs
+}
+
+func checkCandidate(name string, c resume.Candidate, fail func(string, ...any)) {
+	if c.Position == nil {
+		fail("Resolve returned a nil error and a nil Position")
+		return
+	}
+	if !c.Guarantee.Valid() {
+		fail("Resolve returned guarantee %s, want data-loss, replay, exact-input or exactly-once", c.Guarantee)
+	}
+	if c.Resolver != "" && c.Resolver != name {
+		fail("Candidate.Resolver is %q, want %q (its Name) or empty", c.Resolver, name)
+	}
+	if len(c.Reasons) == 0 {
+		fail("the candidate has no Reasons: say what was found and which checks passed")
+	}
+	if k := c.Position.Kind(); k == "" || strings.ContainsAny(k, " \r\n") {
+		fail("Position.Kind() %q is empty or not a single word", k)
+	}
+	if s := c.Position.String(); s == "" || strings.ContainsAny(s, "\r\n") {
+		fail("Position.String() %q is empty or spans lines", s)
+	}
+	if _, err := json.Marshal(c.Position); err != nil {
+		fail("the position does not marshal to JSON: %v", err)
+	}
+}
+
+type result struct {
+	cand     resume.Candidate
+	err      error
+	panicked any
+	timedOut bool
+}
+
+func (r result) report(what string, fail func(string, ...any)) {
+	if r.panicked != nil {
+		fail("%s panicked: %v", what, r.panicked)
+	}
+	if r.timedOut {
+		fail("%s did not return within %s", what, CheckTimeout)
+	}
+}
+
+func (r result) outcome() string {
+	if r.err != nil {
+		return "error " + r.err.Error()
+	}
+	return describe(r.cand)
+}
+
+func describe(c resume.Candidate) string {
+	if c.Position == nil {
+		return "<nil position>"
+	}
+	return fmt.Sprintf("%s %q (%s)", c.Position.Kind(), c.Position.String(), c.Guarantee)
+}
+
+func call(ctx context.Context, r resume.Resolver) result {
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if v := recover(); v != nil {
+				done <- result{panicked: v}
+			}
+		}()
+		c, err := r.Resolve(ctx)
+		done <- result{cand: c, err: err}
+	}()
+	t := time.NewTimer(CheckTimeout)
+	defer t.Stop()
+	select {
+	case res := <-done:
+		return res
+	case <-t.C:
+		return result{timedOut: true}
+	}
+}
+
+func safeName(r resume.Resolver) (name string, err error) {
+	if r == nil {
+		return "", errors.New("the resolver is nil")
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("Name() panicked: %v", v)
+		}
+	}()
+	return r.Name(), nil
+}

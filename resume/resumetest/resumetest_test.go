@@ -1,0 +1,99 @@
+package resumetest_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/resumetest"
+)
+
+var good = resume.Candidate{
+	Position:  resumetest.Position{PositionKind: "test", Summary: "somewhere"},
+	Guarantee: resume.Replay, Reasons: []string{"found it"},
+}
+
+func TestCheckResolverPassesGoodOnes(t *testing.T) {
+	for _, r := range []resume.Resolver{
+		resumetest.Static("static", good),
+		resumetest.Failing("empty", fmt.Errorf("nothing here: %w", resume.ErrNoPosition)),
+	} {
+		for _, err := range resumetest.CheckResolver(context.Background(), r) {
+			t.Errorf("%s: %v", r.Name(), err)
+		}
+	}
+}
+
+// TestCheckResolverReportsEveryViolation feeds broken resolvers to the check
+// and expects each rule to be named.
+func TestCheckResolverReportsEveryViolation(t *testing.T) {
+	var flip atomic.Int32
+	for _, tc := range []struct {
+		name string
+		r    resume.Resolver
+		want []string
+	}{
+		{"EmptyName", resumetest.Static("", good), []string{"Name() is empty"}},
+		{"NilPosition", resume.ResolverFunc("nil", func(context.Context) (resume.Candidate, error) {
+			return resume.Candidate{Guarantee: resume.Replay}, nil
+		}), []string{"nil Position", "cancelled context returned a candidate"}},
+		{"UnknownGuaranteeNoReasons", resume.ResolverFunc("zero", func(ctx context.Context) (resume.Candidate, error) {
+			if ctx.Err() != nil {
+				return resume.Candidate{}, ctx.Err()
+			}
+			return resume.Candidate{Position: resumetest.Position{PositionKind: "two words", Summary: "a\nb"}}, nil
+		}), []string{"guarantee unknown", "no Reasons", "not a single word", "spans lines"}},
+		{"IgnoresCancel", resume.ResolverFunc("deaf", func(context.Context) (resume.Candidate, error) {
+			return good, nil
+		}), []string{"cancelled context returned a candidate"}},
+		{"WrongCancelError", resume.ResolverFunc("wrong", func(ctx context.Context) (resume.Candidate, error) {
+			if ctx.Err() != nil {
+				return resume.Candidate{}, errors.New("cancelled, but not wrapped")
+			}
+			return good, nil
+		}), []string{"does not wrap context.Canceled"}},
+		{"Panics", resume.ResolverFunc("panic", func(context.Context) (resume.Candidate, error) {
+			panic("oops")
+		}), []string{"Resolve panicked: oops"}},
+		{"ConcurrentDisagree", resume.ResolverFunc("flaky", func(ctx context.Context) (resume.Candidate, error) {
+			if ctx.Err() != nil {
+				return resume.Candidate{}, ctx.Err()
+			}
+			if flip.Add(1)%2 == 0 {
+				return resume.Candidate{}, errors.New("sometimes")
+			}
+			return good, nil
+		}), []string{"concurrent calls disagree"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			flip.Store(0)
+			errs := resumetest.CheckResolver(context.Background(), tc.r)
+			var all []string
+			for _, e := range errs {
+				all = append(all, e.Error())
+			}
+			joined := strings.Join(all, "\n")
+			for _, w := range tc.want {
+				if !strings.Contains(joined, w) {
+					t.Errorf("violations %q: missing %q", all, w)
+				}
+			}
+		})
+	}
+}
+
+func ExampleCheckResolver() {
+	r := resume.ResolverFunc("mine", func(ctx context.Context) (resume.Candidate, error) {
+		return resume.Candidate{Position: resumetest.Position{PositionKind: "test", Summary: "here"}, Guarantee: resume.Replay}, nil
+	})
+	for _, err := range resumetest.CheckResolver(context.Background(), r) {
+		fmt.Println(err)
+	}
+	// Output:
+	// resolver "mine": the candidate has no Reasons: say what was found and which checks passed
+	// resolver "mine": Resolve with a cancelled context returned a candidate (test "here" (replay)) instead of an error
+}
