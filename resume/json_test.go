@@ -49,7 +49,7 @@ func sampleDecision(t *testing.T) *resume.Decision {
 	consumer := resumetest.Static("paimon-consumer", resume.Candidate{
 		Position:  resumetest.Position{PositionKind: "paimon-snapshot", Summary: "snapshot 121 of db.t", Start: resume.Launch{Options: map[string]string{"consumer-id": "job-1"}}},
 		Guarantee: resume.ExactInput, At: time.Date(2026, 11, 29, 10, 30, 0, 0, time.UTC),
-		Reasons:   []string{"consumer job-1: nextSnapshot 121"},
+		Reasons: []string{"consumer job-1: nextSnapshot 121"},
 	})
 	kafka := resumetest.Failing("kafka-offsets", errors.New("list end offsets: broker 127.0.0.1:9092 unreachable"))
 	none := resume.ResolverFunc("flink-savepoints", func(context.Context) (resume.Candidate, error) {
