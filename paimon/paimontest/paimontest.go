@@ -1,0 +1,341 @@
+// Package paimontest builds Apache Paimon tables in a gocloud bucket for
+// tests: snapshots with chosen commit times (full version-3 snapshot JSON as
+// Paimon writes it), expiry (files deleted, EARLIEST moved), stale or missing
+// hints, consumers in the Java and the Python JSON style, schema files with
+// options, branches, decoupled changelogs, and a rollback that lets ids be
+// committed again. Only metadata is written: no manifests or data files, which
+// resumekit never reads.
+//
+// Use it for your own restart tests:
+//
+//	bucket := memblob.OpenBucket(nil)
+//	tb := paimontest.New(t, bucket, "wh/default.db/orders").
+//		Schema(map[string]string{"consumer.expiration-time": "1 d"}).
+//		CommitEvery(10, start, time.Minute). // snapshots 1..10, one a minute
+//		ExpireBefore(4).                     // snapshots 1..3 deleted, EARLIEST=4
+//		Consumer("job-1", 7)                 // {\n  "nextSnapshot" : 7\n}
+//	table, _ := paimon.NewTable(bucket, tb.Path(), nil)
+//
+// Every method fails the test (tb.Fatalf) when a write fails and returns the
+// builder, so calls chain.
+package paimontest
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"gocloud.dev/blob"
+
+	"github.com/resumekit/resumekit/paimon"
+)
+
+// Table builds one table (or one branch of it) in a bucket.
+type Table struct {
+	tb       testing.TB
+	bucket   *blob.Bucket
+	path     string // the table's prefix, "" or "dir/"
+	base     string // path, or the branch's prefix
+	schemaID int64  // newest schema id, -1 when none
+	options  map[string]string
+	earliest int64 // 0 when there is no snapshot
+	latest   int64
+	clEarly  int64 // decoupled changelog range, 0 when none
+	clLate   int64
+	// CommitUser is written into snapshots; a fixed UUID by default.
+	CommitUser string
+}
+
+// New returns a builder for the table at path in bucket and writes its
+// first schema file (schema-0, no options).
+func New(tb testing.TB, bucket *blob.Bucket, path string) *Table {
+	tb.Helper()
+	p := strings.Trim(path, "/")
+	if p != "" {
+		p += "/"
+	}
+	t := &Table{tb: tb, bucket: bucket, path: p, base: p, schemaID: -1, CommitUser: "6e5c2b4e-1f7a-4d0e-9c3b-8a2f4d1e7b90"}
+	return t.Schema(nil)
+}
+
+// Path returns the table's key prefix ("" or "dir/"), for paimon.NewTable.
+func (t *Table) Path() string { return t.path }
+
+// Key returns the bucket key of a file relative to the table (or branch)
+// folder, e.g. Key("snapshot/LATEST").
+func (t *Table) Key(rel string) string { return t.base + rel }
+
+// Earliest and Latest return the snapshot ids the builder holds (0 when none).
+func (t *Table) Earliest() int64 { return t.earliest }
+
+// Latest returns the latest snapshot id (0 when none).
+func (t *Table) Latest() int64 { return t.latest }
+
+func (t *Table) write(rel string, data []byte) {
+	t.tb.Helper()
+	if err := t.bucket.WriteAll(context.Background(), t.base+rel, data, nil); err != nil {
+		t.tb.Fatalf("paimontest: write %s: %v", t.base+rel, err)
+	}
+}
+
+func (t *Table) delete(rel string) {
+	t.tb.Helper()
+	if err := t.bucket.Delete(context.Background(), t.base+rel); err != nil {
+		t.tb.Fatalf("paimontest: delete %s: %v", t.base+rel, err)
+	}
+}
+
+// WriteFile writes raw content to a file relative to the table folder: a
+// truncated snapshot, a garbage hint, an oversized consumer file.
+func (t *Table) WriteFile(rel string, data []byte) *Table {
+	t.tb.Helper()
+	t.write(rel, data)
+	return t
+}
+
+// DeleteFile deletes a file relative to the table folder.
+func (t *Table) DeleteFile(rel string) *Table {
+	t.tb.Helper()
+	t.delete(rel)
+	return t
+}
+
+// Schema writes the next schema file, schema-<id+1>, holding options (as
+// ALTER TABLE ... SET does). Later snapshots carry its id.
+func (t *Table) Schema(options map[string]string) *Table {
+	t.tb.Helper()
+	t.schemaID++
+	t.options = maps.Clone(options)
+	t.write(fmt.Sprintf("schema/schema-%d", t.schemaID), SchemaJSON(t.schemaID, options, time.UnixMilli(1784213607048)))
+	return t
+}
+
+// Commit writes one snapshot per time, with consecutive ids, and moves the
+// LATEST hint (and EARLIEST on the first commit), as a Paimon commit does.
+func (t *Table) Commit(times ...time.Time) *Table {
+	t.tb.Helper()
+	for _, at := range times {
+		t.latest++
+		t.write(fmt.Sprintf("snapshot/snapshot-%d", t.latest), SnapshotJSON(t.latest, t.schemaID, at, t.CommitUser))
+		if t.earliest == 0 {
+			t.earliest = t.latest
+			t.write("snapshot/EARLIEST", []byte(fmt.Sprint(t.earliest)))
+		}
+		t.write("snapshot/LATEST", []byte(fmt.Sprint(t.latest)))
+	}
+	return t
+}
+
+// CommitEvery commits n snapshots, the first at start and then every step.
+// The LATEST hint is written once at the end (the final state is what a
+// Paimon writer leaves), which keeps large tables quick to build.
+func (t *Table) CommitEvery(n int, start time.Time, step time.Duration) *Table {
+	t.tb.Helper()
+	for i := 0; i < n; i++ {
+		t.latest++
+		at := start.Add(time.Duration(i) * step)
+		t.write(fmt.Sprintf("snapshot/snapshot-%d", t.latest), SnapshotJSON(t.latest, t.schemaID, at, t.CommitUser))
+		if t.earliest == 0 {
+			t.earliest = t.latest
+			t.write("snapshot/EARLIEST", []byte(fmt.Sprint(t.earliest)))
+		}
+	}
+	if n > 0 {
+		t.write("snapshot/LATEST", []byte(fmt.Sprint(t.latest)))
+	}
+	return t
+}
+
+// ExpireBefore deletes snapshots below k and sets EARLIEST to k, as
+// Paimon's snapshot expiry does.
+func (t *Table) ExpireBefore(k int64) *Table {
+	t.tb.Helper()
+	return t.expire(k, false)
+}
+
+// ExpireKeepChangelog expires snapshots below k like ExpireBefore but keeps
+// their changelogs longer (changelog.num-retained.max / time-retained above
+// the snapshot retention): changelog-<id> files are written for the expired
+// ids and changelog/EARLIEST and LATEST moved.
+func (t *Table) ExpireKeepChangelog(k int64) *Table {
+	t.tb.Helper()
+	return t.expire(k, true)
+}
+
+func (t *Table) expire(k int64, keep bool) *Table {
+	t.tb.Helper()
+	ctx := context.Background()
+	if t.earliest == 0 || k <= t.earliest {
+		return t
+	}
+	if k > t.latest {
+		t.tb.Fatalf("paimontest: expire before %d: the latest snapshot is %d and is never expired", k, t.latest)
+	}
+	for id := t.earliest; id < k; id++ {
+		rel := fmt.Sprintf("snapshot/snapshot-%d", id)
+		if keep {
+			data, err := t.bucket.ReadAll(ctx, t.base+rel)
+			if err != nil {
+				t.tb.Fatalf("paimontest: read %s: %v", t.base+rel, err)
+			}
+			t.write(fmt.Sprintf("changelog/changelog-%d", id), data)
+			if t.clEarly == 0 {
+				t.clEarly = id
+				t.write("changelog/EARLIEST", []byte(fmt.Sprint(id)))
+			}
+			t.clLate = id
+		}
+		t.delete(rel)
+	}
+	if keep {
+		t.write("changelog/LATEST", []byte(fmt.Sprint(t.clLate)))
+	}
+	t.earliest = k
+	t.write("snapshot/EARLIEST", []byte(fmt.Sprint(k)))
+	return t
+}
+
+// ExpireChangelogBefore deletes decoupled changelogs below k.
+func (t *Table) ExpireChangelogBefore(k int64) *Table {
+	t.tb.Helper()
+	if t.clEarly == 0 {
+		return t
+	}
+	for id := t.clEarly; id < k && id <= t.clLate; id++ {
+		t.delete(fmt.Sprintf("changelog/changelog-%d", id))
+	}
+	if k > t.clLate {
+		t.delete("changelog/EARLIEST")
+		t.delete("changelog/LATEST")
+		t.clEarly, t.clLate = 0, 0
+		return t
+	}
+	t.clEarly = k
+	t.write("changelog/EARLIEST", []byte(fmt.Sprint(k)))
+	return t
+}
+
+// RollbackTo deletes snapshots after id and sets LATEST to id, as Paimon's
+// rollback_to does; the next Commit reuses id+1.
+func (t *Table) RollbackTo(id int64) *Table {
+	t.tb.Helper()
+	if id < t.earliest || id > t.latest {
+		t.tb.Fatalf("paimontest: rollback to %d: snapshots are %d..%d", id, t.earliest, t.latest)
+	}
+	for n := id + 1; n <= t.latest; n++ {
+		t.delete(fmt.Sprintf("snapshot/snapshot-%d", n))
+	}
+	t.latest = id
+	t.write("snapshot/LATEST", []byte(fmt.Sprint(id)))
+	return t
+}
+
+// SetHint writes raw content to snapshot/<name> (EARLIEST or LATEST): a
+// stale id, garbage, an empty file.
+func (t *Table) SetHint(name, content string) *Table {
+	t.tb.Helper()
+	t.write("snapshot/"+name, []byte(content))
+	return t
+}
+
+// DeleteHint deletes snapshot/<name> (EARLIEST or LATEST).
+func (t *Table) DeleteHint(name string) *Table {
+	t.tb.Helper()
+	t.delete("snapshot/" + name)
+	return t
+}
+
+// Consumer writes consumer/consumer-<id> as Paimon's Java writer does:
+// {\n  "nextSnapshot" : 42\n}.
+func (t *Table) Consumer(id string, nextSnapshot int64) *Table {
+	t.tb.Helper()
+	t.write("consumer/consumer-"+id, paimon.ConsumerJSON(nextSnapshot))
+	return t
+}
+
+// ConsumerPython writes consumer/consumer-<id> as pypaimon does:
+// {"nextSnapshot": 42}.
+func (t *Table) ConsumerPython(id string, nextSnapshot int64) *Table {
+	t.tb.Helper()
+	t.write("consumer/consumer-"+id, fmt.Appendf(nil, `{"nextSnapshot": %d}`, nextSnapshot))
+	return t
+}
+
+// Branch returns a builder for branch name of the table: files under
+// <table>/branch/branch-<name>/, starting with a copy of the newest schema
+// (as create_branch does). It has no snapshots until Commit is called.
+func (t *Table) Branch(name string) *Table {
+	t.tb.Helper()
+	b := &Table{tb: t.tb, bucket: t.bucket, path: t.path, base: t.path + "branch/branch-" + name + "/", schemaID: t.schemaID, options: maps.Clone(t.options), CommitUser: t.CommitUser}
+	b.write(fmt.Sprintf("schema/schema-%d", b.schemaID), SchemaJSON(b.schemaID, b.options, time.UnixMilli(1784213607048)))
+	return b
+}
+
+// SnapshotJSON returns a version-3 snapshot file as Paimon's Java writer
+// (Jackson's pretty printer) writes it.
+func SnapshotJSON(id, schemaID int64, at time.Time, commitUser string) []byte {
+	return fmt.Appendf(nil, `{
+  "version" : 3,
+  "id" : %d,
+  "schemaId" : %d,
+  "baseManifestList" : "manifest-list-4f1c8e2a-7b3d-4a5e-9c6f-%012d-0",
+  "baseManifestListSize" : 1222,
+  "deltaManifestList" : "manifest-list-4f1c8e2a-7b3d-4a5e-9c6f-%012d-1",
+  "deltaManifestListSize" : 1108,
+  "changelogManifestList" : null,
+  "indexManifest" : null,
+  "commitUser" : "%s",
+  "commitIdentifier" : %d,
+  "commitKind" : "APPEND",
+  "timeMillis" : %d,
+  "logOffsets" : { },
+  "totalRecordCount" : %d,
+  "deltaRecordCount" : 1,
+  "changelogRecordCount" : 0,
+  "watermark" : -9223372036854775808,
+  "nextRowId" : 0
+}`, id, schemaID, id, id, commitUser, id, at.UnixMilli(), id)
+}
+
+// SchemaJSON returns a schema file with one primary-key column and options,
+// as Paimon writes it.
+func SchemaJSON(id int64, options map[string]string, at time.Time) []byte {
+	var opts strings.Builder
+	keys := slices.Sorted(maps.Keys(options))
+	if len(keys) == 0 {
+		opts.WriteString("{ }")
+	} else {
+		opts.WriteString("{\n")
+		for i, k := range keys {
+			fmt.Fprintf(&opts, "    %q : %q", k, options[k])
+			if i < len(keys)-1 {
+				opts.WriteString(",")
+			}
+			opts.WriteString("\n")
+		}
+		opts.WriteString("  }")
+	}
+	return fmt.Appendf(nil, `{
+  "version" : 3,
+  "id" : %d,
+  "fields" : [ {
+    "id" : 0,
+    "name" : "id",
+    "type" : "INT NOT NULL"
+  }, {
+    "id" : 1,
+    "name" : "content",
+    "type" : "STRING"
+  } ],
+  "highestFieldId" : 1,
+  "partitionKeys" : [ ],
+  "primaryKeys" : [ "id" ],
+  "options" : %s,
+  "comment" : "",
+  "timeMillis" : %d
+}`, id, opts.String(), at.UnixMilli())
+}

@@ -1,0 +1,433 @@
+package paimon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/resumekit/resumekit/resume"
+)
+
+// DefaultResolverName is the name a Resolver has when Options.Name is empty.
+const DefaultResolverName = "paimon-consumer"
+
+// Options configures a Resolver. A nil *Options means defaults.
+type Options struct {
+	// Name is the resolver's name in decisions; default "paimon-consumer".
+	Name string
+	// StartTime is used when the consumer has no file: the job starts where
+	// a streaming read with scan.timestamp-millis would (Replay). Zero means
+	// no fallback: a missing consumer is resume.ErrNoPosition.
+	StartTime time.Time
+	// Mode overrides the table's consumer.mode: "exactly-once" or
+	// "at-least-once" (the mode the new job will run with).
+	Mode string
+	// TableOptions override the options of the newest schema file
+	// (consumer.expiration-time, consumer.mode, consumer.ignore-progress, ...).
+	TableOptions map[string]string
+	// Now returns the current time for idle checks; nil means the table's
+	// Now (time.Now by default).
+	Now func() time.Time
+}
+
+// Resolver offers the start position of a streaming read of a Paimon table
+// for one consumer id. It is immutable and safe for concurrent use.
+type Resolver struct {
+	table *Table
+	id    string
+	o     Options
+}
+
+var _ resume.Resolver = (*Resolver)(nil)
+
+// NewResolver returns a resolver for consumerID on table. Bad arguments (nil
+// table, an id that could escape the consumer folder, an unknown mode, an
+// unparsable consumer.expiration-time override) fail here, before any I/O.
+func NewResolver(table *Table, consumerID string, opts *Options) (*Resolver, error) {
+	if table == nil {
+		return nil, errors.New("paimon: NewResolver: nil table")
+	}
+	if err := ValidateID("consumer", consumerID); err != nil {
+		return nil, err
+	}
+	var o Options
+	if opts != nil {
+		o = *opts
+		o.TableOptions = maps.Clone(opts.TableOptions)
+	}
+	if o.Name == "" {
+		o.Name = DefaultResolverName
+	}
+	if o.Now == nil {
+		o.Now = table.o.Now
+	}
+	if err := checkMode(o.Mode, "Options.Mode"); err != nil {
+		return nil, err
+	}
+	if err := checkMode(o.TableOptions[OptConsumerMode], "TableOptions["+OptConsumerMode+"]"); err != nil {
+		return nil, err
+	}
+	if v := o.TableOptions[OptConsumerExpiration]; v != "" {
+		if _, err := ParseDuration(v); err != nil {
+			return nil, fmt.Errorf("paimon: NewResolver: TableOptions[%s]: %w", OptConsumerExpiration, err)
+		}
+	}
+	return &Resolver{table: table, id: consumerID, o: o}, nil
+}
+
+func checkMode(m, where string) error {
+	switch m {
+	case "", ModeExactlyOnce, ModeAtLeastOnce:
+		return nil
+	}
+	return fmt.Errorf("paimon: %s %q: want %s or %s", where, m, ModeExactlyOnce, ModeAtLeastOnce)
+}
+
+// Name returns the resolver's name.
+func (r *Resolver) Name() string { return r.o.Name }
+
+// resolution collects one Resolve call's findings.
+type resolution struct {
+	r        *Resolver
+	t        *Table
+	snaps    map[int64]*Snapshot
+	reasons  []string
+	warnings []string
+}
+
+func (x *resolution) reason(format string, args ...any) {
+	x.reasons = append(x.reasons, fmt.Sprintf(format, args...))
+}
+
+func (x *resolution) warn(format string, args ...any) {
+	x.warnings = append(x.warnings, fmt.Sprintf(format, args...))
+}
+
+func (x *resolution) snapshot(ctx context.Context, id int64) (*Snapshot, error) {
+	if s, ok := x.snaps[id]; ok {
+		return s, nil
+	}
+	s, err := x.t.Snapshot(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	x.snaps[id] = s
+	return s, nil
+}
+
+// Resolve reads the consumer file and the snapshot hints and grades a
+// restart:
+//
+//   - consumer file present: start at its nextSnapshot, ExactInput
+//     (Replay in at-least-once mode); DataLoss when nextSnapshot is below the
+//     earliest readable id (snapshot, or long-lived changelog), naming the
+//     lost range, because Paimon silently moves such a start up; an error
+//     when nextSnapshot > latest+1 (the table was probably recreated).
+//   - consumer file missing with Options.StartTime: the snapshot a streaming
+//     scan.timestamp-millis read starts from, Replay (DataLoss when snapshots
+//     after the time have expired), launched with consumer-id and
+//     scan.snapshot-id.
+//   - consumer file missing without a start time: an error wrapping
+//     resume.ErrNoPosition.
+//
+// With correct hints a consumer resolve makes no listing and at most 6
+// object reads, whatever the number of snapshots.
+func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
+	x := &resolution{r: r, t: r.table, snaps: map[int64]*Snapshot{}}
+	if err := ctx.Err(); err != nil {
+		return resume.Candidate{}, fmt.Errorf("paimon: resolve %s: %w", r.table, err)
+	}
+	cons, err := r.table.Consumer(ctx, r.id)
+	switch {
+	case err == nil:
+		return x.fromConsumer(ctx, cons)
+	case errors.Is(err, ErrConsumerNotFound):
+		if r.o.StartTime.IsZero() {
+			return resume.Candidate{}, fmt.Errorf("paimon: consumer %q of %s: %s does not exist and no start time was given: %w",
+				r.id, r.table, r.table.consumerKey(r.id), resume.ErrNoPosition)
+		}
+		return x.fromTime(ctx)
+	default:
+		return resume.Candidate{}, err
+	}
+}
+
+// options reads the newest schema's options (found from the latest
+// snapshot's schema id without a listing) and applies the overrides.
+func (x *resolution) options(ctx context.Context, latest *Snapshot) (map[string]string, string, error) {
+	schema, err := x.t.schemaFrom(ctx, latest.SchemaID)
+	if err != nil {
+		return nil, "", err
+	}
+	opts := maps.Clone(schema.Options)
+	maps.Copy(opts, x.r.o.TableOptions)
+	mode := opts[OptConsumerMode]
+	if x.r.o.Mode != "" {
+		mode = x.r.o.Mode
+	}
+	if mode == "" {
+		mode = ModeExactlyOnce
+	}
+	if err := checkMode(mode, schema.Key+": "+OptConsumerMode); err != nil {
+		return nil, "", err
+	}
+	x.reason("table options from %s (%d options%s)", schema.Key, len(schema.Options), overrideNote(x.r.o.TableOptions))
+	return opts, mode, nil
+}
+
+func overrideNote(m map[string]string) string {
+	if len(m) == 0 {
+		return ""
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	return ", overridden: " + strings.Join(slices.Sorted(slices.Values(keys)), ", ")
+}
+
+func (x *resolution) bounds(ctx context.Context) (earliest, latest int64, err error) {
+	latest, notes, err := x.t.latestID(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	earliest, notes2, err := x.t.earliestID(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, n := range append(notes, notes2...) {
+		x.reason("%s", n)
+	}
+	return earliest, latest, nil
+}
+
+func (x *resolution) fromConsumer(ctx context.Context, c *Consumer) (resume.Candidate, error) {
+	t, n := x.t, c.NextSnapshot
+	x.reason("consumer file %s: nextSnapshot %d, last written %s", c.Key, n, fmtTime(c.ModTime))
+	earliest, latest, err := x.bounds(ctx)
+	if err != nil {
+		if errors.Is(err, ErrSnapshotNotFound) {
+			return resume.Candidate{}, fmt.Errorf("paimon: consumer %s says nextSnapshot %d but %s has no snapshot: was the table recreated? %w", c.Key, n, t, err)
+		}
+		return resume.Candidate{}, err
+	}
+	if n > latest+1 {
+		return resume.Candidate{}, fmt.Errorf("paimon: consumer %s says nextSnapshot %d but the latest snapshot is %d: the table was probably recreated (Paimon fails with \"The next expected snapshot is too big!\")", c.Key, n, latest)
+	}
+	x.reason("snapshots %d..%d", earliest, latest)
+	latestSnap, err := x.snapshot(ctx, latest)
+	if err != nil {
+		return resume.Candidate{}, err
+	}
+	opts, mode, err := x.options(ctx, latestSnap)
+	if err != nil {
+		return resume.Candidate{}, err
+	}
+	pos := x.position(n, earliest, latest, mode, opts)
+	pos.ConsumerFile, pos.ConsumerNextSnapshot = true, n
+	g := resume.ExactInput
+	if mode == ModeAtLeastOnce {
+		g = resume.Replay
+		x.reason("consumer.mode at-least-once: a partly read snapshot may be read again")
+	}
+	var at time.Time
+	switch {
+	case n < earliest:
+		rd, err := t.earliestReadable(ctx, earliest)
+		if err != nil {
+			return resume.Candidate{}, err
+		}
+		if rd.changelog {
+			pos.EarliestChangelog = rd.id
+		}
+		if n < rd.id {
+			return x.consumerLost(ctx, c, pos, rd)
+		}
+		x.reason("snapshot-%d expired but the long-lived changelog from changelog-%d is kept (decoupled changelog): the read continues there", n, rd.id)
+		at, err = x.lastConsumedTime(ctx, c, n, true)
+		if err != nil {
+			return resume.Candidate{}, err
+		}
+	default:
+		at, err = x.lastConsumedTime(ctx, c, n, n-1 >= earliest)
+		if err != nil {
+			return resume.Candidate{}, err
+		}
+		if n == latest+1 {
+			x.reason("the consumer has read every snapshot: the job waits for the next commit")
+		}
+	}
+	x.consumerWarnings(c, opts, pos)
+	return x.candidate(pos, g, at), nil
+}
+
+// lastConsumedTime is the commit time of snapshot n-1, the last one the
+// consumer read (a changelog when changelog is true and the snapshot
+// expired). When that file is gone the consumer file's modification time
+// bounds it from above.
+func (x *resolution) lastConsumedTime(ctx context.Context, c *Consumer, n int64, readable bool) (time.Time, error) {
+	if n > 1 && readable {
+		s, err := x.snapshot(ctx, n-1)
+		if err != nil && errors.Is(err, ErrSnapshotNotFound) {
+			s, err = x.t.Changelog(ctx, n-1)
+		}
+		if err == nil {
+			x.reason("last consumed snapshot-%d committed at %s", n-1, fmtTime(s.Time))
+			if s.Time.After(c.ModTime) {
+				x.warn("snapshot-%d was committed at %s, after the consumer file was last written (%s): a rollback_to may have re-committed the ids, so nextSnapshot %d may point at different data than the job consumed",
+					n-1, fmtTime(s.Time), fmtTime(c.ModTime), n)
+			}
+			return s.Time, nil
+		}
+		if !errors.Is(err, ErrSnapshotNotFound) {
+			return time.Time{}, err
+		}
+	}
+	x.reason("the last consumed snapshot-%d has expired: its commit time is taken as the consumer file's modification time %s (an upper bound)", n-1, fmtTime(c.ModTime))
+	return c.ModTime, nil
+}
+
+func (x *resolution) consumerLost(ctx context.Context, c *Consumer, pos Position, rd readable) (resume.Candidate, error) {
+	kind, read := "snapshot", x.snapshot
+	if rd.changelog {
+		kind, read = "changelog", x.t.Changelog
+	}
+	first, err := read(ctx, rd.id)
+	if err != nil {
+		return resume.Candidate{}, err
+	}
+	pos.NextSnapshot = rd.id
+	pos.ResetConsumerSQL = ResetConsumerSQL(x.t.SQLName(), x.r.id, rd.id)
+	pos.SQLHint = hintText(pos.options())
+	x.reason("nextSnapshot %d is below the earliest readable id %d (%s-%d, committed at %s): Paimon silently moves the start up to it",
+		c.NextSnapshot, rd.id, kind, rd.id, fmtTime(first.Time))
+	x.warn("data loss: snapshots %d..%d expired before the job read them (committed after the consumer's last progress at %s and before %s-%d at %s); their records are never read",
+		c.NextSnapshot, rd.id-1, fmtTime(c.ModTime), kind, rd.id, fmtTime(first.Time))
+	return x.candidate(pos, resume.DataLoss, first.Time), nil
+}
+
+func (x *resolution) consumerWarnings(c *Consumer, opts map[string]string, pos Position) {
+	now := x.r.o.Now()
+	idle := now.Sub(c.ModTime)
+	if v := opts[OptConsumerExpiration]; v != "" {
+		exp, err := ParseDuration(v)
+		switch {
+		case err != nil:
+			x.warn("%s %q cannot be read (%v): idle time not checked", OptConsumerExpiration, v, err)
+		case idle > exp:
+			x.warn("consumer idle for %s, longer than %s %s: the next commit's expiry deletes it, and snapshots from %d may then expire too; start the job promptly or bind it again with %s",
+				roundDur(idle), OptConsumerExpiration, v, c.NextSnapshot, pos.ResetConsumerSQL)
+		case exp > 0 && idle*5 >= exp*4:
+			x.warn("consumer idle for %s, close to %s %s: once exceeded, the next commit's expiry deletes it", roundDur(idle), OptConsumerExpiration, v)
+		default:
+			x.reason("consumer idle for %s, within %s %s", roundDur(idle), OptConsumerExpiration, v)
+		}
+	} else {
+		x.reason("no %s: the consumer is never expired (it pins snapshot-%d and later)", OptConsumerExpiration, c.NextSnapshot)
+	}
+	if pos.IgnoreProgress {
+		x.warn("%s=true: Paimon does not start from the consumer file, so the launch pins scan.snapshot-id=%d", OptConsumerIgnoreProgress, pos.NextSnapshot)
+	}
+	x.warn("start the job without -s / execution.state-recovery.path: state restored from a checkpoint or savepoint wins over the consumer file")
+}
+
+func (x *resolution) fromTime(ctx context.Context) (resume.Candidate, error) {
+	t, at := x.t, x.r.o.StartTime
+	x.reason("consumer %q has no file (%s): start by time %s, as a streaming scan.timestamp-millis read would", x.r.id, t.consumerKey(x.r.id), fmtTime(at))
+	res, err := t.search(ctx, at.UnixMilli(), false)
+	if err != nil {
+		if errors.Is(err, ErrSnapshotNotFound) {
+			return resume.Candidate{}, fmt.Errorf("paimon: %s: no consumer %q and no snapshot to start from by time: %w", t, x.r.id, errors.Join(err, resume.ErrNoPosition))
+		}
+		return resume.Candidate{}, err
+	}
+	maps.Copy(x.snaps, res.cache)
+	earliest, latest := res.earliest.ID, res.latest
+	x.reason("snapshots %d..%d (snapshot-%d committed at %s)", earliest, latest, earliest, fmtTime(res.earliest.Time))
+	latestSnap, err := x.snapshot(ctx, latest)
+	if err != nil {
+		return resume.Candidate{}, err
+	}
+	opts, mode, err := x.options(ctx, latestSnap)
+	if err != nil {
+		return resume.Candidate{}, err
+	}
+	n := res.lastID + 1
+	pos := x.position(n, earliest, latest, mode, opts)
+	g, when := resume.Replay, at
+	if res.last != nil {
+		when = res.last.Time
+		x.reason("snapshot-%d is the last committed before %s (at %s): start at snapshot-%d", res.last.ID, fmtTime(at), fmtTime(res.last.Time), n)
+	} else {
+		x.reason("every retained snapshot is at or after %s: start at the earliest, snapshot-%d", fmtTime(at), earliest)
+		if earliest > 1 {
+			rd, err := t.earliestReadable(ctx, earliest)
+			if err != nil {
+				return resume.Candidate{}, err
+			}
+			if rd.changelog {
+				pos.EarliestChangelog = rd.id
+				first, err := t.Changelog(ctx, rd.id)
+				if err != nil {
+					return resume.Candidate{}, err
+				}
+				x.reason("long-lived changelogs from changelog-%d (committed at %s) are kept: start there", rd.id, fmtTime(first.Time))
+				pos = x.position(rd.id, earliest, latest, mode, opts)
+				pos.EarliestChangelog = rd.id
+				if first.TimeMillis >= at.UnixMilli() && rd.id > 1 {
+					g = resume.DataLoss
+					x.warn("data loss: ids 1..%d expired; those committed at or after %s are never read", rd.id-1, fmtTime(at))
+				}
+			} else {
+				g = resume.DataLoss
+				x.warn("data loss: snapshots 1..%d expired (the earliest retained, snapshot-%d, was committed at %s); those committed at or after %s are never read",
+					earliest-1, earliest, fmtTime(res.earliest.Time), fmtTime(at))
+			}
+		}
+	}
+	if n > latest {
+		x.warn("every snapshot is older than %s: the job starts at the next commit, snapshot-%d", fmtTime(at), n)
+	}
+	x.warn("starting by time skips records if the old job lagged more than the gap between its last read and %s; an earlier time replays more instead", fmtTime(at))
+	x.warn("adding consumer-id %q changes the Flink source operator: a savepoint taken without it cannot restore that source (restore fails or needs --allowNonRestoredState)", x.r.id)
+	if pos.NextSnapshot <= latest {
+		x.warn("bind the consumer before starting the job — ResetConsumer or %s — so that expiry cannot delete snapshot-%d first", pos.ResetConsumerSQL, pos.NextSnapshot)
+	}
+	if opts[OptConsumerExpiration] == "" {
+		x.warn("table has no %s: a consumer created for this job pins snapshots forever once abandoned", OptConsumerExpiration)
+	}
+	return x.candidate(pos, g, when), nil
+}
+
+func (x *resolution) position(n, earliest, latest int64, mode string, opts map[string]string) Position {
+	p := Position{
+		Table: x.t.String(), TableName: x.t.Name(), Branch: x.t.branch, ConsumerID: x.r.id,
+		NextSnapshot: n, Earliest: earliest, Latest: latest, Mode: mode,
+	}
+	if v, _ := strconv.ParseBool(opts[OptConsumerIgnoreProgress]); v {
+		p.IgnoreProgress = true
+	}
+	p.ResetConsumerSQL = ResetConsumerSQL(x.t.SQLName(), x.r.id, n)
+	return p
+}
+
+func (x *resolution) candidate(pos Position, g resume.Guarantee, at time.Time) resume.Candidate {
+	pos.SQLHint = hintText(pos.options())
+	return resume.Candidate{
+		Resolver: x.r.o.Name, Position: pos, Guarantee: g, At: at.UTC(),
+		Reasons: x.reasons, Warnings: x.warnings,
+	}
+}
+
+func roundDur(d time.Duration) time.Duration {
+	if d > time.Minute {
+		return d.Round(time.Second)
+	}
+	return d.Round(time.Millisecond)
+}
+

@@ -1,0 +1,319 @@
+package paimon
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"gocloud.dev/blob"
+	"gocloud.dev/blob/fileblob"
+	"gocloud.dev/gcerrors"
+)
+
+// Defaults for TableOptions fields left zero.
+const (
+	// DefaultConsumerRetries is how often an empty or half-written consumer
+	// file is read before it is reported, as Paimon's Consumer.fromPath does.
+	DefaultConsumerRetries = 10
+	// DefaultConsumerRetryInterval is Paimon's pause between those reads.
+	DefaultConsumerRetryInterval = 200 * time.Millisecond
+	// DefaultHintRetries is how often a hint file that fails to read or parse
+	// is read again before it counts as missing (HintFileUtils).
+	DefaultHintRetries = 3
+	// DefaultHintRetryInterval is Paimon's pause between hint reads.
+	DefaultHintRetryInterval = time.Millisecond
+	// DefaultMaxFileSize bounds every metadata file read (consumer, hint,
+	// snapshot, schema): a larger object is refused before it is read.
+	DefaultMaxFileSize = 4 << 20
+)
+
+// TableOptions configures a Table. A nil *TableOptions means defaults.
+type TableOptions struct {
+	// Branch selects a branch: its files live under
+	// <table>/branch/branch-<name>/. "" and "main" mean the main branch.
+	Branch string
+	// Name is the table's identifier in SQL texts, "db.table". When empty it
+	// is derived from a path ending in <db>.db/<table>, else "default.<last
+	// path element>".
+	Name string
+	// ConsumerRetries and ConsumerRetryInterval control how an empty or
+	// half-written consumer file is read again (Paimon: 10 tries, 200 ms
+	// apart). Zero means the default; a negative interval means no pause.
+	ConsumerRetries       int
+	ConsumerRetryInterval time.Duration
+	// HintRetries and HintRetryInterval control how a hint file that fails
+	// to read or parse is read again before it counts as missing (Paimon: 3
+	// tries, 1 ms apart).
+	HintRetries       int
+	HintRetryInterval time.Duration
+	// MaxFileSize bounds every metadata file read; default DefaultMaxFileSize.
+	MaxFileSize int64
+	// Now returns the current time for idle-time checks; nil means time.Now.
+	Now func() time.Time
+}
+
+// Table is one Paimon table (one branch of it) in a bucket. It is safe for
+// concurrent use and holds no cache: every call reads the store afresh.
+type Table struct {
+	bucket *blob.Bucket
+	owned  bool   // Close closes bucket (OpenTable)
+	path   string // the table's prefix, "" or "dir/"
+	base   string // path, or path + "branch/branch-<name>/"
+	branch string // "main" or the branch name
+	name   string
+	disp   string
+	o      TableOptions
+}
+
+// NewTable returns the table at path inside bucket. The caller keeps owning
+// bucket: Table.Close does not close it. path is a key prefix such as
+// "warehouse/default.db/orders" (leading and trailing slashes are ignored).
+func NewTable(bucket *blob.Bucket, path string, opts *TableOptions) (*Table, error) {
+	if bucket == nil {
+		return nil, errors.New("paimon: NewTable: nil bucket")
+	}
+	var o TableOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.ConsumerRetries <= 0 {
+		o.ConsumerRetries = DefaultConsumerRetries
+	}
+	if o.ConsumerRetryInterval == 0 {
+		o.ConsumerRetryInterval = DefaultConsumerRetryInterval
+	}
+	if o.HintRetries <= 0 {
+		o.HintRetries = DefaultHintRetries
+	}
+	if o.HintRetryInterval == 0 {
+		o.HintRetryInterval = DefaultHintRetryInterval
+	}
+	if o.MaxFileSize <= 0 {
+		o.MaxFileSize = DefaultMaxFileSize
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	prefix := normalizePrefix(path)
+	for _, seg := range strings.Split(strings.TrimSuffix(prefix, "/"), "/") {
+		if seg == ".." || seg == "." {
+			return nil, fmt.Errorf("paimon: table path %q has a %q element", path, seg)
+		}
+	}
+	t := &Table{bucket: bucket, path: prefix, base: prefix, branch: "main", o: o}
+	if o.Branch != "" && o.Branch != "main" {
+		if err := ValidateID("branch", o.Branch); err != nil {
+			return nil, err
+		}
+		t.branch = o.Branch
+		t.base = prefix + "branch/branch-" + o.Branch + "/"
+	}
+	t.name = o.Name
+	if t.name == "" {
+		t.name = deriveName(prefix)
+	}
+	t.disp = strings.TrimSuffix(prefix, "/")
+	return t, nil
+}
+
+// OpenTable opens the bucket of a gocloud URL whose path is the table, e.g.
+// s3://warehouse/default.db/orders?region=eu-west-1, file:///data/wh/default.db/orders,
+// or a plain local path. Table.Close closes the bucket. Local tables are
+// opened with fileblob without metadata side files (a Paimon folder must hold
+// Paimon files only).
+func OpenTable(ctx context.Context, rawURL string, opts *TableOptions) (*Table, error) {
+	var (
+		b      *blob.Bucket
+		prefix string
+		disp   string
+	)
+	if !strings.Contains(rawURL, "://") || strings.HasPrefix(rawURL, "file://") {
+		p := rawURL
+		if strings.HasPrefix(rawURL, "file://") {
+			u, err := url.Parse(rawURL)
+			if err != nil {
+				return nil, fmt.Errorf("paimon: table URL: %w", err)
+			}
+			p = u.Path
+		}
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, fmt.Errorf("paimon: table path %q: %w", p, err)
+		}
+		root := filepath.VolumeName(abs) + string(filepath.Separator)
+		b, err = fileblob.OpenBucket(root, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
+		if err != nil {
+			return nil, fmt.Errorf("paimon: open %s: %w", abs, err)
+		}
+		prefix = strings.TrimPrefix(filepath.ToSlash(abs), filepath.ToSlash(root))
+		disp = abs
+	} else {
+		u, err := url.Parse(rawURL)
+		if err != nil {
+			return nil, fmt.Errorf("paimon: table URL: %w", err)
+		}
+		prefix = u.Path
+		u.Path, u.RawPath = "", ""
+		disp = u.Scheme + "://" + u.Host + "/" + strings.Trim(prefix, "/")
+		b, err = blob.OpenBucket(ctx, u.String())
+		if err != nil {
+			return nil, fmt.Errorf("paimon: open %s: %w", disp, err)
+		}
+	}
+	t, err := NewTable(b, prefix, opts)
+	if err != nil {
+		b.Close()
+		return nil, err
+	}
+	t.owned = true
+	t.disp = disp
+	return t, nil
+}
+
+// Close closes the bucket if the table was opened with OpenTable; it does
+// nothing for tables made with NewTable.
+func (t *Table) Close() error {
+	if t.owned {
+		return t.bucket.Close()
+	}
+	return nil
+}
+
+// Path returns the table's key prefix ("" or "dir/").
+func (t *Table) Path() string { return t.path }
+
+// Branch returns the branch name, "main" for the main branch.
+func (t *Table) Branch() string { return t.branch }
+
+// Name returns the table's SQL identifier, "db.table".
+func (t *Table) Name() string { return t.name }
+
+// SQLName returns the identifier SQL statements use for this branch:
+// "db.table", or "db.table$branch_<name>" for a branch.
+func (t *Table) SQLName() string {
+	if t.branch == "main" {
+		return t.name
+	}
+	return t.name + "$branch_" + t.branch
+}
+
+// String returns the table's location for reports.
+func (t *Table) String() string {
+	if t.branch == "main" {
+		return t.disp
+	}
+	return t.disp + " (branch " + t.branch + ")"
+}
+
+// Bucket returns the bucket the table lives in.
+func (t *Table) Bucket() *blob.Bucket { return t.bucket }
+
+func (t *Table) snapshotDir() string { return t.base + "snapshot/" }
+func (t *Table) snapshotKey(id int64) string {
+	return fmt.Sprintf("%ssnapshot/snapshot-%d", t.base, id)
+}
+func (t *Table) changelogDir() string { return t.base + "changelog/" }
+func (t *Table) changelogKey(id int64) string {
+	return fmt.Sprintf("%schangelog/changelog-%d", t.base, id)
+}
+func (t *Table) consumerDir() string          { return t.base + "consumer/" }
+func (t *Table) consumerKey(id string) string { return t.base + "consumer/consumer-" + id }
+func (t *Table) schemaDir() string            { return t.base + "schema/" }
+func (t *Table) schemaKey(id int64) string    { return fmt.Sprintf("%sschema/schema-%d", t.base, id) }
+
+func normalizePrefix(p string) string {
+	p = strings.Trim(p, "/")
+	if p == "" || p == "." {
+		return ""
+	}
+	return p + "/"
+}
+
+func deriveName(prefix string) string {
+	parts := strings.Split(strings.TrimSuffix(prefix, "/"), "/")
+	last := parts[len(parts)-1]
+	if last == "" {
+		last = "t"
+	}
+	if len(parts) >= 2 && strings.HasSuffix(parts[len(parts)-2], ".db") && len(parts[len(parts)-2]) > 3 {
+		return strings.TrimSuffix(parts[len(parts)-2], ".db") + "." + last
+	}
+	return "default." + last
+}
+
+// errNotFound marks a read of an object that does not exist; callers turn it
+// into the right sentinel.
+var errNotFound = errors.New("not found")
+
+// read returns the content and modification time of key, at most
+// MaxFileSize bytes: a larger object is an ErrCorrupt error before its
+// content is read. A missing object gives an error wrapping errNotFound.
+func (t *Table) read(ctx context.Context, key string) ([]byte, time.Time, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, time.Time{}, fmt.Errorf("paimon: read %s: %w", key, err)
+	}
+	r, err := t.bucket.NewReader(ctx, key, nil)
+	if err != nil {
+		if gcerrors.Code(err) == gcerrors.NotFound {
+			return nil, time.Time{}, fmt.Errorf("paimon: %s: %w", key, errNotFound)
+		}
+		return nil, time.Time{}, fmt.Errorf("paimon: read %s: %w", key, ctxErr(ctx, err))
+	}
+	defer r.Close()
+	if r.Size() > t.o.MaxFileSize {
+		return nil, time.Time{}, corruptf(key, "%d bytes, larger than the %d-byte limit", r.Size(), t.o.MaxFileSize)
+	}
+	var buf bytes.Buffer
+	n, err := io.Copy(&buf, io.LimitReader(r, t.o.MaxFileSize+1))
+	if err != nil {
+		return nil, time.Time{}, fmt.Errorf("paimon: read %s: %w", key, ctxErr(ctx, err))
+	}
+	if n > t.o.MaxFileSize {
+		return nil, time.Time{}, corruptf(key, "larger than the %d-byte limit", t.o.MaxFileSize)
+	}
+	return buf.Bytes(), r.ModTime(), nil
+}
+
+// exists reports whether key exists.
+func (t *Table) exists(ctx context.Context, key string) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, fmt.Errorf("paimon: stat %s: %w", key, err)
+	}
+	ok, err := t.bucket.Exists(ctx, key)
+	if err != nil {
+		return false, fmt.Errorf("paimon: stat %s: %w", key, ctxErr(ctx, err))
+	}
+	return ok, nil
+}
+
+// ctxErr makes sure an error caused by the context's end wraps ctx.Err(),
+// whatever the driver turned it into.
+func ctxErr(ctx context.Context, err error) error {
+	if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
+		return fmt.Errorf("%w (%v)", cerr, err)
+	}
+	return err
+}
+
+// pause waits d or until ctx ends.
+func pause(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	tm := time.NewTimer(d)
+	defer tm.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-tm.C:
+		return nil
+	}
+}
+
+func gcerrorsNotFound(err error) bool { return gcerrors.Code(err) == gcerrors.NotFound }

@@ -1,0 +1,149 @@
+package paimon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// StreamingStart is where a streaming read with scan.timestamp-millis starts
+// (Paimon's ContinuousFromTimestampStartingScanner): the snapshot after the
+// last one committed before the time, or the earliest when all retained
+// snapshots are newer.
+type StreamingStart struct {
+	// Next is the first snapshot the read returns; Latest+1 when every
+	// snapshot is older than the time (the read waits for the next commit).
+	Next int64
+	// Before is the last snapshot committed before the time; nil when every
+	// retained snapshot is at or after it.
+	Before *Snapshot
+	// Earliest is the earliest retained snapshot, as read.
+	Earliest *Snapshot
+	// Latest is the latest snapshot id.
+	Latest int64
+}
+
+// timeSearch is the answer of one binary search: the last snapshot whose
+// time is before (or at, when inclusive) the time.
+type timeSearch struct {
+	lastID   int64     // earliest.ID-1 when there is none
+	last     *Snapshot // nil when there is none
+	earliest *Snapshot
+	latest   int64
+	cache    map[int64]*Snapshot
+}
+
+// searchRestarts bounds how often a search starts again because a snapshot
+// it needed expired meanwhile.
+const searchRestarts = 3
+
+// search runs a binary search over snapshot ids, assuming commit times do not
+// decrease with ids (Paimon's SnapshotManager makes the same assumption). It
+// reads the two hints, the earliest snapshot and at most ceil(log2 n)
+// snapshots in between.
+func (t *Table) search(ctx context.Context, ms int64, inclusive bool) (*timeSearch, error) {
+	before := func(s *Snapshot) bool {
+		if inclusive {
+			return s.TimeMillis <= ms
+		}
+		return s.TimeMillis < ms
+	}
+	var lastErr error
+	for attempt := 0; attempt < searchRestarts; attempt++ {
+		latest, _, err := t.latestID(ctx)
+		if err != nil {
+			return nil, err
+		}
+		e, _, err := t.earliestID(ctx)
+		if err != nil {
+			return nil, err
+		}
+		first, err := t.snapshotFrom(ctx, e, min(e+earliestSnapshotRetries, latest))
+		if err != nil {
+			if errors.Is(err, ErrSnapshotNotFound) {
+				lastErr = err
+				continue
+			}
+			return nil, err
+		}
+		res := &timeSearch{earliest: first, latest: latest, lastID: first.ID - 1, cache: map[int64]*Snapshot{first.ID: first}}
+		if !before(first) {
+			return res, nil
+		}
+		lo, hi := first.ID, latest
+		res.last = first
+		vanished := false
+		for lo < hi {
+			mid := lo + (hi-lo+1)/2
+			s, err := t.Snapshot(ctx, mid)
+			if err != nil {
+				if errors.Is(err, ErrSnapshotNotFound) {
+					lastErr, vanished = err, true // expired meanwhile: start again
+					break
+				}
+				return nil, err
+			}
+			res.cache[mid] = s
+			if before(s) {
+				lo, res.last = mid, s
+			} else {
+				hi = mid - 1
+			}
+		}
+		if vanished {
+			continue
+		}
+		res.lastID = lo
+		return res, nil
+	}
+	return nil, fmt.Errorf("paimon: time search under %s: snapshots kept vanishing (expiry running?): %w", t.snapshotDir(), lastErr)
+}
+
+// EarlierOrEqual returns the last snapshot committed at or before at
+// (Paimon's earlierOrEqualTimeMills). When every retained snapshot is newer
+// the error wraps ErrSnapshotNotFound.
+func (t *Table) EarlierOrEqual(ctx context.Context, at time.Time) (*Snapshot, error) {
+	res, err := t.search(ctx, at.UnixMilli(), true)
+	if err != nil {
+		return nil, err
+	}
+	if res.last == nil {
+		return nil, fmt.Errorf("paimon: no snapshot at or before %s under %s (earliest snapshot-%d is at %s): %w",
+			fmtTime(at), t.snapshotDir(), res.earliest.ID, fmtTime(res.earliest.Time), ErrSnapshotNotFound)
+	}
+	return res.last, nil
+}
+
+// LaterOrEqual returns the first snapshot committed at or after at (Paimon's
+// laterOrEqualTimeMills). When every snapshot is older the error wraps
+// ErrSnapshotNotFound.
+func (t *Table) LaterOrEqual(ctx context.Context, at time.Time) (*Snapshot, error) {
+	res, err := t.search(ctx, at.UnixMilli(), false)
+	if err != nil {
+		return nil, err
+	}
+	next := res.lastID + 1
+	if next > res.latest {
+		return nil, fmt.Errorf("paimon: no snapshot at or after %s under %s (latest is snapshot-%d): %w",
+			fmtTime(at), t.snapshotDir(), res.latest, ErrSnapshotNotFound)
+	}
+	if s, ok := res.cache[next]; ok {
+		return s, nil
+	}
+	return t.Snapshot(ctx, next)
+}
+
+// StreamingStartAt returns where a streaming read with
+// scan.timestamp-millis=at starts: the snapshot after the last one committed
+// strictly before at, the earliest when all are newer, Latest+1 when all are
+// older.
+func (t *Table) StreamingStartAt(ctx context.Context, at time.Time) (*StreamingStart, error) {
+	res, err := t.search(ctx, at.UnixMilli(), false)
+	if err != nil {
+		return nil, err
+	}
+	return &StreamingStart{Next: res.lastID + 1, Before: res.last, Earliest: res.earliest, Latest: res.latest}, nil
+}
+
+func fmtTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") }
