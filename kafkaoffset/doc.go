@@ -1,0 +1,61 @@
+// Package kafkaoffset finds where a job reading Kafka should start after a
+// restart without state: from the offsets a consumer group committed (what
+// Flink's KafkaSource commits after each completed checkpoint), from offsets
+// looked up by a time shortly before the old job stopped, or both (the commit
+// where a partition has one, the time where it has none). Every choice is
+// checked against the partition's log start and end offsets, so a commit that
+// retention or DeleteRecords overtook, a time older than the retained data,
+// partitions added after the commit, or a topic that was recreated do not go
+// unnoticed.
+//
+// A [Resolver] implements [resume.Resolver] with franz-go (kgo, kadm); the
+// caller owns the *kgo.Client:
+//
+//	r, err := kafkaoffset.NewResolver(client, []string{"orders"}, &kafkaoffset.Options{
+//		Group:         "orders-job",             // KafkaSource's group.id
+//		At:            stop.Add(-15 * time.Minute), // for partitions without a commit
+//		ObserveWindow: 10 * time.Second,          // fail if the old job still commits
+//	})
+//	c, err := r.Resolve(ctx)
+//	fmt.Println(c.Position.Launch().Options)
+//	// map[scan.startup.mode:specific-offsets scan.startup.specific-offsets:partition:0,offset:42;partition:1,offset:300]
+//
+// Committed offsets are [resume.Replay], never exact: KafkaSource subtasks
+// commit asynchronously and only log failed commits, so partitions can sit at
+// different checkpoints. Starting by time is Replay too, with the warning that
+// a job lagging more than the rewind skipped records. A commit below the log
+// start, or a time older than the retained data, is [resume.DataLoss], naming
+// the partitions and the records lost. The [Position] lists every partition
+// with its start, end, commit, chosen offset and reason, and launches with
+// scan.startup.mode=specific-offsets (one topic) or timestamp; its JSON is
+// ready for DataStream OffsetsInitializer.offsets.
+//
+// Requests: one Metadata request, then one ListOffsets request per broker for
+// end offsets, one for log start offsets and, with a time, one by time (at
+// most three per broker whatever the partition count, retries of failed
+// partitions aside), one OffsetFetch to the group coordinator (two with an
+// observation window), and one Fetch per broker to read the record before
+// each commit (skip it with Options.SkipRecordTimes).
+//
+// # Errors
+//
+// [NewResolver] fails before any I/O on bad options. Resolve and Offsets
+// return:
+//   - an error wrapping [resume.ErrNoPosition] when only a group was given and
+//     it has no commit on any partition of the topics (an unknown group has
+//     none);
+//   - [ErrStillCommitting] when the group's offsets moved during the
+//     observation window;
+//   - a [*PartitionErrors] when some partitions could not be looked up or
+//     have no valid start, with one error per partition naming it: a commit
+//     above the end offset wraps [ErrCommitAboveEnd]; broker errors wrap their
+//     *kerr.Error (errors.Is(err, kerr.LeaderNotAvailable)); requests that
+//     failed as a whole for a broker are reachable as a [*kadm.ShardErrors]
+//     with errors.As. Retriable partition errors are retried first
+//     (Options.Retries).
+//   - an error naming the topic and wrapping kerr.UnknownTopicOrPartition for
+//     a missing topic;
+//   - errors wrapping ctx.Err() once ctx is done.
+//
+// Offsets returns the partitions it could look up together with its error.
+package kafkaoffset

@@ -1,0 +1,545 @@
+package kafkaoffset
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// Where a partition's chosen offset comes from ([PartitionOffsets.From]).
+const (
+	FromCommit   = "commit"    // the group's committed offset (or the log start when it is below it)
+	FromTime     = "time"      // the first offset at or after the start time
+	FromEnd      = "end"       // no record at or after the start time: the end offset
+	FromLogStart = "log-start" // no commit and no time: the log start, as Flink starts new partitions
+)
+
+// PartitionOffsets is what [Resolver.Offsets] found and chose for one
+// partition. Offsets that were not listed are -1.
+type PartitionOffsets struct {
+	Topic     string
+	Partition int32
+	// Start is the log start offset, End the end offset (high watermark).
+	Start, End int64
+	// Committed is the group's committed offset; -1 when there is none.
+	Committed int64
+	// ByTime is the first offset at or after the start time and
+	// ByTimeMillis that record's timestamp; -1 when not looked up or when
+	// no record is at or after the time.
+	ByTime, ByTimeMillis int64
+	// PrevMillis is the timestamp of the record just before Committed; -1
+	// when it was not read.
+	PrevMillis int64
+	// Offset is the chosen start offset, From where it comes from.
+	Offset int64
+	From   string
+	// DataLoss is set when records between the old job's progress and
+	// Offset are gone; Lost is how many (for a time older than the retained
+	// data, an upper bound: every record below the log start).
+	DataLoss bool
+	Lost     int64
+	// Reason says in one line why Offset was chosen.
+	Reason string
+	// Err is why the partition could not be listed or has no valid start
+	// (a commit above the end offset wraps ErrCommitAboveEnd).
+	Err error
+}
+
+func (p *PartitionOffsets) key() tp { return tp{p.Topic, p.Partition} }
+
+func (p *PartitionOffsets) name() string { return fmt.Sprintf("%s/%d", p.Topic, p.Partition) }
+
+type tp struct {
+	t string
+	p int32
+}
+
+// ErrCommitAboveEnd is wrapped by the error of a partition whose committed
+// offset is above its end offset: the topic was truncated, or deleted and
+// recreated, and the commit belongs to data that no longer exists. Check it
+// with errors.Is.
+var ErrCommitAboveEnd = errors.New("kafkaoffset: committed offset above the end offset")
+
+// ErrStillCommitting is returned when the group's committed offsets moved
+// during the observation window: the old job seems to be running. Check it
+// with errors.Is.
+var ErrStillCommitting = errors.New("kafkaoffset: the group is still committing: the old job seems to be running")
+
+// PartitionErrors is the error of a lookup in which some partitions failed.
+// Errs has one error per failed partition, each naming its topic and
+// partition; Shards holds the [*kadm.ShardErrors] of requests that failed as a
+// whole for a broker (errors.As reaches them).
+type PartitionErrors struct {
+	Total  int // partitions looked up
+	Errs   []error
+	Shards []*kadm.ShardErrors
+}
+
+func (e *PartitionErrors) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "kafkaoffset: %d of %d partitions failed", len(e.Errs), e.Total)
+	for i, err := range e.Errs {
+		if i == 3 {
+			fmt.Fprintf(&b, "; and %d more", len(e.Errs)-i)
+			break
+		}
+		b.WriteString("; ")
+		b.WriteString(strings.TrimPrefix(err.Error(), "kafkaoffset: "))
+	}
+	return b.String()
+}
+
+// Unwrap returns the partitions' errors and the shard errors.
+func (e *PartitionErrors) Unwrap() []error {
+	out := make([]error, 0, len(e.Errs)+len(e.Shards))
+	out = append(out, e.Errs...)
+	for _, s := range e.Shards {
+		out = append(out, s)
+	}
+	return out
+}
+
+// lookup is one pass over every partition: metadata, then end offsets FIRST
+// (Flink lists them before the time lookup too: a record produced between the
+// two must not make "nothing at or after T" jump past it), log start offsets,
+// committed offsets, offsets by time, and the record times for At.
+func (r *Resolver) lookup(ctx context.Context) ([]PartitionOffsets, error) {
+	meta, err := r.metadata(ctx)
+	if err != nil {
+		return nil, err
+	}
+	parts := make([]PartitionOffsets, 0, len(meta.leaders))
+	for _, t := range r.topics {
+		for _, pd := range meta.topics[t].Partitions.Sorted() {
+			parts = append(parts, PartitionOffsets{
+				Topic: t, Partition: pd.Partition,
+				Start: -1, End: -1, Committed: -1, ByTime: -1, ByTimeMillis: -1, PrevMillis: -1, Offset: -1,
+			})
+		}
+	}
+	ptrs := make([]*PartitionOffsets, len(parts))
+	for i := range parts {
+		ptrs[i] = &parts[i]
+	}
+	var shards []*kadm.ShardErrors
+	list := func(ts int64, what string, ps []*PartitionOffsets, set func(*PartitionOffsets, int64, int64)) error {
+		se, err := r.listOffsets(ctx, ts, what, ps, set)
+		if se != nil {
+			shards = append(shards, se)
+		}
+		return err
+	}
+
+	if err := list(-1, "end", ptrs, func(p *PartitionOffsets, o, _ int64) { p.End = o }); err != nil {
+		return parts, err
+	}
+	if err := list(-2, "log start", ptrs, func(p *PartitionOffsets, o, _ int64) { p.Start = o }); err != nil {
+		return parts, err
+	}
+	if r.group != "" {
+		committed, err := r.fetchCommitted(ctx)
+		if err != nil {
+			return parts, err
+		}
+		for i := range parts {
+			if o, ok := committed[parts[i].key()]; ok {
+				parts[i].Committed = o
+			}
+		}
+	}
+	if r.hasAt {
+		var need []*PartitionOffsets
+		for _, p := range ptrs {
+			// The CLI shows the offset by time beside the commit, so
+			// every partition is looked up: it costs the same one request
+			// per broker.
+			if p.Err == nil {
+				need = append(need, p)
+			}
+		}
+		err := list(r.at.UnixMilli(), "by time", need, func(p *PartitionOffsets, o, ts int64) {
+			// -1 without an error is the broker's "no record at or
+			// after this time"; the end offset listed above answers it.
+			if o >= 0 {
+				p.ByTime, p.ByTimeMillis = o, ts
+			}
+		})
+		if err != nil {
+			return parts, err
+		}
+	}
+
+	atMillis := r.at.UnixMilli()
+	var above []*PartitionOffsets
+	for _, p := range ptrs {
+		if p.Err == nil {
+			choose(p, r.hasAt, atMillis)
+			if errors.Is(p.Err, ErrCommitAboveEnd) {
+				above = append(above, p)
+			}
+		}
+	}
+	if len(above) > 0 {
+		// The end offsets were listed before the commits were read: list
+		// them again before calling a commit impossible.
+		for _, p := range above {
+			p.Err = nil
+		}
+		if err := list(-1, "end", above, func(p *PartitionOffsets, o, _ int64) { p.End = o }); err != nil {
+			return parts, err
+		}
+		for _, p := range above {
+			if p.Err == nil {
+				choose(p, r.hasAt, atMillis)
+			}
+		}
+	}
+
+	if !r.noTimes {
+		if err := r.readRecordTimes(ctx, meta, ptrs); err != nil {
+			return parts, err
+		}
+	}
+
+	var perr PartitionErrors
+	perr.Total = len(parts)
+	for _, p := range ptrs {
+		if p.Err != nil {
+			perr.Errs = append(perr.Errs, p.Err)
+		}
+	}
+	if len(perr.Errs) > 0 {
+		perr.Shards = shards
+		return parts, &perr
+	}
+	return parts, nil
+}
+
+type metadata struct {
+	topics  kadm.TopicDetails
+	leaders map[tp]int32
+}
+
+// metadata lists the topics' partitions and leaders. A missing topic fails at
+// once; retriable topic errors (a topic being created) are retried.
+func (r *Resolver) metadata(ctx context.Context) (metadata, error) {
+	for attempt := 0; ; attempt++ {
+		tds, err := r.adm.ListTopics(ctx, r.topics...)
+		if err != nil {
+			if ctx.Err() != nil {
+				return metadata{}, fmt.Errorf("kafkaoffset: metadata of %s: %w", strings.Join(r.topics, ", "), ctx.Err())
+			}
+			return metadata{}, fmt.Errorf("kafkaoffset: metadata of %s: %w", strings.Join(r.topics, ", "), err)
+		}
+		var errs []error
+		retry := false
+		for _, t := range r.topics {
+			td, ok := tds[t]
+			switch {
+			case !ok:
+				errs = append(errs, fmt.Errorf("kafkaoffset: topic %q: not in the metadata response", t))
+			case errors.Is(td.Err, kerr.UnknownTopicOrPartition):
+				errs = append(errs, fmt.Errorf("kafkaoffset: topic %q does not exist: %w", t, td.Err))
+			case td.Err != nil:
+				errs = append(errs, fmt.Errorf("kafkaoffset: topic %q: %w", t, td.Err))
+				retry = retry || kerr.IsRetriable(td.Err)
+			case len(td.Partitions) == 0:
+				errs = append(errs, fmt.Errorf("kafkaoffset: topic %q has no partitions", t))
+			}
+		}
+		if len(errs) == 0 {
+			m := metadata{topics: tds, leaders: map[tp]int32{}}
+			for _, t := range r.topics {
+				for p, pd := range tds[t].Partitions {
+					m.leaders[tp{t, p}] = pd.Leader
+				}
+			}
+			return m, nil
+		}
+		if !retry || attempt >= r.retries {
+			return metadata{}, errors.Join(errs...)
+		}
+		if err := r.pause(ctx, attempt); err != nil {
+			return metadata{}, fmt.Errorf("kafkaoffset: metadata: %w (after: %w)", err, errors.Join(errs...))
+		}
+	}
+}
+
+// pause waits before retry attempt+1, doubling the backoff up to 2 s.
+func (r *Resolver) pause(ctx context.Context, attempt int) error {
+	d := r.backoff
+	for range attempt {
+		d *= 2
+		if d >= maxBackoff {
+			d = maxBackoff
+			break
+		}
+	}
+	return sleepCtx(ctx, d)
+}
+
+const maxBackoff = 2e9 // 2 s
+
+// listOffsets asks the leaders of ps for the offset at timestamp ts (-1 end,
+// -2 log start, else by time) with one ListOffsets request per broker, and
+// sets each answer with set. Partitions with retriable errors are asked again
+// (only they) up to r.retries times; other failures land in the partition's
+// Err. It returns the ShardErrors of the first round, if any, and an error
+// only when ctx is done.
+func (r *Resolver) listOffsets(ctx context.Context, ts int64, what string, ps []*PartitionOffsets, set func(*PartitionOffsets, int64, int64)) (*kadm.ShardErrors, error) {
+	var first *kadm.ShardErrors
+	pending := ps
+	for attempt := 0; len(pending) > 0; attempt++ {
+		req := kmsg.NewPtrListOffsetsRequest()
+		req.ReplicaID = -1
+		byTopic := map[string]int{}
+		for _, p := range pending {
+			i, ok := byTopic[p.Topic]
+			if !ok {
+				i = len(req.Topics)
+				byTopic[p.Topic] = i
+				rt := kmsg.NewListOffsetsRequestTopic()
+				rt.Topic = p.Topic
+				req.Topics = append(req.Topics, rt)
+			}
+			rp := kmsg.NewListOffsetsRequestTopicPartition()
+			rp.Partition = p.Partition
+			rp.Timestamp = ts
+			req.Topics[i].Partitions = append(req.Topics[i].Partitions, rp)
+		}
+
+		type answer struct {
+			offset, ts int64
+			err        error
+		}
+		answers := make(map[tp]answer, len(pending))
+		se := &kadm.ShardErrors{Name: kmsg.NameForKey(req.Key())}
+		shards := r.cl.RequestSharded(ctx, req)
+		for _, s := range shards {
+			if s.Err != nil {
+				se.Errs = append(se.Errs, kadm.ShardError{Req: s.Req, Err: s.Err, Broker: s.Meta})
+				if lr, ok := s.Req.(*kmsg.ListOffsetsRequest); ok {
+					for _, rt := range lr.Topics {
+						for _, rp := range rt.Partitions {
+							answers[tp{rt.Topic, rp.Partition}] = answer{err: shardErr(s)}
+						}
+					}
+				}
+				continue
+			}
+			resp := s.Resp.(*kmsg.ListOffsetsResponse)
+			for _, rt := range resp.Topics {
+				for _, rp := range rt.Partitions {
+					answers[tp{rt.Topic, rp.Partition}] = answer{offset: rp.Offset, ts: rp.Timestamp, err: kerr.ErrorForCode(rp.ErrorCode)}
+				}
+			}
+		}
+		if len(se.Errs) > 0 {
+			se.AllFailed = len(se.Errs) == len(shards)
+			if first == nil {
+				first = se
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			for _, p := range pending {
+				p.Err = fmt.Errorf("kafkaoffset: %s: list %s offset: %w", p.name(), what, err)
+			}
+			return first, fmt.Errorf("kafkaoffset: list %s offsets: %w", what, err)
+		}
+
+		var again []*PartitionOffsets
+		for _, p := range pending {
+			a, ok := answers[p.key()]
+			switch {
+			case !ok:
+				p.Err = fmt.Errorf("kafkaoffset: %s: list %s offset: no answer from the broker", p.name(), what)
+			case a.err == nil:
+				set(p, a.offset, a.ts)
+			case kerr.IsRetriable(a.err) && attempt < r.retries && !isShard(a.err):
+				again = append(again, p)
+				p.Err = a.err
+			default:
+				tries := ""
+				if attempt > 0 {
+					tries = fmt.Sprintf(" (after %d tries)", attempt+1)
+				}
+				p.Err = fmt.Errorf("kafkaoffset: %s: list %s offset%s: %w", p.name(), what, tries, a.err)
+			}
+		}
+		if len(again) > 0 {
+			if err := r.pause(ctx, attempt); err != nil {
+				for _, p := range again {
+					p.Err = fmt.Errorf("kafkaoffset: %s: list %s offset: %w (last: %w)", p.name(), what, err, p.Err)
+				}
+				return first, fmt.Errorf("kafkaoffset: list %s offsets: %w", what, err)
+			}
+			for _, p := range again {
+				p.Err = nil
+			}
+		}
+		pending = again
+	}
+	return first, nil
+}
+
+// shardFailure marks an error that failed a whole request shard (kgo has
+// already retried it as far as the client allows).
+type shardFailure struct {
+	broker int32
+	err    error
+}
+
+func (e *shardFailure) Error() string {
+	if e.broker < 0 {
+		return fmt.Sprintf("request failed before reaching a broker: %v", e.err)
+	}
+	return fmt.Sprintf("request to broker %d failed: %v", e.broker, e.err)
+}
+func (e *shardFailure) Unwrap() error { return e.err }
+
+func shardErr(s kgo.ResponseShard) error { return &shardFailure{broker: s.Meta.NodeID, err: s.Err} }
+
+func isShard(err error) bool {
+	_, ok := errors.AsType[*shardFailure](err)
+	return ok
+}
+
+// fetchCommitted reads the group's committed offsets of the resolver's
+// topics. An unknown group has no commits: kfake answers GROUP_ID_NOT_FOUND,
+// Kafka an empty answer. Partitions without a commit (offset -1) are absent.
+func (r *Resolver) fetchCommitted(ctx context.Context) (map[tp]int64, error) {
+	for attempt := 0; ; attempt++ {
+		out, err := r.fetchCommittedOnce(ctx)
+		if err == nil {
+			return out, nil
+		}
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("kafkaoffset: fetch offsets of group %q: %w", r.group, ctx.Err())
+		}
+		if !kerr.IsRetriable(err) || attempt >= r.retries {
+			return nil, fmt.Errorf("kafkaoffset: fetch offsets of group %q: %w", r.group, err)
+		}
+		if err := r.pause(ctx, attempt); err != nil {
+			return nil, fmt.Errorf("kafkaoffset: fetch offsets of group %q: %w", r.group, err)
+		}
+	}
+}
+
+func (r *Resolver) fetchCommittedOnce(ctx context.Context) (map[tp]int64, error) {
+	resps, err := r.adm.FetchOffsets(ctx, r.group)
+	if errors.Is(err, kerr.GroupIDNotFound) {
+		return map[tp]int64{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := map[tp]int64{}
+	for _, t := range r.topics {
+		for p, o := range resps[t] {
+			if o.Err != nil {
+				return nil, fmt.Errorf("%s/%d: %w", t, p, o.Err)
+			}
+			if o.At >= 0 {
+				out[tp{t, p}] = o.At
+			}
+		}
+	}
+	return out, nil
+}
+
+// readRecordTimes reads the record just before each committed offset, for At
+// (OffsetFetch returns no commit time). One Fetch request per leader, each
+// response bounded by r.readMax; partitions whose record did not come back
+// keep PrevMillis -1. Only a done ctx is an error.
+func (r *Resolver) readRecordTimes(ctx context.Context, meta metadata, ps []*PartitionOffsets) error {
+	byLeader := map[int32][]*PartitionOffsets{}
+	for _, p := range ps {
+		if p.Err == nil && p.From == FromCommit && !p.DataLoss && p.Committed > p.Start {
+			l := meta.leaders[p.key()]
+			byLeader[l] = append(byLeader[l], p)
+		}
+	}
+	var wg sync.WaitGroup
+	for leader, lps := range byLeader {
+		if leader < 0 {
+			continue
+		}
+		wg.Go(func() { r.readLeader(ctx, meta, leader, lps) })
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("kafkaoffset: read record times: %w", err)
+	}
+	return nil
+}
+
+func (r *Resolver) readLeader(ctx context.Context, meta metadata, leader int32, ps []*PartitionOffsets) {
+	req := kmsg.NewPtrFetchRequest()
+	req.ReplicaID = -1
+	req.MaxWaitMillis = 0
+	req.MinBytes = 0
+	req.MaxBytes = r.readMax
+	req.SessionEpoch = -1
+	perPart := min(r.readMax, 64<<10)
+	idx := map[string]int{}
+	want := map[tp]*PartitionOffsets{}
+	for _, p := range ps {
+		i, ok := idx[p.Topic]
+		if !ok {
+			i = len(req.Topics)
+			idx[p.Topic] = i
+			rt := kmsg.NewFetchRequestTopic()
+			rt.Topic = p.Topic
+			rt.TopicID = meta.topics[p.Topic].ID
+			req.Topics = append(req.Topics, rt)
+		}
+		rp := kmsg.NewFetchRequestTopicPartition()
+		rp.Partition = p.Partition
+		rp.FetchOffset = p.Committed - 1
+		rp.PartitionMaxBytes = perPart
+		req.Topics[i].Partitions = append(req.Topics[i].Partitions, rp)
+		want[p.key()] = p
+	}
+	kresp, err := r.cl.Broker(int(leader)).Request(ctx, req)
+	if err != nil {
+		return
+	}
+	resp := kresp.(*kmsg.FetchResponse)
+	byID := map[[16]byte]string{}
+	for _, t := range r.topics {
+		byID[meta.topics[t].ID] = t
+	}
+	for i := range resp.Topics {
+		rt := &resp.Topics[i]
+		topic := rt.Topic
+		if topic == "" {
+			topic = byID[rt.TopicID]
+		}
+		for j := range rt.Partitions {
+			rp := &rt.Partitions[j]
+			p := want[tp{topic, rp.Partition}]
+			if p == nil || rp.ErrorCode != 0 {
+				continue
+			}
+			fp, _ := kgo.ProcessFetchPartition(kgo.ProcessFetchPartitionOpts{
+				KeepControlRecords: true,
+				Offset:             p.Committed - 1,
+				Topic:              topic,
+				Partition:          rp.Partition,
+			}, rp, kgo.DefaultDecompressor(), nil)
+			for _, rec := range fp.Records {
+				if rec.Offset == p.Committed-1 {
+					p.PrevMillis = rec.Timestamp.UnixMilli()
+					break
+				}
+			}
+		}
+	}
+}

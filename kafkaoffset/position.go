@@ -1,0 +1,234 @@
+package kafkaoffset
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/resumekit/resumekit/resume"
+)
+
+// Kind is the [resume.Position] kind of a [Position].
+const Kind = "kafka-offsets"
+
+// The scan.startup.mode values a [Position] launches with (Flink Kafka
+// connector option names).
+const (
+	ModeSpecificOffsets = "specific-offsets"
+	ModeTimestamp       = "timestamp"
+)
+
+// Position is where a job reading Kafka starts: one offset per partition of
+// every topic, with the evidence for each. Its JSON is part of the
+// resumekit.decision/v1 document.
+type Position struct {
+	// Topics are the topics, in the order the resolver was given them.
+	Topics []string `json:"topics"`
+	// Group is the consumer group whose commits were read; "" when none.
+	Group string `json:"group,omitempty"`
+	// TimestampMillis is the start time looked up (unix milliseconds); 0
+	// when the position comes from commits only.
+	TimestampMillis int64 `json:"timestamp_millis,omitempty"`
+	// Mode is the scan.startup.mode the launch uses: specific-offsets, or
+	// timestamp when every partition was looked up by time and nothing was
+	// lost. With several topics and specific offsets no SQL option can
+	// express the start: use the partitions with DataStream
+	// OffsetsInitializer.offsets.
+	Mode string `json:"mode"`
+	// Partitions has one entry per partition, ordered by topic (in Topics
+	// order) and partition.
+	Partitions []Partition `json:"partitions"`
+}
+
+// Partition is the start of one partition and why.
+type Partition struct {
+	Topic     string `json:"topic"`
+	Partition int32  `json:"partition"`
+	// Start is the log start offset, End the end offset (high watermark),
+	// both as listed when the position was resolved.
+	Start int64 `json:"start"`
+	End   int64 `json:"end"`
+	// Committed is the group's committed offset; nil when the partition has
+	// no commit (or no group was asked).
+	Committed *int64 `json:"committed"`
+	// ByTime is the first offset at or after the start time; nil when it
+	// was not looked up or no record is at or after the time.
+	ByTime *int64 `json:"by_time,omitempty"`
+	// Offset is the chosen start offset.
+	Offset int64 `json:"offset"`
+	// Reason says why Offset was chosen, in one line.
+	Reason string `json:"reason"`
+}
+
+var _ resume.Position = (*Position)(nil)
+
+// Kind returns "kafka-offsets".
+func (p *Position) Kind() string { return Kind }
+
+// String describes the position in one line, e.g.
+// "orders: partition:0,offset:42;partition:1,offset:300 (group job-1)".
+func (p *Position) String() string {
+	var b strings.Builder
+	for i, t := range p.Topics {
+		if i > 0 {
+			b.WriteString(" + ")
+		}
+		b.WriteString(t)
+		b.WriteString(": ")
+		b.WriteString(FormatSpecificOffsets(p.topicPartitions(t)))
+	}
+	switch {
+	case p.Group != "" && p.TimestampMillis != 0:
+		fmt.Fprintf(&b, " (group %s, else by time %d)", p.Group, p.TimestampMillis)
+	case p.Group != "":
+		fmt.Fprintf(&b, " (group %s)", p.Group)
+	case p.TimestampMillis != 0:
+		fmt.Fprintf(&b, " (by time %d)", p.TimestampMillis)
+	}
+	return b.String()
+}
+
+func (p *Position) topicPartitions(topic string) []Partition {
+	var out []Partition
+	for _, pp := range p.Partitions {
+		if pp.Topic == topic {
+			out = append(out, pp)
+		}
+	}
+	return out
+}
+
+// Launch returns the Flink Kafka connector options: for one topic
+// scan.startup.mode=specific-offsets with scan.startup.specific-offsets, or
+// scan.startup.mode=timestamp with scan.startup.timestamp-millis when Mode is
+// timestamp. With several topics and specific offsets it returns no options:
+// the SQL option covers a single topic, and the partitions in the position's
+// JSON are for DataStream OffsetsInitializer.offsets.
+func (p *Position) Launch() resume.Launch {
+	switch {
+	case p.Mode == ModeTimestamp:
+		return resume.Launch{Options: map[string]string{
+			"scan.startup.mode":             ModeTimestamp,
+			"scan.startup.timestamp-millis": strconv.FormatInt(p.TimestampMillis, 10),
+		}}
+	case len(p.Topics) == 1:
+		return resume.Launch{Options: map[string]string{
+			"scan.startup.mode":             ModeSpecificOffsets,
+			"scan.startup.specific-offsets": FormatSpecificOffsets(p.Partitions),
+		}}
+	}
+	return resume.Launch{}
+}
+
+// MarshalJSON encodes the position with its arrays never null.
+func (p Position) MarshalJSON() ([]byte, error) {
+	type plain Position
+	if p.Topics == nil {
+		p.Topics = []string{}
+	}
+	if p.Partitions == nil {
+		p.Partitions = []Partition{}
+	}
+	return json.Marshal(plain(p))
+}
+
+// PositionOf returns p as a *Position: p itself, or the decoded JSON of a
+// [*resume.RawPosition] of kind "kafka-offsets" read back from a decision
+// document.
+func PositionOf(p resume.Position) (*Position, error) {
+	switch p := p.(type) {
+	case *Position:
+		if p == nil {
+			return nil, errors.New("kafkaoffset: nil position")
+		}
+		return p, nil
+	case *resume.RawPosition:
+		if p == nil {
+			return nil, errors.New("kafkaoffset: nil position")
+		}
+		if p.PositionKind != Kind {
+			return nil, fmt.Errorf("kafkaoffset: position of kind %q, want %q", p.PositionKind, Kind)
+		}
+		var out Position
+		if err := json.Unmarshal(p.JSON, &out); err != nil {
+			return nil, fmt.Errorf("kafkaoffset: decode position: %w", err)
+		}
+		if out.Partitions == nil {
+			return nil, errors.New("kafkaoffset: decode position: no partitions field")
+		}
+		return &out, nil
+	case nil:
+		return nil, errors.New("kafkaoffset: nil position")
+	default:
+		return nil, fmt.Errorf("kafkaoffset: position of type %T (kind %q), want %s", p, p.Kind(), Kind)
+	}
+}
+
+// FormatSpecificOffsets renders partitions' chosen offsets in the format of
+// the Flink Kafka connector's scan.startup.specific-offsets option:
+// "partition:0,offset:42;partition:1,offset:300". It ignores the topic: the
+// option covers one topic.
+func FormatSpecificOffsets(ps []Partition) string {
+	var b strings.Builder
+	for i, p := range ps {
+		if i > 0 {
+			b.WriteByte(';')
+		}
+		b.WriteString("partition:")
+		b.WriteString(strconv.FormatInt(int64(p.Partition), 10))
+		b.WriteString(",offset:")
+		b.WriteString(strconv.FormatInt(p.Offset, 10))
+	}
+	return b.String()
+}
+
+// ParseSpecificOffsets reads a scan.startup.specific-offsets value
+// ("partition:0,offset:42;partition:1,offset:300") into partition → offset.
+// Like Flink, it accepts an optional trailing ';' and refuses anything else
+// that does not match: negative or duplicate partitions, negative offsets,
+// and numbers out of range.
+func ParseSpecificOffsets(s string) (map[int32]int64, error) {
+	out := map[int32]int64{}
+	s = strings.TrimSuffix(s, ";")
+	if strings.TrimSpace(s) == "" {
+		return nil, errors.New("kafkaoffset: empty specific offsets")
+	}
+	for i, pair := range strings.Split(s, ";") {
+		ps, os, ok := strings.Cut(strings.TrimSpace(pair), ",")
+		pv, okp := strings.CutPrefix(strings.TrimSpace(ps), "partition:")
+		ov, oko := strings.CutPrefix(strings.TrimSpace(os), "offset:")
+		if !ok || !okp || !oko {
+			return nil, fmt.Errorf("kafkaoffset: specific offsets entry %d %q: want partition:<n>,offset:<n>", i, pair)
+		}
+		p, err := strconv.ParseInt(pv, 10, 32)
+		if err != nil || p < 0 {
+			return nil, fmt.Errorf("kafkaoffset: specific offsets entry %d %q: bad partition", i, pair)
+		}
+		o, err := strconv.ParseInt(ov, 10, 64)
+		if err != nil || o < 0 {
+			return nil, fmt.Errorf("kafkaoffset: specific offsets entry %d %q: bad offset", i, pair)
+		}
+		if _, dup := out[int32(p)]; dup {
+			return nil, fmt.Errorf("kafkaoffset: specific offsets entry %d %q: partition %d given twice", i, pair, p)
+		}
+		out[int32(p)] = o
+	}
+	return out, nil
+}
+
+// sortPartitions orders ps by topic (in the order of topics) and partition.
+func sortPartitions(ps []Partition, topics []string) {
+	rank := make(map[string]int, len(topics))
+	for i, t := range topics {
+		rank[t] = i
+	}
+	slices.SortFunc(ps, func(a, b Partition) int {
+		if a.Topic != b.Topic {
+			return rank[a.Topic] - rank[b.Topic]
+		}
+		return int(a.Partition) - int(b.Partition)
+	})
+}

@@ -1,0 +1,238 @@
+package kafkaoffset
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/resumekit/resumekit/resume"
+)
+
+// DefaultName is the name of a resolver whose Options leave Name empty.
+const DefaultName = "kafka-offsets"
+
+// Options configure a [Resolver]. A nil *Options is not enough on its own:
+// a resolver needs a Group, a time (At), or both.
+type Options struct {
+	// Name is the resolver's name in decisions; "" means "kafka-offsets".
+	Name string
+	// Group is the consumer group whose committed offsets (what KafkaSource
+	// commits after each completed checkpoint) the job continues from.
+	Group string
+	// At is the start time looked up for partitions without a commit, or
+	// for every partition when Group is empty; zero means none. It must not
+	// be before 1970 (Kafka timestamps are unix milliseconds).
+	At time.Time
+	// ObserveWindow, when positive, reads the group's offsets, waits this
+	// long, and reads them again: if they moved, the old job is still
+	// running and Resolve fails with ErrStillCommitting. KafkaSource uses
+	// assign(), so a running job's group shows no members: only moving
+	// offsets tell. It needs Group.
+	ObserveWindow time.Duration
+	// Wait pauses for the observation window. nil waits on a timer and
+	// returns ctx's error early when ctx is done. Tests set it to make
+	// something happen inside the window without sleeping.
+	Wait func(ctx context.Context, d time.Duration) error
+	// Now returns the current time, for the lag warning and for telling a
+	// future start time; nil means time.Now.
+	Now func() time.Time
+	// Retries is how many times a partition whose listing failed with a
+	// retriable error (LEADER_NOT_AVAILABLE, NOT_LEADER_FOR_PARTITION, …) is
+	// asked again, on top of the client's own retries; 0 means 4, a
+	// negative value means none. Retries stop early when ctx is done.
+	Retries int
+	// RetryBackoff is the pause before the first retry, doubled for each
+	// further one up to 2 s; 0 means 100 ms.
+	RetryBackoff time.Duration
+	// SkipRecordTimes skips reading the record just before each committed
+	// offset, which gives a candidate's At for commits (OffsetFetch has no
+	// commit time). Reading costs one Fetch request per broker, bounded by
+	// RecordReadBytes.
+	SkipRecordTimes bool
+	// RecordReadBytes bounds each Fetch response read for record times;
+	// 0 means 1 MiB. Partitions whose batch did not fit have no record time
+	// (the reasons say how many).
+	RecordReadBytes int32
+}
+
+// Resolver finds where a job reading Kafka starts: from a consumer group's
+// committed offsets, by time, or both, validated against each partition's
+// log start and end offsets. It implements [resume.Resolver]. It is
+// immutable and safe for concurrent use; the caller owns the client.
+type Resolver struct {
+	cl      *kgo.Client
+	adm     *kadm.Client
+	topics  []string
+	name    string
+	group   string
+	at      time.Time
+	hasAt   bool
+	window  time.Duration
+	wait    func(context.Context, time.Duration) error
+	now     func() time.Time
+	retries int
+	backoff time.Duration
+	noTimes bool
+	readMax int32
+}
+
+var _ resume.Resolver = (*Resolver)(nil)
+
+// NewResolver returns a resolver for topics read through client. It checks
+// the options before any I/O: it fails without a client, without topics, with
+// an invalid or repeated topic name, with neither Group nor At, with At before
+// 1970, or with an ObserveWindow that is negative or has no Group.
+func NewResolver(client *kgo.Client, topics []string, opts *Options) (*Resolver, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	if client == nil {
+		return nil, errors.New("kafkaoffset: nil kgo client")
+	}
+	if len(topics) == 0 {
+		return nil, errors.New("kafkaoffset: no topics")
+	}
+	seen := map[string]bool{}
+	for _, t := range topics {
+		if err := validTopic(t); err != nil {
+			return nil, err
+		}
+		if seen[t] {
+			return nil, fmt.Errorf("kafkaoffset: topic %q given twice", t)
+		}
+		seen[t] = true
+	}
+	hasAt := !opts.At.IsZero()
+	if opts.Group == "" && !hasAt {
+		return nil, errors.New("kafkaoffset: nothing to start from: set a group, a time, or both")
+	}
+	if hasAt && opts.At.UnixMilli() < 0 {
+		return nil, fmt.Errorf("kafkaoffset: time %s is before 1970: Kafka timestamps are unix milliseconds", opts.At.UTC().Format(time.RFC3339))
+	}
+	if opts.ObserveWindow < 0 {
+		return nil, fmt.Errorf("kafkaoffset: negative observation window %s", opts.ObserveWindow)
+	}
+	if opts.ObserveWindow > 0 && opts.Group == "" {
+		return nil, errors.New("kafkaoffset: an observation window needs a group")
+	}
+	if opts.RetryBackoff < 0 || opts.RecordReadBytes < 0 {
+		return nil, errors.New("kafkaoffset: negative RetryBackoff or RecordReadBytes")
+	}
+	r := &Resolver{
+		cl:      client,
+		adm:     kadm.NewClient(client),
+		topics:  append([]string(nil), topics...),
+		name:    opts.Name,
+		group:   opts.Group,
+		at:      opts.At,
+		hasAt:   hasAt,
+		window:  opts.ObserveWindow,
+		wait:    opts.Wait,
+		now:     opts.Now,
+		retries: opts.Retries,
+		backoff: opts.RetryBackoff,
+		noTimes: opts.SkipRecordTimes,
+		readMax: opts.RecordReadBytes,
+	}
+	if r.name == "" {
+		r.name = DefaultName
+	}
+	if r.wait == nil {
+		r.wait = sleepCtx
+	}
+	if r.now == nil {
+		r.now = time.Now
+	}
+	switch {
+	case r.retries == 0:
+		r.retries = 4
+	case r.retries < 0:
+		r.retries = 0
+	}
+	if r.backoff == 0 {
+		r.backoff = 100 * time.Millisecond
+	}
+	if r.readMax == 0 {
+		r.readMax = 1 << 20
+	}
+	return r, nil
+}
+
+// validTopic applies Kafka's topic name rules (Topic.validate): 1 to 249
+// characters of [a-zA-Z0-9._-].
+func validTopic(t string) error {
+	if t == "" || t == "." || t == ".." || len(t) > 249 {
+		return fmt.Errorf("kafkaoffset: invalid topic name %q", t)
+	}
+	for _, c := range t {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return fmt.Errorf("kafkaoffset: invalid topic name %q: only letters, digits, '.', '_' and '-'", t)
+		}
+	}
+	return nil
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Name returns the resolver's name.
+func (r *Resolver) Name() string { return r.name }
+
+// Resolve looks up every partition ([Resolver.Offsets]) and grades the
+// result: committed offsets inside [start, end] and lookups by time are
+// [resume.Replay]; a commit below the log start or a time older than the
+// retained data is [resume.DataLoss], naming the partitions and records lost.
+// It returns an error wrapping [resume.ErrNoPosition] when the group has no
+// commit on any partition and no time was given, [ErrStillCommitting] when
+// the group's offsets moved during the observation window, and a
+// [*PartitionErrors] when some partition could not be looked up or has a
+// commit above its end offset ([ErrCommitAboveEnd]).
+func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
+	res, err := r.Offsets(ctx)
+	if err != nil {
+		return resume.Candidate{}, err
+	}
+	return r.candidate(res)
+}
+
+// Offsets lists the log start and end offsets, the group's commits and the
+// offsets by time of every partition of the resolver's topics, and chooses
+// each partition's start offset with its reason. It returns every partition
+// it could list, each with its own Err, together with an error (a
+// [*PartitionErrors], which may wrap a [*kadm.ShardErrors]) when any
+// partition failed; and [ErrStillCommitting] when the group's offsets moved
+// during the observation window.
+func (r *Resolver) Offsets(ctx context.Context) ([]PartitionOffsets, error) {
+	var before map[tp]int64
+	if r.window > 0 {
+		var err error
+		if before, err = r.fetchCommitted(ctx); err != nil {
+			return nil, err
+		}
+		if err := r.wait(ctx, r.window); err != nil {
+			return nil, fmt.Errorf("kafkaoffset: observation window: %w", err)
+		}
+	}
+	res, err := r.lookup(ctx)
+	if err != nil {
+		return res, err
+	}
+	if r.window > 0 {
+		if err := moved(before, res, r.group, r.window); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}

@@ -1,0 +1,461 @@
+package kafkaoffset_test
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/resumekit/resumekit/kafkaoffset"
+	"github.com/resumekit/resumekit/resume"
+)
+
+// row is the part of a partition's outcome the scenarios compare.
+type row struct {
+	P          int32
+	Start, End int64
+	Committed  int64 // -1: none
+	Offset     int64
+	From       string
+	Lost       int64
+}
+
+func rows(res []kafkaoffset.PartitionOffsets) []row {
+	out := make([]row, 0, len(res))
+	for _, p := range res {
+		out = append(out, row{p.Partition, p.Start, p.End, p.Committed, p.Offset, p.From, p.Lost})
+	}
+	return out
+}
+
+func mustResolver(t testing.TB, e *env, topics []string, o *kafkaoffset.Options) *kafkaoffset.Resolver {
+	t.Helper()
+	if o.Retries == 0 {
+		o.Retries = 3
+	}
+	if o.RetryBackoff == 0 {
+		o.RetryBackoff = time.Millisecond
+	}
+	r, err := kafkaoffset.NewResolver(e.cl, topics, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func contains(t testing.TB, what string, list []string, sub ...string) {
+	t.Helper()
+	joined := strings.Join(list, "\n")
+	for _, s := range sub {
+		if !strings.Contains(joined, s) {
+			t.Errorf("%s lack %q:\n%s", what, s, joined)
+		}
+	}
+}
+
+func TestResolveCommitted(t *testing.T) {
+	e := newEnv(t, 2, 2, []string{"t"})
+	e.produceN(t, "t", 0, 10)
+	e.produceN(t, "t", 1, 5)
+	e.commit(t, "job", "t", map[int32]int64{0: 7, 1: 5})
+
+	r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{Group: "job"})
+	c, err := r.Resolve(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Guarantee != resume.Replay || c.Resolver != "kafka-offsets" {
+		t.Errorf("guarantee %s resolver %s, want replay kafka-offsets", c.Guarantee, c.Resolver)
+	}
+	// The record before offset 5 of partition 1 is stamped base+4s, older
+	// than base+6s before offset 7 of partition 0.
+	if want := base.Add(4 * time.Second); !c.At.Equal(want) {
+		t.Errorf("At = %s, want %s", c.At, want)
+	}
+	want := map[string]string{
+		"scan.startup.mode":             "specific-offsets",
+		"scan.startup.specific-offsets": "partition:0,offset:7;partition:1,offset:5",
+	}
+	if diff := cmp.Diff(want, c.Position.Launch().Options); diff != "" {
+		t.Errorf("launch options (-want +got):\n%s", diff)
+	}
+	contains(t, "reasons", c.Reasons, "commit asynchronously", "read for 2 partitions")
+	contains(t, "warnings", c.Warnings, "no observation window")
+	p, err := kafkaoffset.PositionOf(c.Position)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Partitions[0].Committed == nil || *p.Partitions[0].Committed != 7 || p.Partitions[1].Offset != 5 {
+		t.Errorf("position partitions %+v", p.Partitions)
+	}
+}
+
+func TestResolveByTime(t *testing.T) {
+	e := newEnv(t, 1, 1, []string{"t"})
+	e.produce(t, "t", 0, ms(0), ms(10*time.Second), ms(20*time.Second))
+	for _, tc := range []struct {
+		name   string
+		at     time.Duration
+		offset int64
+		from   string
+		warn   string
+	}{
+		{"BeforeFirstRecord", -time.Minute, 0, kafkaoffset.FromTime, "rewinds"},
+		{"AtFirstRecord", 0, 0, kafkaoffset.FromTime, "rewinds"},
+		{"BetweenRecords", 5 * time.Second, 1, kafkaoffset.FromTime, "rewinds"},
+		{"ExactlyOnSecond", 10 * time.Second, 1, kafkaoffset.FromTime, "rewinds"},
+		{"OneMilliAfterSecond", 10*time.Second + time.Millisecond, 2, kafkaoffset.FromTime, "rewinds"},
+		{"AfterLastRecord", 30 * time.Second, 3, kafkaoffset.FromEnd, "no record at or after"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			at := base.Add(tc.at)
+			r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{At: at, Now: func() time.Time { return base.Add(time.Hour) }})
+			res, err := r.Offsets(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff([]row{{0, 0, 3, -1, tc.offset, tc.from, 0}}, rows(res)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			c, err := r.Resolve(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Guarantee != resume.Replay || !c.At.Equal(at) {
+				t.Errorf("guarantee %s at %s, want replay %s", c.Guarantee, c.At, at)
+			}
+			contains(t, "warnings", c.Warnings, tc.warn)
+			want := map[string]string{"scan.startup.mode": "timestamp", "scan.startup.timestamp-millis": itoa(at.UnixMilli())}
+			if diff := cmp.Diff(want, c.Position.Launch().Options); diff != "" {
+				t.Errorf("launch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+
+func TestResolveOutOfOrderCreateTime(t *testing.T) {
+	// Producers set CreateTime: offset 2 is older than offset 1. Kafka
+	// answers the first offset in log order whose timestamp reaches T, so
+	// the start is offset 1 and the older record after it is read again.
+	e := newEnv(t, 1, 1, []string{"t"})
+	e.produce(t, "t", 0, ms(0), ms(30*time.Second), ms(10*time.Second), ms(40*time.Second))
+	r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{At: base.Add(20 * time.Second)})
+	res, err := r.Offsets(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]row{{0, 0, 4, -1, 1, kafkaoffset.FromTime, 0}}, rows(res)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if res[0].ByTimeMillis != ms(30*time.Second) {
+		t.Errorf("ByTimeMillis = %d, want %d", res[0].ByTimeMillis, ms(30*time.Second))
+	}
+}
+
+func TestResolveDataLoss(t *testing.T) {
+	t.Run("CommitBelowLogStart", func(t *testing.T) {
+		e := newEnv(t, 1, 2, []string{"t"})
+		e.produceN(t, "t", 0, 10)
+		e.produceN(t, "t", 1, 4)
+		e.commit(t, "job", "t", map[int32]int64{0: 3, 1: 4})
+		e.deleteRecords(t, "t", 0, 6) // retention overtakes the commit
+		r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{Group: "job"})
+		res, err := r.Offsets(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []row{{0, 6, 10, 3, 6, kafkaoffset.FromCommit, 3}, {1, 0, 4, 4, 4, kafkaoffset.FromCommit, 0}}
+		if diff := cmp.Diff(want, rows(res)); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+		c, err := r.Resolve(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Guarantee != resume.DataLoss {
+			t.Errorf("guarantee %s, want data-loss", c.Guarantee)
+		}
+		contains(t, "reasons", c.Reasons, "data loss on 1 partitions, 3 records: t/0 (3 records: committed 3, log start 6)")
+	})
+	t.Run("TimeOlderThanRetainedData", func(t *testing.T) {
+		e := newEnv(t, 1, 1, []string{"t"})
+		e.produceN(t, "t", 0, 10)
+		e.deleteRecords(t, "t", 0, 6)
+		r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{At: base.Add(2 * time.Second)})
+		c, err := r.Resolve(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Guarantee != resume.DataLoss {
+			t.Errorf("guarantee %s, want data-loss", c.Guarantee)
+		}
+		contains(t, "reasons", c.Reasons, "t/0 (up to 6 records deleted below log start 6)")
+	})
+	t.Run("TimeInsideRetainedData", func(t *testing.T) {
+		e := newEnv(t, 1, 1, []string{"t"})
+		e.produceN(t, "t", 0, 10)
+		e.deleteRecords(t, "t", 0, 6)
+		r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{At: base.Add(7 * time.Second)})
+		c, err := r.Resolve(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Guarantee != resume.Replay {
+			t.Errorf("guarantee %s, want replay", c.Guarantee)
+		}
+	})
+}
+
+func TestResolvePartitionsAddedAfterCommit(t *testing.T) {
+	e := newEnv(t, 2, 2, []string{"t"})
+	e.produceN(t, "t", 0, 3)
+	e.produceN(t, "t", 1, 3)
+	e.commit(t, "job", "t", map[int32]int64{0: 3, 1: 2})
+	if _, err := e.adm.CreatePartitions(context.Background(), 2, "t"); err != nil {
+		t.Fatal(err)
+	}
+	e.newClient(t)
+	e.produceN(t, "t", 2, 4)
+	r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{Group: "job"})
+	c, err := r.Resolve(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Guarantee != resume.Replay {
+		t.Errorf("guarantee %s", c.Guarantee)
+	}
+	contains(t, "warnings", c.Warnings, "2 partitions have no commit and start at the log start offset", "t/2 (4 records), t/3 (0 records)")
+	if got := c.Position.Launch().Options["scan.startup.specific-offsets"]; got != "partition:0,offset:3;partition:1,offset:2;partition:2,offset:0;partition:3,offset:0" {
+		t.Errorf("specific offsets %q", got)
+	}
+}
+
+func TestResolveTopicRecreated(t *testing.T) {
+	e := newEnv(t, 1, 1, []string{"t"})
+	e.produceN(t, "t", 0, 10)
+	e.commit(t, "job", "t", map[int32]int64{0: 8})
+	ctx := context.Background()
+	if _, err := e.adm.DeleteTopics(ctx, "t"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.adm.CreateTopic(ctx, 1, 1, nil, "t"); err != nil {
+		t.Fatal(err)
+	}
+	e.newClient(t)
+	e.produceN(t, "t", 0, 2)
+
+	t.Run("CommitsDroppedWithTheTopic", func(t *testing.T) {
+		// Kafka (and kfake) drop a deleted topic's commits from its
+		// groups: the group has nothing left, which is said, not
+		// defaulted.
+		r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{Group: "job"})
+		if _, err := r.Resolve(ctx); !errors.Is(err, resume.ErrNoPosition) {
+			t.Errorf("err = %v, want ErrNoPosition", err)
+		}
+	})
+	t.Run("CommitAboveEnd", func(t *testing.T) {
+		// A commit that survived (restored offsets, a truncated log)
+		// points past the new end.
+		e.commit(t, "job", "t", map[int32]int64{0: 8})
+		r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{Group: "job"})
+		res, err := r.Offsets(ctx)
+		if !errors.Is(err, kafkaoffset.ErrCommitAboveEnd) {
+			t.Fatalf("err = %v, want ErrCommitAboveEnd", err)
+		}
+		var pe *kafkaoffset.PartitionErrors
+		if !errors.As(err, &pe) || len(pe.Errs) != 1 || !strings.Contains(err.Error(), "t/0: committed offset 8 is above the end offset 2 (topic truncated, or deleted and recreated?)") {
+			t.Errorf("err = %v", err)
+		}
+		if len(res) != 1 || res[0].Offset != -1 || res[0].Err == nil || res[0].End != 2 {
+			t.Errorf("partition result %+v", res)
+		}
+		if _, err := r.Resolve(ctx); !errors.Is(err, kafkaoffset.ErrCommitAboveEnd) {
+			t.Errorf("Resolve err = %v", err)
+		}
+	})
+}
+
+func TestResolveUnknownGroup(t *testing.T) {
+	e := newEnv(t, 1, 2, []string{"t"})
+	e.produceN(t, "t", 0, 3)
+	t.Run("GroupOnly", func(t *testing.T) {
+		r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{Group: "nobody"})
+		_, err := r.Resolve(context.Background())
+		if !errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), `group "nobody" has no commits on t`) {
+			t.Errorf("err = %v, want ErrNoPosition naming the group", err)
+		}
+	})
+	t.Run("WithTime", func(t *testing.T) {
+		r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{Group: "nobody", At: base.Add(time.Second)})
+		res, err := r.Offsets(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []row{{0, 0, 3, -1, 1, kafkaoffset.FromTime, 0}, {1, 0, 0, -1, 0, kafkaoffset.FromEnd, 0}}
+		if diff := cmp.Diff(want, rows(res)); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+	})
+}
+
+func TestResolveObservationWindow(t *testing.T) {
+	e := newEnv(t, 1, 1, []string{"t"})
+	e.produceN(t, "t", 0, 10)
+	e.commit(t, "job", "t", map[int32]int64{0: 4})
+	t.Run("OffsetsMove", func(t *testing.T) {
+		waited := 0
+		r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{
+			Group: "job", ObserveWindow: 10 * time.Second,
+			Wait: func(ctx context.Context, d time.Duration) error {
+				waited++
+				e.commit(t, "job", "t", map[int32]int64{0: 6}) // the old job commits inside the window
+				return nil
+			},
+		})
+		_, err := r.Resolve(context.Background())
+		if !errors.Is(err, kafkaoffset.ErrStillCommitting) || !strings.Contains(err.Error(), "t/0 4→6") {
+			t.Errorf("err = %v, want ErrStillCommitting naming t/0 4→6", err)
+		}
+		if waited != 1 {
+			t.Errorf("waited %d times", waited)
+		}
+	})
+	t.Run("OffsetsStill", func(t *testing.T) {
+		r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{
+			Group: "job", ObserveWindow: 10 * time.Second,
+			Wait:  func(ctx context.Context, d time.Duration) error { return nil },
+		})
+		c, err := r.Resolve(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		contains(t, "reasons", c.Reasons, "did not move during a 10s observation window")
+	})
+	t.Run("CancelledDuringWindow", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{Group: "job", ObserveWindow: time.Hour})
+		go cancel() // the default wait returns when ctx is done, not after an hour
+		if _, err := r.Resolve(ctx); !errors.Is(err, context.Canceled) {
+			t.Errorf("err = %v, want context.Canceled", err)
+		}
+	})
+}
+
+func TestResolveEmptyPartition(t *testing.T) {
+	e := newEnv(t, 1, 3, []string{"t"})
+	e.produceN(t, "t", 0, 2)
+	e.commit(t, "job", "t", map[int32]int64{0: 2, 1: 0})
+	r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{Group: "job"})
+	res, err := r.Offsets(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []row{
+		{0, 0, 2, 2, 2, kafkaoffset.FromCommit, 0},
+		{1, 0, 0, 0, 0, kafkaoffset.FromCommit, 0},
+		{2, 0, 0, -1, 0, kafkaoffset.FromLogStart, 0},
+	}
+	if diff := cmp.Diff(want, rows(res)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestResolveFutureTime(t *testing.T) {
+	e := newEnv(t, 1, 1, []string{"t"})
+	e.produceN(t, "t", 0, 3)
+	now := base.Add(time.Minute)
+	r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{At: now.Add(time.Hour), Now: func() time.Time { return now }})
+	c, err := r.Resolve(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	contains(t, "warnings", c.Warnings, "is in the future", "no record at or after")
+	p, _ := kafkaoffset.PositionOf(c.Position)
+	if p.Partitions[0].Offset != 3 {
+		t.Errorf("offset %d, want the end offset 3", p.Partitions[0].Offset)
+	}
+}
+
+func TestResolveCancelledContext(t *testing.T) {
+	e := newEnv(t, 1, 1, []string{"t"})
+	obs := observeListOffsets(e)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{Group: "job", At: base})
+	if _, err := r.Resolve(ctx); !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+	if n := obs.total(); n != 0 {
+		t.Errorf("%d ListOffsets requests after cancellation, want 0", n)
+	}
+}
+
+func TestResolveMissingTopic(t *testing.T) {
+	e := newEnv(t, 1, 1, []string{"t"})
+	r := mustResolver(t, e, []string{"t", "gone"}, &kafkaoffset.Options{At: base})
+	_, err := r.Resolve(context.Background())
+	if !errors.Is(err, kerr.UnknownTopicOrPartition) || !strings.Contains(err.Error(), `topic "gone" does not exist`) {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestResolveSeveralTopics(t *testing.T) {
+	e := newEnv(t, 2, 2, []string{"a", "b"})
+	e.produceN(t, "a", 0, 3)
+	e.produceN(t, "b", 1, 3)
+	e.commit(t, "job", "a", map[int32]int64{0: 2, 1: 0})
+	e.commit(t, "job", "b", map[int32]int64{0: 0, 1: 1})
+	r := mustResolver(t, e, []string{"b", "a"}, &kafkaoffset.Options{Group: "job"})
+	c, err := r.Resolve(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Position.Launch().IsZero() {
+		t.Errorf("launch %+v, want none for several topics", c.Position.Launch())
+	}
+	contains(t, "warnings", c.Warnings, "OffsetsInitializer.offsets")
+	if got, want := c.Position.String(), "b: partition:0,offset:0;partition:1,offset:1 + a: partition:0,offset:2;partition:1,offset:0 (group job)"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+}
+
+func TestNewResolverRejects(t *testing.T) {
+	cl, err := kgo.NewClient(kgo.SeedBrokers("127.0.0.1:1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	for _, tc := range []struct {
+		name   string
+		client *kgo.Client
+		topics []string
+		opts   *kafkaoffset.Options
+		want   string
+	}{
+		{"NilClient", nil, []string{"t"}, &kafkaoffset.Options{Group: "g"}, "nil kgo client"},
+		{"NoTopics", cl, nil, &kafkaoffset.Options{Group: "g"}, "no topics"},
+		{"EmptyTopic", cl, []string{""}, &kafkaoffset.Options{Group: "g"}, "invalid topic name"},
+		{"BadTopicChars", cl, []string{"a/b"}, &kafkaoffset.Options{Group: "g"}, "invalid topic name"},
+		{"DuplicateTopic", cl, []string{"t", "t"}, &kafkaoffset.Options{Group: "g"}, "given twice"},
+		{"NilOptions", cl, []string{"t"}, nil, "nothing to start from"},
+		{"NoSource", cl, []string{"t"}, &kafkaoffset.Options{}, "nothing to start from"},
+		{"TimeBefore1970", cl, []string{"t"}, &kafkaoffset.Options{At: time.Unix(-10, 0)}, "before 1970"},
+		{"NegativeWindow", cl, []string{"t"}, &kafkaoffset.Options{Group: "g", ObserveWindow: -time.Second}, "negative observation window"},
+		{"WindowWithoutGroup", cl, []string{"t"}, &kafkaoffset.Options{At: base, ObserveWindow: time.Second}, "needs a group"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := kafkaoffset.NewResolver(tc.client, tc.topics, tc.opts)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
