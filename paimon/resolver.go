@@ -430,4 +430,3 @@ func roundDur(d time.Duration) time.Duration {
 	}
 	return d.Round(time.Millisecond)
 }
-

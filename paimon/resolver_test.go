@@ -1,0 +1,267 @@
+package paimon_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/resumekit/resumekit/paimon"
+	"github.com/resumekit/resumekit/paimon/paimontest"
+	"github.com/resumekit/resumekit/resume"
+)
+
+func at(i int) time.Time { return t0.Add(time.Duration(i-1) * time.Minute) } // commit time of snapshot i
+
+func TestResolve(t *testing.T) {
+	future := t0.Add(1000 * time.Hour)
+	type want struct {
+		g        resume.Guarantee
+		next     int64
+		at       time.Time
+		options  map[string]string
+		warnings []string // substrings, each must appear in some warning
+		err      string   // substring of the error; set for failures
+		errIs    error
+	}
+	for _, tc := range []struct {
+		name  string
+		build func(t *testing.T, tb *paimontest.Table)
+		opts  paimon.Options
+		want  want
+	}{
+		{
+			name:  "ConsumerPresent",
+			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 7) },
+			want: want{g: resume.ExactInput, next: 7, at: at(6), options: map[string]string{"consumer-id": "job"},
+				warnings: []string{"without -s"}},
+		},
+		{
+			name:  "PythonStyleConsumer",
+			build: func(t *testing.T, tb *paimontest.Table) { tb.ConsumerPython("job", 3) },
+			want:  want{g: resume.ExactInput, next: 3, at: at(2), options: map[string]string{"consumer-id": "job"}},
+		},
+		{
+			name: "AtLeastOnceFromTableOption",
+			build: func(t *testing.T, tb *paimontest.Table) {
+				tb.Schema(map[string]string{"consumer.mode": "at-least-once"}).Commit(at(11)).Consumer("job", 7)
+			},
+			want: want{g: resume.Replay, next: 7, at: at(6), options: map[string]string{"consumer-id": "job", "consumer.mode": "at-least-once"}},
+		},
+		{
+			name:  "AtLeastOnceOverride",
+			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 7) },
+			opts:  paimon.Options{Mode: "at-least-once"},
+			want:  want{g: resume.Replay, next: 7, at: at(6), options: map[string]string{"consumer-id": "job", "consumer.mode": "at-least-once"}},
+		},
+		{
+			name:  "CaughtUp",
+			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 11) },
+			want:  want{g: resume.ExactInput, next: 11, at: at(10), options: map[string]string{"consumer-id": "job"}},
+		},
+		{
+			name:  "BehindEarliest",
+			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 2).ExpireBefore(5) },
+			want: want{g: resume.DataLoss, next: 5, at: at(5), options: map[string]string{"consumer-id": "job"},
+				warnings: []string{"data loss: snapshots 2..4 expired"}},
+		},
+		{
+			name:  "BehindEarliestSnapshotButChangelogKept",
+			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 3).ExpireKeepChangelog(6) },
+			want:  want{g: resume.ExactInput, next: 3, at: at(2), options: map[string]string{"consumer-id": "job"}},
+		},
+		{
+			name: "BehindChangelogToo",
+			build: func(t *testing.T, tb *paimontest.Table) {
+				tb.Consumer("job", 2).ExpireKeepChangelog(8).ExpireChangelogBefore(4)
+			},
+			want: want{g: resume.DataLoss, next: 4, at: at(4), options: map[string]string{"consumer-id": "job"},
+				warnings: []string{"snapshots 2..3 expired", "changelog-4"}},
+		},
+		{
+			name:  "AheadOfLatest",
+			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 12) },
+			want:  want{err: "latest snapshot is 10: the table was probably recreated"},
+		},
+		{
+			name:  "MissingWithStartTime",
+			build: func(t *testing.T, tb *paimontest.Table) {},
+			opts:  paimon.Options{StartTime: at(4).Add(30 * time.Second)},
+			want: want{g: resume.Replay, next: 5, at: at(4), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "5"},
+				warnings: []string{"skips records if the old job lagged", "changes the Flink source operator", "bind the consumer before starting", "CALL sys.reset_consumer('default.t', 'job', 5)", "no consumer.expiration-time"}},
+		},
+		{
+			name:  "MissingWithStartTimeOnACommit",
+			build: func(t *testing.T, tb *paimontest.Table) {},
+			opts:  paimon.Options{StartTime: at(4)},
+			want:  want{g: resume.Replay, next: 4, at: at(3), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "4"}},
+		},
+		{
+			name:  "MissingWithStartTimeBeforeExpired",
+			build: func(t *testing.T, tb *paimontest.Table) { tb.ExpireBefore(5) },
+			opts:  paimon.Options{StartTime: at(2)},
+			want: want{g: resume.DataLoss, next: 5, at: at(2), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "5"},
+				warnings: []string{"data loss: snapshots 1..4 expired"}},
+		},
+		{
+			name:  "MissingWithStartTimeBeforeEverythingNothingExpired",
+			build: func(t *testing.T, tb *paimontest.Table) {},
+			opts:  paimon.Options{StartTime: at(1).Add(-time.Hour)},
+			want:  want{g: resume.Replay, next: 1, at: at(1).Add(-time.Hour), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "1"}},
+		},
+		{
+			name:  "MissingWithStartTimeAfterLatest",
+			build: func(t *testing.T, tb *paimontest.Table) {},
+			opts:  paimon.Options{StartTime: at(20)},
+			want: want{g: resume.Replay, next: 11, at: at(10), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "11"},
+				warnings: []string{"starts at the next commit, snapshot-11"}},
+		},
+		{
+			name:  "MissingWithoutStartTime",
+			build: func(t *testing.T, tb *paimontest.Table) {},
+			want:  want{err: "consumer-job does not exist and no start time", errIs: resume.ErrNoPosition},
+		},
+		{
+			name: "RollbackReusedIDs",
+			build: func(t *testing.T, tb *paimontest.Table) {
+				tb.Consumer("job", 9).RollbackTo(6).Commit(future, future.Add(time.Minute), future.Add(2*time.Minute))
+			},
+			want: want{g: resume.ExactInput, next: 9, at: future.Add(time.Minute), options: map[string]string{"consumer-id": "job"},
+				warnings: []string{"rollback_to may have re-committed the ids"}},
+		},
+		{
+			name: "IdleBeyondExpiration",
+			build: func(t *testing.T, tb *paimontest.Table) {
+				tb.Schema(map[string]string{"consumer.expiration-time": "1 h"}).Commit(at(11)).Consumer("job", 7)
+			},
+			opts: paimon.Options{Now: func() time.Time { return time.Now().Add(2 * time.Hour) }},
+			want: want{g: resume.ExactInput, next: 7, at: at(6), options: map[string]string{"consumer-id": "job"},
+				warnings: []string{"longer than consumer.expiration-time 1 h"}},
+		},
+		{
+			name: "IdleCloseToExpiration",
+			build: func(t *testing.T, tb *paimontest.Table) {
+				tb.Schema(map[string]string{"consumer.expiration-time": "1 h"}).Commit(at(11)).Consumer("job", 7)
+			},
+			opts: paimon.Options{Now: func() time.Time { return time.Now().Add(55 * time.Minute) }},
+			want: want{g: resume.ExactInput, next: 7, at: at(6), options: map[string]string{"consumer-id": "job"},
+				warnings: []string{"close to consumer.expiration-time 1 h"}},
+		},
+		{
+			name:  "IgnoreProgressOverride",
+			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 7) },
+			opts:  paimon.Options{TableOptions: map[string]string{"consumer.ignore-progress": "true"}},
+			want: want{g: resume.ExactInput, next: 7, at: at(6), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7"},
+				warnings: []string{"consumer.ignore-progress=true"}},
+		},
+		{
+			name:  "ConsumerAtEarliestLastConsumedExpired",
+			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 5).ExpireBefore(5) },
+			// At is the consumer file's modification time (now, in memblob).
+			want: want{g: resume.ExactInput, next: 5, options: map[string]string{"consumer-id": "job"}},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, tb := newTable(t, 10, nil)
+			tc.build(t, tb)
+			tbl := openTable(t, b, tb.Path(), nil)
+			r, err := paimon.NewResolver(tbl, "job", &tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := r.Resolve(bg)
+			if tc.want.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.want.err) {
+					t.Fatalf("Resolve error = %v, want it to contain %q", err, tc.want.err)
+				}
+				if tc.want.errIs != nil && !errors.Is(err, tc.want.errIs) {
+					t.Fatalf("Resolve error %v does not wrap %v", err, tc.want.errIs)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Resolve: %v", err)
+			}
+			p, err := paimon.PositionOf(c.Position)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Resolver != "paimon-consumer" || c.Guarantee != tc.want.g || p.NextSnapshot != tc.want.next {
+				t.Errorf("got %s %v next %d, want %v next %d\nreasons: %q\nwarnings: %q", c.Resolver, c.Guarantee, p.NextSnapshot, tc.want.g, tc.want.next, c.Reasons, c.Warnings)
+			}
+			if !tc.want.at.IsZero() && !c.At.Equal(tc.want.at) {
+				t.Errorf("At = %v, want %v", c.At, tc.want.at)
+			}
+			if c.At.IsZero() {
+				t.Errorf("At is zero")
+			}
+			if diff := cmp.Diff(tc.want.options, c.Position.Launch().Options); diff != "" {
+				t.Errorf("launch options (-want +got):\n%s", diff)
+			}
+			all := strings.Join(c.Warnings, "\n")
+			for _, w := range tc.want.warnings {
+				if !strings.Contains(all, w) {
+					t.Errorf("no warning contains %q; warnings:\n%s", w, all)
+				}
+			}
+			if !strings.Contains(p.SQLHint, "'consumer-id'='job'") || !strings.HasPrefix(p.ResetConsumerSQL, "CALL sys.reset_consumer('default.t', 'job', ") {
+				t.Errorf("texts: %q %q", p.SQLHint, p.ResetConsumerSQL)
+			}
+			if p.Earliest < 1 || p.Latest < p.Earliest || p.Table == "" || p.Branch != "main" || p.ConsumerID != "job" {
+				t.Errorf("position fields: %+v", p)
+			}
+		})
+	}
+}
+
+func TestResolveBranch(t *testing.T) {
+	b, tb := newTable(t, 3, nil)
+	br := tb.Branch("dev").CommitEvery(5, t0, time.Minute).Consumer("job", 4)
+	_ = br
+	tbl := openTable(t, b, tb.Path(), &paimon.TableOptions{Branch: "dev", ConsumerRetryInterval: -1})
+	r, err := paimon.NewResolver(tbl, "job", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := r.Resolve(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := paimon.PositionOf(c.Position)
+	if p.Branch != "dev" || p.NextSnapshot != 4 || p.Latest != 5 || !strings.Contains(p.ResetConsumerSQL, "'default.t$branch_dev'") {
+		t.Errorf("branch position %+v", p)
+	}
+	// The main branch has no consumer.
+	main := openTable(t, b, tb.Path(), nil)
+	if _, err := main.Consumer(bg, "job"); !errors.Is(err, paimon.ErrConsumerNotFound) {
+		t.Errorf("main branch consumer: %v", err)
+	}
+}
+
+func TestNewResolverRefusesBadArguments(t *testing.T) {
+	b, tb := newTable(t, 1, nil)
+	tbl := openTable(t, b, tb.Path(), nil)
+	for _, tc := range []struct {
+		name string
+		tbl  *paimon.Table
+		id   string
+		opts *paimon.Options
+	}{
+		{"NilTable", nil, "job", nil},
+		{"SlashInID", tbl, "a/b", nil},
+		{"DotDotID", tbl, "..", nil},
+		{"ControlCharID", tbl, "a\x00b", nil},
+		{"EmptyID", tbl, "", nil},
+		{"UnknownMode", tbl, "job", &paimon.Options{Mode: "twice"}},
+		{"UnknownModeOption", tbl, "job", &paimon.Options{TableOptions: map[string]string{"consumer.mode": "twice"}}},
+		{"BadExpiration", tbl, "job", &paimon.Options{TableOptions: map[string]string{"consumer.expiration-time": "soon"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := paimon.NewResolver(tc.tbl, tc.id, tc.opts); err == nil {
+				t.Error("NewResolver succeeded")
+			}
+		})
+	}
+}
