@@ -295,7 +295,12 @@ const maxBackoff = 2e9 // 2 s
 // only when ctx is done.
 func (r *Resolver) listOffsets(ctx context.Context, ts int64, what string, ps []*PartitionOffsets, set func(*PartitionOffsets, int64, int64)) (*kadm.ShardErrors, error) {
 	var first *kadm.ShardErrors
-	pending := ps
+	var pending []*PartitionOffsets
+	for _, p := range ps {
+		if p.Err == nil { // a partition that failed once is not asked again
+			pending = append(pending, p)
+		}
+	}
 	for attempt := 0; len(pending) > 0; attempt++ {
 		req := kmsg.NewPtrListOffsetsRequest()
 		req.ReplicaID = -1

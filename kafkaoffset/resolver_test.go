@@ -331,7 +331,7 @@ func TestResolveObservationWindow(t *testing.T) {
 	t.Run("OffsetsStill", func(t *testing.T) {
 		r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{
 			Group: "job", ObserveWindow: 10 * time.Second,
-			Wait:  func(ctx context.Context, d time.Duration) error { return nil },
+			Wait: func(ctx context.Context, d time.Duration) error { return nil },
 		})
 		c, err := r.Resolve(context.Background())
 		if err != nil {

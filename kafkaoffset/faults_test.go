@@ -1,0 +1,233 @@
+package kafkaoffset_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/resumekit/resumekit/kafkaoffset"
+	"github.com/resumekit/resumekit/resume"
+)
+
+func TestFaultLeaderNotAvailable(t *testing.T) {
+	setup := func(t *testing.T) *env {
+		e := newEnv(t, 2, 3, []string{"t"})
+		for p := range int32(3) {
+			e.produceN(t, "t", p, 3)
+		}
+		e.commit(t, "job", "t", map[int32]int64{0: 1, 1: 2, 2: 3})
+		return e
+	}
+	t.Run("Recovered", func(t *testing.T) {
+		e := setup(t)
+		h := e.c.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.ListOffsets}, Topic: "t", Partitions: []int32{1}, Err: kerr.LeaderNotAvailable, Count: 2})
+		r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{Group: "job", Retries: 3})
+		c, err := r.Resolve(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c.Position.Launch().Options["scan.startup.specific-offsets"]; got != "partition:0,offset:1;partition:1,offset:2;partition:2,offset:3" {
+			t.Errorf("specific offsets %q", got)
+		}
+		if h.Hits() != 2 {
+			t.Errorf("fault answered %d requests, want 2", h.Hits())
+		}
+	})
+	t.Run("Persistent", func(t *testing.T) {
+		e := setup(t)
+		h := e.c.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.ListOffsets}, Topic: "t", Partitions: []int32{1}, Err: kerr.LeaderNotAvailable, Count: -1})
+		defer h.Remove()
+		r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{Group: "job", Retries: 2})
+		res, err := r.Offsets(context.Background())
+		if !errors.Is(err, kerr.LeaderNotAvailable) {
+			t.Fatalf("err = %v, want LEADER_NOT_AVAILABLE", err)
+		}
+		if !strings.Contains(err.Error(), "1 of 3 partitions failed; t/1: list end offset (after 3 tries): LEADER_NOT_AVAILABLE") {
+			t.Errorf("err = %v", err)
+		}
+		// The healthy partitions are still reported.
+		if res[0].Err != nil || res[0].Offset != 1 || res[2].Offset != 3 || res[1].Err == nil {
+			t.Errorf("partitions %+v", res)
+		}
+		// One first try and two retries, for the end offsets only: a
+		// partition that failed is not asked again for anything else.
+		if h.Hits() != 3 {
+			t.Errorf("fault answered %d requests, want 3", h.Hits())
+		}
+		if _, err := r.Resolve(context.Background()); err == nil {
+			t.Error("Resolve chose a start with a partition unlisted")
+		}
+	})
+	t.Run("NotRetriable", func(t *testing.T) {
+		e := setup(t)
+		h := e.c.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.ListOffsets}, Topic: "t", Partitions: []int32{2}, Err: kerr.TopicAuthorizationFailed, Count: -1})
+		defer h.Remove()
+		r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{Group: "job"})
+		_, err := r.Offsets(context.Background())
+		if !errors.Is(err, kerr.TopicAuthorizationFailed) || h.Hits() != 1 {
+			t.Errorf("err = %v after %d requests, want TOPIC_AUTHORIZATION_FAILED at once", err, h.Hits())
+		}
+	})
+}
+
+func TestFaultOffsetFetch(t *testing.T) {
+	setup := func(t *testing.T) *env {
+		e := newEnv(t, 1, 1, []string{"t"}, kgo.RetryTimeout(time.Second))
+		e.produceN(t, "t", 0, 3)
+		e.commit(t, "job", "t", map[int32]int64{0: 2})
+		return e
+	}
+	t.Run("CoordinatorLoadingRecovered", func(t *testing.T) {
+		e := setup(t)
+		h := e.c.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.OffsetFetch}, Group: "job", Err: kerr.CoordinatorLoadInProgress, Count: 2})
+		r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{Group: "job"})
+		c, err := r.Resolve(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p, _ := kafkaoffset.PositionOf(c.Position); p.Partitions[0].Offset != 2 || h.Hits() != 2 {
+			t.Errorf("offset %d after %d faults", p.Partitions[0].Offset, h.Hits())
+		}
+	})
+	t.Run("Denied", func(t *testing.T) {
+		e := setup(t)
+		h := e.c.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.OffsetFetch}, Group: "job", Err: kerr.GroupAuthorizationFailed, Count: -1})
+		defer h.Remove()
+		r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{Group: "job", At: base})
+		_, err := r.Resolve(context.Background())
+		// Never a silent fallback to the time: the group could not be read.
+		if !errors.Is(err, kerr.GroupAuthorizationFailed) || !strings.Contains(err.Error(), `fetch offsets of group "job"`) {
+			t.Errorf("err = %v", err)
+		}
+	})
+	t.Run("PersistentlyUnavailable", func(t *testing.T) {
+		e := setup(t)
+		h := e.c.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.OffsetFetch}, Group: "job", Err: kerr.CoordinatorLoadInProgress, Count: -1})
+		defer h.Remove()
+		r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{Group: "job", Retries: 1})
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		_, err := r.Resolve(ctx)
+		if err == nil || !strings.Contains(err.Error(), `fetch offsets of group "job"`) {
+			t.Errorf("err = %v", err)
+		}
+	})
+}
+
+// TestFaultBrokerStops stops one of three brokers (it drops every
+// connection) after the end offsets were listed: the partitions it leads
+// fail with their broker named, the others are still listed, and nothing is
+// chosen.
+func TestFaultBrokerStops(t *testing.T) {
+	e := newEnv(t, 3, 6, []string{"t"}, kgo.RequestRetries(2), kgo.RetryTimeout(2*time.Second), kgo.RetryBackoffFn(func(int) time.Duration { return 10 * time.Millisecond }))
+	for p := range int32(6) {
+		e.produceN(t, "t", p, 2)
+	}
+	e.commit(t, "job", "t", map[int32]int64{0: 1, 1: 1, 2: 1, 3: 1, 4: 1, 5: 1})
+	// The victim leads partitions but does not coordinate the group.
+	victim := int32(-1)
+	for p := range int32(6) {
+		if l := e.c.LeaderFor("t", p); l != e.c.CoordinatorFor("job") {
+			victim = l
+		}
+	}
+	var lists atomic.Int32
+	var stopped atomic.Bool
+	e.c.Control(func(req kmsg.Request) (kmsg.Response, error, bool) {
+		e.c.KeepControl()
+		if req.Key() == int16(kmsg.ListOffsets) && lists.Add(1) > 3 { // one ListOffsets per broker listed the end offsets
+			stopped.Store(true)
+		}
+		if stopped.Load() && e.c.CurrentNode() == victim {
+			return nil, errors.New("broker stopped"), true
+		}
+		return nil, nil, false
+	})
+	r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{Group: "job", SkipRecordTimes: true})
+	res, err := r.Offsets(context.Background())
+	if err == nil {
+		t.Fatal("no error with a broker down")
+	}
+	var se *kadm.ShardErrors
+	if !errors.As(err, &se) || se.AllFailed {
+		t.Errorf("err = %v, want a partial *kadm.ShardErrors", err)
+	}
+	var pe *kafkaoffset.PartitionErrors
+	if !errors.As(err, &pe) || len(pe.Errs) == 0 || len(pe.Errs) == 6 {
+		t.Fatalf("err = %v, want some partitions failed", err)
+	}
+	failed := 0
+	for _, p := range res {
+		led := e.c.LeaderFor("t", p.Partition) == victim
+		if led != (p.Err != nil) {
+			t.Errorf("partition %d (led by the stopped broker: %v) err %v", p.Partition, led, p.Err)
+		}
+		if p.Err != nil {
+			failed++
+			if !strings.Contains(p.Err.Error(), "list log start offset: request to broker") {
+				t.Errorf("partition %d err %v", p.Partition, p.Err)
+			}
+		}
+	}
+	if failed != len(pe.Errs) {
+		t.Errorf("%d partitions failed, error names %d", failed, len(pe.Errs))
+	}
+	if _, err := r.Resolve(context.Background()); err == nil {
+		t.Error("Resolve chose a start with a broker down")
+	}
+}
+
+// TestRequestCountBound checks the cost model: at most three ListOffsets
+// requests per broker (end, log start, by time) and one OffsetFetch,
+// whatever the number of partitions.
+func TestRequestCountBound(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		brokers int
+		parts   int32
+		topics  []string
+	}{
+		{"OneTopic", 3, 300, []string{"t"}},
+		{"TenTopics", 3, 30, []string{"t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, tc.brokers, tc.parts, tc.topics)
+			for i, topic := range tc.topics {
+				e.produceN(t, topic, int32(i)%tc.parts, 3)
+				offs := map[int32]int64{}
+				for p := int32(0); p < tc.parts; p += 2 { // half the partitions have a commit
+					offs[p] = 0
+				}
+				offs[int32(i)%tc.parts] = 2
+				e.commit(t, "job", topic, offs)
+			}
+			lo, of := observe(e, kmsg.ListOffsets), observe(e, kmsg.OffsetFetch)
+			r := mustResolver(t, e, tc.topics, &kafkaoffset.Options{Group: "job", At: base.Add(time.Second)})
+			c, err := r.Resolve(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Guarantee != resume.Replay {
+				t.Errorf("guarantee %s", c.Guarantee)
+			}
+			if lo.max() > 3 {
+				t.Errorf("%d ListOffsets requests to one broker, want at most 3", lo.max())
+			}
+			if lo.total() != 3*tc.brokers {
+				t.Errorf("%d ListOffsets requests, want %d (every broker leads partitions)", lo.total(), 3*tc.brokers)
+			}
+			if of.total() != 1 {
+				t.Errorf("%d OffsetFetch requests, want 1", of.total())
+			}
+		})
+	}
+}
