@@ -121,6 +121,9 @@ func (t *Table) readConsumer(ctx context.Context, id, key string) (*Consumer, er
 // errors; a failed listing returns nil and the error.
 func (t *Table) Consumers(ctx context.Context) ([]Consumer, error) {
 	dir := t.consumerDir()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("paimon: list %s: %w", dir, err)
+	}
 	it := t.bucket.List(&blob.ListOptions{Prefix: dir + "consumer-", Delimiter: "/"})
 	var (
 		out  []Consumer

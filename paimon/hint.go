@@ -69,6 +69,9 @@ func (t *Table) readHint(ctx context.Context, dir, name string) (id int64, ok bo
 // positive decimal are ignored, as Paimon's listVersionedFiles does. Pages are
 // read one at a time; nothing but the extremes is kept.
 func (t *Table) listIDs(ctx context.Context, dir, prefix string) (lo, hi int64, ok bool, err error) {
+	if err := ctx.Err(); err != nil {
+		return 0, 0, false, fmt.Errorf("paimon: list %s: %w", dir+prefix, err)
+	}
 	it := t.bucket.List(&blob.ListOptions{Prefix: dir + prefix, Delimiter: "/"})
 	for {
 		obj, err := it.Next(ctx)
@@ -169,6 +172,9 @@ func (t *Table) findEarliest(ctx context.Context, dir, prefix string) (int64, bo
 
 // listAll returns every id of <dir><prefix><id>, ascending.
 func (t *Table) listAll(ctx context.Context, dir, prefix string) ([]int64, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("paimon: list %s: %w", dir+prefix, err)
+	}
 	var ids []int64
 	it := t.bucket.List(&blob.ListOptions{Prefix: dir + prefix, Delimiter: "/"})
 	for {
