@@ -1,0 +1,48 @@
+// Package flinkckpt finds the newest restorable Flink checkpoint or
+// savepoint in any gocloud bucket, parses its _metadata (format versions 2
+// to 7: Flink 1.3 to 2.x), and verifies that every file it references exists
+// with its recorded size before recommending it.
+//
+// A JobManager crashed and the HA pointer is gone; a job restarted without
+// HA under a new job id; a savepoint was copied into a bucket. [Resolver]
+// answers "which chk-<n> or savepoint do I pass to flink run -s?" as a
+// [resume.Resolver]:
+//
+//	r, err := flinkckpt.NewResolver(bucket, "ck/", &flinkckpt.Options{FlinkRoot: "s3a://bucket/ck"})
+//	c, err := r.Resolve(ctx)
+//	fmt.Println(c.Position.Launch().Args) // [-s s3a://bucket/ck/<job>/chk-42]
+//
+// It lists with a delimiter only (never walking a job's shared/ dir), job
+// dirs concurrently, and reads only the _metadata files it needs, newest
+// first. Within a job dir the highest checkpoint id wins; across job dirs
+// and savepoint dirs the newest _metadata modification time, except that a
+// checkpoint referencing another job dir's shared files descends from that
+// job. Incomplete (no _metadata) and broken (unparseable, or referenced
+// files missing or of the wrong size) snapshots are skipped with a reason.
+//
+// Absolute paths in _metadata are Flink file-system URIs (s3a://, s3p://,
+// oss://, obs://, gs://, hdfs://ns/, abfss:// …); they are mapped to bucket
+// keys with [Options.FlinkRoot] or a root inferred from the snapshot's own
+// key inside those paths, entropy-injected paths included. References that
+// cannot be mapped are counted and warned about ([Options.Strict] rejects
+// them). [List] reports every snapshot's state, [Inspect] one, and
+// [ReadMetadata] parses a _metadata file from any reader.
+//
+// Cost (n checkpoints in a job dir, j job dirs, s savepoint dirs, r files
+// referenced outside the chosen snapshot's own dir): 1 + j + ⌈n/1000⌉ list
+// pages per job dir; one _metadata read per job dir and savepoint dir plus
+// one per incomplete or broken snapshot skipped; to verify, one listing of
+// the snapshot's own dir and r attribute calls, at most
+// [Options.Concurrency] at once.
+//
+// # Errors
+//
+// [ErrMalformed] (the error is a [*FormatError] with the byte offset and
+// what was being read) and [ErrTooLarge] are about a _metadata file's
+// content; [ErrNoMetadata] marks a dir without _metadata. Check them with
+// errors.Is. Resolve returns an error wrapping [resume.ErrNoPosition] when
+// nothing under the prefix is restorable (the reasons are in the message),
+// and storage errors, naming the key, when it could not look; a cancelled
+// context gives an error wrapping ctx.Err(). [List] returns per-snapshot
+// storage failures in [Snapshot.Err] and joined with errors.Join.
+package flinkckpt

@@ -1,0 +1,159 @@
+package flinkckpt
+
+import (
+	"strings"
+)
+
+// mapping translates Flink file-system URIs to bucket keys: the URI root
+// (ending in "/") corresponds to the bucket key prefix keyPrefix ("" or
+// ending in "/").
+type mapping struct {
+	root      string
+	keyPrefix string
+}
+
+// key maps a Flink URI to a bucket key.
+func (m *mapping) key(uri string) (string, bool) {
+	if m == nil || !strings.HasPrefix(uri, m.root) {
+		return "", false
+	}
+	return m.keyPrefix + uri[len(m.root):], true
+}
+
+// uri maps a bucket key to its Flink URI.
+func (m *mapping) uri(key string) (string, bool) {
+	if m == nil || !strings.HasPrefix(key, m.keyPrefix) {
+		return "", false
+	}
+	return m.root + key[len(m.keyPrefix):], true
+}
+
+// authorityEnd returns the index just past "scheme://authority/" in uri, or
+// -1 when uri has no scheme.
+func authorityEnd(uri string) int {
+	i := strings.Index(uri, "://")
+	if i <= 0 {
+		return -1
+	}
+	j := strings.IndexByte(uri[i+3:], '/')
+	if j < 0 {
+		return -1
+	}
+	return i + 3 + j + 1
+}
+
+// givenMapping builds the mapping for a Flink root given for the bucket
+// prefix. A segment equal to entropyKey is dropped (Flink writes _metadata
+// at the path without it). The pair is then lifted while the last segments
+// of both agree, so that entropy-injected files, which sit next to the root
+// rather than under it, still map.
+func givenMapping(flinkRoot, prefix, entropyKey string) *mapping {
+	root := strings.TrimSuffix(flinkRoot, "/") + "/"
+	if entropyKey != "" {
+		root = strings.Replace(root, "/"+entropyKey+"/", "/", 1)
+	}
+	return lift(&mapping{root: root, keyPrefix: prefix})
+}
+
+func lift(m *mapping) *mapping {
+	minRoot := authorityEnd(m.root)
+	for m.keyPrefix != "" {
+		kp := strings.TrimSuffix(m.keyPrefix, "/")
+		seg := kp[strings.LastIndexByte(kp, '/')+1:]
+		if !strings.HasSuffix(m.root, "/"+seg+"/") || len(m.root)-len(seg)-1 < minRoot {
+			break
+		}
+		m = &mapping{root: m.root[:len(m.root)-len(seg)-1], keyPrefix: m.keyPrefix[:len(m.keyPrefix)-len(seg)-1]}
+	}
+	return m
+}
+
+// inferMapping infers the mapping from the absolute references of the
+// snapshot at key dir (ending in "/"): the key of dir or of one of its
+// ancestors (or a tail of it, for copies into another bucket path) appears
+// in the URIs. When the roots found differ by exactly one segment, that
+// segment is entropy (s3.entropy.key): the root is the common part and the
+// entropy segment belongs to the key. It returns nil when nothing matches.
+func inferMapping(dir string, uris []string) *mapping {
+	var found []*mapping
+	for _, u := range uris {
+		if m := anchor(dir, u); m != nil {
+			found = append(found, m)
+		}
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	first := found[0]
+	same := true
+	for _, m := range found[1:] {
+		if *m != *first {
+			same = false
+			break
+		}
+	}
+	if same {
+		return lift(first)
+	}
+	// Entropy: every root is common + one segment + "/", same key prefix.
+	common := first.root
+	for _, m := range found[1:] {
+		common = commonSegments(common, m.root)
+	}
+	if authorityEnd(common) < 0 || len(common) < authorityEnd(common) {
+		return lift(first)
+	}
+	for _, m := range found {
+		extra := m.root[len(common):]
+		if m.keyPrefix != first.keyPrefix || strings.Count(extra, "/") != 1 {
+			return lift(first)
+		}
+	}
+	return &mapping{root: common, keyPrefix: first.keyPrefix}
+}
+
+// anchor finds the longest ancestor key of dir (or its longest tail) inside
+// uri's path.
+func anchor(dir, uri string) *mapping {
+	ae := authorityEnd(uri)
+	if ae < 0 {
+		return nil
+	}
+	path := uri[ae-1:] // starts with "/"
+	for a := dir; a != ""; a = parentDir(a) {
+		for x := a; x != ""; x = tailDir(x) {
+			if i := strings.Index(path, "/"+x); i >= 0 {
+				return &mapping{root: uri[:ae-1+i+1], keyPrefix: a[:len(a)-len(x)]}
+			}
+		}
+	}
+	return nil
+}
+
+// parentDir returns the parent of a dir key ("a/b/" → "a/", "a/" → "").
+func parentDir(dir string) string {
+	d := strings.TrimSuffix(dir, "/")
+	i := strings.LastIndexByte(d, '/')
+	if i < 0 {
+		return ""
+	}
+	return d[:i+1]
+}
+
+// tailDir drops the first segment of a dir key ("a/b/" → "b/").
+func tailDir(dir string) string {
+	i := strings.IndexByte(dir, '/')
+	if i < 0 || i == len(dir)-1 {
+		return ""
+	}
+	return dir[i+1:]
+}
+
+// commonSegments returns the longest common prefix of a and b that ends in "/".
+func commonSegments(a, b string) string {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return a[:strings.LastIndexByte(a[:n], '/')+1]
+}

@@ -1,0 +1,191 @@
+package flinkckpt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
+)
+
+// listPageSize is the page size of delimiter listings (S3's maximum).
+const listPageSize = 1000
+
+var (
+	chkDirRE       = regexp.MustCompile(`^chk-(\d{1,19})/$`)
+	savepointDirRE = regexp.MustCompile(`^savepoint-[0-9a-f]{6}-[0-9a-f]{12}/$`)
+	jobDirRE       = regexp.MustCompile(`^[0-9a-f]{32}/$`)
+)
+
+// jobDir is one job dir (or the root itself when it holds chk-<n> dirs).
+type jobDir struct {
+	key string  // bucket key, ending in "/"
+	job string  // job id ("" when the layout has no job dirs)
+	ids []int64 // checkpoint ids, newest first
+}
+
+// layout is what discovery found under a prefix.
+type layout struct {
+	jobs       []*jobDir
+	savepoints []string // savepoint dir keys
+	direct     bool     // the prefix itself holds _metadata
+	lists      int      // list pages requested
+}
+
+// normalizePrefix turns a prefix into "" or "dir/".
+func normalizePrefix(p string) string {
+	p = strings.Trim(p, "/")
+	if p == "" || p == "." {
+		return ""
+	}
+	return p + "/"
+}
+
+// lastSegment returns the last element of a dir key.
+func lastSegment(key string) string {
+	k := strings.TrimSuffix(key, "/")
+	return k[strings.LastIndexByte(k, '/')+1:]
+}
+
+// discover lists prefix with a delimiter and every job dir below it
+// (concurrently, at most conc at once) — never shared/ or taskowned/. With
+// a job id, only that job's dir and its savepoints (savepoint-<first 6 of
+// the id>-…) are kept.
+func discover(ctx context.Context, b *blob.Bucket, prefix, jobID string, conc int) (*layout, error) {
+	l := &layout{}
+	root := &jobDir{key: prefix, job: ""}
+	if jobDirRE.MatchString(lastSegment(prefix) + "/") {
+		root.job = lastSegment(prefix)
+	}
+	var jobKeys []string
+	pages, err := listDir(ctx, b, prefix, func(o *blob.ListObject) {
+		name := o.Key[len(prefix):]
+		if !o.IsDir {
+			if name == "_metadata" {
+				l.direct = true
+			}
+			return
+		}
+		switch {
+		case chkDirRE.MatchString(name):
+			if id, err := strconv.ParseInt(chkDirRE.FindStringSubmatch(name)[1], 10, 64); err == nil {
+				root.ids = append(root.ids, id)
+			}
+		case savepointDirRE.MatchString(name):
+			if jobID == "" || strings.HasPrefix(name, "savepoint-"+jobID[:min(6, len(jobID))]+"-") {
+				l.savepoints = append(l.savepoints, o.Key)
+			}
+		case jobDirRE.MatchString(name):
+			if jobID == "" || name == jobID+"/" {
+				jobKeys = append(jobKeys, o.Key)
+			}
+		}
+	})
+	l.lists += pages
+	if err != nil {
+		return nil, err
+	}
+	if len(root.ids) > 0 && (jobID == "" || root.job == "" || root.job == jobID) {
+		l.jobs = append(l.jobs, root)
+	}
+	jobs := make([]*jobDir, len(jobKeys))
+	pageCounts := make([]int, len(jobKeys))
+	err = parallel(ctx, len(jobKeys), conc, func(i int) error {
+		j := &jobDir{key: jobKeys[i], job: lastSegment(jobKeys[i])}
+		n, err := listDir(ctx, b, j.key, func(o *blob.ListObject) {
+			if !o.IsDir {
+				return
+			}
+			if m := chkDirRE.FindStringSubmatch(o.Key[len(j.key):]); m != nil {
+				if id, err := strconv.ParseInt(m[1], 10, 64); err == nil {
+					j.ids = append(j.ids, id)
+				}
+			}
+		})
+		pageCounts[i] = n
+		jobs[i] = j
+		return err
+	})
+	for _, n := range pageCounts {
+		l.lists += n
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, j := range jobs {
+		if len(j.ids) > 0 {
+			l.jobs = append(l.jobs, j)
+		}
+	}
+	for _, j := range l.jobs {
+		sort.Slice(j.ids, func(a, b int) bool { return j.ids[a] > j.ids[b] })
+	}
+	sort.Strings(l.savepoints)
+	return l, nil
+}
+
+// listDir lists dir with a "/" delimiter page by page, handing each entry
+// to f without keeping the pages, and returns the number of pages.
+func listDir(ctx context.Context, b *blob.Bucket, dir string, f func(*blob.ListObject)) (int, error) {
+	pages := 0
+	token := blob.FirstPageToken
+	for len(token) > 0 {
+		objs, next, err := b.ListPage(ctx, token, listPageSize, &blob.ListOptions{Prefix: dir, Delimiter: "/"})
+		pages++
+		if err != nil {
+			return pages, fmt.Errorf("flinkckpt: list %q: %w", dir, err)
+		}
+		for _, o := range objs {
+			f(o)
+		}
+		token = next
+	}
+	return pages, nil
+}
+
+// ErrNoMetadata is wrapped when a checkpoint or savepoint dir has no
+// _metadata: the checkpoint is in progress, failed, or being deleted (Flink
+// deletes _metadata first). Check it with errors.Is.
+var ErrNoMetadata = errors.New("flinkckpt: no _metadata")
+
+// readMetadata reads and parses dir's _metadata. It returns ErrNoMetadata
+// (wrapped) when the object does not exist, an ErrMalformed or ErrTooLarge
+// error when it does not parse, and other errors when storage fails. A file
+// larger than limit is refused before any of it is read.
+func readMetadata(ctx context.Context, b *blob.Bucket, dir string, limit int64) (*Metadata, time.Time, error) {
+	key := dir + "_metadata"
+	r, err := b.NewReader(ctx, key, nil)
+	if err != nil {
+		if gcerrors.Code(err) == gcerrors.NotFound {
+			return nil, time.Time{}, fmt.Errorf("flinkckpt: %q: %w", key, ErrNoMetadata)
+		}
+		return nil, time.Time{}, fmt.Errorf("flinkckpt: read %q: %w", key, err)
+	}
+	defer r.Close()
+	if r.Size() > limit {
+		return nil, time.Time{}, fmt.Errorf("flinkckpt: %q: %w: %d bytes, limit %d", key, ErrTooLarge, r.Size(), limit)
+	}
+	md, err := ReadMetadataWith(r, &ReadOptions{MaxSize: limit, Dir: dir})
+	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return nil, time.Time{}, fmt.Errorf("flinkckpt: read %q: %w", key, ctxErr)
+		}
+		if gcerrors.Code(err) == gcerrors.NotFound {
+			return nil, time.Time{}, fmt.Errorf("flinkckpt: %q: %w", key, ErrNoMetadata)
+		}
+		return nil, time.Time{}, fmt.Errorf("flinkckpt: %q: %w", key, err)
+	}
+	return md, r.ModTime(), nil
+}
+
+// isContentError reports whether err is about a snapshot's content (so the
+// snapshot is broken or incomplete) rather than about storage.
+func isContentError(err error) bool {
+	return errors.Is(err, ErrNoMetadata) || errors.Is(err, ErrMalformed) || errors.Is(err, ErrTooLarge)
+}

@@ -1,0 +1,192 @@
+package flinkckpt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"gocloud.dev/blob"
+)
+
+// State is the state of a checkpoint or savepoint dir.
+type State string
+
+// The states List reports.
+const (
+	// StateComplete: _metadata parses and every checked file exists with
+	// its recorded size.
+	StateComplete State = "complete"
+	// StateIncomplete: no _metadata (in progress, failed, or being deleted).
+	StateIncomplete State = "incomplete"
+	// StateBroken: _metadata does not parse, is too large, or references
+	// files that are missing, of the wrong size, or refused.
+	StateBroken State = "broken"
+	// StateUnknown: storage failed while looking (Snapshot.Err says how).
+	StateUnknown State = "unknown"
+)
+
+// Snapshot is one checkpoint or savepoint dir and its state.
+type Snapshot struct {
+	// Key of the dir in the bucket, ending in "/".
+	Key string
+	// Path is the dir's Flink URI ("" when unknown).
+	Path         string
+	JobID        string
+	CheckpointID int64
+	Savepoint    bool
+	State        State
+	// Reason says why the state is what it is.
+	Reason string
+	// ModTime is the _metadata modification time (zero when absent).
+	ModTime time.Time
+	// Metadata and Verification are set when read and checked.
+	Metadata     *Metadata
+	Verification *Verification
+	// Err is set for StateUnknown.
+	Err error
+}
+
+// List returns every chk-<n> and savepoint dir under prefix with its state:
+// job dirs in key order, each newest checkpoint first, then savepoints,
+// then the prefix itself when it holds a _metadata. It reads every
+// _metadata and (unless opts.SkipVerify) checks every referenced file,
+// concurrently. Per-snapshot storage failures are in each Snapshot's Err and
+// joined in the returned error; a failure to list returns no snapshots.
+func List(ctx context.Context, b *blob.Bucket, prefix string, opts *Options) ([]Snapshot, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	o = o.withDefaults()
+	prefix = normalizePrefix(prefix)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("flinkckpt: list %q: %w", prefix, err)
+	}
+	l, err := discover(ctx, b, prefix, o.JobID, o.Concurrency)
+	if err != nil {
+		return nil, err
+	}
+	var out []Snapshot
+	for _, j := range l.jobs {
+		for _, id := range j.ids {
+			out = append(out, Snapshot{Key: fmt.Sprintf("%schk-%d/", j.key, id), JobID: j.job, CheckpointID: id})
+		}
+	}
+	for _, sp := range l.savepoints {
+		out = append(out, Snapshot{Key: sp, Savepoint: true})
+	}
+	if l.direct {
+		out = append(out, Snapshot{Key: prefix, Savepoint: isSavepointDir(prefix)})
+	}
+	var given *mapping
+	if o.FlinkRoot != "" {
+		given = givenMapping(o.FlinkRoot, prefix, o.EntropyKey)
+	}
+	errs := make([]error, len(out))
+	_ = parallel(ctx, len(out), max(1, o.Concurrency/8), func(i int) error {
+		_, errs[i] = inspect(ctx, b, &out[i], given, o)
+		return nil
+	})
+	if err := ctx.Err(); err != nil {
+		return out, fmt.Errorf("flinkckpt: list %q: %w", prefix, err)
+	}
+	return out, errors.Join(errs...)
+}
+
+// Inspect reads and verifies the _metadata of one checkpoint or savepoint
+// dir (key may also name the _metadata object itself). Its error wraps
+// ErrNoMetadata, ErrMalformed or ErrTooLarge for a bad dir, and is a storage
+// error otherwise; the snapshot is returned with what was found either way.
+func Inspect(ctx context.Context, b *blob.Bucket, key string, opts *Options) (*Snapshot, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	o = o.withDefaults()
+	dir := normalizePrefix(strings.TrimSuffix(strings.TrimSuffix(key, "/"), "_metadata"))
+	s := &Snapshot{Key: dir, Savepoint: isSavepointDir(dir)}
+	if m := chkDirRE.FindStringSubmatch(lastSegment(dir) + "/"); m != nil {
+		fmt.Sscan(m[1], &s.CheckpointID)
+		if j := lastSegment(parentDir(dir)); hexJobRE.MatchString(j) {
+			s.JobID = j
+		}
+	}
+	var given *mapping
+	if o.FlinkRoot != "" {
+		given = givenMapping(o.FlinkRoot, dir, o.EntropyKey)
+	}
+	if err := ctx.Err(); err != nil {
+		return s, fmt.Errorf("flinkckpt: inspect %q: %w", dir, err)
+	}
+	bad, err := inspect(ctx, b, s, given, o)
+	if err != nil {
+		return s, err
+	}
+	return s, bad
+}
+
+// inspect reads, parses and verifies one snapshot, filling in its state. It
+// returns what is wrong with the snapshot (bad) and storage errors (err)
+// separately.
+func inspect(ctx context.Context, b *blob.Bucket, s *Snapshot, given *mapping, o Options) (bad, err error) {
+	md, mod, err := readMetadata(ctx, b, s.Key, o.MaxMetadataSize)
+	switch {
+	case errors.Is(err, ErrNoMetadata):
+		s.State, s.Reason = StateIncomplete, "no _metadata (in progress, failed or being deleted)"
+		return err, nil
+	case err != nil && isContentError(err):
+		s.State, s.Reason = StateBroken, err.Error()
+		return err, nil
+	case err != nil:
+		s.State, s.Reason, s.Err = StateUnknown, err.Error(), err
+		return nil, err
+	}
+	s.Metadata, s.ModTime, s.CheckpointID = md, mod, md.CheckpointID
+	s.Savepoint = s.Savepoint || md.Savepoint
+	m := given
+	if m == nil {
+		var abs []string
+		for _, f := range md.Files {
+			if !f.Relative {
+				abs = append(abs, f.Path)
+			}
+		}
+		m = inferMapping(s.Key, abs)
+	}
+	if p, ok := m.uri(s.Key); ok {
+		s.Path = strings.TrimSuffix(p, "/")
+	}
+	if o.SkipVerify {
+		s.State, s.Reason = StateComplete, fmt.Sprintf("_metadata version %d parses (%d file references not checked)", md.Version, len(md.Files))
+		return nil, nil
+	}
+	v, err := verify(ctx, b, s.Key, md, m, o.Concurrency)
+	if err != nil {
+		s.State, s.Reason, s.Err = StateUnknown, err.Error(), err
+		return nil, err
+	}
+	s.Verification = v
+	switch {
+	case !v.OK():
+		s.State, s.Reason = StateBroken, v.Problem()
+		return fmt.Errorf("flinkckpt: %q: %s", s.Key, s.Reason), nil
+	case o.Strict && v.Unchecked > 0:
+		s.State, s.Reason = StateBroken, v.Problem()+" (strict mode)"
+		return fmt.Errorf("flinkckpt: %q: %s", s.Key, s.Reason), nil
+	default:
+		s.State = StateComplete
+		s.Reason = fmt.Sprintf("_metadata version %d, %d operators, %d referenced files exist with their recorded sizes", md.Version, len(md.Operators), len(v.Files)-v.Unchecked)
+		if v.Unchecked > 0 {
+			s.Reason += "; " + v.Problem()
+		}
+	}
+	return nil, nil
+}

@@ -1,0 +1,426 @@
+package flinkckpt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"gocloud.dev/blob"
+
+	"github.com/resumekit/resumekit/resume"
+)
+
+// DefaultName is the resolver name used when Options.Name is empty.
+const DefaultName = "flink-checkpoints"
+
+// DefaultConcurrency bounds concurrent storage calls when
+// Options.Concurrency is 0: enough to check 2,000 shared files at 20 ms per
+// call in well under a second, few enough for any object store.
+const DefaultConcurrency = 64
+
+// Options configures a Resolver, List and Inspect. A nil *Options means
+// defaults.
+type Options struct {
+	// Name of the resolver; DefaultName when empty.
+	Name string
+	// JobID restricts the search to that job's dir and its savepoints
+	// (savepoint-<first 6 of the id>-…). 32 hex characters.
+	JobID string
+	// FlinkRoot is the Flink file-system URI of the prefix (e.g.
+	// s3a://bucket/ck for prefix "ck/"). It maps absolute paths in
+	// _metadata to keys and gives the -s path. When empty it is inferred
+	// per snapshot from the absolute paths of its files.
+	FlinkRoot string
+	// EntropyKey is Flink's s3.entropy.key (e.g. "_entropy_"), when
+	// FlinkRoot contains it.
+	EntropyKey string
+	// SkipVerify turns off checking that every referenced file exists with
+	// its recorded size (on by default).
+	SkipVerify bool
+	// Strict rejects snapshots with references that could not be checked
+	// (not mappable to a key of this bucket) instead of warning.
+	Strict bool
+	// Concurrency bounds concurrent storage calls (job dir listings,
+	// _metadata reads, attribute calls); DefaultConcurrency when 0.
+	Concurrency int
+	// MaxMetadataSize limits the size of a _metadata file; DefaultMaxSize
+	// when 0.
+	MaxMetadataSize int64
+}
+
+var hexJobRE = regexp.MustCompile(`^[0-9a-f]{32}$`)
+
+func (o *Options) validate() error {
+	switch {
+	case o.JobID != "" && !hexJobRE.MatchString(o.JobID):
+		return fmt.Errorf("flinkckpt: job id %q is not 32 lower-case hex characters", o.JobID)
+	case o.FlinkRoot != "" && authorityEnd(strings.TrimSuffix(o.FlinkRoot, "/")+"/") < 0:
+		return fmt.Errorf("flinkckpt: Flink root %q is not a file-system URI such as s3a://bucket/path", o.FlinkRoot)
+	case o.Concurrency < 0:
+		return fmt.Errorf("flinkckpt: negative concurrency %d", o.Concurrency)
+	case o.MaxMetadataSize < 0:
+		return fmt.Errorf("flinkckpt: negative metadata size limit %d", o.MaxMetadataSize)
+	case strings.Contains(o.EntropyKey, "/"):
+		return fmt.Errorf("flinkckpt: entropy key %q contains a slash", o.EntropyKey)
+	}
+	return nil
+}
+
+func (o Options) withDefaults() Options {
+	if o.Name == "" {
+		o.Name = DefaultName
+	}
+	if o.Concurrency == 0 {
+		o.Concurrency = DefaultConcurrency
+	}
+	if o.MaxMetadataSize == 0 {
+		o.MaxMetadataSize = DefaultMaxSize
+	}
+	return o
+}
+
+// Resolver finds the newest restorable checkpoint or savepoint under a
+// prefix of a bucket. It is immutable and safe for concurrent use.
+type Resolver struct {
+	bucket *blob.Bucket
+	prefix string
+	opts   Options
+}
+
+var _ resume.Resolver = (*Resolver)(nil)
+
+// NewResolver returns a resolver over bucket and prefix: a checkpoint root
+// (<job-id>/chk-<n> below it), a job dir, a layout without job dirs, a
+// savepoint dir's parent, or a single chk-<n> or savepoint dir. Bad options
+// fail here, before any I/O.
+func NewResolver(bucket *blob.Bucket, prefix string, opts *Options) (*Resolver, error) {
+	if bucket == nil {
+		return nil, errors.New("flinkckpt: nil bucket")
+	}
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	return &Resolver{bucket: bucket, prefix: normalizePrefix(prefix), opts: o.withDefaults()}, nil
+}
+
+// Name returns the resolver's name.
+func (r *Resolver) Name() string { return r.opts.Name }
+
+// snap is one snapshot under consideration.
+type snap struct {
+	key       string // dir key
+	job       string
+	jobKey    string // the job dir key ("" for savepoints)
+	id        int64
+	savepoint bool
+	md        *Metadata
+	mod       time.Time
+	m         *mapping
+	ancestors map[string]bool // other job dir keys whose files it references
+}
+
+func (s *snap) name() string {
+	if s.savepoint {
+		return lastSegment(s.key)
+	}
+	if s.job != "" {
+		return fmt.Sprintf("chk-%d of job %s", s.id, s.job)
+	}
+	return fmt.Sprintf("chk-%d", s.id)
+}
+
+// source yields the snapshots of one job dir newest first, or the single
+// snapshot of a savepoint dir or of the prefix itself.
+type source struct {
+	job     *jobDir
+	dir     string
+	next    int
+	head    *snap
+	reasons []string
+	broken  []string // completed but unusable snapshots, for the warning
+}
+
+// advance reads _metadata newest first until one parses, recording why the
+// others were skipped.
+func (r *Resolver) advance(ctx context.Context, s *source) error {
+	s.head = nil
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		var dir, jobKey, job string
+		var id int64
+		switch {
+		case s.job != nil:
+			if s.next >= len(s.job.ids) {
+				return nil
+			}
+			id = s.job.ids[s.next]
+			dir, jobKey, job = fmt.Sprintf("%schk-%d/", s.job.key, id), s.job.key, s.job.job
+		case s.next == 0:
+			dir = s.dir
+		default:
+			return nil
+		}
+		s.next++
+		sn := &snap{key: dir, job: job, jobKey: jobKey, id: id, savepoint: s.job == nil && isSavepointDir(dir)}
+		md, mod, err := readMetadata(ctx, r.bucket, dir, r.opts.MaxMetadataSize)
+		if err != nil {
+			if errors.Is(err, ErrNoMetadata) {
+				s.reasons = append(s.reasons, sn.name()+": no _metadata (in progress, failed or being deleted)")
+				continue
+			}
+			if isContentError(err) {
+				s.reasons = append(s.reasons, sn.name()+": broken: "+err.Error())
+				s.broken = append(s.broken, sn.name())
+				continue
+			}
+			return err
+		}
+		sn.md, sn.mod, sn.id = md, mod, md.CheckpointID
+		sn.savepoint = md.Savepoint || sn.savepoint
+		s.head = sn
+		return nil
+	}
+}
+
+// Resolve returns the newest restorable snapshot: within a job dir by
+// checkpoint id, across job dirs and savepoint dirs by _metadata
+// modification time, except that a checkpoint referencing another job
+// dir's shared files descends from that job and is newer. It falls back
+// past incomplete and broken snapshots with a reason for each. It returns an
+// error wrapping resume.ErrNoPosition when there is nothing restorable, and
+// other errors (naming the key) when storage fails or ctx is done.
+func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
+	if err := ctx.Err(); err != nil {
+		return resume.Candidate{}, fmt.Errorf("flinkckpt: resolve %q: %w", r.prefix, err)
+	}
+	c, err := r.resolve(ctx)
+	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil && !errors.Is(err, ctxErr) {
+			err = fmt.Errorf("%w (%v)", ctxErr, err)
+		}
+		if !errors.Is(err, resume.ErrNoPosition) {
+			err = fmt.Errorf("flinkckpt: resolve %q: %w", r.prefix, err)
+		}
+	}
+	return c, err
+}
+
+func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
+	l, err := discover(ctx, r.bucket, r.prefix, r.opts.JobID, r.opts.Concurrency)
+	if err != nil {
+		return resume.Candidate{}, err
+	}
+	var sources []*source
+	for _, j := range l.jobs {
+		sources = append(sources, &source{job: j})
+	}
+	for _, sp := range l.savepoints {
+		sources = append(sources, &source{dir: sp})
+	}
+	if l.direct {
+		sources = append(sources, &source{dir: r.prefix})
+	}
+	if len(sources) == 0 {
+		return resume.Candidate{}, fmt.Errorf("flinkckpt: no chk-<n> or savepoint dir under %q: %w", r.prefix, resume.ErrNoPosition)
+	}
+	if err := parallel(ctx, len(sources), r.opts.Concurrency, func(i int) error {
+		return r.advance(ctx, sources[i])
+	}); err != nil {
+		return resume.Candidate{}, err
+	}
+	var given *mapping
+	if r.opts.FlinkRoot != "" {
+		given = givenMapping(r.opts.FlinkRoot, r.prefix, r.opts.EntropyKey)
+	}
+	var jobKeys []string
+	for _, j := range l.jobs {
+		if j.key != "" {
+			jobKeys = append(jobKeys, j.key)
+		}
+	}
+	var skipped []string // reasons for snapshots that failed verification
+	var fallback *mapping
+	for {
+		var heads []*snap
+		for _, s := range sources {
+			if s.head != nil {
+				if s.head.m == nil {
+					r.annotate(s.head, given, jobKeys)
+				}
+				if fallback == nil && given == nil && s.head.m != nil {
+					fallback = s.head.m
+				}
+				heads = append(heads, s.head)
+			}
+		}
+		best := pick(heads)
+		if best == nil {
+			reasons := collectReasons(sources, skipped)
+			return resume.Candidate{}, fmt.Errorf("flinkckpt: no restorable checkpoint or savepoint under %q (%s): %w",
+				r.prefix, strings.Join(reasons, "; "), resume.ErrNoPosition)
+		}
+		if best.m == nil {
+			best.m = fallback
+		}
+		var src *source
+		for _, s := range sources {
+			if s.head == best {
+				src = s
+			}
+		}
+		var v *Verification
+		if !r.opts.SkipVerify {
+			if err := ctx.Err(); err != nil {
+				return resume.Candidate{}, err
+			}
+			v, err = verify(ctx, r.bucket, best.key, best.md, best.m, r.opts.Concurrency)
+			if err != nil {
+				return resume.Candidate{}, err
+			}
+			if !v.OK() || (r.opts.Strict && v.Unchecked > 0) {
+				why := v.Problem()
+				if v.OK() {
+					why += " (strict mode)"
+				}
+				skipped = append(skipped, best.name()+": broken: "+why)
+				src.broken = append(src.broken, best.name())
+				if err := r.advance(ctx, src); err != nil {
+					return resume.Candidate{}, err
+				}
+				continue
+			}
+		}
+		return r.candidate(best, heads, v, collectReasons(sources, skipped), collectBroken(sources)), nil
+	}
+}
+
+// annotate sets the snapshot's mapping and the other job dirs it references.
+func (r *Resolver) annotate(s *snap, given *mapping, jobKeys []string) {
+	var abs []string
+	for _, f := range s.md.Files {
+		if !f.Relative {
+			abs = append(abs, f.Path)
+		}
+	}
+	s.m = given
+	if s.m == nil {
+		s.m = inferMapping(s.key, abs)
+	}
+	s.ancestors = map[string]bool{}
+	for _, a := range abs {
+		k, ok := s.m.key(a)
+		if !ok {
+			continue
+		}
+		for _, j := range jobKeys {
+			if j != s.jobKey && (strings.HasPrefix(k, j) || strings.Contains(k, "/"+j)) {
+				s.ancestors[j] = true
+			}
+		}
+	}
+}
+
+// better reports whether a ranks before b: a descendant before its
+// ancestor job, then the newer _metadata, then the higher checkpoint id,
+// then the smaller key.
+func better(a, b *snap) bool {
+	if b.jobKey != "" && a.ancestors[b.jobKey] && !b.ancestors[a.jobKey] {
+		return true
+	}
+	if a.jobKey != "" && b.ancestors[a.jobKey] && !a.ancestors[b.jobKey] {
+		return false
+	}
+	if !a.mod.Equal(b.mod) {
+		return a.mod.After(b.mod)
+	}
+	if a.id != b.id {
+		return a.id > b.id
+	}
+	return a.key < b.key
+}
+
+func pick(heads []*snap) *snap {
+	var best *snap
+	for _, h := range heads {
+		if best == nil || better(h, best) {
+			best = h
+		}
+	}
+	return best
+}
+
+func collectReasons(sources []*source, skipped []string) []string {
+	var out []string
+	for _, s := range sources {
+		out = append(out, s.reasons...)
+	}
+	return append(out, skipped...)
+}
+
+func collectBroken(sources []*source) []string {
+	var out []string
+	for _, s := range sources {
+		out = append(out, s.broken...)
+	}
+	return out
+}
+
+func (r *Resolver) candidate(best *snap, heads []*snap, v *Verification, skipped, broken []string) resume.Candidate {
+	pos := Position{Key: best.key, JobID: best.job, CheckpointID: best.md.CheckpointID, Savepoint: best.savepoint,
+		Format: best.md.Format, Version: best.md.Version, Drained: best.md.Drained}
+	if p, ok := best.m.uri(best.key); ok {
+		pos.Path = strings.TrimSuffix(p, "/")
+	}
+	c := resume.Candidate{Resolver: r.opts.Name, Position: pos, Guarantee: resume.ExactlyOnce, At: best.mod}
+	c.Reasons = append(c.Reasons, skipped...)
+	kind := "checkpoint"
+	if best.savepoint {
+		kind = "savepoint"
+	}
+	c.Reasons = append(c.Reasons, fmt.Sprintf("%s: %s _metadata version %d, checkpoint id %d, %d operators, written %s (object modification time: _metadata records no time)",
+		best.name(), kind, best.md.Version, best.md.CheckpointID, len(best.md.Operators), best.mod.UTC().Format(time.RFC3339)))
+	if v != nil {
+		c.Reasons = append(c.Reasons, fmt.Sprintf("%s: all %d checked referenced files exist with their recorded sizes (%d listing(s), %d attribute calls)",
+			best.name(), len(v.Files)-v.Unchecked, v.Lists, v.Attributes))
+	}
+	for _, h := range heads {
+		if h == best {
+			continue
+		}
+		switch {
+		case best.jobKey != "" && h.jobKey != "" && best.ancestors[h.jobKey]:
+			c.Reasons = append(c.Reasons, fmt.Sprintf("%s references shared files of job dir %s: it descends from %s and is newer whatever the modification times say",
+				best.name(), h.jobKey, h.name()))
+		default:
+			c.Reasons = append(c.Reasons, fmt.Sprintf("newer than %s by _metadata modification time (%s vs %s; copies reset modification times)",
+				h.name(), best.mod.UTC().Format(time.RFC3339), h.mod.UTC().Format(time.RFC3339)))
+		}
+	}
+	if len(broken) > 0 {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("older snapshot chosen because newer ones are broken (%s): they completed, so transactional sinks may already have published what they committed — expect duplicates downstream",
+			strings.Join(broken, ", ")))
+	}
+	if best.md.Drained {
+		c.Warnings = append(c.Warnings, "drained savepoint (stop --drain): the old job emitted its final watermark and fired all event-time timers; windows and timers do not resume where a running job would be")
+	}
+	if v == nil {
+		c.Warnings = append(c.Warnings, "referenced files not checked: verification is off")
+	} else if v.Unchecked > 0 {
+		c.Warnings = append(c.Warnings, "references not checked: "+v.Problem())
+	}
+	if pos.Path == "" {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("the Flink path of %q is unknown (no Flink root given and none inferable from absolute references): set the Flink root; launch is empty", best.key))
+	} else {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("keep %s until the new job has completed its first checkpoint: the default NO_CLAIM restore never deletes it, but CLAIM mode hands it to the new job, which deletes it when subsumed", pos.Path))
+	}
+	return c
+}

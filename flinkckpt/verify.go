@@ -1,0 +1,282 @@
+package flinkckpt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"strings"
+	"sync"
+
+	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
+)
+
+// FileCheck is the verification of one referenced file (references to the
+// same file are merged).
+type FileCheck struct {
+	// Path as recorded: relative to the snapshot dir, or a Flink URI.
+	Path     string
+	Relative bool
+	// Key is the bucket key the path maps to ("" when it cannot be mapped).
+	Key string
+	// Want is the size the references need: exactly, or at least (AtLeast)
+	// for byte ranges of merged files.
+	Want    int64
+	AtLeast bool
+	// Checked is false for references that could not be mapped to a key or
+	// were refused (Problem says why).
+	Checked bool
+	Exists  bool
+	// Size is the size found (-1 when missing or not checked).
+	Size    int64
+	Problem string
+}
+
+// Verification is the result of checking every file a _metadata references.
+type Verification struct {
+	Files []FileCheck
+	// Missing, WrongSize, Refused (relative paths that escape the snapshot
+	// dir) and Unchecked (absolute references that cannot be mapped to a
+	// bucket key) count files.
+	Missing, WrongSize, Refused, Unchecked int
+	// Lists and Attributes count the storage calls made.
+	Lists, Attributes int
+}
+
+// OK reports whether every checked file exists with the right size and no
+// reference was refused. Unchecked references do not count against it
+// (strict mode rejects them separately).
+func (v *Verification) OK() bool { return v.Missing == 0 && v.WrongSize == 0 && v.Refused == 0 }
+
+// Problem summarises what is wrong, e.g. "3 of 122 referenced files
+// missing, first: shared/…".
+func (v *Verification) Problem() string {
+	var parts []string
+	first := func(pred func(FileCheck) bool) string {
+		for _, f := range v.Files {
+			if pred(f) {
+				if f.Key != "" {
+					return f.Key
+				}
+				return f.Path
+			}
+		}
+		return ""
+	}
+	n := len(v.Files)
+	if v.Missing > 0 {
+		parts = append(parts, fmt.Sprintf("%d of %d referenced files missing, first: %s", v.Missing, n,
+			first(func(f FileCheck) bool { return f.Checked && !f.Exists })))
+	}
+	if v.WrongSize > 0 {
+		parts = append(parts, fmt.Sprintf("%d of %d referenced files of the wrong size, first: %s", v.WrongSize, n,
+			first(func(f FileCheck) bool { return f.Exists && f.Problem != "" })))
+	}
+	if v.Refused > 0 {
+		parts = append(parts, fmt.Sprintf("%d relative paths refused, first: %s", v.Refused,
+			first(func(f FileCheck) bool { return f.Relative && !f.Checked })))
+	}
+	if v.Unchecked > 0 {
+		parts = append(parts, fmt.Sprintf("%d of %d absolute references not checked (not mappable to a key of this bucket), first: %s",
+			v.Unchecked, n, first(func(f FileCheck) bool { return !f.Relative && !f.Checked })))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// relativeKey resolves a relative path against the snapshot dir; paths that
+// are absolute-looking or escape the dir are refused.
+func relativeKey(dir, rel string) (string, string) {
+	switch {
+	case rel == "":
+		return "", "empty relative path"
+	case strings.HasPrefix(rel, "/") || strings.HasPrefix(rel, "\\") || strings.Contains(rel, "://") || strings.Contains(rel, ":\\"):
+		return "", "absolute-looking relative path refused"
+	case strings.ContainsAny(rel, "\\\x00"):
+		return "", "relative path with a backslash or NUL refused"
+	}
+	clean := path.Clean(rel)
+	if clean == ".." || strings.HasPrefix(clean, "../") || clean == "." || strings.Contains(rel, "/../") || strings.HasSuffix(rel, "/..") {
+		return "", "relative path escapes the snapshot dir"
+	}
+	for _, seg := range strings.Split(rel, "/") {
+		if seg == ".." {
+			return "", "relative path escapes the snapshot dir"
+		}
+	}
+	return dir + clean, ""
+}
+
+// verify checks every file md references. dir is the snapshot dir key
+// (ending in "/"). Files directly in dir — its exclusive state — are
+// checked with one delimiter listing of dir (paged); files elsewhere (a
+// job's shared/ dir, which may hold hundreds of thousands of files) with
+// concurrent attribute calls, at most conc at once. Storage errors other
+// than NotFound abort with an error naming the key.
+func verify(ctx context.Context, b *blob.Bucket, dir string, md *Metadata, m *mapping, conc int) (*Verification, error) {
+	v := &Verification{}
+	byKey := map[string]int{}
+	byPath := map[string]int{}
+	for _, ref := range md.Files {
+		idx, seen := byPath[ref.Path]
+		if !seen {
+			fc := FileCheck{Path: ref.Path, Relative: ref.Relative, Size: -1}
+			if ref.Relative {
+				fc.Key, fc.Problem = relativeKey(dir, ref.Path)
+				if fc.Problem != "" {
+					v.Refused++
+				}
+			} else if k, ok := m.key(ref.Path); ok {
+				fc.Key = k
+			} else {
+				fc.Problem = "cannot map to a key of this bucket"
+				v.Unchecked++
+			}
+			if fc.Key != "" {
+				if j, dup := byKey[fc.Key]; dup {
+					byPath[ref.Path] = j
+					idx = j
+					seen = true
+				}
+			}
+			if !seen {
+				idx = len(v.Files)
+				v.Files = append(v.Files, fc)
+				byPath[ref.Path] = idx
+				if fc.Key != "" {
+					byKey[fc.Key] = idx
+				}
+			}
+			if !seen || v.Files[idx].Want == 0 {
+				v.Files[idx].AtLeast = ref.Segment
+			}
+		}
+		fc := &v.Files[idx]
+		need := ref.Size
+		if ref.Segment {
+			need = ref.Offset + ref.Size
+			fc.Want = max(fc.Want, need)
+		} else {
+			fc.AtLeast = false
+			fc.Want = need
+		}
+	}
+	var own, others []int
+	for i, f := range v.Files {
+		if f.Key == "" {
+			continue
+		}
+		if path.Dir(f.Key)+"/" == dir {
+			own = append(own, i)
+		} else {
+			others = append(others, i)
+		}
+	}
+	if len(own) > 0 {
+		sizes := map[string]int64{}
+		entries := 0
+		it := b.List(&blob.ListOptions{Prefix: dir, Delimiter: "/"})
+		for {
+			obj, err := it.Next(ctx)
+			if err != nil {
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				return nil, fmt.Errorf("flinkckpt: list %q: %w", dir, err)
+			}
+			entries++
+			if !obj.IsDir {
+				sizes[obj.Key] = obj.Size
+			}
+		}
+		v.Lists = max(1, (entries+listPageSize-1)/listPageSize)
+		for _, i := range own {
+			if s, ok := sizes[v.Files[i].Key]; ok {
+				v.Files[i].Exists, v.Files[i].Size = true, s
+			}
+			v.Files[i].Checked = true
+		}
+	}
+	if len(others) > 0 {
+		v.Attributes = len(others)
+		err := parallel(ctx, len(others), conc, func(j int) error {
+			f := &v.Files[others[j]]
+			a, err := b.Attributes(ctx, f.Key)
+			switch {
+			case gcerrors.Code(err) == gcerrors.NotFound:
+				f.Checked = true
+			case err != nil:
+				return fmt.Errorf("flinkckpt: attributes of %q: %w", f.Key, err)
+			default:
+				f.Checked, f.Exists, f.Size = true, true, a.Size
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	for i := range v.Files {
+		f := &v.Files[i]
+		switch {
+		case !f.Checked:
+		case !f.Exists:
+			f.Problem = "missing"
+			v.Missing++
+		case f.AtLeast && f.Size < f.Want:
+			f.Problem = fmt.Sprintf("size %d, want at least %d", f.Size, f.Want)
+			v.WrongSize++
+		case !f.AtLeast && f.Size != f.Want:
+			f.Problem = fmt.Sprintf("size %d, want %d", f.Size, f.Want)
+			v.WrongSize++
+		}
+	}
+	return v, nil
+}
+
+// parallel runs f(0..n-1) with at most limit calls at once and returns the
+// first error (or ctx.Err() once ctx is done); after an error no new calls
+// start.
+func parallel(ctx context.Context, n, limit int, f func(i int) error) error {
+	if limit < 1 {
+		limit = 1
+	}
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+	)
+	sem := make(chan struct{}, limit)
+	failed := func() bool { mu.Lock(); defer mu.Unlock(); return first != nil }
+	for i := 0; i < n; i++ {
+		if err := ctx.Err(); err != nil {
+			mu.Lock()
+			if first == nil {
+				first = err
+			}
+			mu.Unlock()
+			break
+		}
+		if failed() {
+			break
+		}
+		sem <- struct{}{}
+		wg.Add(1)
+		go func(i int) {
+			defer func() { <-sem; wg.Done() }()
+			if failed() {
+				return
+			}
+			if err := f(i); err != nil {
+				mu.Lock()
+				if first == nil {
+					first = err
+				}
+				mu.Unlock()
+			}
+		}(i)
+	}
+	wg.Wait()
+	return first
+}
