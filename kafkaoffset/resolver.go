@@ -207,6 +207,22 @@ func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
 	return r.candidate(res)
 }
 
+// Grade turns the result of [Resolver.Offsets] into the candidate Resolve
+// would return, so that a tool can show the partitions and the verdict from
+// one lookup. It fails with a [*PartitionErrors] if any partition has an Err.
+func (r *Resolver) Grade(res []PartitionOffsets) (resume.Candidate, error) {
+	perr := PartitionErrors{Total: len(res)}
+	for _, p := range res {
+		if p.Err != nil {
+			perr.Errs = append(perr.Errs, p.Err)
+		}
+	}
+	if len(perr.Errs) > 0 {
+		return resume.Candidate{}, &perr
+	}
+	return r.candidate(res)
+}
+
 // Offsets lists the log start and end offsets, the group's commits and the
 // offsets by time of every partition of the resolver's topics, and chooses
 // each partition's start offset with its reason. It returns every partition

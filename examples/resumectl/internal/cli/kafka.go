@@ -1,0 +1,236 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/resumekit/resumekit/kafkaoffset"
+	"github.com/resumekit/resumekit/resume"
+)
+
+const kafkaUsage = "offsets --brokers H:P[,H:P] --topic T[,T] [--group G] [--at TIME] [--observe DURATION] [--timeout DURATION] [--json]"
+
+// runKafka implements "resumectl kafka offsets": the per-partition table of
+// log start, end, committed offset, offset by time, the chosen start and why,
+// then the verdict. Exit 0 when the start is safe (replay), 3 when it loses
+// data or the group has no commits, 1 when a lookup failed (the table still
+// shows what was found).
+func runKafka(e *env, args []string) error {
+	if len(args) == 0 || args[0] != "offsets" {
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+			fmt.Fprintf(e.stdout, "usage: resumectl kafka %s\n", kafkaUsage)
+			return nil
+		}
+		return usagef("kafka: want a subcommand: resumectl kafka %s", kafkaUsage)
+	}
+	fs := newFlags(e, "kafka offsets", kafkaUsage)
+	var (
+		brokers, topics, group string
+		at                     = timeFlag{}
+		observe                = durationFlag{}
+		timeout                = durationFlag{d: time.Minute}
+		asJSON                 bool
+	)
+	fs.StringVar(&brokers, "brokers", "", "seed brokers, `H:P[,H:P]`")
+	fs.StringVar(&topics, "topic", "", "topic(s) the job reads, `T[,T]`")
+	fs.StringVar(&group, "group", "", "the group KafkaSource committed offsets to (its group.id)")
+	fs.Var(&at, "at", "start `TIME` for partitions without a commit (all partitions without --group): RFC 3339, \"2006-01-02 15:04:05\" (UTC), unix ms, or -15m")
+	fs.Var(&observe, "observe", "watch the group's offsets this long (`DURATION`) and fail if they move: the old job still runs")
+	fs.Var(&timeout, "timeout", "give up after this long (`DURATION`)")
+	fs.BoolVar(&asJSON, "json", false, "print JSON instead of the table")
+	pos, err := parseFlags(fs, args[1:])
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) > 0:
+		return usagef("kafka offsets: unexpected argument %q", pos[0])
+	case brokers == "" || topics == "":
+		return usagef("kafka offsets: --brokers and --topic are required")
+	case group == "" && at.t.IsZero():
+		return usagef("kafka offsets: give --group, --at, or both")
+	}
+	cl, err := dialKafka(brokers)
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	r, err := kafkaoffset.NewResolver(cl, splitComma(topics), &kafkaoffset.Options{Group: group, At: at.t, ObserveWindow: observe.d})
+	if err != nil {
+		return usagef("kafka offsets: %v", err)
+	}
+
+	ctx := context.Background()
+	if timeout.d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout.d)
+		defer cancel()
+	}
+	res, lookupErr := r.Offsets(ctx)
+	var cand resume.Candidate
+	gradeErr := lookupErr
+	if lookupErr == nil {
+		cand, gradeErr = r.Grade(res)
+	}
+	if asJSON {
+		if err := writeKafkaJSON(e, res, cand, gradeErr); err != nil {
+			return err
+		}
+	} else {
+		writeKafkaTable(e, res, cand, gradeErr)
+	}
+	switch {
+	case gradeErr == nil && cand.Guarantee == resume.DataLoss:
+		return withExit(ExitNothing, errors.New("kafka offsets: the start loses data (see the reasons)"))
+	case errors.Is(gradeErr, resume.ErrNoPosition):
+		return withExit(ExitNothing, gradeErr)
+	case gradeErr != nil:
+		return withExit(ExitFailed, gradeErr)
+	}
+	return nil
+}
+
+// dialKafka connects to comma-separated seed brokers with bounded request
+// and retry timeouts, so an unreachable cluster fails instead of hanging.
+func dialKafka(brokers string) (*kgo.Client, error) {
+	seeds := splitComma(brokers)
+	if len(seeds) == 0 {
+		return nil, usagef("kafka offsets: --brokers: no brokers")
+	}
+	cl, err := kgo.NewClient(
+		kgo.SeedBrokers(seeds...),
+		kgo.DialTimeout(10*time.Second),
+		kgo.RequestTimeoutOverhead(10*time.Second),
+		kgo.RetryTimeout(30*time.Second),
+		kgo.MetadataMinAge(100*time.Millisecond),
+	)
+	if err != nil {
+		return nil, usagef("kafka offsets: --brokers %q: %v", brokers, err)
+	}
+	return cl, nil
+}
+
+func splitComma(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func offsetCell(o int64) string {
+	if o < 0 {
+		return "-"
+	}
+	return strconv.FormatInt(o, 10)
+}
+
+func writeKafkaTable(e *env, res []kafkaoffset.PartitionOffsets, c resume.Candidate, err error) {
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "TOPIC\tPARTITION\tSTART\tEND\tCOMMITTED\tBY-TIME\tCHOSEN\tWHY")
+	for _, p := range res {
+		why := p.Reason
+		if p.Err != nil {
+			why = "error: " + strings.TrimPrefix(p.Err.Error(), "kafkaoffset: ")
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Topic, p.Partition, offsetCell(p.Start), offsetCell(p.End),
+			offsetCell(p.Committed), offsetCell(p.ByTime), offsetCell(p.Offset), oneLine(why))
+	}
+	tw.Flush()
+	if err != nil {
+		fmt.Fprintf(e.stdout, "no start: %s\n", oneLine(err.Error()))
+		return
+	}
+	at := ""
+	if !c.At.IsZero() {
+		at = " at " + c.At.UTC().Format(time.RFC3339Nano)
+	}
+	fmt.Fprintf(e.stdout, "guarantee: %s%s\n", c.Guarantee, at)
+	opts := c.Position.Launch().Options
+	for _, k := range sortedOptionKeys(opts) {
+		fmt.Fprintf(e.stdout, "option: %s=%s\n", k, opts[k])
+	}
+	for _, r := range c.Reasons {
+		fmt.Fprintf(e.stdout, "reason: %s\n", oneLine(r))
+	}
+	for _, w := range c.Warnings {
+		fmt.Fprintf(e.stdout, "warning: %s\n", oneLine(w))
+	}
+}
+
+func sortedOptionKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }
+
+// The --json document: every partition (with its error), then the verdict.
+type (
+	kafkaJSON struct {
+		Partitions []kafkaPartitionJSON  `json:"partitions"`
+		Guarantee  string                `json:"guarantee,omitempty"`
+		At         string                `json:"at,omitempty"`
+		Position   *kafkaoffset.Position `json:"position"`
+		Launch     *resume.Launch        `json:"launch"`
+		Reasons    []string              `json:"reasons"`
+		Warnings   []string              `json:"warnings"`
+		Error      string                `json:"error,omitempty"`
+	}
+	kafkaPartitionJSON struct {
+		Topic     string `json:"topic"`
+		Partition int32  `json:"partition"`
+		Start     *int64 `json:"start"`
+		End       *int64 `json:"end"`
+		Committed *int64 `json:"committed"`
+		ByTime    *int64 `json:"by_time"`
+		Offset    *int64 `json:"offset"`
+		From      string `json:"from,omitempty"`
+		Reason    string `json:"reason,omitempty"`
+		Error     string `json:"error,omitempty"`
+	}
+)
+
+func opt64(v int64) *int64 {
+	if v < 0 {
+		return nil
+	}
+	return &v
+}
+
+func writeKafkaJSON(e *env, res []kafkaoffset.PartitionOffsets, c resume.Candidate, err error) error {
+	doc := kafkaJSON{Partitions: []kafkaPartitionJSON{}, Reasons: []string{}, Warnings: []string{}}
+	for _, p := range res {
+		pj := kafkaPartitionJSON{Topic: p.Topic, Partition: p.Partition, Start: opt64(p.Start), End: opt64(p.End),
+			Committed: opt64(p.Committed), ByTime: opt64(p.ByTime), Offset: opt64(p.Offset), From: p.From, Reason: p.Reason}
+		if p.Err != nil {
+			pj.Error = p.Err.Error()
+		}
+		doc.Partitions = append(doc.Partitions, pj)
+	}
+	if err != nil {
+		doc.Error = oneLine(err.Error())
+	} else {
+		doc.Guarantee = c.Guarantee.String()
+		if !c.At.IsZero() {
+			doc.At = c.At.UTC().Format(time.RFC3339Nano)
+		}
+		if p, perr := kafkaoffset.PositionOf(c.Position); perr == nil {
+			doc.Position = p
+		}
+		l := c.Position.Launch()
+		doc.Launch = &l
+		doc.Reasons = append(doc.Reasons, c.Reasons...)
+		doc.Warnings = append(doc.Warnings, c.Warnings...)
+	}
+	enc := json.NewEncoder(e.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}

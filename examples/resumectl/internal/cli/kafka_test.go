@@ -1,0 +1,155 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// kafkaCluster starts an in-process Kafka on loopback with topic "t" (two
+// partitions): partition 0 holds 5 records stamped 10:00..10:04 UTC, group
+// "job" committed 3 on partition 0 and nothing on partition 1.
+func kafkaCluster(t *testing.T) (addr string, adm *kadm.Client) {
+	t.Helper()
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(2, "t"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	ctx := context.Background()
+	t0 := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	for i := range 5 {
+		r := &kgo.Record{Topic: "t", Partition: 0, Value: []byte("v"), Timestamp: t0.Add(time.Duration(i) * time.Minute)}
+		if err := cl.ProduceSync(ctx, r).FirstErr(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	adm = kadm.NewClient(cl)
+	os := make(kadm.Offsets)
+	os.AddOffset("t", 0, 3, -1)
+	if _, err := adm.CommitOffsets(ctx, "job", os); err != nil {
+		t.Fatal(err)
+	}
+	return c.ListenAddrs()[0], adm
+}
+
+func runCLI(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = Main(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestKafkaOffsetsTable(t *testing.T) {
+	addr, _ := kafkaCluster(t)
+	code, out, errOut := runCLI("kafka", "offsets", "--brokers", addr, "--topic", "t", "--group", "job", "--at", "2026-11-29 10:01:30")
+	if code != ExitOK {
+		t.Fatalf("exit %d, stderr %s\n%s", code, errOut, out)
+	}
+	for _, want := range []string{
+		"TOPIC  PARTITION  START  END  COMMITTED  BY-TIME  CHOSEN  WHY",
+		"t      0          0      5    3          2        3       committed 3 (log 0..5, 2 records after it)",
+		"t      1          0      0    -          -        0       no record at or after 2026-11-29T10:01:30Z: starts at the end offset 0",
+		"guarantee: replay at 2026-11-29T10:01:30Z",
+		"option: scan.startup.mode=specific-offsets",
+		"option: scan.startup.specific-offsets=partition:0,offset:3;partition:1,offset:0",
+		"warning: 1 partitions have no record at or after",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestKafkaOffsetsJSON(t *testing.T) {
+	addr, _ := kafkaCluster(t)
+	code, out, errOut := runCLI("kafka", "offsets", "--brokers", addr, "--topic", "t", "--at", "2026-11-29T10:02:00Z", "--json")
+	if code != ExitOK {
+		t.Fatalf("exit %d, stderr %s", code, errOut)
+	}
+	var doc struct {
+		Guarantee  string
+		At         string
+		Launch     struct{ Options map[string]string }
+		Partitions []struct {
+			Partition int32
+			Committed *int64
+			Offset    *int64
+			From      string
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if doc.Guarantee != "replay" || doc.At != "2026-11-29T10:02:00Z" || doc.Launch.Options["scan.startup.mode"] != "timestamp" ||
+		doc.Launch.Options["scan.startup.timestamp-millis"] != "1795946520000" {
+		t.Errorf("document %s", out)
+	}
+	if len(doc.Partitions) != 2 || *doc.Partitions[0].Offset != 2 || doc.Partitions[0].Committed != nil || doc.Partitions[1].From != "end" {
+		t.Errorf("partitions %s", out)
+	}
+}
+
+func TestKafkaOffsetsDataLossExit3(t *testing.T) {
+	addr, adm := kafkaCluster(t)
+	os := make(kadm.Offsets)
+	os.AddOffset("t", 0, 4, -1)
+	if _, err := adm.DeleteRecords(context.Background(), os); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI("kafka", "offsets", "--brokers", addr, "--topic", "t", "--group", "job")
+	if code != ExitNothing || !strings.Contains(out, "guarantee: data-loss") || !strings.Contains(out, "t/0 (1 records: committed 3, log start 4)") {
+		t.Errorf("exit %d, stderr %s\n%s", code, errOut, out)
+	}
+}
+
+func TestKafkaOffsetsUnknownGroupExit3(t *testing.T) {
+	addr, _ := kafkaCluster(t)
+	code, _, errOut := runCLI("kafka", "offsets", "--brokers", addr, "--topic", "t", "--group", "nobody")
+	if code != ExitNothing || !strings.Contains(errOut, `group "nobody" has no commits`) {
+		t.Errorf("exit %d, stderr %s", code, errOut)
+	}
+}
+
+func TestKafkaOffsetsMissingTopicExit1(t *testing.T) {
+	addr, _ := kafkaCluster(t)
+	code, _, errOut := runCLI("kafka", "offsets", "--brokers", addr, "--topic", "nope", "--group", "job")
+	if code != ExitFailed || !strings.Contains(errOut, `topic "nope" does not exist`) {
+		t.Errorf("exit %d, stderr %s", code, errOut)
+	}
+}
+
+func TestKafkaOffsetsUsage(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"NoSubcommand", []string{"kafka"}, "want a subcommand"},
+		{"OtherSubcommand", []string{"kafka", "lag"}, "want a subcommand"},
+		{"NoBrokers", []string{"kafka", "offsets", "--topic", "t", "--group", "g"}, "--brokers and --topic are required"},
+		{"NoSource", []string{"kafka", "offsets", "--brokers", "127.0.0.1:1", "--topic", "t"}, "give --group, --at, or both"},
+		{"BadTime", []string{"kafka", "offsets", "--brokers", "127.0.0.1:1", "--topic", "t", "--at", "yesterday"}, "time \"yesterday\""},
+		{"BadTopic", []string{"kafka", "offsets", "--brokers", "127.0.0.1:1", "--topic", "a b", "--group", "g"}, "invalid topic name"},
+		{"Positional", []string{"kafka", "offsets", "extra", "--brokers", "127.0.0.1:1", "--topic", "t", "--group", "g"}, "unexpected argument"},
+		{"ObserveWithoutGroup", []string{"kafka", "offsets", "--brokers", "127.0.0.1:1", "--topic", "t", "--at", "-15m", "--observe", "10s"}, "needs a group"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errOut := runCLI(tc.args...)
+			if code != ExitUsage || !strings.Contains(errOut, tc.want) {
+				t.Errorf("exit %d, stderr %q, want 2 and %q", code, errOut, tc.want)
+			}
+		})
+	}
+}
