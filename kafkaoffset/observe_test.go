@@ -47,3 +47,20 @@ func (o *observer) remove() {
 		h.Remove()
 	}
 }
+
+func (o *observer) snapshot() map[int32]int {
+	s := map[int32]int{}
+	for n, h := range o.perNode {
+		s[n] = h.Hits()
+	}
+	return s
+}
+
+// maxSince is the most requests one broker got since the snapshot.
+func (o *observer) maxSince(s map[int32]int) int {
+	m := 0
+	for n, h := range o.perNode {
+		m = max(m, h.Hits()-s[n])
+	}
+	return m
+}
