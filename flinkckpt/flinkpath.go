@@ -42,8 +42,9 @@ func authorityEnd(uri string) int {
 	return i + 3 + j + 1
 }
 
-// givenMapping builds the mapping for a Flink root given for the bucket
-// prefix. A segment equal to entropyKey is dropped (Flink writes _metadata
+// givenMapping builds the mapping for a given Flink root: the URI of the
+// prefix (s3a://bucket/ck for prefix "ck/") when it ends with the prefix's
+// path, otherwise the URI of the bucket root (s3a://bucket/). A segment equal to entropyKey is dropped (Flink writes _metadata
 // at the path without it). The pair is then lifted while the last segments
 // of both agree, so that entropy-injected files, which sit next to the root
 // rather than under it, still map.
@@ -51,6 +52,9 @@ func givenMapping(flinkRoot, prefix, entropyKey string) *mapping {
 	root := strings.TrimSuffix(flinkRoot, "/") + "/"
 	if entropyKey != "" {
 		root = strings.Replace(root, "/"+entropyKey+"/", "/", 1)
+	}
+	if prefix != "" && !strings.HasSuffix(root, "/"+prefix) {
+		return &mapping{root: root, keyPrefix: ""}
 	}
 	return lift(&mapping{root: root, keyPrefix: prefix})
 }

@@ -29,10 +29,11 @@ type Options struct {
 	// JobID restricts the search to that job's dir and its savepoints
 	// (savepoint-<first 6 of the id>-…). 32 hex characters.
 	JobID string
-	// FlinkRoot is the Flink file-system URI of the prefix (e.g.
-	// s3a://bucket/ck for prefix "ck/"). It maps absolute paths in
-	// _metadata to keys and gives the -s path. When empty it is inferred
-	// per snapshot from the absolute paths of its files.
+	// FlinkRoot is the Flink file-system URI of the prefix (s3a://bucket/ck
+	// for prefix "ck/") or, when it does not end with the prefix's path, of
+	// the bucket root (s3a://bucket/). It maps absolute paths in _metadata
+	// to keys and gives the -s path. When empty it is inferred per snapshot
+	// from the absolute paths of its files.
 	FlinkRoot string
 	// EntropyKey is Flink's s3.entropy.key (e.g. "_entropy_"), when
 	// FlinkRoot contains it.

@@ -298,6 +298,8 @@ func TestResolverFlinkPaths(t *testing.T) {
 	}{
 		{"S3aInferred", "ck/", "s3a://bucket/", "", nil, "s3a://bucket/ck/" + jobA + "/chk-2"},
 		{"S3aGiven", "ck/", "s3a://bucket/", "", &flinkckpt.Options{FlinkRoot: "s3a://bucket/ck/"}, "s3a://bucket/ck/" + jobA + "/chk-2"},
+		{"S3aGivenBucketRoot", "ck/", "s3a://bucket/", "", &flinkckpt.Options{FlinkRoot: "s3a://bucket/"}, "s3a://bucket/ck/" + jobA + "/chk-2"},
+		{"S3aEntropyGivenBucketRoot", "ck/", "s3a://bucket/", "ENT", &flinkckpt.Options{FlinkRoot: "s3a://bucket"}, "s3a://bucket/ck/" + jobA + "/chk-2"},
 		{"S3aEntropyInferred", "ck/", "s3a://bucket/", "ENT", nil, "s3a://bucket/ck/" + jobA + "/chk-2"},
 		{"S3aEntropyGivenWithKey", "ck/", "s3a://bucket/", "ENT", &flinkckpt.Options{FlinkRoot: "s3a://bucket/_entropy_/ck", EntropyKey: "_entropy_"}, "s3a://bucket/ck/" + jobA + "/chk-2"},
 		{"HdfsInferred", "data/ck/", "hdfs://ns/flink/", "", nil, "hdfs://ns/flink/data/ck/" + jobA + "/chk-2"},
