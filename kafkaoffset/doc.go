@@ -30,6 +30,10 @@
 // scan.startup.mode=specific-offsets (one topic) or timestamp; its JSON is
 // ready for DataStream OffsetsInitializer.offsets.
 //
+// [ResetGroup] commits a position's offsets to a group, the
+// kafka-consumer-groups --reset-offsets workflow: a dry run unless asked,
+// offsets clamped into [start, end], refused while the group has members.
+//
 // Requests: one Metadata request, then one ListOffsets request per broker for
 // end offsets, one for log start offsets and, with a time, one by time (at
 // most three per broker whatever the partition count, retries of failed
@@ -58,4 +62,7 @@
 //   - errors wrapping ctx.Err() once ctx is done.
 //
 // Offsets returns the partitions it could look up together with its error.
+// [ResetGroup] returns [ErrGroupNotEmpty] when the group has members, and a
+// [*PartitionErrors] (having committed nothing) when a partition could not
+// be listed.
 package kafkaoffset
