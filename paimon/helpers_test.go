@@ -138,3 +138,5 @@ func extractFixture(t testing.TB) *blob.Bucket {
 }
 
 var bg = context.Background()
+
+func errorsIs(err, target error) bool { return errors.Is(err, target) }

@@ -25,12 +25,9 @@ func ParseHint(key string, data []byte) (int64, error) {
 	if len(data) == 0 {
 		return 0, corruptf(key, "empty hint")
 	}
-	if len(data) > 20 {
-		return 0, corruptf(key, "hint of %d bytes is not an id", len(data))
-	}
 	id, err := strconv.ParseInt(string(data), 10, 64)
 	if err != nil {
-		return 0, corruptf(key, "hint %q is not a decimal id", data)
+		return 0, corruptf(key, "hint %q is not a decimal id", truncate(string(data), 40))
 	}
 	return id, nil
 }
