@@ -67,7 +67,8 @@ func naiveList(ctx context.Context, cl *kgo.Client, topics []string, parts int32
 // partitions (one topic, and ten topics of 100) on three brokers, side by side
 // with one ListOffsets request per partition. It reports requests per
 // resolve (ListOffsets: the most any broker got, and the total; OffsetFetch;
-// Fetch for record times), allocations, and how many times slower the naive
+// Fetch for record times; Metadata), allocations (the in-process kfake
+// brokers' included), and how many times slower the naive
 // listing is.
 func BenchmarkResolve(b *testing.B) {
 	ten := make([]string, 10)
@@ -92,7 +93,7 @@ func BenchmarkResolve(b *testing.B) {
 			if _, err := r.Resolve(ctx); err != nil { // warm the client's metadata
 				b.Fatal(err)
 			}
-			lo, of, fe := observe(e, kmsg.ListOffsets), observe(e, kmsg.OffsetFetch), observe(e, kmsg.Fetch)
+			lo, of, fe, md := observe(e, kmsg.ListOffsets), observe(e, kmsg.OffsetFetch), observe(e, kmsg.Fetch), observe(e, kmsg.Metadata)
 			var ours, naive time.Duration
 			loMax := 0
 			b.ReportAllocs()
@@ -113,6 +114,8 @@ func BenchmarkResolve(b *testing.B) {
 			b.ReportMetric(float64(lo.total())/float64(n), "ListOffsets/op")
 			b.ReportMetric(float64(of.total())/float64(n), "OffsetFetch/op")
 			b.ReportMetric(float64(fe.total())/float64(n), "Fetch/op")
+			b.ReportMetric(float64(md.total())/float64(n), "Metadata/op")
+			md.remove()
 			lo.remove()
 			of.remove()
 			fe.remove()
