@@ -26,7 +26,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"testing"
 	"time"
 
 	"gocloud.dev/blob"
@@ -36,7 +35,7 @@ import (
 
 // Table builds one table (or one branch of it) in a bucket.
 type Table struct {
-	tb       testing.TB
+	tb       TB
 	bucket   *blob.Bucket
 	path     string // the table's prefix, "" or "dir/"
 	base     string // path, or the branch's prefix
@@ -50,9 +49,17 @@ type Table struct {
 	CommitUser string
 }
 
+// TB is the part of testing.TB that Table uses (a *testing.T satisfies it),
+// so that programs — resumectl's demo, the examples — can build tables too.
+// Fatalf must not return.
+type TB interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}
+
 // New returns a builder for the table at path in bucket and writes its
 // first schema file (schema-0, no options).
-func New(tb testing.TB, bucket *blob.Bucket, path string) *Table {
+func New(tb TB, bucket *blob.Bucket, path string) *Table {
 	tb.Helper()
 	p := strings.Trim(path, "/")
 	if p != "" {
