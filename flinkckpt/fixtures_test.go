@@ -1,16 +1,27 @@
-package flinkckpt
+package flinkckpt_test
 
 import (
 	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/resumekit/resumekit/flinkckpt"
 )
 
 // fixturesDir returns ../shared/fixtures relative to the module root, or
 // $RESUMEKIT_FIXTURES; it skips the test when the folder is absent.
 func fixturesDir(t testing.TB) string {
 	t.Helper()
+	dir := fixturesDirNoSkip()
+	if dir == "" {
+		t.Skipf("Flink fixtures not found at ../shared/fixtures/flink (set RESUMEKIT_FIXTURES to the shared fixtures folder)")
+	}
+	return dir
+}
+
+// fixturesDirNoSkip returns the fixtures' flink folder, or "" when absent.
+func fixturesDirNoSkip() string {
 	dir := os.Getenv("RESUMEKIT_FIXTURES")
 	if dir == "" {
 		_, file, _, _ := runtime.Caller(0)
@@ -18,7 +29,7 @@ func fixturesDir(t testing.TB) string {
 	}
 	dir = filepath.Join(dir, "flink")
 	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("Flink fixtures not found at %s (set RESUMEKIT_FIXTURES to the shared fixtures folder): %v", dir, err)
+		return ""
 	}
 	return dir
 }
@@ -56,7 +67,7 @@ func TestFixturesParse(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			md, err := ParseMetadata(data, &ReadOptions{Dir: fx.dir})
+			md, err := flinkckpt.ParseMetadata(data, &flinkckpt.ReadOptions{Dir: fx.dir})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -79,41 +79,52 @@ func lift(m *mapping) *mapping {
 // segment is entropy (s3.entropy.key): the root is the common part and the
 // entropy segment belongs to the key. It returns nil when nothing matches.
 func inferMapping(dir string, uris []string) *mapping {
-	var found []*mapping
+	count := map[mapping]int{}
+	var order []mapping
 	for _, u := range uris {
 		if m := anchor(dir, u); m != nil {
-			found = append(found, m)
+			if count[*m] == 0 {
+				order = append(order, *m)
+			}
+			count[*m]++
 		}
 	}
-	if len(found) == 0 {
+	if len(order) == 0 {
 		return nil
 	}
-	first := found[0]
-	same := true
-	for _, m := range found[1:] {
-		if *m != *first {
-			same = false
-			break
-		}
+	if len(order) == 1 {
+		return lift(&order[0])
 	}
-	if same {
-		return lift(first)
-	}
-	// Entropy: every root is common + one segment + "/", same key prefix.
+	// Entropy: every root is scheme://authority/ + common + one segment,
+	// with the same key prefix.
+	first := order[0]
 	common := first.root
-	for _, m := range found[1:] {
+	entropy := true
+	for _, m := range order[1:] {
 		common = commonSegments(common, m.root)
-	}
-	if authorityEnd(common) < 0 || len(common) < authorityEnd(common) {
-		return lift(first)
-	}
-	for _, m := range found {
-		extra := m.root[len(common):]
-		if m.keyPrefix != first.keyPrefix || strings.Count(extra, "/") != 1 {
-			return lift(first)
+		if m.keyPrefix != first.keyPrefix {
+			entropy = false
 		}
 	}
-	return &mapping{root: common, keyPrefix: first.keyPrefix}
+	if ae := authorityEnd(first.root); entropy && ae > 0 && len(common) >= ae {
+		for _, m := range order {
+			if strings.Count(m.root[len(common):], "/") != 1 {
+				entropy = false
+			}
+		}
+		if entropy {
+			return &mapping{root: common, keyPrefix: first.keyPrefix}
+		}
+	}
+	// Otherwise the root most references agree on (ties: first seen);
+	// references elsewhere (another bucket or scheme) stay unmapped.
+	best := first
+	for _, m := range order[1:] {
+		if count[m] > count[best] {
+			best = m
+		}
+	}
+	return lift(&best)
 }
 
 // anchor finds the longest ancestor key of dir (or its longest tail) inside

@@ -746,12 +746,11 @@ func javaString(s string) []byte {
 
 func (d *decoder) properties(md *Metadata) {
 	rest := d.buf[d.off:]
-	if !bytes.HasPrefix(rest, javaStreamMagic) {
-		d.fail("checkpoint properties", "want a Java serialization stream (AC ED 00 05), found %d bytes without it", len(rest))
+	walkJava(d)
+	if d.err != nil {
 		return
 	}
 	md.Properties = rest
-	d.off = len(d.buf)
 	switch {
 	case bytes.Contains(rest, savepointClass):
 		md.Savepoint = true

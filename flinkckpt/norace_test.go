@@ -1,0 +1,5 @@
+//go:build !race
+
+package flinkckpt_test
+
+const raceEnabled = false
