@@ -155,4 +155,3 @@ func benchStale(b *testing.B, n int) {
 	b.ReportMetric(float64(rec.Count(blobtest.OpList))/float64(b.N), "lists/op")
 	b.ReportMetric(float64(rec.Listed())/float64(b.N), "listed/op")
 }
-

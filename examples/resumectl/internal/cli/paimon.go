@@ -1,0 +1,364 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/resumekit/resumekit/paimon"
+)
+
+const paimonUsage = `consumers URL [--branch B] [--json]
+       resumectl paimon snapshots URL [--around TIME] [--limit N] [--branch B] [--json]
+       resumectl paimon reset-consumer URL --consumer ID (--next-snapshot N | --at TIME) [--execute] [--branch B] [--json]`
+
+// runPaimon implements "resumectl paimon consumers|snapshots|reset-consumer".
+// reset-consumer is a dry run unless --execute is given: it checks
+// everything (the id, that the snapshot exists) and prints what it would
+// write and the equivalent CALL sys.reset_consumer(...).
+func runPaimon(e *env, args []string) error {
+	if len(args) == 0 {
+		return usagef("paimon: want a subcommand: resumectl paimon %s", paimonUsage)
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		fmt.Fprintf(e.stdout, "usage: resumectl paimon %s\n", paimonUsage)
+		return nil
+	case "consumers":
+		return paimonConsumers(e, args[1:])
+	case "snapshots":
+		return paimonSnapshots(e, args[1:])
+	case "reset-consumer":
+		return paimonReset(e, args[1:])
+	}
+	return usagef("paimon: unknown subcommand %q: resumectl paimon %s", args[0], paimonUsage)
+}
+
+// openPaimon opens the table at a resumectl URL.
+func openPaimon(ctx context.Context, raw, branch string) (*paimon.Table, func(), error) {
+	loc, err := openLocation(ctx, raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := paimon.NewTable(loc.Bucket, loc.Prefix, &paimon.TableOptions{Branch: branch})
+	if err != nil {
+		loc.Close()
+		return nil, nil, usagef("paimon: %v", err)
+	}
+	return t, func() { loc.Close() }, nil
+}
+
+func onePositional(cmd string, pos []string) (string, error) {
+	switch len(pos) {
+	case 0:
+		return "", usagef("paimon %s: want the table URL", cmd)
+	case 1:
+		return pos[0], nil
+	}
+	return "", usagef("paimon %s: unexpected argument %q", cmd, pos[1])
+}
+
+type consumerJSON struct {
+	ConsumerID     string `json:"consumer_id"`
+	NextSnapshotID int64  `json:"next_snapshot_id,omitempty"`
+	ModTime        string `json:"mod_time,omitempty"`
+	Key            string `json:"key"`
+	Error          string `json:"error,omitempty"`
+}
+
+func paimonConsumers(e *env, args []string) error {
+	fs := newFlags(e, "paimon consumers", "URL [--branch B] [--json]")
+	branch := fs.String("branch", "", "the table's branch (default main)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	raw, err := onePositional("consumers", pos)
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	t, closeFn, err := openPaimon(ctx, raw, *branch)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	cs, listErr := t.Consumers(ctx)
+	if cs == nil && listErr != nil {
+		return listErr
+	}
+	if *asJSON {
+		out := struct {
+			Table     string         `json:"table"`
+			Branch    string         `json:"branch"`
+			Consumers []consumerJSON `json:"consumers"`
+		}{Table: t.String(), Branch: t.Branch(), Consumers: []consumerJSON{}}
+		for _, c := range cs {
+			cj := consumerJSON{ConsumerID: c.ID, NextSnapshotID: c.NextSnapshot, Key: c.Key}
+			if c.Err != nil {
+				cj.Error = oneLine(c.Err.Error())
+			} else {
+				cj.ModTime = c.ModTime.UTC().Format(time.RFC3339Nano)
+			}
+			out.Consumers = append(out.Consumers, cj)
+		}
+		if err := writeJSON(e.stdout, out); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(e.stdout, "table %s (%s)\n", t.String(), t.SQLName())
+		tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "CONSUMER_ID\tNEXT_SNAPSHOT_ID\tMODIFIED")
+		for _, c := range cs {
+			if c.Err != nil {
+				fmt.Fprintf(tw, "%s\t-\terror: %s\n", c.ID, oneLine(c.Err.Error()))
+				continue
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%s\n", c.ID, c.NextSnapshot, c.ModTime.UTC().Format(time.RFC3339))
+		}
+		tw.Flush()
+		if len(cs) == 0 {
+			fmt.Fprintln(e.stdout, "(no consumers)")
+		}
+	}
+	if listErr != nil {
+		return withExit(ExitFailed, listErr)
+	}
+	return nil
+}
+
+type snapshotsJSON struct {
+	Table          string             `json:"table"`
+	Branch         string             `json:"branch"`
+	Earliest       int64              `json:"earliest"`
+	Latest         int64              `json:"latest"`
+	Around         string             `json:"around,omitempty"`
+	StreamingStart int64              `json:"streaming_start,omitempty"`
+	EarlierOrEqual *int64             `json:"earlier_or_equal,omitempty"`
+	LaterOrEqual   *int64             `json:"later_or_equal,omitempty"`
+	Snapshots      []*paimon.Snapshot `json:"snapshots"`
+}
+
+func paimonSnapshots(e *env, args []string) error {
+	fs := newFlags(e, "paimon snapshots", "URL [--around TIME] [--limit N] [--branch B] [--json]")
+	var around timeFlag
+	fs.Var(&around, "around", "show the snapshots around `TIME` and where a read from it starts (RFC 3339, \"2006-01-02 15:04:05\" UTC, unix ms, or -15m)")
+	limit := fs.Int("limit", 20, "show at most `N` snapshots")
+	branch := fs.String("branch", "", "the table's branch (default main)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	raw, err := onePositional("snapshots", pos)
+	if err != nil {
+		return err
+	}
+	if *limit < 1 {
+		return usagef("paimon snapshots: --limit must be at least 1")
+	}
+	ctx := context.Background()
+	t, closeFn, err := openPaimon(ctx, raw, *branch)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	earliest, err := t.EarliestSnapshotID(ctx)
+	if err != nil {
+		return err
+	}
+	latest, err := t.LatestSnapshotID(ctx)
+	if err != nil {
+		return err
+	}
+	out := snapshotsJSON{Table: t.String(), Branch: t.Branch(), Earliest: earliest, Latest: latest, Snapshots: []*paimon.Snapshot{}}
+	lo, hi := max(earliest, latest-int64(*limit)+1), latest
+	if !around.t.IsZero() {
+		out.Around = around.t.UTC().Format(time.RFC3339Nano)
+		st, err := t.StreamingStartAt(ctx, around.t)
+		if err != nil {
+			return err
+		}
+		out.StreamingStart = st.Next
+		if le, err := t.EarlierOrEqual(ctx, around.t); err == nil {
+			out.EarlierOrEqual = &le.ID
+		} else if !errors.Is(err, paimon.ErrSnapshotNotFound) {
+			return err
+		}
+		if ge, err := t.LaterOrEqual(ctx, around.t); err == nil {
+			out.LaterOrEqual = &ge.ID
+		} else if !errors.Is(err, paimon.ErrSnapshotNotFound) {
+			return err
+		}
+		half := int64(*limit) / 2
+		lo = max(earliest, st.Next-half)
+		hi = min(latest, lo+int64(*limit)-1)
+		lo = max(earliest, min(lo, hi-int64(*limit)+1))
+	}
+	var readErrs []error
+	for id := lo; id <= hi; id++ {
+		s, err := t.Snapshot(ctx, id)
+		if err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
+			readErrs = append(readErrs, err)
+			continue
+		}
+		out.Snapshots = append(out.Snapshots, s)
+	}
+	if *asJSON {
+		if err := writeJSON(e.stdout, out); err != nil {
+			return err
+		}
+	} else {
+		writeSnapshots(e.stdout, t, out)
+		for _, err := range readErrs {
+			fmt.Fprintf(e.stdout, "error: %s\n", oneLine(err.Error()))
+		}
+	}
+	if len(readErrs) > 0 {
+		return withExit(ExitFailed, errors.Join(readErrs...))
+	}
+	return nil
+}
+
+func writeSnapshots(w io.Writer, t *paimon.Table, out snapshotsJSON) {
+	fmt.Fprintf(w, "table %s (%s): snapshots %d..%d\n", t.String(), t.SQLName(), out.Earliest, out.Latest)
+	if out.Around != "" {
+		fmt.Fprintf(w, "around %s: a streaming read (scan.timestamp-millis) starts at snapshot %d", out.Around, out.StreamingStart)
+		if out.StreamingStart > out.Latest {
+			fmt.Fprint(w, " (the next commit)")
+		}
+		fmt.Fprintf(w, "; earlier-or-equal %s, later-or-equal %s\n", idOrNone(out.EarlierOrEqual), idOrNone(out.LaterOrEqual))
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tCOMMITTED\tKIND\tSCHEMA\tRECORDS\t")
+	for _, s := range out.Snapshots {
+		mark := ""
+		if out.Around != "" && s.ID == out.StreamingStart {
+			mark = "<- start"
+		}
+		recs := "-"
+		if s.TotalRecordCount != nil {
+			recs = fmt.Sprint(*s.TotalRecordCount)
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\n", s.ID, s.Time.Format("2006-01-02T15:04:05.000Z07:00"), s.CommitKind, s.SchemaID, recs, mark)
+	}
+	tw.Flush()
+}
+
+func idOrNone(p *int64) string {
+	if p == nil {
+		return "none"
+	}
+	return fmt.Sprint(*p)
+}
+
+func paimonReset(e *env, args []string) error {
+	const usage = "URL --consumer ID (--next-snapshot N | --at TIME) [--execute] [--branch B] [--json]"
+	fs := newFlags(e, "paimon reset-consumer", usage)
+	var at timeFlag
+	consumer := fs.String("consumer", "", "the consumer `ID` (the job's consumer-id)")
+	next := fs.Int64("next-snapshot", 0, "the snapshot `N` the consumer reads next (must exist)")
+	fs.Var(&at, "at", "bind to the snapshot a streaming read from `TIME` starts at (RFC 3339, \"2006-01-02 15:04:05\" UTC, unix ms, or -15m)")
+	execute := fs.Bool("execute", false, "write the consumer file (without it: dry run)")
+	branch := fs.String("branch", "", "the table's branch (default main)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	raw, err := onePositional("reset-consumer", pos)
+	if err != nil {
+		return err
+	}
+	nextSet := false
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "next-snapshot" {
+			nextSet = true
+		}
+	})
+	switch {
+	case *consumer == "":
+		return usagef("paimon reset-consumer: --consumer is required")
+	case nextSet == !at.t.IsZero():
+		return usagef("paimon reset-consumer: give exactly one of --next-snapshot and --at")
+	case nextSet && *next <= 0:
+		return usagef("paimon reset-consumer: --next-snapshot %d: want a positive snapshot id", *next)
+	}
+	if err := paimon.ValidateID("consumer", *consumer); err != nil {
+		return usagef("paimon reset-consumer: %v", err)
+	}
+	ctx := context.Background()
+	t, closeFn, err := openPaimon(ctx, raw, *branch)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	var note string
+	if !at.t.IsZero() {
+		st, err := t.StreamingStartAt(ctx, at.t)
+		if err != nil {
+			return err
+		}
+		if st.Next > st.Latest {
+			return fmt.Errorf("paimon reset-consumer: every snapshot is older than %s (latest is %d): nothing to bind yet; a job with this consumer-id and no consumer file starts at the next commit", at.t.UTC().Format(time.RFC3339), st.Latest)
+		}
+		*next = st.Next
+		if st.Before != nil {
+			note = fmt.Sprintf("snapshot %d is the first committed at or after %s (snapshot %d was committed at %s)", st.Next, at.t.UTC().Format(time.RFC3339), st.Before.ID, st.Before.Time.Format(time.RFC3339Nano))
+		} else {
+			note = fmt.Sprintf("every retained snapshot is at or after %s: the earliest, %d", at.t.UTC().Format(time.RFC3339), st.Next)
+			if st.Earliest.ID > 1 {
+				note += fmt.Sprintf(" (snapshots 1..%d expired: records committed after the time in them are lost)", st.Earliest.ID-1)
+			}
+		}
+	}
+	var plan *paimon.ResetPlan
+	if *execute {
+		plan, err = t.ResetConsumer(ctx, *consumer, *next)
+	} else {
+		plan, err = t.PlanResetConsumer(ctx, *consumer, *next)
+	}
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(e.stdout, struct {
+			*paimon.ResetPlan
+			DryRun bool   `json:"dry_run"`
+			Note   string `json:"note,omitempty"`
+		}{plan, !*execute, note})
+	}
+	if note != "" {
+		fmt.Fprintln(e.stdout, note)
+	}
+	prev := "none (the consumer is new)"
+	if plan.Previous != nil {
+		prev = fmt.Sprint(*plan.Previous)
+	}
+	verb := "would write"
+	if *execute {
+		verb = "wrote"
+	}
+	fmt.Fprintf(e.stdout, "consumer %s of %s: nextSnapshot %s -> %d (snapshot %d committed at %s)\n", plan.ConsumerID, t.SQLName(), prev, plan.NextSnapshot, plan.NextSnapshot, plan.Snapshot.Time.Format(time.RFC3339Nano))
+	fmt.Fprintf(e.stdout, "%s %s:\n%s\n", verb, plan.Key, indent(plan.Content))
+	fmt.Fprintf(e.stdout, "same as: %s\n", plan.SQL)
+	fmt.Fprintf(e.stdout, "start the job with: /*+ OPTIONS('consumer-id'='%s') */\n", strings.ReplaceAll(plan.ConsumerID, "'", "''"))
+	for _, w := range plan.Warnings {
+		fmt.Fprintf(e.stdout, "warning: %s\n", w)
+	}
+	if !*execute {
+		fmt.Fprintln(e.stdout, "dry run: nothing written; run again with --execute to write")
+	}
+	return nil
+}
+
+func indent(s string) string { return "  " + strings.ReplaceAll(s, "\n", "\n  ") }

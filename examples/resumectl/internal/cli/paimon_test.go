@@ -1,0 +1,147 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"gocloud.dev/blob/fileblob"
+
+	"github.com/resumekit/resumekit/paimon/paimontest"
+)
+
+// paimonDir builds a local table with snapshots 3..10 (one a minute from
+// 10:00 UTC) and consumer "job" at 6, and returns its directory.
+func paimonDir(t *testing.T, opts map[string]string) (string, *paimontest.Table) {
+	t.Helper()
+	root := t.TempDir()
+	b, err := fileblob.OpenBucket(root, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	tb := paimontest.New(t, b, "wh/default.db/t")
+	if opts != nil {
+		tb.Schema(opts)
+	}
+	tb.CommitEvery(10, time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC), time.Minute).ExpireBefore(3).Consumer("job", 6)
+	return filepath.Join(root, "wh", "default.db", "t"), tb
+}
+
+func runPaimonCLI(args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	code := Main(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestPaimonConsumers(t *testing.T) {
+	dir, tb := paimonDir(t, nil)
+	tb.ConsumerPython("other", 9)
+	code, out, errs := runPaimonCLI("paimon", "consumers", dir)
+	if code != 0 || !strings.Contains(out, "job") || !strings.Contains(out, "other") || !strings.Contains(out, "default.t") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, _ = runPaimonCLI("paimon", "consumers", "file://"+dir, "--json")
+	var doc struct {
+		Consumers []struct {
+			ConsumerID     string `json:"consumer_id"`
+			NextSnapshotID int64  `json:"next_snapshot_id"`
+			ModTime        string `json:"mod_time"`
+		} `json:"consumers"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != 0 {
+		t.Fatalf("exit %d, %v\n%s", code, err, out)
+	}
+	if len(doc.Consumers) != 2 || doc.Consumers[0].ConsumerID != "job" || doc.Consumers[0].NextSnapshotID != 6 || doc.Consumers[1].NextSnapshotID != 9 || doc.Consumers[0].ModTime == "" {
+		t.Errorf("consumers %+v", doc.Consumers)
+	}
+	// A broken consumer file: listed with its error, exit 1.
+	tb.WriteFile("consumer/consumer-bad", []byte(`{"nextSnapshot": -1}`))
+	code, out, _ = runPaimonCLI("paimon", "consumers", dir)
+	if code != ExitFailed || !strings.Contains(out, "consumer-bad") {
+		t.Errorf("broken consumer: exit %d\n%s", code, out)
+	}
+}
+
+func TestPaimonSnapshots(t *testing.T) {
+	dir, _ := paimonDir(t, nil)
+	code, out, errs := runPaimonCLI("paimon", "snapshots", dir)
+	if code != 0 || !strings.Contains(out, "snapshots 3..10") || strings.Count(out, "APPEND") != 8 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, errs = runPaimonCLI("paimon", "snapshots", dir, "--around", "2026-11-29 10:05:30", "--limit", "3")
+	if code != 0 || !strings.Contains(out, "starts at snapshot 7") || !strings.Contains(out, "<- start") || !strings.Contains(out, "earlier-or-equal 6, later-or-equal 7") || strings.Count(out, "APPEND") != 3 {
+		t.Fatalf("--around: exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, _ = runPaimonCLI("paimon", "snapshots", dir, "--around", "2026-11-29T09:00:00Z", "--json")
+	var doc snapshotsJSON
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != 0 {
+		t.Fatalf("exit %d, %v\n%s", code, err, out)
+	}
+	if doc.Earliest != 3 || doc.Latest != 10 || doc.StreamingStart != 3 || doc.EarlierOrEqual != nil || doc.LaterOrEqual == nil || *doc.LaterOrEqual != 3 {
+		t.Errorf("json %+v", doc)
+	}
+}
+
+func TestPaimonResetConsumer(t *testing.T) {
+	dir, _ := paimonDir(t, nil)
+	key := filepath.Join(dir, "consumer", "consumer-new")
+
+	// Dry run: nothing written.
+	code, out, errs := runPaimonCLI("paimon", "reset-consumer", dir, "--consumer", "new", "--next-snapshot", "8")
+	if code != 0 || !strings.Contains(out, "dry run") || !strings.Contains(out, "CALL sys.reset_consumer('default.t', 'new', 8)") || !strings.Contains(out, "warning: table default.t has no consumer.expiration-time") {
+		t.Fatalf("dry run: exit %d\n%s\n%s", code, out, errs)
+	}
+	if _, err := os.Stat(key); !os.IsNotExist(err) {
+		t.Fatalf("dry run wrote %s: %v", key, err)
+	}
+	// --execute writes Jackson's JSON.
+	code, out, errs = runPaimonCLI("paimon", "reset-consumer", dir, "--consumer", "new", "--next-snapshot", "8", "--execute")
+	if code != 0 || !strings.Contains(out, "wrote") {
+		t.Fatalf("execute: exit %d\n%s\n%s", code, out, errs)
+	}
+	if data, err := os.ReadFile(key); err != nil || string(data) != "{\n  \"nextSnapshot\" : 8\n}" {
+		t.Errorf("file %q, %v", data, err)
+	}
+	// --at: the streaming start for the time; JSON output.
+	code, out, _ = runPaimonCLI("paimon", "reset-consumer", dir, "--consumer", "job", "--at", "2026-11-29T10:05:30Z", "--execute", "--json")
+	var plan struct {
+		NextSnapshot int64  `json:"next_snapshot"`
+		Previous     *int64 `json:"previous"`
+		DryRun       bool   `json:"dry_run"`
+		Written      bool   `json:"written"`
+	}
+	if err := json.Unmarshal([]byte(out), &plan); err != nil || code != 0 || plan.NextSnapshot != 7 || plan.Previous == nil || *plan.Previous != 6 || plan.DryRun || !plan.Written {
+		t.Fatalf("--at: exit %d %v %+v\n%s", code, err, plan, out)
+	}
+	// Snapshots that do not exist are refused (exit 1) and nothing is written.
+	code, _, errs = runPaimonCLI("paimon", "reset-consumer", dir, "--consumer", "job", "--next-snapshot", "2", "--execute")
+	if code != ExitFailed || !strings.Contains(errs, "snapshot-2 does not exist") {
+		t.Errorf("expired snapshot: exit %d %s", code, errs)
+	}
+	for _, args := range [][]string{
+		{"paimon"},
+		{"paimon", "nosuch"},
+		{"paimon", "consumers"},
+		{"paimon", "consumers", dir, "extra"},
+		{"paimon", "reset-consumer", dir, "--next-snapshot", "8"},
+		{"paimon", "reset-consumer", dir, "--consumer", "x"},
+		{"paimon", "reset-consumer", dir, "--consumer", "x", "--next-snapshot", "8", "--at", "-1h"},
+		{"paimon", "reset-consumer", dir, "--consumer", "x", "--next-snapshot", "0"},
+		{"paimon", "reset-consumer", dir, "--consumer", "../escape", "--next-snapshot", "8", "--execute"},
+		{"paimon", "reset-consumer", dir, "--consumer", "x", "--at", "yesterday"},
+		{"paimon", "snapshots", dir, "--limit", "0"},
+		{"paimon", "snapshots", dir, "--branch", "a/b"},
+	} {
+		if code, _, _ := runPaimonCLI(args...); code != ExitUsage {
+			t.Errorf("%q: exit %d, want %d", args, code, ExitUsage)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "escape")); !os.IsNotExist(err) {
+		t.Error("hostile id wrote a file")
+	}
+}
