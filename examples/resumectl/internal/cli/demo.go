@@ -1,0 +1,199 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"gocloud.dev/blob"
+	"gocloud.dev/blob/fileblob"
+
+	"github.com/resumekit/resumekit/examples/internal/scenario"
+	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/kafkaoffset"
+	"github.com/resumekit/resumekit/paimon"
+	"github.com/resumekit/resumekit/resume"
+)
+
+// runDemo builds the three restart situations of DESIGN.md in a temporary
+// directory and an in-process Kafka, resolves each, and prints the reports.
+// Every time in the story is fixed, so the output changes only with the
+// directory and the Kafka port.
+func runDemo(e *env, args []string) error {
+	fs := newFlags(e, "demo", "[--keep DIR]")
+	keep := fs.String("keep", "", "build in `DIR` and leave the files there, to run the other commands on them")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("demo takes no arguments, got %q", pos)
+	}
+	dir := *keep
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "resumekit-demo-"); err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+	} else {
+		if dir, err = filepath.Abs(dir); err != nil {
+			return err
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	b, err := fileblob.OpenBucket(dir, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	d := &demo{
+		w:   e.stdout,
+		ctx: context.Background(),
+		dir: dir,
+		env: &scenario.Env{Bucket: b, Root: "file://" + filepath.ToSlash(dir) + "/", Touch: func(key string, t time.Time) error {
+			return os.Chtimes(filepath.Join(dir, filepath.FromSlash(key)), t, t)
+		}},
+		policy: resume.Policy{Now: func() time.Time { return scenario.Now }},
+	}
+	fmt.Fprintf(d.w, "resumekit demo: three restarts, built in %s; \"now\" is %s\n", dir, scenario.Now.Format(time.RFC3339))
+	for _, step := range []func() error{d.paimon, d.flink, d.kafka} {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	if *keep != "" {
+		fmt.Fprintf(d.w, "\nThe files are in %s: run the resumectl commands above on them (Kafka stopped with the demo).\n", dir)
+	}
+	return nil
+}
+
+type demo struct {
+	w      io.Writer
+	ctx    context.Context
+	dir    string
+	env    *scenario.Env
+	policy resume.Policy
+}
+
+func (d *demo) section(title string) { fmt.Fprintf(d.w, "\n== %s\n", title) }
+
+func (d *demo) cmd(args ...string) { fmt.Fprintf(d.w, "$ resumectl %s\n", strings.Join(args, " ")) }
+
+func (d *demo) local(key string) string { return filepath.Join(d.dir, filepath.FromSlash(key)) }
+
+func (d *demo) resolve(rs ...resume.Resolver) (*resume.Decision, error) {
+	dec, err := (&resume.Chain{Resolvers: rs, Policy: d.policy}).Resolve(d.ctx)
+	writeReport(d.w, dec)
+	if err != nil && hasFailure(dec) {
+		return dec, err
+	}
+	return dec, nil
+}
+
+func (d *demo) paimon() error {
+	p, err := scenario.BuildPaimon(d.env, "")
+	if err != nil {
+		return err
+	}
+	table, err := paimon.NewTable(d.env.Bucket, p.TablePath, &paimon.TableOptions{Now: d.policy.Now})
+	if err != nil {
+		return err
+	}
+	d.section("1a. Paimon streaming job, savepoint lost in a refactor; it used consumer-id " + p.Consumer)
+	d.cmd("resolve", "--paimon-table", d.local(p.TablePath), "--paimon-consumer", p.Consumer)
+	r, err := paimon.NewResolver(table, p.Consumer, nil)
+	if err != nil {
+		return err
+	}
+	if _, err := d.resolve(r); err != nil {
+		return err
+	}
+
+	from := p.StoppedAbout.Add(-5 * time.Minute)
+	d.section("1b. The same job without a consumer-id: start by time, then bind a consumer before starting")
+	d.cmd("resolve", "--paimon-table", d.local(p.TablePath), "--paimon-consumer", p.NewConsumer, "--paimon-from", from.Format(time.RFC3339))
+	r, err = paimon.NewResolver(table, p.NewConsumer, &paimon.Options{StartTime: from})
+	if err != nil {
+		return err
+	}
+	dec, err := d.resolve(r)
+	if err != nil {
+		return err
+	}
+	pp, err := paimon.PositionOf(dec.Chosen.Position)
+	if err != nil {
+		return err
+	}
+	d.cmd("paimon", "reset-consumer", d.local(p.TablePath), "--consumer", p.NewConsumer, "--next-snapshot", fmt.Sprint(pp.NextSnapshot), "--execute")
+	plan, err := table.ResetConsumer(d.ctx, p.NewConsumer, pp.NextSnapshot)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(d.w, "wrote %s: nextSnapshot %d; the job now starts with %s\n", plan.Key, plan.NextSnapshot, resume.HintOptions(map[string]string{"consumer-id": p.NewConsumer}))
+	return nil
+}
+
+func (d *demo) flink() error {
+	f, err := scenario.BuildFlink(d.env, "")
+	if err != nil {
+		return err
+	}
+	d.section("2. Flink CDC job after a JobManager crash: the HA pointer is gone")
+	d.cmd("resolve", "--flink-checkpoints", d.local(f.Checkpoints), "--flink-savepoints", d.local(f.Savepoints))
+	var rs []resume.Resolver
+	for _, src := range []struct{ prefix, name string }{{f.Checkpoints, flinkckpt.DefaultName}, {f.Savepoints, "flink-savepoints"}} {
+		r, err := flinkckpt.NewResolver(d.env.Bucket, src.prefix, &flinkckpt.Options{Name: src.name, FlinkRoot: d.env.Root})
+		if err != nil {
+			return err
+		}
+		rs = append(rs, r)
+	}
+	_, err = d.resolve(rs...)
+	return err
+}
+
+func (d *demo) kafka() error {
+	k, err := scenario.BuildKafka(d.ctx)
+	if err != nil {
+		return err
+	}
+	defer k.Close()
+	brokers := strings.Join(k.Brokers, ",")
+	committed := func() (resume.Resolver, error) {
+		return kafkaoffset.NewResolver(k.Client, []string{k.Topic}, &kafkaoffset.Options{Name: "kafka-committed", Group: k.Group, Now: d.policy.Now})
+	}
+	d.section("3a. Stateless Kafka job redeployed: committed offsets or a 30-minute rewind?")
+	d.cmd("resolve", "--kafka-brokers", brokers, "--kafka-topic", k.Topic, "--kafka-group", k.Group)
+	fmt.Fprintf(d.w, "  (and a second source: --kafka-from %s)\n", k.Rewind.Format(time.RFC3339))
+	rc, err := committed()
+	if err != nil {
+		return err
+	}
+	rw, err := kafkaoffset.NewResolver(k.Client, []string{k.Topic}, &kafkaoffset.Options{Name: "kafka-rewind", At: k.Rewind, Now: d.policy.Now})
+	if err != nil {
+		return err
+	}
+	if _, err := d.resolve(rc, rw); err != nil {
+		return err
+	}
+
+	if err := k.Retention(d.ctx); err != nil {
+		return err
+	}
+	d.section("3b. The same job after retention deleted partition 2 below offset 54 while it was down")
+	d.cmd("resolve", "--kafka-brokers", brokers, "--kafka-topic", k.Topic, "--kafka-group", k.Group, "   # exit status 3")
+	if rc, err = committed(); err != nil {
+		return err
+	}
+	_, err = d.resolve(rc)
+	fmt.Fprintln(d.w, "(--min-guarantee data-loss accepts the loss and starts partition 2 at its log start)")
+	return err
+}
+
+var _ = blob.Bucket{}
