@@ -355,7 +355,7 @@ func TestResolverUnmappableReferences(t *testing.T) {
 	e.chk(jobA, 1, t0, &flinkckpttest.Checkpoint{Shared: shared("s", 1)})
 	e.chk(jobA, 2, t0, &flinkckpttest.Checkpoint{Shared: shared("s", 1), Absolute: []string{"gs://other-bucket/elsewhere/f1"}})
 	c, p := e.mustResolve(&flinkckpt.Options{FlinkRoot: "s3a://bucket/ck"})
-	if p.CheckpointID != 2 || !hasLine(c.Warnings, `^references not checked: 1 of 3 absolute references not checked .*gs://other-bucket/elsewhere/f1`) {
+	if p.CheckpointID != 2 || !hasLine(c.Warnings, `^references not checked: 1 of 3 referenced files not checked .*gs://other-bucket/elsewhere/f1`) {
 		t.Errorf("chose %d, warnings %q", p.CheckpointID, c.Warnings)
 	}
 	c, p = e.mustResolve(&flinkckpt.Options{FlinkRoot: "s3a://bucket/ck", Strict: true})

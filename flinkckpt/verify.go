@@ -79,7 +79,7 @@ func (v *Verification) Problem() string {
 			first(func(f FileCheck) bool { return f.Relative && !f.Checked })))
 	}
 	if v.Unchecked > 0 {
-		parts = append(parts, fmt.Sprintf("%d of %d absolute references not checked (not mappable to a key of this bucket), first: %s",
+		parts = append(parts, fmt.Sprintf("%d of %d referenced files not checked (absolute paths not mappable to a key of this bucket), first: %s",
 			v.Unchecked, n, first(func(f FileCheck) bool { return !f.Relative && !f.Checked })))
 	}
 	return strings.Join(parts, "; ")
