@@ -140,3 +140,12 @@ func extractFixture(t testing.TB) *blob.Bucket {
 var bg = context.Background()
 
 func errorsIs(err, target error) bool { return errors.Is(err, target) }
+
+func openLocalBucket(t testing.TB, root string) *blob.Bucket {
+	b, err := fileblob.OpenBucket(root, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
+}

@@ -191,6 +191,25 @@ func overrideNote(m map[string]string) string {
 	return ", overridden: " + strings.Join(slices.Sorted(slices.Values(keys)), ", ")
 }
 
+// latestSnapshot reads snapshot-<latest>. A LATEST hint ahead of the real
+// latest (Paimon accepts it when snapshot-<hint+1> is missing) names a
+// snapshot that does not exist: the folder is listed instead.
+func (x *resolution) latestSnapshot(ctx context.Context, latest int64) (*Snapshot, error) {
+	s, err := x.snapshot(ctx, latest)
+	if err == nil || !errors.Is(err, ErrSnapshotNotFound) {
+		return s, err
+	}
+	_, hi, ok, lerr := x.t.listIDs(ctx, x.t.snapshotDir(), "snapshot-")
+	if lerr != nil {
+		return nil, lerr
+	}
+	if !ok || hi == latest {
+		return nil, err
+	}
+	x.reason("snapshot-%d, named by the LATEST hint, does not exist: listed %s, the latest is snapshot-%d", latest, x.t.snapshotDir(), hi)
+	return x.snapshot(ctx, hi)
+}
+
 func (x *resolution) bounds(ctx context.Context) (earliest, latest int64, err error) {
 	latest, notes, err := x.t.latestID(ctx)
 	if err != nil {
@@ -216,14 +235,15 @@ func (x *resolution) fromConsumer(ctx context.Context, c *Consumer) (resume.Cand
 		}
 		return resume.Candidate{}, err
 	}
+	latestSnap, err := x.latestSnapshot(ctx, latest)
+	if err != nil {
+		return resume.Candidate{}, err
+	}
+	latest = latestSnap.ID
 	if n > latest+1 {
 		return resume.Candidate{}, fmt.Errorf("paimon: consumer %s says nextSnapshot %d but the latest snapshot is %d: the table was probably recreated (Paimon fails with \"The next expected snapshot is too big!\")", c.Key, n, latest)
 	}
 	x.reason("snapshots %d..%d", earliest, latest)
-	latestSnap, err := x.snapshot(ctx, latest)
-	if err != nil {
-		return resume.Candidate{}, err
-	}
 	opts, mode, err := x.options(ctx, latestSnap)
 	if err != nil {
 		return resume.Candidate{}, err

@@ -119,6 +119,17 @@ func TestResolve(t *testing.T) {
 				warnings: []string{"starts at the next commit, snapshot-11"}},
 		},
 		{
+			name:  "LatestHintAheadOfSnapshots",
+			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 7).SetHint("LATEST", "15") },
+			want:  want{g: resume.ExactInput, next: 7, at: at(6), options: map[string]string{"consumer-id": "job"}},
+		},
+		{
+			name:  "LatestHintAheadByTime",
+			build: func(t *testing.T, tb *paimontest.Table) { tb.SetHint("LATEST", "15") },
+			opts:  paimon.Options{StartTime: at(9).Add(time.Second)},
+			want:  want{g: resume.Replay, next: 10, at: at(9), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "10"}},
+		},
+		{
 			name:  "MissingWithoutStartTime",
 			build: func(t *testing.T, tb *paimontest.Table) {},
 			want:  want{err: "consumer-job does not exist and no start time", errIs: resume.ErrNoPosition},

@@ -55,6 +55,18 @@ func (t *Table) search(ctx context.Context, ms int64, inclusive bool) (*timeSear
 		if err != nil {
 			return nil, err
 		}
+		if attempt > 0 {
+			// A snapshot vanished: expiry ran, or the LATEST hint names a
+			// snapshot that does not exist. Trust only a listing now.
+			_, hi, ok, err := t.listIDs(ctx, t.snapshotDir(), "snapshot-")
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				return nil, fmt.Errorf("paimon: no snapshot under %s: %w", t.snapshotDir(), ErrSnapshotNotFound)
+			}
+			latest = hi
+		}
 		e, _, err := t.earliestID(ctx)
 		if err != nil {
 			return nil, err
