@@ -384,25 +384,32 @@ func (x *resolution) fromTime(ctx context.Context) (resume.Candidate, error) {
 		when = res.last.Time
 		x.reason("snapshot-%d is the last committed before %s (at %s): start at snapshot-%d", res.last.ID, fmtTime(at), fmtTime(res.last.Time), n)
 	} else {
-		x.reason("every retained snapshot is at or after %s: start at the earliest, snapshot-%d", fmtTime(at), earliest)
+		x.reason("every retained snapshot is at or after %s (the earliest is snapshot-%d)", fmtTime(at), earliest)
 		if earliest > 1 {
 			rd, err := t.earliestReadable(ctx, earliest)
 			if err != nil {
 				return resume.Candidate{}, err
 			}
 			if rd.changelog {
-				pos.EarliestChangelog = rd.id
-				first, err := t.Changelog(ctx, rd.id)
+				first, last, err := t.changelogStart(ctx, at.UnixMilli(), rd.id, earliest-1)
 				if err != nil {
 					return resume.Candidate{}, err
 				}
-				x.reason("long-lived changelogs from changelog-%d (committed at %s) are kept: start there", rd.id, fmtTime(first.Time))
-				pos = x.position(rd.id, earliest, latest, mode, opts)
-				pos.EarliestChangelog = rd.id
-				if first.TimeMillis >= at.UnixMilli() && rd.id > 1 {
-					g = resume.DataLoss
-					x.warn("data loss: ids 1..%d expired; those committed at or after %s are never read", rd.id-1, fmtTime(at))
+				if last != nil {
+					n, when = last.ID+1, last.Time
+					x.reason("long-lived changelogs from changelog-%d are kept (decoupled changelog): changelog-%d is the last committed before %s (at %s): start at %d",
+						rd.id, last.ID, fmtTime(at), fmtTime(last.Time), n)
+				} else {
+					n = rd.id
+					x.reason("long-lived changelogs from changelog-%d (committed at %s) are kept: start there", rd.id, fmtTime(first.Time))
+					if rd.id > 1 {
+						g = resume.DataLoss
+						x.warn("data loss: ids 1..%d expired (the earliest long-lived changelog-%d was committed at %s); those committed at or after %s are never read",
+							rd.id-1, rd.id, fmtTime(first.Time), fmtTime(at))
+					}
 				}
+				pos = x.position(n, earliest, latest, mode, opts)
+				pos.EarliestChangelog = rd.id
 			} else {
 				g = resume.DataLoss
 				x.warn("data loss: snapshots 1..%d expired (the earliest retained, snapshot-%d, was committed at %s); those committed at or after %s are never read",
@@ -415,7 +422,9 @@ func (x *resolution) fromTime(ctx context.Context) (resume.Candidate, error) {
 	}
 	x.warn("starting by time skips records if the old job lagged more than the gap between its last read and %s; an earlier time replays more instead", fmtTime(at))
 	x.warn("adding consumer-id %q changes the Flink source operator: a savepoint taken without it cannot restore that source (restore fails or needs --allowNonRestoredState)", x.r.id)
-	if pos.NextSnapshot <= latest {
+	if pos.NextSnapshot < earliest {
+		x.warn("id %d exists only as a long-lived changelog: reset_consumer refuses it (it checks snapshot-%d), so start the job promptly with scan.snapshot-id before changelog expiry removes it", pos.NextSnapshot, pos.NextSnapshot)
+	} else if pos.NextSnapshot <= latest {
 		x.warn("bind the consumer before starting the job — ResetConsumer or %s — so that expiry cannot delete snapshot-%d first", pos.ResetConsumerSQL, pos.NextSnapshot)
 	}
 	if opts[OptConsumerExpiration] == "" {

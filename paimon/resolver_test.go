@@ -112,6 +112,20 @@ func TestResolve(t *testing.T) {
 			want:  want{g: resume.Replay, next: 1, at: at(1).Add(-time.Hour), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "1"}},
 		},
 		{
+			name:  "MissingWithStartTimeInChangelogRange",
+			build: func(t *testing.T, tb *paimontest.Table) { tb.ExpireKeepChangelog(6) },
+			opts:  paimon.Options{StartTime: at(3).Add(30 * time.Second)},
+			want: want{g: resume.Replay, next: 4, at: at(3), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "4"},
+				warnings: []string{"exists only as a long-lived changelog"}},
+		},
+		{
+			name:  "MissingWithStartTimeBeforeChangelogs",
+			build: func(t *testing.T, tb *paimontest.Table) { tb.ExpireKeepChangelog(6).ExpireChangelogBefore(3) },
+			opts:  paimon.Options{StartTime: at(1)},
+			want: want{g: resume.DataLoss, next: 3, at: at(1), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "3"},
+				warnings: []string{"data loss: ids 1..2 expired"}},
+		},
+		{
 			name:  "MissingWithStartTimeAfterLatest",
 			build: func(t *testing.T, tb *paimontest.Table) {},
 			opts:  paimon.Options{StartTime: at(20)},

@@ -83,33 +83,58 @@ func (t *Table) search(ctx context.Context, ms int64, inclusive bool) (*timeSear
 		if !before(first) {
 			return res, nil
 		}
-		lo, hi := first.ID, latest
-		res.last = first
-		vanished := false
-		for lo < hi {
-			mid := lo + (hi-lo+1)/2
-			s, err := t.Snapshot(ctx, mid)
-			if err != nil {
-				if errors.Is(err, ErrSnapshotNotFound) {
-					lastErr, vanished = err, true // expired meanwhile: start again
-					break
-				}
-				return nil, err
+		last, err := bisect(ctx, first, latest, t.Snapshot, before, res.cache)
+		if err != nil {
+			if errors.Is(err, ErrSnapshotNotFound) {
+				lastErr = err // expired meanwhile: start again
+				continue
 			}
-			res.cache[mid] = s
-			if before(s) {
-				lo, res.last = mid, s
-			} else {
-				hi = mid - 1
-			}
+			return nil, err
 		}
-		if vanished {
-			continue
-		}
-		res.lastID = lo
+		res.last = last
+		res.lastID = last.ID
 		return res, nil
 	}
 	return nil, fmt.Errorf("paimon: time search under %s: snapshots kept vanishing (expiry running?): %w", t.snapshotDir(), lastErr)
+}
+
+// bisect returns the file with the largest id in [first.ID, hi] for which
+// before holds, given that it holds for first and that it holds for a prefix
+// of the ids (commit times do not decrease). It reads at most
+// ceil(log2(hi-first.ID+1)) files and records them in cache.
+func bisect(ctx context.Context, first *Snapshot, hi int64, read func(context.Context, int64) (*Snapshot, error), before func(*Snapshot) bool, cache map[int64]*Snapshot) (*Snapshot, error) {
+	lo, last := first.ID, first
+	for lo < hi {
+		mid := lo + (hi-lo+1)/2
+		s, err := read(ctx, mid)
+		if err != nil {
+			return nil, err
+		}
+		cache[mid] = s
+		if before(s) {
+			lo, last = mid, s
+		} else {
+			hi = mid - 1
+		}
+	}
+	return last, nil
+}
+
+// changelogStart is where a streaming read from ms starts inside the
+// long-lived changelogs [lo, hi] (decoupled changelog, every snapshot at or
+// after ms): after the last changelog committed before ms, or at lo. last is
+// nil when every changelog is at or after ms.
+func (t *Table) changelogStart(ctx context.Context, ms, lo, hi int64) (first, last *Snapshot, err error) {
+	first, err = t.Changelog(ctx, lo)
+	if err != nil {
+		return nil, nil, err
+	}
+	before := func(s *Snapshot) bool { return s.TimeMillis < ms }
+	if !before(first) {
+		return first, nil, nil
+	}
+	last, err = bisect(ctx, first, hi, t.Changelog, before, map[int64]*Snapshot{})
+	return first, last, err
 }
 
 // EarlierOrEqual returns the last snapshot committed at or before at
