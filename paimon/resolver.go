@@ -369,7 +369,7 @@ func (x *resolution) fromTime(ctx context.Context) (resume.Candidate, error) {
 	maps.Copy(x.snaps, res.cache)
 	earliest, latest := res.earliest.ID, res.latest
 	x.reason("snapshots %d..%d (snapshot-%d committed at %s)", earliest, latest, earliest, fmtTime(res.earliest.Time))
-	latestSnap, err := x.snapshot(ctx, latest)
+	latestSnap, err := x.latestSnapshot(ctx, latest)
 	if err != nil {
 		return resume.Candidate{}, err
 	}
