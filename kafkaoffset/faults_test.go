@@ -233,3 +233,48 @@ func TestRequestCountBound(t *testing.T) {
 		})
 	}
 }
+
+// TestFaultLeaderless: metadata says partition 1 has no leader. kgo cannot
+// route its ListOffsets and retries within its retry timeout; a leader that
+// comes back is used, one that does not fails that partition (with the
+// request's *kadm.ShardErrors) and only it.
+func TestFaultLeaderless(t *testing.T) {
+	setup := func(t *testing.T) *env {
+		e := newEnv(t, 2, 3, []string{"t"}, kgo.RetryTimeout(300*time.Millisecond), kgo.RetryBackoffFn(func(int) time.Duration { return 10 * time.Millisecond }))
+		for p := range int32(3) {
+			e.produceN(t, "t", p, 2)
+		}
+		e.commit(t, "job", "t", map[int32]int64{0: 1, 1: 1, 2: 1})
+		return e
+	}
+	t.Run("LeaderBack", func(t *testing.T) {
+		e := setup(t)
+		e.c.Fault(
+			kfake.Fault{Keys: []kmsg.Key{kmsg.Metadata}, Topic: "t", Partitions: []int32{1}, Err: kerr.LeaderNotAvailable, Count: 2},
+			kfake.Fault{Keys: []kmsg.Key{kmsg.ListOffsets}, Topic: "t", Partitions: []int32{1}, Err: kerr.NotLeaderForPartition, Count: 1},
+		)
+		r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{Group: "job"})
+		if _, err := r.Resolve(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("StaysLeaderless", func(t *testing.T) {
+		e := setup(t)
+		// The old leader says it leads no more; fresh metadata has no
+		// leader.
+		h := e.c.Fault(
+			kfake.Fault{Keys: []kmsg.Key{kmsg.Metadata}, Topic: "t", Partitions: []int32{1}, Err: kerr.LeaderNotAvailable, Count: -1},
+			kfake.Fault{Keys: []kmsg.Key{kmsg.ListOffsets}, Topic: "t", Partitions: []int32{1}, Err: kerr.NotLeaderForPartition, Count: -1},
+		)
+		defer h.Remove()
+		r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{Group: "job"})
+		res, err := r.Offsets(context.Background())
+		var se *kadm.ShardErrors
+		if !errors.Is(err, kerr.LeaderNotAvailable) || !errors.As(err, &se) {
+			t.Fatalf("err = %v, want LEADER_NOT_AVAILABLE with *kadm.ShardErrors", err)
+		}
+		if len(res) != 3 || res[1].Err == nil || res[0].Err != nil || res[2].Err != nil {
+			t.Errorf("partitions %+v", res)
+		}
+	})
+}

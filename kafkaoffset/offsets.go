@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -228,6 +229,10 @@ func (r *Resolver) metadata(ctx context.Context) (metadata, error) {
 
 // pause waits before retry attempt+1, doubling the backoff up to 2 s.
 func (r *Resolver) pause(ctx context.Context, attempt int) error {
+	return r.pauseAtLeast(ctx, attempt, 0)
+}
+
+func (r *Resolver) pauseAtLeast(ctx context.Context, attempt int, least time.Duration) error {
 	d := r.backoff
 	for range attempt {
 		d *= 2
@@ -236,7 +241,7 @@ func (r *Resolver) pause(ctx context.Context, attempt int) error {
 			break
 		}
 	}
-	return sleepCtx(ctx, d)
+	return sleepCtx(ctx, max(d, least))
 }
 
 const maxBackoff = 2e9 // 2 s
@@ -321,7 +326,10 @@ func (r *Resolver) listOffsets(ctx context.Context, ts int64, what string, ps []
 				p.Err = fmt.Errorf("kafkaoffset: %s: list %s offset: no answer from the broker", p.name(), what)
 			case a.err == nil:
 				set(p, a.offset, a.ts)
-			case kerr.IsRetriable(a.err) && attempt < r.retries && !isShard(a.err):
+			case kerr.IsRetriable(a.err) && attempt < r.retries:
+				// kgo retries failed connections itself, but not a
+				// partition it could not route (no leader in the
+				// metadata) nor per-partition error codes.
 				again = append(again, p)
 				p.Err = a.err
 			default:
@@ -333,7 +341,9 @@ func (r *Resolver) listOffsets(ctx context.Context, ts int64, what string, ps []
 			}
 		}
 		if len(again) > 0 {
-			if err := r.pause(ctx, attempt); err != nil {
+			// kgo routes by its cached metadata until it is
+			// MetadataMinAge old: wait that long for new leaders.
+			if err := r.pauseAtLeast(ctx, attempt, r.minAge); err != nil {
 				for _, p := range again {
 					p.Err = fmt.Errorf("kafkaoffset: %s: list %s offset: %w (last: %w)", p.name(), what, err, p.Err)
 				}
@@ -365,7 +375,3 @@ func (e *shardFailure) Unwrap() error { return e.err }
 
 func shardErr(s kgo.ResponseShard) error { return &shardFailure{broker: s.Meta.NodeID, err: s.Err} }
 
-func isShard(err error) bool {
-	_, ok := errors.AsType[*shardFailure](err)
-	return ok
-}

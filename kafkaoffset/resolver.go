@@ -46,7 +46,9 @@ type Options struct {
 	// negative value means none. Retries stop early when ctx is done.
 	Retries int
 	// RetryBackoff is the pause before the first retry, doubled for each
-	// further one up to 2 s; 0 means 100 ms.
+	// further one up to 2 s; 0 means 100 ms. A retried listing waits at
+	// least the client's MetadataMinAge (kgo.MetadataMinAge, 5 s by
+	// default), so that kgo routes it with fresh leaders.
 	RetryBackoff time.Duration
 	// SkipRecordTimes skips reading the record just before each committed
 	// offset, which gives a candidate's At for commits (OffsetFetch has no
@@ -78,6 +80,7 @@ type Resolver struct {
 	backoff time.Duration
 	noTimes bool
 	readMax int32
+	minAge  time.Duration // the client's MetadataMinAge
 }
 
 var _ resume.Resolver = (*Resolver)(nil)
@@ -158,6 +161,9 @@ func NewResolver(client *kgo.Client, topics []string, opts *Options) (*Resolver,
 	}
 	if r.readMax == 0 {
 		r.readMax = 1 << 20
+	}
+	if d, ok := client.OptValue(kgo.MetadataMinAge).(time.Duration); ok {
+		r.minAge = d
 	}
 	return r, nil
 }
