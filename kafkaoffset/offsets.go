@@ -374,4 +374,3 @@ func (e *shardFailure) Error() string {
 func (e *shardFailure) Unwrap() error { return e.err }
 
 func shardErr(s kgo.ResponseShard) error { return &shardFailure{broker: s.Meta.NodeID, err: s.Err} }
-
