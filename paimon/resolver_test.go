@@ -290,3 +290,29 @@ func TestNewResolverRefusesBadArguments(t *testing.T) {
 		})
 	}
 }
+
+// TestResolveConcurrently: a built resolver is safe for concurrent use
+// (run with -race) and gives the same answer each time.
+func TestResolveConcurrently(t *testing.T) {
+	b, tb := newTable(t, 50, nil)
+	tb.Consumer("job", 20)
+	tbl := openTable(t, b, tb.Path(), nil)
+	r, _ := paimon.NewResolver(tbl, "job", &paimon.Options{StartTime: at(3)})
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			c, err := r.Resolve(bg)
+			if err == nil {
+				if p, _ := paimon.PositionOf(c.Position); p.NextSnapshot != 20 {
+					err = errors.New("wrong position")
+				}
+			}
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
