@@ -1,0 +1,54 @@
+// Package restarttest is an example of testing your own restart logic with
+// resumekit's test helpers. Plan is the kind of function a deploy tool has:
+// given where a stateful job keeps its checkpoints and the Paimon table it
+// streams from, it decides how to start the job — restore the newest complete
+// checkpoint, else continue the job's Paimon consumer — and refuses to start
+// when that would lose data.
+//
+// restart_test.go tests Plan against real file formats in memory:
+// flinkckpttest writes checkpoint trees (complete, incomplete, broken),
+// paimontest writes Paimon tables (snapshots, expiry, consumers), resumetest
+// provides fixed resolvers and the contract check. Run it with
+//
+//	go test ./examples/restart-test
+package restarttest
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/resumekit/resumekit/resume"
+)
+
+// Start is how the deploy tool starts the job.
+type Start struct {
+	// FlinkArgs go to flink run (e.g. -s <checkpoint>).
+	FlinkArgs []string
+	// SourceHint goes into the job's SQL, after the source table's name.
+	SourceHint string
+	// Because is the one-line explanation for the deploy log.
+	Because string
+}
+
+// Plan resolves the job's sources and returns how to start it. It accepts a
+// stateless restart from exact input (a Paimon consumer) but never a replay
+// or data loss: the job's sink is not idempotent.
+func Plan(ctx context.Context, sources ...resume.Resolver) (*Start, error) {
+	chain := &resume.Chain{Resolvers: sources, Policy: resume.Policy{MinGuarantee: resume.ExactInput}}
+	d, err := chain.Resolve(ctx)
+	if d.Chosen == nil {
+		return nil, fmt.Errorf("restart: no safe start position: %w", err)
+	}
+	l := d.Chosen.Position.Launch()
+	s := &Start{FlinkArgs: l.Args, Because: fmt.Sprintf("%s: %s (%s)", d.Chosen.Resolver, d.Chosen.Position, d.Chosen.Guarantee)}
+	if len(l.Options) > 0 {
+		s.SourceHint = "/*+ OPTIONS(" + resume.HintOptions(l.Options) + ") */"
+	}
+	if err != nil {
+		// Some source could not be read, but a safe position was found:
+		// start, and put the failure in the deploy log.
+		s.Because += "; ignored: " + strings.ReplaceAll(err.Error(), "\n", "; ")
+	}
+	return s, nil
+}

@@ -1,0 +1,164 @@
+package restarttest
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"gocloud.dev/blob"
+	"gocloud.dev/blob/memblob"
+
+	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/paimon"
+	"github.com/resumekit/resumekit/paimon/paimontest"
+	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/resumetest"
+	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
+)
+
+const job = "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
+
+var t0 = time.Date(2026, 11, 29, 11, 0, 0, 0, time.UTC)
+
+// storage is one in-memory bucket with pinned modification times.
+func storage(t *testing.T) (*blob.Bucket, *blobtest.Recorder) {
+	mem := memblob.OpenBucket(nil)
+	t.Cleanup(func() { mem.Close() })
+	b, rec := blobtest.Wrap(mem, nil)
+	t.Cleanup(func() { b.Close() })
+	return b, rec
+}
+
+// sources builds the job's two resolvers over the bucket.
+func sources(t *testing.T, b *blob.Bucket) []resume.Resolver {
+	ck, err := flinkckpt.NewResolver(b, "ck/", &flinkckpt.Options{FlinkRoot: "s3a://bucket/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	table, err := paimon.NewTable(b, "wh/db.db/orders", &paimon.TableOptions{Now: func() time.Time { return t0.Add(time.Hour) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	consumer, err := paimon.NewResolver(table, "orders-job", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []resume.Resolver{ck, consumer}
+}
+
+func TestPlan(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name       string
+		checkpoint *flinkckpttest.Checkpoint // nil: no checkpoint at all
+		expireTo   int64                     // expire Paimon snapshots below this id (0: none)
+		wantArgs   []string
+		wantHint   string
+		wantErr    error
+	}{
+		{
+			name:       "CompleteCheckpointRestoresState",
+			checkpoint: &flinkckpttest.Checkpoint{Shared: []string{"sst-1"}},
+			wantArgs:   []string{"-s", "s3a://bucket/ck/" + job + "/chk-7"},
+		},
+		{
+			name:       "IncompleteCheckpointFallsBackToConsumer",
+			checkpoint: &flinkckpttest.Checkpoint{Incomplete: true},
+			wantHint:   "/*+ OPTIONS('consumer-id'='orders-job') */",
+		},
+		{
+			name:       "BrokenCheckpointFallsBackToConsumer",
+			checkpoint: &flinkckpttest.Checkpoint{SkipFiles: true},
+			wantHint:   "/*+ OPTIONS('consumer-id'='orders-job') */",
+		},
+		{
+			name:     "ExpiredConsumerIsRefused",
+			expireTo: 8, // the consumer still needs snapshot 6
+			wantErr:  resume.ErrNoPosition,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, rec := storage(t)
+			if tc.checkpoint != nil {
+				l := &flinkckpttest.Layout{Bucket: b, Prefix: "ck/", Root: "s3a://bucket/"}
+				w, err := l.Checkpoint(ctx, job, 7, tc.checkpoint)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rec.SetModTime(w.Dir+"_metadata", t0.Add(9*time.Minute))
+			}
+			tb := paimontest.New(t, b, "wh/db.db/orders").
+				Schema(map[string]string{"consumer.expiration-time": "7 d"}).
+				CommitEvery(10, t0, time.Minute).
+				Consumer("orders-job", 6)
+			rec.SetModTime(tb.Key("consumer/consumer-orders-job"), t0.Add(5*time.Minute))
+			if tc.expireTo > 0 {
+				tb.ExpireBefore(tc.expireTo)
+			}
+
+			got, err := Plan(ctx, sources(t, b)...)
+			if tc.wantErr != nil {
+				if !errors.Is(err, tc.wantErr) {
+					t.Fatalf("err = %v, want %v", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.wantArgs, got.FlinkArgs); diff != "" {
+				t.Errorf("flink args (-want +got):\n%s", diff)
+			}
+			if got.SourceHint != tc.wantHint {
+				t.Errorf("hint = %q, want %q", got.SourceHint, tc.wantHint)
+			}
+		})
+	}
+}
+
+// TestPlanWithFixedSources checks Plan's own rules with resolvers whose
+// answers are fixed: a replay is refused, and a failing source is logged but
+// does not stop a safe start.
+func TestPlanWithFixedSources(t *testing.T) {
+	ctx := context.Background()
+	replay := resumetest.Static("kafka", resume.Candidate{
+		Position: resumetest.Position{PositionKind: "kafka-offsets", Summary: "orders from committed offsets"}, Guarantee: resume.Replay,
+		Reasons: []string{"committed offsets"},
+	})
+	if _, err := Plan(ctx, replay); !errors.Is(err, resume.ErrNoPosition) {
+		t.Errorf("replay accepted: err = %v", err)
+	}
+	exact := resumetest.Static("consumer", resume.Candidate{
+		Position: resumetest.Position{PositionKind: "paimon-snapshot", Summary: "snapshot 6",
+			Start: resume.Launch{Options: map[string]string{"consumer-id": "orders-job"}}},
+		Guarantee: resume.ExactInput, Reasons: []string{"consumer file"},
+	})
+	down := resumetest.Failing("checkpoints", errors.New("bucket unreachable"))
+	got, err := Plan(ctx, down, exact)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got.Because, "consumer: snapshot 6 (exact-input); ignored: checkpoints: bucket unreachable") {
+		t.Errorf("because = %q", got.Because)
+	}
+}
+
+// TestSourcesKeepTheContract runs resumekit's contract check on the
+// resolvers the deploy tool builds, as it would on a resolver of its own.
+func TestSourcesKeepTheContract(t *testing.T) {
+	b, _ := storage(t)
+	l := &flinkckpttest.Layout{Bucket: b, Prefix: "ck/", Root: "s3a://bucket/"}
+	if _, err := l.Checkpoint(context.Background(), job, 7, nil); err != nil {
+		t.Fatal(err)
+	}
+	paimontest.New(t, b, "wh/db.db/orders").CommitEvery(3, t0, time.Minute).Consumer("orders-job", 2)
+	for _, r := range sources(t, b) {
+		for _, err := range resumetest.CheckResolver(context.Background(), r) {
+			t.Error(err)
+		}
+	}
+}
