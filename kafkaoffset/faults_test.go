@@ -189,8 +189,8 @@ func TestFaultBrokerStops(t *testing.T) {
 }
 
 // TestRequestCountBound checks the cost model: at most three ListOffsets
-// requests per broker (end, log start, by time) and one OffsetFetch,
-// whatever the number of partitions.
+// requests per broker (end, log start, by time), one OffsetFetch and at most
+// one Fetch per broker (record times), whatever the number of partitions.
 func TestRequestCountBound(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -212,7 +212,7 @@ func TestRequestCountBound(t *testing.T) {
 				offs[int32(i)%tc.parts] = 2
 				e.commit(t, "job", topic, offs)
 			}
-			lo, of := observe(e, kmsg.ListOffsets), observe(e, kmsg.OffsetFetch)
+			lo, of, fe := observe(e, kmsg.ListOffsets), observe(e, kmsg.OffsetFetch), observe(e, kmsg.Fetch)
 			r := mustResolver(t, e, tc.topics, &kafkaoffset.Options{Group: "job", At: base.Add(time.Second)})
 			c, err := r.Resolve(context.Background())
 			if err != nil {
@@ -229,6 +229,10 @@ func TestRequestCountBound(t *testing.T) {
 			}
 			if of.total() != 1 {
 				t.Errorf("%d OffsetFetch requests, want 1", of.total())
+			}
+			// Record times: one bounded Fetch per broker at most.
+			if fe.max() > 1 {
+				t.Errorf("%d Fetch requests to one broker, want at most 1", fe.max())
 			}
 		})
 	}

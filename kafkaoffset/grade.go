@@ -183,6 +183,10 @@ func (r *Resolver) candidate(res []PartitionOffsets) (resume.Candidate, error) {
 		c.Reasons = append(c.Reasons, "At is unknown: no record just before a committed offset was read")
 	}
 
+	if r.group != "" && len(by[FromCommit]) == 0 {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("group %q has no commits on %s (an unknown group, offsets expired after offsets.retention.minutes, 7 days by default, or another group.id): every partition starts by time",
+			r.group, strings.Join(r.topics, ", ")))
+	}
 	if ps := by[FromLogStart]; len(ps) > 0 {
 		c.Warnings = append(c.Warnings, fmt.Sprintf("%d partitions have no commit and start at the log start offset, as Flink starts newly discovered partitions (added after the commit, or never read): %s",
 			len(ps), names(ps, func(p *PartitionOffsets) string { return fmt.Sprintf(" (%d records)", p.End-p.Start) })))

@@ -303,6 +303,11 @@ func TestResolveUnknownGroup(t *testing.T) {
 		if diff := cmp.Diff(want, rows(res)); diff != "" {
 			t.Errorf("(-want +got):\n%s", diff)
 		}
+		c, err := r.Grade(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		contains(t, "warnings", c.Warnings, `group "nobody" has no commits on t`)
 	})
 }
 
