@@ -282,3 +282,34 @@ func TestFaultLeaderless(t *testing.T) {
 		}
 	})
 }
+
+// TestFaultByTimeOnCommittedPartition: the lookup by time failing for a
+// partition that has a commit fails nothing (the time is only shown there);
+// failing for a partition that needs it fails that partition.
+func TestFaultByTimeOnCommittedPartition(t *testing.T) {
+	e := newEnv(t, 1, 2, []string{"t"})
+	e.produceN(t, "t", 0, 3)
+	e.produceN(t, "t", 1, 3)
+	e.commit(t, "job", "t", map[int32]int64{0: 2})
+	byTime := func(req kmsg.Request) bool {
+		lr := req.(*kmsg.ListOffsetsRequest)
+		return len(lr.Topics) > 0 && len(lr.Topics[0].Partitions) > 0 && lr.Topics[0].Partitions[0].Timestamp >= 0
+	}
+	r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{Group: "job", At: base.Add(time.Second), Retries: -1})
+
+	h := e.c.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.ListOffsets}, Topic: "t", Partitions: []int32{0}, Err: kerr.KafkaStorageError, Count: -1, When: byTime})
+	res, err := r.Offsets(context.Background())
+	h.Remove()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res[0].Offset != 2 || res[0].ByTime != -1 || res[1].Offset != 1 {
+		t.Errorf("partitions %+v", res)
+	}
+
+	h = e.c.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.ListOffsets}, Topic: "t", Partitions: []int32{1}, Err: kerr.KafkaStorageError, Count: -1, When: byTime})
+	defer h.Remove()
+	if _, err := r.Offsets(context.Background()); !errors.Is(err, kerr.KafkaStorageError) || !strings.Contains(err.Error(), "t/1: list offset by time") {
+		t.Errorf("err = %v", err)
+	}
+}

@@ -92,10 +92,10 @@ func (r *Resolver) lookup(ctx context.Context) ([]PartitionOffsets, error) {
 		return err
 	}
 
-	if err := list(-1, "end", ptrs, func(p *PartitionOffsets, o, _ int64) { p.End = o }); err != nil {
+	if err := list(-1, "end offset", ptrs, func(p *PartitionOffsets, o, _ int64) { p.End = o }); err != nil {
 		return parts, err
 	}
-	if err := list(-2, "log start", ptrs, func(p *PartitionOffsets, o, _ int64) { p.Start = o }); err != nil {
+	if err := list(-2, "log start offset", ptrs, func(p *PartitionOffsets, o, _ int64) { p.Start = o }); err != nil {
 		return parts, err
 	}
 	if r.group != "" {
@@ -119,7 +119,7 @@ func (r *Resolver) lookup(ctx context.Context) ([]PartitionOffsets, error) {
 				need = append(need, p)
 			}
 		}
-		err := list(r.at.UnixMilli(), "by time", need, func(p *PartitionOffsets, o, ts int64) {
+		err := list(r.at.UnixMilli(), "offset by time", need, func(p *PartitionOffsets, o, ts int64) {
 			// -1 without an error is the broker's "no record at or
 			// after this time"; the end offset listed above answers it.
 			if o >= 0 {
@@ -128,6 +128,13 @@ func (r *Resolver) lookup(ctx context.Context) ([]PartitionOffsets, error) {
 		})
 		if err != nil {
 			return parts, err
+		}
+		for _, p := range need {
+			// A partition with a commit starts there: its offset by
+			// time is only shown, so failing to list it fails nothing.
+			if p.Err != nil && p.Committed >= 0 {
+				p.Err = nil
+			}
 		}
 	}
 
@@ -147,7 +154,7 @@ func (r *Resolver) lookup(ctx context.Context) ([]PartitionOffsets, error) {
 		for _, p := range above {
 			p.Err = nil
 		}
-		if err := list(-1, "end", above, func(p *PartitionOffsets, o, _ int64) { p.End = o }); err != nil {
+		if err := list(-1, "end offset", above, func(p *PartitionOffsets, o, _ int64) { p.End = o }); err != nil {
 			return parts, err
 		}
 		for _, p := range above {
@@ -313,9 +320,9 @@ func (r *Resolver) listOffsets(ctx context.Context, ts int64, what string, ps []
 		}
 		if err := ctx.Err(); err != nil {
 			for _, p := range pending {
-				p.Err = fmt.Errorf("kafkaoffset: %s: list %s offset: %w", p.name(), what, err)
+				p.Err = fmt.Errorf("kafkaoffset: %s: list %s: %w", p.name(), what, err)
 			}
-			return first, fmt.Errorf("kafkaoffset: list %s offsets: %w", what, err)
+			return first, fmt.Errorf("kafkaoffset: list %s: %w", what, err)
 		}
 
 		var again []*PartitionOffsets
@@ -323,7 +330,7 @@ func (r *Resolver) listOffsets(ctx context.Context, ts int64, what string, ps []
 			a, ok := answers[p.key()]
 			switch {
 			case !ok:
-				p.Err = fmt.Errorf("kafkaoffset: %s: list %s offset: no answer from the broker", p.name(), what)
+				p.Err = fmt.Errorf("kafkaoffset: %s: list %s: no answer from the broker", p.name(), what)
 			case a.err == nil:
 				set(p, a.offset, a.ts)
 			case kerr.IsRetriable(a.err) && attempt < r.retries:
@@ -337,7 +344,7 @@ func (r *Resolver) listOffsets(ctx context.Context, ts int64, what string, ps []
 				if attempt > 0 {
 					tries = fmt.Sprintf(" (after %d tries)", attempt+1)
 				}
-				p.Err = fmt.Errorf("kafkaoffset: %s: list %s offset%s: %w", p.name(), what, tries, a.err)
+				p.Err = fmt.Errorf("kafkaoffset: %s: list %s%s: %w", p.name(), what, tries, a.err)
 			}
 		}
 		if len(again) > 0 {
@@ -345,9 +352,9 @@ func (r *Resolver) listOffsets(ctx context.Context, ts int64, what string, ps []
 			// MetadataMinAge old: wait that long for new leaders.
 			if err := r.pauseAtLeast(ctx, attempt, r.minAge); err != nil {
 				for _, p := range again {
-					p.Err = fmt.Errorf("kafkaoffset: %s: list %s offset: %w (last: %w)", p.name(), what, err, p.Err)
+					p.Err = fmt.Errorf("kafkaoffset: %s: list %s: %w (last: %w)", p.name(), what, err, p.Err)
 				}
-				return first, fmt.Errorf("kafkaoffset: list %s offsets: %w", what, err)
+				return first, fmt.Errorf("kafkaoffset: list %s: %w", what, err)
 			}
 			for _, p := range again {
 				p.Err = nil
