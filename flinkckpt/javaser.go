@@ -58,11 +58,11 @@ func (w *javaWalker) content() *javaClass {
 	w.depth++
 	defer func() { w.depth-- }()
 	start := d.off
-	tc := d.u8("checkpoint properties")
+	tc := d.u8("checkpoint properties", "")
 	switch tc {
 	case tcNull:
 	case tcReference:
-		h := int(d.i32("checkpoint properties handle")) - javaBaseHandle
+		h := int(d.i32("checkpoint properties handle", "")) - javaBaseHandle
 		if d.err == nil && (h < 0 || h >= len(w.handles)) {
 			d.off = start
 			w.fail("reference to unknown handle %#x", h+javaBaseHandle)
@@ -72,18 +72,18 @@ func (w *javaWalker) content() *javaClass {
 			return w.handles[h]
 		}
 	case tcClassDesc:
-		name := d.utf("class name")
-		d.need(9, "serialVersionUID and flags")
+		name := d.utf("class name", "")
+		d.need(9, "serialVersionUID and flags", "")
 		if d.err != nil {
 			return nil
 		}
 		d.off += 8
-		c := &javaClass{name: name, flags: d.u8("class flags")}
+		c := &javaClass{name: name, flags: d.u8("class flags", "")}
 		w.handles = append(w.handles, c)
-		n := int(uint16(d.u8("field count"))<<8 | uint16(d.u8("field count")))
+		n := int(uint16(d.u8("field count", ""))<<8 | uint16(d.u8("field count", "")))
 		for i := 0; i < n && d.err == nil; i++ {
-			code := d.u8("field type")
-			d.utf("field name")
+			code := d.u8("field type", "")
+			d.utf("field name", "")
 			switch code {
 			case 'B', 'C', 'D', 'F', 'I', 'J', 'S', 'Z':
 			case 'L', '[':
@@ -100,9 +100,9 @@ func (w *javaWalker) content() *javaClass {
 	case tcProxyClassDesc:
 		c := &javaClass{flags: 0x02}
 		w.handles = append(w.handles, c)
-		n := d.count("proxy interface count", 2)
+		n := d.count("proxy interface count", "", 2)
 		for i := 0; i < n && d.err == nil; i++ {
-			d.utf("proxy interface")
+			d.utf("proxy interface", "")
 		}
 		w.annotation()
 		c.super = w.content()
@@ -129,10 +129,10 @@ func (w *javaWalker) content() *javaClass {
 			}
 		}
 	case tcString:
-		d.utf("string")
+		d.utf("string", "")
 		w.handles = append(w.handles, nil)
 	case tcLongString:
-		n := d.i64("long string length")
+		n := d.i64("long string length", "")
 		if d.err == nil && (n < 0 || n > int64(d.left())) {
 			w.fail("long string of %d bytes, %d left", n, d.left())
 			return nil
@@ -146,7 +146,7 @@ func (w *javaWalker) content() *javaClass {
 		if c != nil && len(c.name) >= 2 && c.name[0] == '[' {
 			elem = c.name[1]
 		}
-		n := d.count("array length", 1)
+		n := d.count("array length", "", 1)
 		for i := 0; i < n && d.err == nil; i++ {
 			w.value(elem)
 		}
@@ -158,12 +158,12 @@ func (w *javaWalker) content() *javaClass {
 		w.content()
 		w.handles = append(w.handles, nil)
 	case tcBlockData:
-		n := int(d.u8("block data length"))
-		if d.need(n, "block data") {
+		n := int(d.u8("block data length", ""))
+		if d.need(n, "block data", "") {
 			d.off += n
 		}
 	case tcBlockDataLong:
-		n := d.count("block data length", 1)
+		n := d.count("block data length", "", 1)
 		d.off += n
 	default:
 		if d.err == nil {
@@ -180,7 +180,7 @@ var primitiveSizes = map[byte]int{'B': 1, 'C': 2, 'D': 8, 'F': 4, 'I': 4, 'J': 8
 // value reads one field value of the given type code.
 func (w *javaWalker) value(code byte) {
 	if n, ok := primitiveSizes[code]; ok {
-		if w.d.need(n, "field value") {
+		if w.d.need(n, "field value", "") {
 			w.d.off += n
 		}
 		return
@@ -192,7 +192,7 @@ func (w *javaWalker) value(code byte) {
 func (w *javaWalker) annotation() {
 	d := w.d
 	for d.err == nil {
-		if !d.need(1, "annotation") {
+		if !d.need(1, "annotation", "") {
 			return
 		}
 		if d.buf[d.off] == tcEndBlockData {
@@ -206,7 +206,7 @@ func (w *javaWalker) annotation() {
 // walkJava checks buf[d.off:] holds the stream magic and exactly one
 // complete top-level object.
 func walkJava(d *decoder) {
-	if !d.need(4, "checkpoint properties") {
+	if !d.need(4, "checkpoint properties", "") {
 		return
 	}
 	if binary.BigEndian.Uint32(d.buf[d.off:]) != 0xACED0005 {

@@ -179,27 +179,31 @@ func (d *decoder) fail(what, format string, args ...any) {
 
 func (d *decoder) left() int { return len(d.buf) - d.off }
 
-func (d *decoder) need(n int, what string) bool {
+// The read helpers take what is being read in two parts (what, field),
+// joined only when an error is reported, so that reading allocates nothing
+// for labels.
+
+func (d *decoder) need(n int, what, field string) bool {
 	if d.err != nil {
 		return false
 	}
 	if n < 0 || n > d.left() {
-		d.fail(what, "need %d bytes, %d left", n, d.left())
+		d.fail(what+field, "need %d bytes, %d left", n, d.left())
 		return false
 	}
 	return true
 }
 
-func (d *decoder) u8(what string) byte {
-	if !d.need(1, what) {
+func (d *decoder) u8(what, field string) byte {
+	if !d.need(1, what, field) {
 		return 0
 	}
 	d.off++
 	return d.buf[d.off-1]
 }
 
-func (d *decoder) i32(what string) int32 {
-	if !d.need(4, what) {
+func (d *decoder) i32(what, field string) int32 {
+	if !d.need(4, what, field) {
 		return 0
 	}
 	v := binary.BigEndian.Uint32(d.buf[d.off:])
@@ -207,8 +211,8 @@ func (d *decoder) i32(what string) int32 {
 	return int32(v)
 }
 
-func (d *decoder) i64(what string) int64 {
-	if !d.need(8, what) {
+func (d *decoder) i64(what, field string) int64 {
+	if !d.need(8, what, field) {
 		return 0
 	}
 	v := binary.BigEndian.Uint64(d.buf[d.off:])
@@ -218,28 +222,28 @@ func (d *decoder) i64(what string) int64 {
 
 // count reads an int32 count of elements that take at least min bytes each
 // and checks it against the bytes left before anything is allocated.
-func (d *decoder) count(what string, min int) int {
+func (d *decoder) count(what, field string, min int) int {
 	start := d.off
-	n := d.i32(what)
+	n := d.i32(what, field)
 	if d.err != nil {
 		return 0
 	}
 	if n < 0 {
 		d.off = start
-		d.fail(what, "negative count %d", n)
+		d.fail(what+field, "negative count %d", n)
 		return 0
 	}
 	if int64(n)*int64(min) > int64(d.left()) {
 		d.off = start
-		d.fail(what, "count %d needs at least %d bytes, %d left", n, int64(n)*int64(min), d.left())
+		d.fail(what+field, "count %d needs at least %d bytes, %d left", n, int64(n)*int64(min), d.left())
 		return 0
 	}
 	return int(n)
 }
 
-func (d *decoder) bytes(what string) []byte {
-	n := d.count(what+" length", 1)
-	if !d.need(n, what) {
+func (d *decoder) bytes(what, field string) []byte {
+	n := d.count(what, field, 1)
+	if !d.need(n, what, field) {
 		return nil
 	}
 	b := d.buf[d.off : d.off+n : d.off+n]
@@ -247,8 +251,8 @@ func (d *decoder) bytes(what string) []byte {
 	return b
 }
 
-func (d *decoder) offsets(what string) []int64 {
-	n := d.count(what, 8)
+func (d *decoder) offsets(what, field string) []int64 {
+	n := d.count(what, field, 8)
 	if d.err != nil {
 		return nil
 	}
@@ -265,19 +269,19 @@ func (d *decoder) longs(n int) []int64 {
 }
 
 // utf reads a Java modified UTF-8 string (uint16 length).
-func (d *decoder) utf(what string) string {
-	if !d.need(2, what) {
+func (d *decoder) utf(what, field string) string {
+	if !d.need(2, what, field) {
 		return ""
 	}
 	n := int(binary.BigEndian.Uint16(d.buf[d.off:]))
 	d.off += 2
-	if !d.need(n, what) {
+	if !d.need(n, what, field) {
 		return ""
 	}
 	b := d.buf[d.off : d.off+n]
 	s, ok := decodeModifiedUTF8(b)
 	if !ok {
-		d.fail(what, "invalid modified UTF-8")
+		d.fail(what+field, "invalid modified UTF-8")
 		return ""
 	}
 	d.off += n
@@ -333,28 +337,28 @@ func decodeModifiedUTF8(b []byte) (string, bool) {
 func (d *decoder) metadata() *Metadata {
 	md := &Metadata{}
 	d.md = md
-	if magic := uint32(d.i32("magic number")); d.err == nil && magic != metadataMagic {
+	if magic := uint32(d.i32("magic number", "")); d.err == nil && magic != metadataMagic {
 		d.off = 0
 		d.fail("magic number", "got %#08x, want %#08x (not a Flink _metadata file)", magic, metadataMagic)
 	}
 	vStart := d.off
-	v := d.i32("version")
+	v := d.i32("version", "")
 	if d.err == nil && (v < 2 || v > 7) {
 		d.off = vStart
 		d.fail("version", "unsupported version %d (want 2 to 7)", v)
 	}
 	md.Version = int(v)
 	idStart := d.off
-	md.CheckpointID = d.i64("checkpoint id")
+	md.CheckpointID = d.i64("checkpoint id", "")
 	if d.err == nil && md.CheckpointID < 0 {
 		d.off = idStart
 		d.fail("checkpoint id", "negative checkpoint id %d", md.CheckpointID)
 	}
-	nm := d.count("master state count", 8)
+	nm := d.count("master state count", "", 8)
 	for i := 0; i < nm && d.err == nil; i++ {
 		d.masterState(md)
 	}
-	nop := d.count("operator count", 25)
+	nop := d.count("operator count", "", 25)
 	for i := 0; i < nop && d.err == nil; i++ {
 		md.Operators = append(md.Operators, d.operator(md.Version))
 	}
@@ -372,12 +376,12 @@ func (d *decoder) metadata() *Metadata {
 
 func (d *decoder) masterState(md *Metadata) {
 	start := d.off
-	if magic := uint32(d.i32("master state magic number")); d.err == nil && magic != masterStateMagic {
+	if magic := uint32(d.i32("master state magic number", "")); d.err == nil && magic != masterStateMagic {
 		d.off = start
 		d.fail("master state magic number", "got %#08x, want %#08x", magic, masterStateMagic)
 		return
 	}
-	n := int(d.i32("master state length"))
+	n := int(d.i32("master state length", ""))
 	if d.err != nil {
 		return
 	}
@@ -389,9 +393,9 @@ func (d *decoder) masterState(md *Metadata) {
 	end := d.off + n
 	sub := &decoder{buf: d.buf[:end], off: d.off}
 	var ms MasterState
-	ms.Version = sub.i32("master state version")
-	ms.Name = sub.utf("master state name")
-	ms.Data = sub.bytes("master state data")
+	ms.Version = sub.i32("master state version", "")
+	ms.Name = sub.utf("master state name", "")
+	ms.Data = sub.bytes("master state data", "")
 	if sub.err == nil && sub.off != end {
 		sub.fail("master state", "%d trailing bytes", end-sub.off)
 	}
@@ -407,28 +411,28 @@ func (d *decoder) masterState(md *Metadata) {
 func (d *decoder) operator(version int) Operator {
 	var op Operator
 	if version >= 5 {
-		op.Name = d.utf("operator name")
-		op.UID = d.utf("operator uid")
+		op.Name = d.utf("operator name", "")
+		op.UID = d.utf("operator uid", "")
 	}
-	if !d.need(16, "operator id") {
+	if !d.need(16, "operator id", "") {
 		return op
 	}
 	op.ID = hex.EncodeToString(d.buf[d.off : d.off+16])
 	d.off += 16
 	d.op = op.ID
-	op.Parallelism = int(d.i32("parallelism"))
-	op.MaxParallelism = int(d.i32("max parallelism"))
+	op.Parallelism = int(d.i32("parallelism", ""))
+	op.MaxParallelism = int(d.i32("max parallelism", ""))
 	if version == 2 {
 		start := d.off
-		if cl := d.i32("chain length"); d.err == nil && cl != 1 {
+		if cl := d.i32("chain length", ""); d.err == nil && cl != 1 {
 			d.off = start
 			d.fail("chain length", "chain length %d, want 1", cl)
 		}
 	} else {
-		op.Coordinator = d.stream("coordinator state")
+		op.Coordinator = d.stream("coordinator state", "")
 	}
 	start := d.off
-	n := d.i32("subtask count")
+	n := d.i32("subtask count", "")
 	if d.err != nil {
 		return op
 	}
@@ -437,7 +441,7 @@ func (d *decoder) operator(version int) Operator {
 		return op
 	}
 	d.off = start
-	cnt := d.count("subtask count", 4)
+	cnt := d.count("subtask count", "", 4)
 	for i := 0; i < cnt && d.err == nil; i++ {
 		op.SubtaskStates = append(op.SubtaskStates, d.subtask(version))
 	}
@@ -447,7 +451,7 @@ func (d *decoder) operator(version int) Operator {
 
 func (d *decoder) subtask(version int) SubtaskState {
 	var st SubtaskState
-	st.Index = d.i32("subtask index")
+	st.Index = d.i32("subtask index", "")
 	if d.err != nil {
 		return st
 	}
@@ -457,37 +461,37 @@ func (d *decoder) subtask(version int) SubtaskState {
 		return st
 	}
 	if version == 2 {
-		st.Duration = d.i64("subtask duration")
+		st.Duration = d.i64("subtask duration", "")
 		start := d.off
-		if n := d.i32("legacy state count"); d.err == nil && n != 0 {
+		if n := d.i32("legacy state count", ""); d.err == nil && n != 0 {
 			d.off = start
 			d.fail("legacy state count", "legacy (Flink 1.1) state count %d, want 0", n)
 			return st
 		}
 	}
-	if d.i32("managed operator state flag") != 0 {
-		st.ManagedOperator = d.operatorHandle("managed operator state")
+	if d.i32("managed operator state flag", "") != 0 {
+		st.ManagedOperator = d.operatorHandle("managed operator state", "")
 	}
-	if d.i32("raw operator state flag") != 0 {
-		st.RawOperator = d.operatorHandle("raw operator state")
+	if d.i32("raw operator state flag", "") != 0 {
+		st.RawOperator = d.operatorHandle("raw operator state", "")
 	}
-	st.ManagedKeyed = d.keyed("managed keyed state")
-	st.RawKeyed = d.keyed("raw keyed state")
+	st.ManagedKeyed = d.keyed("managed keyed state", "")
+	st.RawKeyed = d.keyed("raw keyed state", "")
 	if version >= 3 {
-		n := d.count("input channel state count", 1)
+		n := d.count("input channel state count", "", 1)
 		for i := 0; i < n && d.err == nil; i++ {
 			st.InputChannels = append(st.InputChannels, d.channel(version, "input channel state"))
 		}
-		n = d.count("result subpartition state count", 1)
+		n = d.count("result subpartition state count", "", 1)
 		for i := 0; i < n && d.err == nil; i++ {
 			st.ResultSubpartitions = append(st.ResultSubpartitions, d.channel(version, "result subpartition state"))
 		}
 	}
 	if version >= 7 {
-		switch m := d.u8("reference checkpoint id marker"); {
+		switch m := d.u8("reference checkpoint id marker", ""); {
 		case d.err != nil:
 		case m == 1:
-			id := d.i64("reference checkpoint id")
+			id := d.i64("reference checkpoint id", "")
 			st.RefCheckpointID = &id
 		case m != 0:
 			d.off--
@@ -508,11 +512,26 @@ func (d *decoder) enter(what string) bool {
 
 func (d *decoder) addFile(f FileRef) {
 	f.Operator = d.op
-	d.md.Files = append(d.md.Files, f)
+	d.md.Files = appendDoubling(d.md.Files, f)
 }
 
-func (d *decoder) stream(what string) *StreamHandle {
-	t := d.u8(what + " type")
+// appendDoubling appends like append but doubles the capacity when full, so
+// that building a list of n items allocates at most about 2n items in total
+// (append grows large slices by 1.25×, which allocates about 5n).
+func appendDoubling[T any](s []T, v T) []T {
+	if len(s) == cap(s) {
+		ns := make([]T, len(s), max(2*cap(s), 16))
+		copy(ns, s)
+		s = ns
+	}
+	return append(s, v)
+}
+
+func (d *decoder) stream(what, field string) *StreamHandle {
+	if field != "" {
+		what += field
+	}
+	t := d.u8(what, " type")
 	if d.err != nil || t == TypeNull {
 		return nil
 	}
@@ -523,30 +542,30 @@ func (d *decoder) stream(what string) *StreamHandle {
 	h := &StreamHandle{Type: t}
 	switch t {
 	case TypeByteStream:
-		h.Name = d.utf(what + " name")
-		h.Data = d.bytes(what + " bytes")
+		h.Name = d.utf(what, " name")
+		h.Data = d.bytes(what, " bytes")
 	case TypeFile:
-		h.Size = d.i64(what + " size")
-		h.Path = d.utf(what + " path")
+		h.Size = d.i64(what, " size")
+		h.Path = d.utf(what, " path")
 		if d.err == nil {
 			d.addFile(FileRef{Path: h.Path, Size: h.Size})
 		}
 	case TypeRelativeFile:
-		h.Path = d.utf(what + " relative path")
-		h.Size = d.i64(what + " size")
+		h.Path = d.utf(what, " relative path")
+		h.Size = d.i64(what, " size")
 		if d.err == nil {
 			d.addFile(FileRef{Path: h.Path, Size: h.Size, Relative: true})
 		}
 	case TypeKeyGroups:
-		h.KeyGroupStart = d.i32(what + " key group start")
-		h.Offsets = d.offsets(what + " key group count")
-		h.Nested = d.stream(what)
+		h.KeyGroupStart = d.i32(what, " key group start")
+		h.Offsets = d.offsets(what, " key group count")
+		h.Nested = d.stream(what, "")
 	case TypeSegment:
-		h.Start = d.i64(what + " segment start")
-		h.Size = d.i64(what + " segment size")
-		h.Scope = d.i32(what + " segment scope")
-		h.Path = d.utf(what + " segment path")
-		h.Name = d.utf(what + " segment logical id")
+		h.Start = d.i64(what, " segment start")
+		h.Size = d.i64(what, " segment size")
+		h.Scope = d.i32(what, " segment scope")
+		h.Path = d.utf(what, " segment path")
+		h.Name = d.utf(what, " segment logical id")
 		if d.err == nil {
 			d.addFile(FileRef{Path: h.Path, Size: h.Size, Offset: h.Start, Segment: true})
 		}
@@ -559,8 +578,11 @@ func (d *decoder) stream(what string) *StreamHandle {
 	return h
 }
 
-func (d *decoder) keyed(what string) *KeyedHandle {
-	t := d.u8(what + " type")
+func (d *decoder) keyed(what, field string) *KeyedHandle {
+	if field != "" {
+		what += field
+	}
+	t := d.u8(what, " type")
 	if d.err != nil || t == TypeNull {
 		return nil
 	}
@@ -571,70 +593,70 @@ func (d *decoder) keyed(what string) *KeyedHandle {
 	h := &KeyedHandle{Type: t}
 	switch t {
 	case TypeKeyGroups, TypeSavepointKeyGroups, TypeKeyGroupsV2:
-		h.KeyGroupStart = d.i32(what + " key group start")
-		h.KeyGroupCount = int32(d.count(what+" key group count", 8))
+		h.KeyGroupStart = d.i32(what, " key group start")
+		h.KeyGroupCount = int32(d.count(what, " key group count", 8))
 		if d.err == nil {
 			h.Offsets = d.longs(int(h.KeyGroupCount))
 		}
-		h.Stream = d.stream(what)
+		h.Stream = d.stream(what, "")
 		if t == TypeKeyGroupsV2 {
-			h.HandleID = d.utf(what + " handle id")
+			h.HandleID = d.utf(what, " handle id")
 		}
 	case TypeIncremental, TypeIncrementalV2:
-		h.CheckpointID = d.i64(what + " checkpoint id")
-		h.BackendID = d.utf(what + " backend id")
-		h.KeyGroupStart = d.i32(what + " key group start")
-		h.KeyGroupCount = d.i32(what + " key group count")
+		h.CheckpointID = d.i64(what, " checkpoint id")
+		h.BackendID = d.utf(what, " backend id")
+		h.KeyGroupStart = d.i32(what, " key group start")
+		h.KeyGroupCount = d.i32(what, " key group count")
 		if t == TypeIncrementalV2 {
-			h.CheckpointedSize = d.i64(what + " checkpointed size")
+			h.CheckpointedSize = d.i64(what, " checkpointed size")
 		}
-		h.Stream = d.stream(what + " meta data")
-		h.Shared = d.namedList(what + " shared state")
-		h.Private = d.namedList(what + " private state")
+		h.Stream = d.stream(what, " meta data")
+		h.Shared = d.namedList(what, " shared state")
+		h.Private = d.namedList(what, " private state")
 		if t == TypeIncrementalV2 {
-			h.HandleID = d.utf(what + " handle id")
+			h.HandleID = d.utf(what, " handle id")
 		}
 	case TypeChangelog, TypeChangelogV2:
-		h.KeyGroupStart = d.i32(what + " key group start")
-		h.KeyGroupCount = d.i32(what + " key group count")
-		h.CheckpointedSize = d.i64(what + " checkpointed size")
-		n := d.count(what+" materialized count", 1)
+		h.KeyGroupStart = d.i32(what, " key group start")
+		h.KeyGroupCount = d.i32(what, " key group count")
+		h.CheckpointedSize = d.i64(what, " checkpointed size")
+		n := d.count(what, " materialized count", 1)
 		for i := 0; i < n && d.err == nil; i++ {
-			h.Materialized = append(h.Materialized, d.keyed(what+" materialized"))
+			h.Materialized = append(h.Materialized, d.keyed(what, " materialized"))
 		}
-		n = d.count(what+" non-materialized count", 1)
+		n = d.count(what, " non-materialized count", 1)
 		for i := 0; i < n && d.err == nil; i++ {
-			h.NonMaterialized = append(h.NonMaterialized, d.keyed(what+" non-materialized"))
+			h.NonMaterialized = append(h.NonMaterialized, d.keyed(what, " non-materialized"))
 		}
-		h.MaterializationID = d.i64(what + " materialization id")
+		h.MaterializationID = d.i64(what, " materialization id")
 		if t == TypeChangelogV2 {
-			h.CheckpointID = d.i64(what + " checkpoint id")
+			h.CheckpointID = d.i64(what, " checkpoint id")
 		}
-		h.HandleID = d.utf(what + " handle id")
+		h.HandleID = d.utf(what, " handle id")
 	case TypeChangelogBytes:
-		h.KeyGroupStart = d.i32(what + " key group start")
-		h.KeyGroupCount = d.i32(what + " key group count")
-		h.From = d.i64(what + " from")
-		h.To = d.i64(what + " to")
-		n := d.count(what+" change count", 8)
+		h.KeyGroupStart = d.i32(what, " key group start")
+		h.KeyGroupCount = d.i32(what, " key group count")
+		h.From = d.i64(what, " from")
+		h.To = d.i64(what, " to")
+		n := d.count(what, " change count", 8)
 		for i := 0; i < n && d.err == nil; i++ {
-			kg := d.i32(what + " change key group")
-			h.Changes = append(h.Changes, StateChange{KeyGroup: kg, Data: d.bytes(what + " change")})
+			kg := d.i32(what, " change key group")
+			h.Changes = append(h.Changes, StateChange{KeyGroup: kg, Data: d.bytes(what, " change")})
 		}
-		h.HandleID = d.utf(what + " handle id")
+		h.HandleID = d.utf(what, " handle id")
 	case TypeChangelogFile, TypeChangelogFileV2:
-		h.KeyGroupStart = d.i32(what + " key group start")
-		h.KeyGroupCount = d.i32(what + " key group count")
-		n := d.count(what+" handle count", 9)
+		h.KeyGroupStart = d.i32(what, " key group start")
+		h.KeyGroupCount = d.i32(what, " key group count")
+		n := d.count(what, " handle count", 9)
 		for i := 0; i < n && d.err == nil; i++ {
-			off := d.i64(what + " offset")
-			h.Increments = append(h.Increments, OffsetHandle{Offset: off, Handle: d.stream(what)})
+			off := d.i64(what, " offset")
+			h.Increments = append(h.Increments, OffsetHandle{Offset: off, Handle: d.stream(what, "")})
 		}
-		h.StateSize = d.i64(what + " state size")
-		h.CheckpointedSize = d.i64(what + " checkpointed size")
-		h.HandleID = d.utf(what + " handle id")
+		h.StateSize = d.i64(what, " state size")
+		h.CheckpointedSize = d.i64(what, " checkpointed size")
+		h.HandleID = d.utf(what, " handle id")
 		if t == TypeChangelogFileV2 {
-			h.StorageID = d.utf(what + " storage id")
+			h.StorageID = d.utf(what, " storage id")
 		}
 	default:
 		d.off--
@@ -644,18 +666,24 @@ func (d *decoder) keyed(what string) *KeyedHandle {
 	return h
 }
 
-func (d *decoder) namedList(what string) []NamedHandle {
-	n := d.count(what+" count", 3)
+func (d *decoder) namedList(what, field string) []NamedHandle {
+	if field != "" {
+		what += field
+	}
+	n := d.count(what, " count", 3)
 	var out []NamedHandle
 	for i := 0; i < n && d.err == nil; i++ {
-		p := d.utf(what + " local path")
-		out = append(out, NamedHandle{LocalPath: p, Handle: d.stream(what)})
+		p := d.utf(what, " local path")
+		out = appendDoubling(out, NamedHandle{LocalPath: p, Handle: d.stream(what, "")})
 	}
 	return out
 }
 
-func (d *decoder) operatorHandle(what string) *OperatorHandle {
-	t := d.u8(what + " type")
+func (d *decoder) operatorHandle(what, field string) *OperatorHandle {
+	if field != "" {
+		what += field
+	}
+	t := d.u8(what, " type")
 	if d.err != nil || t == TypeNull {
 		return nil
 	}
@@ -665,24 +693,24 @@ func (d *decoder) operatorHandle(what string) *OperatorHandle {
 		return nil
 	}
 	h := &OperatorHandle{Type: t}
-	n := d.count(what+" state count", 7)
+	n := d.count(what, " state count", 7)
 	for i := 0; i < n && d.err == nil; i++ {
 		var s OperatorStateInfo
-		s.Name = d.utf(what + " state name")
+		s.Name = d.utf(what, " state name")
 		start := d.off
-		s.Mode = d.u8(what + " distribution mode")
+		s.Mode = d.u8(what, " distribution mode")
 		if d.err == nil && s.Mode > 2 {
 			d.off = start
 			d.fail(what+" distribution mode", "mode %d, want 0, 1 or 2", s.Mode)
 		}
-		s.Offsets = d.offsets(what + " offset count")
+		s.Offsets = d.offsets(what, " offset count")
 		h.States = append(h.States, s)
 	}
 	if t == TypeFileMergingOperator {
-		h.TaskOwnedDir = d.utf(what + " task-owned dir")
-		h.SharedDir = d.utf(what + " shared dir")
+		h.TaskOwnedDir = d.utf(what, " task-owned dir")
+		h.SharedDir = d.utf(what, " shared dir")
 		start := d.off
-		switch b := d.u8(what + " empty flag"); {
+		switch b := d.u8(what, " empty flag"); {
 		case d.err != nil:
 		case b > 1:
 			d.off = start
@@ -691,14 +719,14 @@ func (d *decoder) operatorHandle(what string) *OperatorHandle {
 			h.Empty = b == 1
 		}
 	}
-	h.Stream = d.stream(what)
+	h.Stream = d.stream(what, "")
 	return h
 }
 
 func (d *decoder) channel(version int, what string) ChannelHandle {
 	var h ChannelHandle
 	if version >= 6 {
-		h.Type = d.u8(what + " type")
+		h.Type = d.u8(what, " type")
 		if d.err != nil {
 			return h
 		}
@@ -711,19 +739,19 @@ func (d *decoder) channel(version int, what string) ChannelHandle {
 			return h
 		}
 		if h.Type == ChannelMergedInput || h.Type == ChannelMergedOutput {
-			h.Subtask = d.i32(what + " subtask")
-			h.Size = d.i64(what + " size")
-			h.Stream = d.stream(what)
-			h.Merged = d.bytes(what + " channel offsets")
+			h.Subtask = d.i32(what, " subtask")
+			h.Size = d.i64(what, " size")
+			h.Stream = d.stream(what, "")
+			h.Merged = d.bytes(what, " channel offsets")
 			return h
 		}
 	}
-	h.Subtask = d.i32(what + " subtask")
-	h.Info[0] = d.i32(what + " gate or partition")
-	h.Info[1] = d.i32(what + " channel or subpartition")
-	h.Offsets = d.offsets(what + " offset count")
-	h.Size = d.i64(what + " size")
-	h.Stream = d.stream(what)
+	h.Subtask = d.i32(what, " subtask")
+	h.Info[0] = d.i32(what, " gate or partition")
+	h.Info[1] = d.i32(what, " channel or subpartition")
+	h.Offsets = d.offsets(what, " offset count")
+	h.Size = d.i64(what, " size")
+	h.Stream = d.stream(what, "")
 	return h
 }
 
