@@ -173,13 +173,20 @@ func (r *Resolver) candidate(res []PartitionOffsets) (resume.Candidate, error) {
 		}
 	}
 	c.At = at
-	if readTimes > 0 {
+	byTime := len(by[FromTime]) + len(by[FromEnd])
+	switch {
+	case readTimes > 0:
 		s := fmt.Sprintf("At is the oldest timestamp of the record just before a committed offset (read for %d partitions)", readTimes)
+		if byTime > 0 {
+			s = fmt.Sprintf("At is the oldest of the start time (%d partitions by time) and the timestamps of the records just before the committed offsets (read for %d partitions)", byTime, readTimes)
+		}
 		if len(unread) > 0 {
 			s += fmt.Sprintf("; not read for %d: %s", len(unread), names(unread, nil))
 		}
 		c.Reasons = append(c.Reasons, s)
-	} else if len(by[FromCommit]) > 0 && !r.hasAt {
+	case byTime > 0:
+		c.Reasons = append(c.Reasons, "At is the start time")
+	case len(by[FromCommit]) > 0:
 		c.Reasons = append(c.Reasons, "At is unknown: no record just before a committed offset was read")
 	}
 
@@ -200,7 +207,7 @@ func (r *Resolver) candidate(res []PartitionOffsets) (resume.Candidate, error) {
 		if r.at.After(now) {
 			c.Warnings = append(c.Warnings, fmt.Sprintf("the start time %s is in the future (now %s)", fmtMillis(r.at.UnixMilli()), fmtMillis(now.UnixMilli())))
 		} else {
-			c.Warnings = append(c.Warnings, fmt.Sprintf("starting by time rewinds %s before now: a job that lagged more than that behind when it stopped had not read up to the start time, and the records it had not read before it are skipped",
+			c.Warnings = append(c.Warnings, fmt.Sprintf("starting by time rewinds %s before now: if the old job lagged more than that when it stopped, the records it had not yet read from before the start time are skipped",
 				now.Sub(r.at).Round(time.Second)))
 		}
 	}

@@ -82,11 +82,11 @@ func (p *Position) String() string {
 	}
 	switch {
 	case p.Group != "" && p.TimestampMillis != 0:
-		fmt.Fprintf(&b, " (group %s, else by time %d)", p.Group, p.TimestampMillis)
+		fmt.Fprintf(&b, " (group %s, else by time %s)", p.Group, fmtMillis(p.TimestampMillis))
 	case p.Group != "":
 		fmt.Fprintf(&b, " (group %s)", p.Group)
 	case p.TimestampMillis != 0:
-		fmt.Fprintf(&b, " (by time %d)", p.TimestampMillis)
+		fmt.Fprintf(&b, " (by time %s)", fmtMillis(p.TimestampMillis))
 	}
 	return b.String()
 }
