@@ -464,3 +464,35 @@ func TestNewResolverRejects(t *testing.T) {
 		})
 	}
 }
+
+// TestResolveConcurrently: a resolver is safe for concurrent use (run with
+// -race) and answers the same each time.
+func TestResolveConcurrently(t *testing.T) {
+	e := newEnv(t, 2, 4, []string{"t"})
+	for p := range int32(4) {
+		e.produceN(t, "t", p, 3)
+	}
+	e.commit(t, "job", "t", map[int32]int64{0: 1, 1: 2, 2: 3})
+	r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{Group: "job", At: base.Add(time.Second)})
+	want, err := r.Resolve(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			c, err := r.Resolve(context.Background())
+			if err == nil {
+				if diff := cmp.Diff(want.Position, c.Position); diff != "" {
+					err = errors.New(diff)
+				}
+			}
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
