@@ -57,9 +57,10 @@ func Static(name string, c resume.Candidate) resume.Resolver {
 		if err := ctx.Err(); err != nil {
 			return resume.Candidate{}, fmt.Errorf("resumetest: %s: %w", name, err)
 		}
-		c.Reasons = append([]string(nil), c.Reasons...)
-		c.Warnings = append([]string(nil), c.Warnings...)
-		return c, nil
+		out := c // a copy per call: Resolve may run concurrently
+		out.Reasons = append([]string(nil), c.Reasons...)
+		out.Warnings = append([]string(nil), c.Warnings...)
+		return out, nil
 	})
 }
 
