@@ -42,6 +42,10 @@ type TableOptions struct {
 	// is derived from a path ending in <db>.db/<table>, else "default.<last
 	// path element>".
 	Name string
+	// Location names the table in reports and positions (a URL with
+	// credentials removed, say); default the key prefix, or for OpenTable the
+	// URL without its query.
+	Location string
 	// ConsumerRetries and ConsumerRetryInterval control how an empty or
 	// half-written consumer file is read again (Paimon: 10 tries, 200 ms
 	// apart). Zero means the default; a negative interval means no pause.
@@ -119,6 +123,9 @@ func NewTable(bucket *blob.Bucket, path string, opts *TableOptions) (*Table, err
 		t.name = deriveName(prefix)
 	}
 	t.disp = strings.TrimSuffix(prefix, "/")
+	if o.Location != "" {
+		t.disp = o.Location
+	}
 	return t, nil
 }
 
@@ -172,7 +179,9 @@ func OpenTable(ctx context.Context, rawURL string, opts *TableOptions) (*Table, 
 		return nil, err
 	}
 	t.owned = true
-	t.disp = disp
+	if t.o.Location == "" {
+		t.disp = disp
+	}
 	return t, nil
 }
 

@@ -45,7 +45,7 @@ func openPaimon(ctx context.Context, raw, branch string) (*paimon.Table, func(),
 	if err != nil {
 		return nil, nil, err
 	}
-	t, err := paimon.NewTable(loc.Bucket, loc.Prefix, &paimon.TableOptions{Branch: branch})
+	t, err := paimon.NewTable(loc.Bucket, loc.Prefix, &paimon.TableOptions{Branch: branch, Location: loc.Display})
 	if err != nil {
 		loc.Close()
 		return nil, nil, usagef("paimon: %v", err)
@@ -313,9 +313,9 @@ func paimonReset(e *env, args []string) error {
 		}
 		*next = st.Next
 		if st.Before != nil {
-			note = fmt.Sprintf("snapshot %d is the first committed at or after %s (snapshot %d was committed at %s)", st.Next, at.t.UTC().Format(time.RFC3339), st.Before.ID, st.Before.Time.Format(time.RFC3339Nano))
+			note = fmt.Sprintf("snapshot %d is the first committed at or after %s (snapshot %d was committed at %s)", st.Next, at.t.UTC().Format(time.RFC3339Nano), st.Before.ID, st.Before.Time.Format(time.RFC3339Nano))
 		} else {
-			note = fmt.Sprintf("every retained snapshot is at or after %s: the earliest, %d", at.t.UTC().Format(time.RFC3339), st.Next)
+			note = fmt.Sprintf("every retained snapshot is at or after %s: the earliest, %d", at.t.UTC().Format(time.RFC3339Nano), st.Next)
 			if st.Earliest.ID > 1 {
 				note += fmt.Sprintf(" (snapshots 1..%d expired: records committed after the time in them are lost)", st.Earliest.ID-1)
 			}
