@@ -1,0 +1,47 @@
+package paimontest_test
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"gocloud.dev/blob/memblob"
+
+	"github.com/resumekit/resumekit/paimon"
+	"github.com/resumekit/resumekit/paimon/paimontest"
+)
+
+// panicTB stands in for the *testing.T a test would pass.
+type panicTB struct{}
+
+func (panicTB) Helper()                           {}
+func (panicTB) Fatalf(format string, args ...any) { panic(fmt.Sprintf(format, args...)) }
+
+// A table whose consumer fell behind expiry, then read back with package
+// paimon.
+func ExampleNew() {
+	ctx := context.Background()
+	bucket := memblob.OpenBucket(nil)
+	defer bucket.Close()
+	start := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	tb := paimontest.New(panicTB{}, bucket, "wh/default.db/orders").
+		Schema(map[string]string{"consumer.expiration-time": "1 d"}).
+		CommitEvery(10, start, time.Minute). // snapshots 1..10
+		Consumer("job", 3).                  // the job read 1 and 2
+		ExpireKeepChangelog(6).              // snapshots 1..5 become long-lived changelogs
+		ExpireChangelogBefore(4)             // changelogs 1..3 expire too
+
+	table, _ := paimon.NewTable(bucket, tb.Path(), nil)
+	e, _ := table.EarliestSnapshotID(ctx)
+	l, _ := table.LatestSnapshotID(ctx)
+	c, _, _ := table.EarliestChangelogID(ctx)
+	fmt.Printf("snapshots %d..%d, changelogs from %d\n", e, l, c)
+
+	r, _ := paimon.NewResolver(table, "job", nil)
+	cand, _ := r.Resolve(ctx)
+	p, _ := paimon.PositionOf(cand.Position)
+	fmt.Println(cand.Guarantee, "from", p.NextSnapshot)
+	// Output:
+	// snapshots 6..10, changelogs from 4
+	// data-loss from 4
+}
