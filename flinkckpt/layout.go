@@ -18,10 +18,28 @@ import (
 const listPageSize = 1000
 
 var (
-	chkDirRE       = regexp.MustCompile(`^chk-(\d{1,19})/$`)
 	savepointDirRE = regexp.MustCompile(`^savepoint-[0-9a-f]{6}-[0-9a-f]{12}/$`)
 	jobDirRE       = regexp.MustCompile(`^[0-9a-f]{32}/$`)
 )
+
+// chkID parses a "chk-<n>/" dir name (without regular expressions: a job
+// dir can hold tens of thousands of them).
+func chkID(name string) (int64, bool) {
+	if len(name) < 6 || name[:4] != "chk-" || name[len(name)-1] != '/' {
+		return 0, false
+	}
+	digits := name[4 : len(name)-1]
+	if len(digits) > 19 {
+		return 0, false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return 0, false
+		}
+	}
+	id, err := strconv.ParseInt(digits, 10, 64)
+	return id, err == nil
+}
 
 // jobDir is one job dir (or the root itself when it holds chk-<n> dirs).
 type jobDir struct {
@@ -72,11 +90,11 @@ func discover(ctx context.Context, b *blob.Bucket, prefix, jobID string, conc in
 			}
 			return
 		}
+		if id, ok := chkID(name); ok {
+			root.ids = append(root.ids, id)
+			return
+		}
 		switch {
-		case chkDirRE.MatchString(name):
-			if id, err := strconv.ParseInt(chkDirRE.FindStringSubmatch(name)[1], 10, 64); err == nil {
-				root.ids = append(root.ids, id)
-			}
 		case savepointDirRE.MatchString(name):
 			if jobID == "" || strings.HasPrefix(name, "savepoint-"+jobID[:min(6, len(jobID))]+"-") {
 				l.savepoints = append(l.savepoints, o.Key)
@@ -102,10 +120,8 @@ func discover(ctx context.Context, b *blob.Bucket, prefix, jobID string, conc in
 			if !o.IsDir {
 				return
 			}
-			if m := chkDirRE.FindStringSubmatch(o.Key[len(j.key):]); m != nil {
-				if id, err := strconv.ParseInt(m[1], 10, 64); err == nil {
-					j.ids = append(j.ids, id)
-				}
+			if id, ok := chkID(o.Key[len(j.key):]); ok {
+				j.ids = append(j.ids, id)
 			}
 		})
 		pageCounts[i] = n

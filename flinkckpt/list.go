@@ -113,8 +113,8 @@ func Inspect(ctx context.Context, b *blob.Bucket, key string, opts *Options) (*S
 	o = o.withDefaults()
 	dir := normalizePrefix(strings.TrimSuffix(strings.TrimSuffix(key, "/"), "_metadata"))
 	s := &Snapshot{Key: dir, Savepoint: isSavepointDir(dir)}
-	if m := chkDirRE.FindStringSubmatch(lastSegment(dir) + "/"); m != nil {
-		fmt.Sscan(m[1], &s.CheckpointID)
+	if id, ok := chkID(lastSegment(dir) + "/"); ok {
+		s.CheckpointID = id
 		if j := lastSegment(parentDir(dir)); hexJobRE.MatchString(j) {
 			s.JobID = j
 		}
