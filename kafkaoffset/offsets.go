@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -72,9 +73,9 @@ func (r *Resolver) lookup(ctx context.Context) ([]PartitionOffsets, error) {
 	}
 	parts := make([]PartitionOffsets, 0, len(meta.leaders))
 	for _, t := range r.topics {
-		for _, pd := range meta.topics[t].Partitions.Sorted() {
+		for _, p := range meta.parts[t] {
 			parts = append(parts, PartitionOffsets{
-				Topic: t, Partition: pd.Partition,
+				Topic: t, Partition: p,
 				Start: -1, End: -1, Committed: -1, ByTime: -1, ByTimeMillis: -1, PrevMillis: -1, Offset: -1,
 			})
 		}
@@ -185,43 +186,75 @@ func (r *Resolver) lookup(ctx context.Context) ([]PartitionOffsets, error) {
 }
 
 type metadata struct {
-	topics  kadm.TopicDetails
+	parts   map[string][]int32 // sorted partitions of each topic
+	ids     map[string][16]byte
 	leaders map[tp]int32
 }
 
-// metadata lists the topics' partitions and leaders. A missing topic fails at
-// once; retriable topic errors (a topic being created) are retried.
+// metadata lists the topics' partitions and leaders with a fresh Metadata
+// request: kadm's ListTopics answers from the client's cache for up to
+// MetadataMinAge (5 s by default), which would hide partitions just added or
+// show a recreated topic as it was. kgo stores the answer, so the
+// ListOffsets requests that follow are routed by it too. A missing topic
+// fails at once; retriable topic errors (a topic being created) are retried.
 func (r *Resolver) metadata(ctx context.Context) (metadata, error) {
 	for attempt := 0; ; attempt++ {
-		tds, err := r.adm.ListTopics(ctx, r.topics...)
+		req := kmsg.NewPtrMetadataRequest()
+		req.AllowAutoTopicCreation = false // looking must not create a topic
+		for _, t := range r.topics {
+			rt := kmsg.NewMetadataRequestTopic()
+			rt.Topic = kmsg.StringPtr(t)
+			req.Topics = append(req.Topics, rt)
+		}
+		resp, err := req.RequestWith(ctx, r.cl)
 		if err != nil {
 			if ctx.Err() != nil {
-				return metadata{}, fmt.Errorf("kafkaoffset: metadata of %s: %w", strings.Join(r.topics, ", "), ctx.Err())
+				err = ctx.Err()
 			}
 			return metadata{}, fmt.Errorf("kafkaoffset: metadata of %s: %w", strings.Join(r.topics, ", "), err)
+		}
+		got := map[string]*kmsg.MetadataResponseTopic{}
+		for i := range resp.Topics {
+			if rt := &resp.Topics[i]; rt.Topic != nil {
+				got[*rt.Topic] = rt
+			}
 		}
 		var errs []error
 		retry := false
 		for _, t := range r.topics {
-			td, ok := tds[t]
+			rt, ok := got[t]
+			var terr error
+			if ok {
+				terr = kerr.ErrorForCode(rt.ErrorCode)
+			}
 			switch {
 			case !ok:
 				errs = append(errs, fmt.Errorf("kafkaoffset: topic %q: not in the metadata response", t))
-			case errors.Is(td.Err, kerr.UnknownTopicOrPartition):
-				errs = append(errs, fmt.Errorf("kafkaoffset: topic %q does not exist: %w", t, td.Err))
-			case td.Err != nil:
-				errs = append(errs, fmt.Errorf("kafkaoffset: topic %q: %w", t, td.Err))
-				retry = retry || kerr.IsRetriable(td.Err)
-			case len(td.Partitions) == 0:
+			case errors.Is(terr, kerr.UnknownTopicOrPartition):
+				errs = append(errs, fmt.Errorf("kafkaoffset: topic %q does not exist: %w", t, terr))
+			case terr != nil:
+				errs = append(errs, fmt.Errorf("kafkaoffset: topic %q: %w", t, terr))
+				retry = retry || kerr.IsRetriable(terr)
+			case len(rt.Partitions) == 0:
 				errs = append(errs, fmt.Errorf("kafkaoffset: topic %q has no partitions", t))
 			}
 		}
 		if len(errs) == 0 {
-			m := metadata{topics: tds, leaders: map[tp]int32{}}
+			m := metadata{parts: map[string][]int32{}, ids: map[string][16]byte{}, leaders: map[tp]int32{}}
 			for _, t := range r.topics {
-				for p, pd := range tds[t].Partitions {
-					m.leaders[tp{t, p}] = pd.Leader
+				rt := got[t]
+				m.ids[t] = rt.TopicID
+				for _, p := range rt.Partitions {
+					m.parts[t] = append(m.parts[t], p.Partition)
+					// A partition with an error code (no leader) keeps
+					// -1: its listing fails and is retried.
+					leader := p.Leader
+					if p.ErrorCode != 0 {
+						leader = -1
+					}
+					m.leaders[tp{t, p.Partition}] = leader
 				}
+				slices.Sort(m.parts[t])
 			}
 			return m, nil
 		}

@@ -52,7 +52,7 @@ func (r *Resolver) readLeader(ctx context.Context, meta metadata, leader int32, 
 			idx[p.Topic] = i
 			rt := kmsg.NewFetchRequestTopic()
 			rt.Topic = p.Topic
-			rt.TopicID = meta.topics[p.Topic].ID
+			rt.TopicID = meta.ids[p.Topic]
 			req.Topics = append(req.Topics, rt)
 		}
 		rp := kmsg.NewFetchRequestTopicPartition()
@@ -69,7 +69,7 @@ func (r *Resolver) readLeader(ctx context.Context, meta metadata, leader int32, 
 	resp := kresp.(*kmsg.FetchResponse)
 	byID := map[[16]byte]string{}
 	for _, t := range r.topics {
-		byID[meta.topics[t].ID] = t
+		byID[meta.ids[t]] = t
 	}
 	for i := range resp.Topics {
 		rt := &resp.Topics[i]

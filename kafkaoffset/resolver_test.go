@@ -219,12 +219,25 @@ func TestResolvePartitionsAddedAfterCommit(t *testing.T) {
 	e.produceN(t, "t", 0, 3)
 	e.produceN(t, "t", 1, 3)
 	e.commit(t, "job", "t", map[int32]int64{0: 3, 1: 2})
+	// The resolver's client caches metadata for a minute: the resolver
+	// must still see the partitions added after its first resolve.
+	cl, err := kgo.NewClient(kgo.SeedBrokers(e.c.ListenAddrs()...), kgo.MetadataMinAge(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	r, err := kafkaoffset.NewResolver(cl, []string{"t"}, &kafkaoffset.Options{Group: "job"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Resolve(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := e.adm.CreatePartitions(context.Background(), 2, "t"); err != nil {
 		t.Fatal(err)
 	}
 	e.newClient(t)
 	e.produceN(t, "t", 2, 4)
-	r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{Group: "job"})
 	c, err := r.Resolve(context.Background())
 	if err != nil {
 		t.Fatal(err)
