@@ -12,9 +12,9 @@
 // caller owns the *kgo.Client:
 //
 //	r, err := kafkaoffset.NewResolver(client, []string{"orders"}, &kafkaoffset.Options{
-//		Group:         "orders-job",             // KafkaSource's group.id
-//		At:            stop.Add(-15 * time.Minute), // for partitions without a commit
-//		ObserveWindow: 10 * time.Second,          // fail if the old job still commits
+//		Group:         "orders-job",                     // KafkaSource's group.id
+//		At:            time.Now().Add(-15 * time.Minute), // for partitions without a commit
+//		ObserveWindow: 10 * time.Second,                 // fail if the old job still commits
 //	})
 //	c, err := r.Resolve(ctx)
 //	fmt.Println(c.Position.Launch().Options)
