@@ -1,0 +1,47 @@
+package flinkckpttest_test
+
+import (
+	"context"
+	"fmt"
+
+	"gocloud.dev/blob/memblob"
+
+	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+)
+
+// A restart test lays out what storage looks like after a crash — a
+// retained checkpoint, a newer one whose shared file was deleted, one in
+// progress — and checks what the deploy tool would restore.
+func ExampleLayout() {
+	ctx := context.Background()
+	bucket := memblob.OpenBucket(nil)
+	defer bucket.Close()
+	l := &flinkckpttest.Layout{Bucket: bucket, Prefix: "checkpoints/", Root: "s3a://prod-state/"}
+	job := "00000000000000000000000000000000"
+	l.Checkpoint(ctx, job, 7, &flinkckpttest.Checkpoint{Shared: []string{"a.sst", "b.sst"}})
+	w, _ := l.Checkpoint(ctx, job, 8, &flinkckpttest.Checkpoint{Shared: []string{"a.sst", "c.sst"}})
+	bucket.Delete(ctx, l.JobDir(job)+"shared/c.sst") // removed by a CLAIM-mode restore elsewhere
+	l.Checkpoint(ctx, job, 9, &flinkckpttest.Checkpoint{Incomplete: true})
+
+	fmt.Println(w.FlinkPath)
+	snaps, _ := flinkckpt.List(ctx, bucket, l.Prefix, &flinkckpt.Options{FlinkRoot: l.FlinkRoot()})
+	for _, s := range snaps {
+		fmt.Println(s.CheckpointID, s.State)
+	}
+	// Output:
+	// s3a://prod-state/checkpoints/00000000000000000000000000000000/chk-8
+	// 9 incomplete
+	// 8 broken
+	// 7 complete
+}
+
+// Encode writes the bytes of a _metadata file from a Metadata value.
+func ExampleEncode() {
+	md := (&flinkckpttest.Spec{Version: 6, CheckpointID: 12, Operators: 1, Relative: []string{"state"}, FileSize: 3}).Metadata()
+	data, _ := flinkckpttest.Encode(md)
+	back, _ := flinkckpt.ParseMetadata(data, nil)
+	fmt.Println(len(data), back.Version, back.CheckpointID, back.Files[0].Path)
+	// Output:
+	// 488 6 12 state
+}
