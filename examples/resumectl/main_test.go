@@ -43,6 +43,11 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			// Keys of a local path are relative to the file system root.
 			env.Setenv("WORKKEY", strings.TrimPrefix(filepath.ToSlash(env.WorkDir), "/"))
+			// Never let the AWS SDK look for credentials off this machine
+			// (instance metadata): the scripts touch loopback only.
+			env.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+			env.Setenv("AWS_ACCESS_KEY_ID", "resumekit-test")
+			env.Setenv("AWS_SECRET_ACCESS_KEY", "resumekit-test")
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

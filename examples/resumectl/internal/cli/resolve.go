@@ -181,7 +181,7 @@ func (f *resolveFlags) build(ctx context.Context) ([]resume.Resolver, func(), er
 			return nil, closeAll, err
 		}
 		closers = append(closers, func() { loc.Close() })
-		table, err := paimon.NewTable(loc.Bucket, loc.Prefix, nil)
+		table, err := paimon.NewTable(loc.Bucket, loc.Prefix, &paimon.TableOptions{Location: loc.Display})
 		if err != nil {
 			return nil, closeAll, usagef("resolve: --paimon-table: %v", err)
 		}
