@@ -87,9 +87,13 @@ func List(ctx context.Context, b *blob.Bucket, prefix string, opts *Options) ([]
 	if o.FlinkRoot != "" {
 		given = givenMapping(o.FlinkRoot, prefix, o.EntropyKey)
 	}
+	// Eight snapshots at a time, each verifying with an eighth of the
+	// concurrency: at most o.Concurrency calls in flight.
 	errs := make([]error, len(out))
-	_ = parallel(ctx, len(out), max(1, o.Concurrency/8), func(i int) error {
-		_, errs[i] = inspect(ctx, b, &out[i], given, o)
+	each := o
+	each.Concurrency = max(1, o.Concurrency/8)
+	_ = parallel(ctx, len(out), 8, func(i int) error {
+		_, errs[i] = inspect(ctx, b, &out[i], given, each)
 		return nil
 	})
 	if err := ctx.Err(); err != nil {

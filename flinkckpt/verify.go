@@ -167,7 +167,7 @@ func verify(ctx context.Context, b *blob.Bucket, dir string, md *Metadata, m *ma
 		if f.Key == "" {
 			continue
 		}
-		if path.Dir(f.Key)+"/" == dir {
+		if parentKey(f.Key) == dir {
 			own = append(own, i)
 		} else {
 			others = append(others, i)
@@ -233,6 +233,11 @@ func verify(ctx context.Context, b *blob.Bucket, dir string, md *Metadata, m *ma
 		}
 	}
 	return v, nil
+}
+
+// parentKey returns the dir key holding key ("" at the bucket root).
+func parentKey(key string) string {
+	return key[:strings.LastIndexByte(key, '/')+1]
 }
 
 // parallel runs f(0..n-1) with at most limit calls at once and returns the
