@@ -6,10 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
-
-	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/resumekit/resumekit/kafkaoffset"
 	"github.com/resumekit/resumekit/paimon"
@@ -196,12 +193,12 @@ func (f *resolveFlags) build(ctx context.Context) ([]resume.Resolver, func(), er
 		if f.kafkaRewind.d != 0 {
 			at = f.clock()().Add(-f.kafkaRewind.d)
 		}
-		cl, err := newKafkaClient(f.kafkaBrokers)
+		cl, err := dialKafka(f.kafkaBrokers)
 		if err != nil {
 			return nil, closeAll, err
 		}
 		closers = append(closers, cl.Close)
-		r, err := kafkaoffset.NewResolver(cl, splitList(f.kafkaTopic), &kafkaoffset.Options{
+		r, err := kafkaoffset.NewResolver(cl, splitComma(f.kafkaTopic), &kafkaoffset.Options{
 			Group: f.kafkaGroup, At: at, ObserveWindow: f.kafkaObserve.d, Now: f.clock(),
 		})
 		if err != nil {
@@ -215,36 +212,6 @@ func (f *resolveFlags) build(ctx context.Context) ([]resume.Resolver, func(), er
 		out = append(out, stateless...)
 	}
 	return out, closeAll, nil
-}
-
-// newKafkaClient connects to comma-separated seed brokers with bounded
-// request timeouts, so an unreachable cluster fails instead of hanging.
-func newKafkaClient(brokers string) (*kgo.Client, error) {
-	seeds := splitList(brokers)
-	if len(seeds) == 0 {
-		return nil, usagef("--kafka-brokers: no brokers")
-	}
-	cl, err := kgo.NewClient(
-		kgo.SeedBrokers(seeds...),
-		kgo.RequestTimeoutOverhead(10*time.Second),
-		kgo.RetryTimeout(30*time.Second),
-		kgo.DialTimeout(10*time.Second),
-		kgo.MetadataMinAge(100*time.Millisecond),
-	)
-	if err != nil {
-		return nil, usagef("--kafka-brokers %q: %v", brokers, err)
-	}
-	return cl, nil
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 func (f *resolveFlags) print(w io.Writer, d *resume.Decision) error {
