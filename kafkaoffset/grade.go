@@ -126,7 +126,13 @@ func (r *Resolver) candidate(res []PartitionOffsets) (resume.Candidate, error) {
 		what += fmt.Sprintf(", the offsets at %s", fmtMillis(r.at.UnixMilli()))
 	}
 	c.Reasons = append(c.Reasons, fmt.Sprintf("listed %s for %d partitions of %s", what, len(res), strings.Join(r.topics, ", ")))
-	if n := len(by[FromCommit]); n > 0 {
+	intact := 0 // commits still inside the log; lost ones are reported below
+	for _, p := range by[FromCommit] {
+		if !p.DataLoss {
+			intact++
+		}
+	}
+	if n := intact; n > 0 {
 		c.Reasons = append(c.Reasons, fmt.Sprintf("%d of %d partitions start at group %q's committed offsets: a replay point, not an exact one, since KafkaSource subtasks commit asynchronously after each completed checkpoint and a failed commit is only logged, so partitions can sit at different checkpoints",
 			n, len(res), r.group))
 	}
@@ -139,7 +145,7 @@ func (r *Resolver) candidate(res []PartitionOffsets) (resume.Candidate, error) {
 
 	if len(lost) > 0 {
 		c.Guarantee = resume.DataLoss
-		c.Reasons = append(c.Reasons, fmt.Sprintf("data loss on %d partitions, %d records: %s", len(lost), lostRecords,
+		c.Reasons = append(c.Reasons, fmt.Sprintf("data loss on %d partition(s), %d records: %s", len(lost), lostRecords,
 			names(lost, func(p *PartitionOffsets) string {
 				if p.From == FromCommit {
 					return fmt.Sprintf(" (%d records: committed %d, log start %d)", p.Lost, p.Committed, p.Start)

@@ -183,7 +183,7 @@ func TestResolveDataLoss(t *testing.T) {
 		if c.Guarantee != resume.DataLoss {
 			t.Errorf("guarantee %s, want data-loss", c.Guarantee)
 		}
-		contains(t, "reasons", c.Reasons, "data loss on 1 partitions, 3 records: t/0 (3 records: committed 3, log start 6)")
+		contains(t, "reasons", c.Reasons, "data loss on 1 partition(s), 3 records: t/0 (3 records: committed 3, log start 6)")
 	})
 	t.Run("TimeOlderThanRetainedData", func(t *testing.T) {
 		e := newEnv(t, 1, 1, []string{"t"})
