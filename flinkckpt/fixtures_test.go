@@ -1,12 +1,16 @@
 package flinkckpt_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
 
+	"gocloud.dev/blob/fileblob"
+
 	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
 )
 
 // fixturesDir returns ../shared/fixtures relative to the module root, or
@@ -105,4 +109,37 @@ func sizeOf(st os.FileInfo) int64 {
 		return -1
 	}
 	return st.Size()
+}
+
+// TestFixturesVerify inspects every fixture through a file bucket: each is
+// complete, with every referenced file present at its recorded size, in one
+// listing of its dir and no attribute calls (all references are relative).
+func TestFixturesVerify(t *testing.T) {
+	root := fixturesDir(t)
+	fb, err := fileblob.OpenBucket(root, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fb.Close()
+	b, rec := blobtest.Wrap(fb, nil)
+	defer b.Close()
+	for _, fx := range fixtures {
+		rec.Reset()
+		s, err := flinkckpt.Inspect(context.Background(), b, fx.dir, &flinkckpt.Options{FlinkRoot: "file:///fixtures"})
+		if err != nil {
+			t.Errorf("%s: %v", fx.dir, err)
+			continue
+		}
+		v := s.Verification
+		if s.State != flinkckpt.StateComplete || v.Missing+v.WrongSize+v.Refused+v.Unchecked != 0 || s.Savepoint != fx.savepoint {
+			t.Errorf("%s: state %s, %+v", fx.dir, s.State, v)
+		}
+		wantLists := 0
+		if len(v.Files) > 0 {
+			wantLists = 1
+		}
+		if rec.Count(blobtest.OpList) != wantLists || rec.Count(blobtest.OpRead) != 1 || rec.Count(blobtest.OpAttributes) != 0 {
+			t.Errorf("%s: calls %s", fx.dir, rec)
+		}
+	}
 }
