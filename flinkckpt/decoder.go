@@ -17,6 +17,12 @@ type decoder struct {
 	err   error
 	md    *Metadata
 	op    string // id of the operator being read
+	str   string // the whole input as a string, for substrings ("" for small inputs)
+	slab  []StreamHandle
+	// slabSize grows from 8 to 1024 so that small files stay small.
+	slabSize int
+	files    [][]FileRef // see addFile
+	nfiles   int
 }
 
 func (d *decoder) fail(what, format string, args ...any) {
@@ -127,6 +133,12 @@ func (d *decoder) utf(what, field string) string {
 		return ""
 	}
 	b := d.buf[d.off : d.off+n]
+	if d.str != "" && isPlainASCII(b) {
+		// Substrings of one copy of the file: no allocation per string.
+		s := d.str[d.off : d.off+n]
+		d.off += n
+		return s
+	}
 	s, ok := decodeModifiedUTF8(b)
 	if !ok {
 		d.fail(what+field, "invalid modified UTF-8")
@@ -134,6 +146,30 @@ func (d *decoder) utf(what, field string) string {
 	}
 	d.off += n
 	return s
+}
+
+// isPlainASCII reports whether b is ASCII without NUL (which modified UTF-8
+// never contains raw).
+func isPlainASCII(b []byte) bool {
+	for _, c := range b {
+		if c == 0 || c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// newStream returns a zeroed stream handle from a slab, so that a state
+// with hundreds of thousands of file handles costs a few allocations.
+func (d *decoder) newStream(t byte) *StreamHandle {
+	if len(d.slab) == 0 {
+		d.slabSize = min(max(2*d.slabSize, 8), 1024)
+		d.slab = make([]StreamHandle, d.slabSize)
+	}
+	h := &d.slab[0]
+	d.slab = d.slab[1:]
+	h.Type = t
+	return h
 }
 
 func decodeModifiedUTF8(b []byte) (string, bool) {

@@ -13,9 +13,35 @@ func (d *decoder) enter(what string) bool {
 	return true
 }
 
+// addFile records a reference in chunks (growing from 16 to 4096 entries)
+// that finishFiles joins into one slice of the exact length: about two
+// FileRefs allocated per reference, where append would allocate up to five.
 func (d *decoder) addFile(f FileRef) {
 	f.Operator = d.op
-	d.md.Files = appendDoubling(d.md.Files, f)
+	if n := len(d.files); n == 0 || len(d.files[n-1]) == cap(d.files[n-1]) {
+		size := 16
+		if n > 0 {
+			size = min(2*cap(d.files[n-1]), 4096)
+		}
+		d.files = append(d.files, make([]FileRef, 0, size))
+	}
+	last := &d.files[len(d.files)-1]
+	*last = append(*last, f)
+	d.nfiles++
+}
+
+func (d *decoder) finishFiles() {
+	if d.nfiles == 0 {
+		return
+	}
+	if len(d.files) == 1 {
+		d.md.Files = d.files[0]
+		return
+	}
+	d.md.Files = make([]FileRef, 0, d.nfiles)
+	for _, c := range d.files {
+		d.md.Files = append(d.md.Files, c...)
+	}
 }
 
 // appendDoubling appends like append but doubles the capacity when full, so
@@ -42,7 +68,7 @@ func (d *decoder) stream(what, field string) *StreamHandle {
 		return nil
 	}
 	defer func() { d.depth-- }()
-	h := &StreamHandle{Type: t}
+	h := d.newStream(t)
 	switch t {
 	case TypeByteStream:
 		h.Name = d.utf(what, " name")
@@ -174,7 +200,9 @@ func (d *decoder) namedList(what, field string) []NamedHandle {
 		what += field
 	}
 	n := d.count(what, " count", 3)
-	var out []NamedHandle
+	// A real entry takes at least 9 bytes; the count was only checked
+	// against 3, so preallocate no more than the bytes left can hold.
+	out := make([]NamedHandle, 0, min(n, d.left()/9))
 	for i := 0; i < n && d.err == nil; i++ {
 		p := d.utf(what, " local path")
 		out = appendDoubling(out, NamedHandle{LocalPath: p, Handle: d.stream(what, "")})

@@ -137,6 +137,11 @@ func ParseMetadata(data []byte, opts *ReadOptions) (*Metadata, error) {
 		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrTooLarge, len(data), maxSize(opts))
 	}
 	d := &decoder{buf: data}
+	if len(data) >= 64<<10 {
+		// One copy of a large file as a string costs about what its path
+		// strings would, with one allocation instead of one per string.
+		d.str = string(data)
+	}
 	md := d.metadata()
 	if d.err != nil {
 		return nil, d.err
@@ -193,6 +198,7 @@ func (d *decoder) metadata() *Metadata {
 	} else if d.left() > 0 {
 		d.fail("end of file", "%d trailing bytes after the last operator", d.left())
 	}
+	d.finishFiles()
 	md.Size = int64(d.off)
 	return md
 }
