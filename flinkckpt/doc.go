@@ -28,12 +28,16 @@
 // them). [List] reports every snapshot's state, [Inspect] one, and
 // [ReadMetadata] parses a _metadata file from any reader.
 //
-// Cost (n checkpoints in a job dir, j job dirs, s savepoint dirs, r files
-// referenced outside the chosen snapshot's own dir): 1 + j + ⌈n/1000⌉ list
-// pages per job dir; one _metadata read per job dir and savepoint dir plus
-// one per incomplete or broken snapshot skipped; to verify, one listing of
-// the snapshot's own dir and r attribute calls, at most
-// [Options.Concurrency] at once.
+// Cost, for a root with j job dirs of n_i chk-<n> dirs each and s savepoint
+// dirs: list pages = ⌈(j+s)/1000⌉ for the root + Σ ⌈(n_i+2)/1000⌉ for the job
+// dirs (listed concurrently, at most [Options.Concurrency] at once) + one
+// listing of the chosen snapshot's own dir to verify its exclusive files;
+// reads = one _metadata per job dir and savepoint dir, plus one per
+// incomplete or broken snapshot skipped; attribute calls = the distinct
+// files referenced outside the snapshot's own dir (shared/, other job dirs,
+// entropy paths), concurrently. shared/ and taskowned/ are never listed.
+// A snapshot that fails verification costs its listing and attribute calls
+// again for the next one tried.
 //
 // # Errors
 //
