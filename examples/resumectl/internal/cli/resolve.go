@@ -42,7 +42,7 @@ func runResolve(e *env, args []string) error {
 	fs.StringVar(&f.flinkCheckpoints, "flink-checkpoints", "", "checkpoint root (`URL`): <dir>/<job-id>/chk-<n>, one job dir, or chk dirs without job dirs")
 	fs.StringVar(&f.flinkSavepoints, "flink-savepoints", "", "savepoint directory (`URL`) holding savepoint-<6 hex>-<12 hex>/ dirs")
 	fs.StringVar(&f.flinkJobID, "flink-job-id", "", "only this job's checkpoints and savepoints (32 hex)")
-	fs.StringVar(&f.flinkRoot, "flink-root", "", "the Flink file-system `URI` of the bucket root, e.g. s3a://bucket/ (inferred when absent)")
+	fs.StringVar(&f.flinkRoot, "flink-root", "", "the Flink file-system `URI` of the location (s3a://bucket/ck) or of the bucket root (s3a://bucket/); inferred when absent")
 	fs.BoolVar(&f.flinkStrict, "flink-strict", false, "reject checkpoints with references that cannot be checked")
 	fs.StringVar(&f.paimonTable, "paimon-table", "", "Paimon table (`URL`), e.g. file:///wh/db.db/orders")
 	fs.StringVar(&f.paimonConsumer, "paimon-consumer", "", "the job's consumer-id")
