@@ -2,7 +2,9 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"path/filepath"
 	"regexp"
@@ -14,6 +16,8 @@ import (
 	_ "gocloud.dev/blob/gcsblob" // gs://
 	_ "gocloud.dev/blob/memblob" // mem://
 	_ "gocloud.dev/blob/s3blob"  // s3://
+
+	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
 )
 
 // location is a bucket and a prefix inside it, opened from a resumectl URL.
@@ -25,10 +29,17 @@ type location struct {
 	// Local is the absolute directory for local paths and file:// URLs, ""
 	// otherwise.
 	Local string
+	inner *blob.Bucket // the fileblob bucket behind the symlink guard
 }
 
-// Close closes the bucket.
-func (l *location) Close() error { return l.Bucket.Close() }
+// Close closes the bucket (and the file-system bucket under a local guard).
+func (l *location) Close() error {
+	err := l.Bucket.Close()
+	if l.inner != nil {
+		err = errors.Join(err, l.inner.Close())
+	}
+	return err
+}
 
 // openLocation opens a resumectl URL: a plain local path or file:///dir (the
 // file system root is the bucket, so that files next to the directory, such
@@ -81,7 +92,55 @@ func openLocal(raw string) (*location, error) {
 		return nil, fmt.Errorf("open local path %q: %w", raw, err)
 	}
 	rel := strings.TrimPrefix(filepath.ToSlash(abs), filepath.ToSlash(root))
-	return &location{Bucket: b, Prefix: normalizePrefix(rel), Display: abs, Local: abs}, nil
+	prefix := normalizePrefix(rel)
+	guarded, err := confine(b, root, prefix, abs)
+	if err != nil {
+		b.Close()
+		return nil, err
+	}
+	return &location{Bucket: guarded, Prefix: prefix, Display: abs, Local: abs, inner: b}, nil
+}
+
+// confine guards a file-system bucket opened at root: a key under prefix
+// (the directory the user named) that resolves through a symlink to a place
+// outside that directory is refused, so that a hostile checkpoint or table
+// tree cannot make resumectl read or write elsewhere (chk-9 -> /etc, a
+// consumer folder linked out of the table). Keys outside the directory —
+// a checkpoint's ../shared files, reached from flink inspect — are not
+// confined. Keys that do not exist pass, and come back NotFound.
+func confine(b *blob.Bucket, root, prefix, dir string) (*blob.Bucket, error) {
+	realDir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			realDir = dir // nothing there yet; every key will be NotFound
+		} else {
+			return nil, fmt.Errorf("local path %s: %w", dir, err)
+		}
+	}
+	check := func(c blobtest.Call) error {
+		if !strings.HasPrefix(c.Key, prefix) {
+			return nil
+		}
+		p := filepath.Join(root, filepath.FromSlash(c.Key))
+		// A key that does not exist yet (a write, a NotFound read) is judged
+		// by its nearest existing ancestor: a linked-out folder counts.
+		for q := p; ; q = filepath.Dir(q) {
+			real, err := filepath.EvalSymlinks(q)
+			if err == nil {
+				if real != realDir && !strings.HasPrefix(real, realDir+string(filepath.Separator)) {
+					return fmt.Errorf("refusing %s: it resolves through a symlink to %s, outside %s", q, real, dir)
+				}
+				return nil
+			}
+			if q == dir || len(q) <= len(dir) {
+				return nil
+			}
+		}
+	}
+	// blobtest's wrapper is a gocloud driver over the public blob API whose
+	// Fault hook sees every call's key first: exactly the hook a guard needs.
+	guarded, _ := blobtest.Wrap(b, &blobtest.Options{Fault: check})
+	return guarded, nil
 }
 
 // normalizePrefix turns a path into "" or "dir/".
