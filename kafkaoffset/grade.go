@@ -207,6 +207,20 @@ func (r *Resolver) candidate(res []PartitionOffsets) (resume.Candidate, error) {
 	if ps := by[FromEnd]; len(ps) > 0 {
 		c.Warnings = append(c.Warnings, fmt.Sprintf("%d partitions have no record at or after %s and start at the end offset: %s",
 			len(ps), fmtMillis(r.at.UnixMilli()), names(ps, nil)))
+		// A partition whose every record was deleted (start == end > 0)
+		// answers "nothing at or after the time" whatever the deleted
+		// records' times were: it cannot be told whether the old job had
+		// read them.
+		var emptied []*PartitionOffsets
+		for _, p := range ps {
+			if p.Start > 0 && p.Start == p.End {
+				emptied = append(emptied, p)
+			}
+		}
+		if len(emptied) > 0 {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%d partitions hold no records at all, every one deleted (retention or DeleteRecords): whether any deleted record was at or after %s cannot be told; if the old job had not read them they are lost: %s",
+				len(emptied), fmtMillis(r.at.UnixMilli()), names(emptied, func(p *PartitionOffsets) string { return fmt.Sprintf(" (%d deleted)", p.Start) })))
+		}
 	}
 	if len(by[FromTime])+len(by[FromEnd]) > 0 {
 		now := r.now()

@@ -509,3 +509,18 @@ func TestResolveConcurrently(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveByTimeWholeLogDeleted: every record of the partition was
+// deleted, so a time lookup answers "nothing at or after" whatever the
+// deleted records' times were; the candidate says loss cannot be ruled out.
+func TestResolveByTimeWholeLogDeleted(t *testing.T) {
+	e := newEnv(t, 1, 1, []string{"t"})
+	e.produceN(t, "t", 0, 10)
+	e.deleteRecords(t, "t", 0, 10)
+	r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{At: base.Add(-time.Hour), Now: func() time.Time { return base.Add(time.Hour) }})
+	c, err := r.Resolve(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	contains(t, "warnings", c.Warnings, "hold no records at all, every one deleted", "t/0 (10 deleted)")
+}

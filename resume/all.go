@@ -17,8 +17,8 @@ import (
 // part's is unknown), its launch the union of the parts' launches, and its
 // reasons and warnings the parts', each prefixed with the part's name.
 //
-// It fails if any part fails; if a part has nothing to offer, its error wraps
-// [ErrNoPosition]; if two parts set the same launch option or configuration
+// It fails if any part fails; if parts have nothing to offer and none failed,
+// its error wraps [ErrNoPosition] (a failure elsewhere keeps it a failure); if two parts set the same launch option or configuration
 // key to different values, it fails rather than pick one.
 func All(name string, parts ...Resolver) Resolver {
 	return allResolver{name: name, parts: parts}
@@ -48,18 +48,30 @@ func (a allResolver) Resolve(ctx context.Context) (Candidate, error) {
 	}
 	wg.Wait()
 
-	var errs []error
+	var failed, empty []error
 	for i, ans := range answers {
 		err := ans.err
 		if err == nil {
 			err = validate(ans.cand, names[i])
 		}
-		if err != nil {
-			errs = append(errs, fmt.Errorf("part %s: %w", names[i], err))
+		switch {
+		case err == nil:
+		case errors.Is(err, ErrNoPosition):
+			empty = append(empty, fmt.Errorf("part %s: %w", names[i], err))
+		default:
+			failed = append(failed, fmt.Errorf("part %s: %w", names[i], err))
 		}
 	}
-	if len(errs) > 0 {
-		return Candidate{}, fmt.Errorf("resume: %s: %w", a.name, errors.Join(errs...))
+	if len(failed) > 0 {
+		// A real failure must stay a failure: parts with nothing are only
+		// mentioned, so that the whole does not read as ErrNoPosition.
+		for _, e := range empty {
+			failed = append(failed, errors.New(e.Error()))
+		}
+		return Candidate{}, fmt.Errorf("resume: %s: %w", a.name, errors.Join(failed...))
+	}
+	if len(empty) > 0 {
+		return Candidate{}, fmt.Errorf("resume: %s: %w", a.name, errors.Join(empty...))
 	}
 
 	pos := &Positions{}

@@ -297,7 +297,7 @@ func finish(errs *multierror.Error) error {
 		return nil
 	}
 	if len(errs.Errors) == 1 {
-		return errs.Errors[0]
+		return oneLineError{errs.Errors[0]}
 	}
 	errs.ErrorFormat = func(es []error) string {
 		lines := make([]string, len(es))
@@ -308,3 +308,10 @@ func finish(errs *multierror.Error) error {
 	}
 	return errs.ErrorOrNil()
 }
+
+// oneLineError keeps a single failure's message on one line while errors.Is
+// and errors.As still reach it.
+type oneLineError struct{ err error }
+
+func (e oneLineError) Error() string { return oneLine(e.err.Error()) }
+func (e oneLineError) Unwrap() error { return e.err }

@@ -421,3 +421,30 @@ func TestGuaranteeText(t *testing.T) {
 		t.Error("verdicts must start at 1")
 	}
 }
+
+func TestSingleFailureIsOneLine(t *testing.T) {
+	errBoom := errors.New("boom\nsecond line")
+	_, err := (&resume.Chain{Resolvers: []resume.Resolver{resumetest.Failing("a", errBoom), static("b", resume.Replay, t0)}}).Resolve(context.Background())
+	if !errors.Is(err, errBoom) || strings.Contains(err.Error(), "\n") {
+		t.Errorf("err = %q, want one line wrapping the failure", err)
+	}
+}
+
+// TestAllFailureWithEmptyPartStaysAFailure: one part has nothing, another
+// failed: the whole is a failure (not "no position"), so the chain reports it.
+func TestAllFailureWithEmptyPartStaysAFailure(t *testing.T) {
+	errDown := errors.New("connection refused")
+	both := resume.All("both",
+		resumetest.Failing("paimon", fmt.Errorf("no consumer: %w", resume.ErrNoPosition)),
+		resumetest.Failing("kafka", errDown))
+	d, err := (&resume.Chain{Resolvers: []resume.Resolver{both, static("ckpt", resume.ExactlyOnce, t0)}}).Resolve(context.Background())
+	if !errors.Is(err, errDown) || d.Considered[0].Verdict != resume.VerdictFailed {
+		t.Errorf("err = %v, verdict %s: want the failure reported", err, d.Considered[0].Verdict)
+	}
+	if errors.Is(d.Considered[0].Err, resume.ErrNoPosition) {
+		t.Errorf("the failure reads as no position: %v", d.Considered[0].Err)
+	}
+	if !strings.Contains(d.Considered[0].Err.Error(), "part paimon: no consumer") {
+		t.Errorf("the empty part is not mentioned: %v", d.Considered[0].Err)
+	}
+}

@@ -169,8 +169,8 @@ func (d *demo) kafka() error {
 		return kafkaoffset.NewResolver(k.Client, []string{k.Topic}, &kafkaoffset.Options{Name: "kafka-committed", Group: k.Group, Now: d.policy.Now})
 	}
 	d.section("3a. Stateless Kafka job redeployed: committed offsets or a 30-minute rewind?")
-	d.cmd("resolve", "--kafka-brokers", brokers, "--kafka-topic", k.Topic, "--kafka-group", k.Group)
-	fmt.Fprintf(d.w, "  (and a second source: --kafka-from %s)\n", k.Rewind.Format(time.RFC3339))
+	d.cmd("kafka", "offsets", "--brokers", brokers, "--topic", k.Topic, "--group", k.Group, "--at", k.Rewind.Format(time.RFC3339))
+	fmt.Fprintln(d.w, "(the library, two kafkaoffset resolvers in one chain: the group's commits vs the rewind)")
 	rc, err := committed()
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/resumekit/resumekit/kafkaoffset"
@@ -79,6 +80,11 @@ func runResolve(e *env, args []string) error {
 	case "text", "json", "k8s":
 	default:
 		return usagef("resolve: --format %q: want text, json or k8s", f.format)
+	}
+	if !f.now.t.IsZero() {
+		// Relative times ("-15m") count back from --now, not the clock.
+		f.paimonFrom.rebase(f.now.t)
+		f.kafkaFrom.rebase(f.now.t)
 	}
 	policy, err := f.policy()
 	if err != nil {
@@ -217,7 +223,14 @@ func (f *resolveFlags) build(ctx context.Context) ([]resume.Resolver, func(), er
 func (f *resolveFlags) print(w io.Writer, d *resume.Decision) error {
 	switch f.format {
 	case "json":
-		return writeJSON(w, d)
+		// Errors from storage SDKs may quote URLs with credentials: the
+		// document goes through the same redaction as the text report.
+		var buf strings.Builder
+		if err := writeJSON(&buf, d); err != nil {
+			return err
+		}
+		_, err := io.WriteString(w, redact(buf.String()))
+		return err
 	case "k8s":
 		return writeK8sPatch(w, d, f.k8sNonce)
 	default:

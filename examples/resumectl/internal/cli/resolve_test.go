@@ -70,4 +70,19 @@ func TestResolveNeverPrintsCredentials(t *testing.T) {
 			t.Errorf("output shows %q:\n%s", secret, all)
 		}
 	}
+
+	// Credentials in an endpoint that the SDK quotes in its errors: the
+	// JSON document is redacted like the text report.
+	t.Setenv("AWS_ACCESS_KEY_ID", "resumekit-test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "resumekit-test")
+	out.Reset()
+	errOut.Reset()
+	Main([]string{"resolve", "--flink-checkpoints", "s3://data/ck?endpoint=http://AKIAUSER:sekrit@127.0.0.1:1&region=x&use_path_style=true&disable_https=true", "--timeout", "3s", "--json"}, &out, &errOut)
+	all = out.String() + errOut.String()
+	if strings.Contains(all, "AKIAUSER") || strings.Contains(all, "sekrit") {
+		t.Errorf("the JSON run shows credentials:\n%s", all)
+	}
+	if !strings.Contains(out.String(), `"verdict": "failed"`) {
+		t.Errorf("no failed outcome in the document:\n%s", out.String())
+	}
 }

@@ -84,10 +84,23 @@ func isDigits(s string) bool {
 	return true
 }
 
-// timeFlag is a flag.Value for TIME flags; now is read when the flag is set.
+// timeFlag is a flag.Value for TIME flags. A relative time ("-15m") is read
+// against the wall clock when the flag is set; rebase reads it again against
+// another "now" (resolve --now), whatever order the flags came in.
 type timeFlag struct {
 	t   time.Time
+	raw string
 	now func() time.Time
+}
+
+// rebase parses the flag's text again relative to now.
+func (f *timeFlag) rebase(now time.Time) {
+	if f.raw == "" {
+		return
+	}
+	if t, err := parseTime(f.raw, now); err == nil {
+		f.t = t
+	}
 }
 
 func (f *timeFlag) String() string {
@@ -106,7 +119,7 @@ func (f *timeFlag) Set(s string) error {
 	if err != nil {
 		return err
 	}
-	f.t = t
+	f.t, f.raw = t, s
 	return nil
 }
 
