@@ -25,7 +25,8 @@ type Options struct {
 	// no fallback: a missing consumer is resume.ErrNoPosition.
 	StartTime time.Time
 	// Mode overrides the table's consumer.mode: "exactly-once" or
-	// "at-least-once" (the mode the new job will run with).
+	// "at-least-once" (the mode the new job will run with), in any case, as
+	// Paimon reads it.
 	Mode string
 	// TableOptions override the options of the newest schema file
 	// (consumer.expiration-time, consumer.mode, consumer.ignore-progress, ...).
@@ -66,11 +67,15 @@ func NewResolver(table *Table, consumerID string, opts *Options) (*Resolver, err
 	if o.Now == nil {
 		o.Now = table.o.Now
 	}
+	o.Mode = normMode(o.Mode)
 	if err := checkMode(o.Mode, "Options.Mode"); err != nil {
 		return nil, err
 	}
-	if err := checkMode(o.TableOptions[OptConsumerMode], "TableOptions["+OptConsumerMode+"]"); err != nil {
-		return nil, err
+	if v, ok := o.TableOptions[OptConsumerMode]; ok {
+		o.TableOptions[OptConsumerMode] = normMode(v)
+		if err := checkMode(o.TableOptions[OptConsumerMode], "TableOptions["+OptConsumerMode+"]"); err != nil {
+			return nil, err
+		}
 	}
 	if v := o.TableOptions[OptConsumerExpiration]; v != "" {
 		if _, err := ParseDuration(v); err != nil {
@@ -80,6 +85,11 @@ func NewResolver(table *Table, consumerID string, opts *Options) (*Resolver, err
 	return &Resolver{table: table, id: consumerID, o: o}, nil
 }
 
+// normMode lower-cases a consumer.mode value: Paimon parses enum options
+// case-insensitively ('AT-LEAST-ONCE' is at-least-once).
+func normMode(m string) string { return strings.ToLower(m) }
+
+// checkMode checks a normalised (normMode) consumer.mode value.
 func checkMode(m, where string) error {
 	switch m {
 	case "", ModeExactlyOnce, ModeAtLeastOnce:
@@ -129,9 +139,19 @@ func (x *resolution) snapshot(ctx context.Context, id int64) (*Snapshot, error) 
 //     lost range, because Paimon silently moves such a start up; an error
 //     when nextSnapshot > latest+1 (the table was probably recreated).
 //   - consumer file missing with Options.StartTime: the snapshot a streaming
-//     scan.timestamp-millis read starts from, Replay (DataLoss when snapshots
-//     after the time have expired), launched with consumer-id and
-//     scan.snapshot-id.
+//     scan.timestamp-millis read starts from (after the last snapshot, or
+//     long-lived changelog, committed before the time), Replay, launched
+//     with consumer-id and scan.snapshot-id. When every readable id was
+//     committed at or after the time and the lowest, L, is above 1, ids
+//     below L are gone: nothing is lost if L-1 was committed before the
+//     time, otherwise its records are skipped. The table's tags (at most 32
+//     read, one listing) decide when they can: a tag below L committed at or
+//     after the time makes it DataLoss ("data loss"); a tag at L-1
+//     committed before the time makes it Replay; on a branch, the tag it was
+//     created from at L (tag-<name> in the branch and the main table naming
+//     L, as create_branch leaves them) makes it Replay, since the branch
+//     never had lower ids. Otherwise the loss cannot be ruled out: DataLoss
+//     with a "possible loss" warning saying what would clear it.
 //   - consumer file missing without a start time: an error wrapping
 //     resume.ErrNoPosition.
 //
@@ -166,7 +186,7 @@ func (x *resolution) options(ctx context.Context, latest *Snapshot) (map[string]
 	}
 	opts := maps.Clone(schema.Options)
 	maps.Copy(opts, x.r.o.TableOptions)
-	mode := opts[OptConsumerMode]
+	mode := normMode(opts[OptConsumerMode])
 	if x.r.o.Mode != "" {
 		mode = x.r.o.Mode
 	}
@@ -342,7 +362,7 @@ func (x *resolution) consumerWarnings(c *Consumer, opts map[string]string, pos P
 		case idle > exp:
 			x.warn("consumer idle for %s, longer than %s %s: the next commit's expiry deletes it, and snapshots from %d may then expire too; start the job promptly or bind it again with %s",
 				roundDur(idle), OptConsumerExpiration, v, c.NextSnapshot, pos.ResetConsumerSQL)
-		case exp > 0 && idle*5 >= exp*4:
+		case exp > 0 && idle >= exp-exp/5: // idle >= 4/5 of exp, without multiplying (exp may be near the int64 limit)
 			x.warn("consumer idle for %s, close to %s %s: once exceeded, the next commit's expiry deletes it", roundDur(idle), OptConsumerExpiration, v)
 		default:
 			x.reason("consumer idle for %s, within %s %s", roundDur(idle), OptConsumerExpiration, v)
@@ -403,17 +423,15 @@ func (x *resolution) fromTime(ctx context.Context) (resume.Candidate, error) {
 					n = rd.id
 					x.reason("long-lived changelogs from changelog-%d (committed at %s) are kept: start there", rd.id, fmtTime(first.Time))
 					if rd.id > 1 {
-						g = resume.DataLoss
-						x.warn("data loss: ids 1..%d expired (the earliest long-lived changelog-%d was committed at %s); those committed at or after %s are never read",
-							rd.id-1, rd.id, fmtTime(first.Time), fmtTime(at))
+						if g, err = x.belowFirst(ctx, at, "changelog", first); err != nil {
+							return resume.Candidate{}, err
+						}
 					}
 				}
 				pos = x.position(n, earliest, latest, mode, opts)
 				pos.EarliestChangelog = rd.id
-			} else {
-				g = resume.DataLoss
-				x.warn("data loss: snapshots 1..%d expired (the earliest retained, snapshot-%d, was committed at %s); those committed at or after %s are never read",
-					earliest-1, earliest, fmtTime(res.earliest.Time), fmtTime(at))
+			} else if g, err = x.belowFirst(ctx, at, "snapshot", res.earliest); err != nil {
+				return resume.Candidate{}, err
 			}
 		}
 	}
@@ -458,4 +476,60 @@ func roundDur(d time.Duration) time.Duration {
 		return d.Round(time.Second)
 	}
 	return d.Round(time.Millisecond)
+}
+
+// belowFirst grades a start by time at first, the lowest readable id above
+// 1 (kind "snapshot", or "changelog" for a long-lived changelog), when first
+// was committed at or after the start time at. Ids below first are gone. If
+// the one just below was committed before at, Paimon starts at first anyway
+// and nothing is lost; otherwise its records are skipped. The tags decide
+// when they can (tagsBelow): a tag below first committed at or after at
+// makes the loss certain, a tag at first-1 committed before at rules it out,
+// and on a branch the tag it was created from at first shows it never had
+// lower ids. Without such evidence the loss cannot be ruled out: DataLoss,
+// worded as a possible loss.
+func (x *resolution) belowFirst(ctx context.Context, at time.Time, kind string, first *Snapshot) (resume.Guarantee, error) {
+	t, lo := x.t, first.ID
+	what := func(from int64) string {
+		if kind == "changelog" {
+			return fmt.Sprintf("ids %d..%d (snapshots and long-lived changelogs)", from, lo-1)
+		}
+		return fmt.Sprintf("snapshots %d..%d", from, lo-1)
+	}
+	ev, err := t.tagsBelow(ctx, first, at)
+	if err != nil {
+		return resume.GuaranteeUnknown, err
+	}
+	looked := fmt.Sprintf("%d tags read in %stag/", ev.read, t.base)
+	if ev.more {
+		looked = fmt.Sprintf("only the first %d tags read in %stag/", ev.read, t.base)
+	}
+	switch {
+	case ev.lossTag != "":
+		x.warn("data loss: tag %s shows that id %d was committed at %s, at or after %s, and %s expired: their records are never read by a start at %s-%d (committed at %s); ids below %d may hold more",
+			ev.lossTag, ev.lossID, fmtTime(ev.lossTime), fmtTime(at), what(ev.lossID), kind, lo, fmtTime(first.Time), ev.lossID)
+		return resume.DataLoss, nil
+	case ev.beforeTag != "":
+		x.reason("tag %s shows that id %d, the last below %s-%d, was committed at %s, before %s: a read of the full history would start at %d too, so nothing is lost",
+			ev.beforeTag, lo-1, kind, lo, fmtTime(ev.beforeTime), fmtTime(at), lo)
+		return resume.Replay, nil
+	case ev.fromTag != "":
+		x.reason("branch %s was created from tag %s at id %d: tag-%s in the branch and in the main table both name id %d committed at %s, so the branch never had lower ids and starting at %s-%d skips nothing of it",
+			t.branch, ev.fromTag, lo, ev.fromTag, lo, fmtTime(first.Time), kind, lo)
+		return resume.Replay, nil
+	}
+	settle := fmt.Sprintf("nothing is lost if id %d was committed before %s (a tag naming it, or a copy of its snapshot file, would show it; %s, none does)", lo-1, fmtTime(at), looked)
+	switch {
+	case t.branch == "main":
+		x.warn("possible loss: %s expired and their commit times are unknown, so records committed at or after %s may have been in them, and a start at %s-%d (committed at %s) never reads them; %s",
+			what(1), fmtTime(at), kind, lo, fmtTime(first.Time), settle)
+	case ev.expiredTag != "":
+		x.reason("branch %s: tag %s names id %d, below %s-%d: the branch had lower ids and they expired", t.branch, ev.expiredTag, ev.expiredID, kind, lo)
+		x.warn("possible loss: %s of branch %s expired (tag %s names id %d) and their commit times are unknown, so records committed at or after %s may have been in them, and a start at %s-%d (committed at %s) never reads them; %s",
+			what(ev.expiredID), t.branch, ev.expiredTag, ev.expiredID, fmtTime(at), kind, lo, fmtTime(first.Time), settle)
+	default:
+		x.warn("possible loss, cannot be ruled out: branch %s has no ids below %d and nothing shows whether they expired or the branch was created from a tag at id %d (no tag names id %d in both the branch and the main table); if they expired, records committed at or after %s may have been in them and a start at %s-%d (committed at %s) never reads them. Nothing is lost if the branch was created at id %d; and %s",
+			t.branch, lo, lo, lo, fmtTime(at), kind, lo, fmtTime(first.Time), lo, settle)
+	}
+	return resume.DataLoss, nil
 }

@@ -2,8 +2,8 @@
 // tests: snapshots with chosen commit times (full version-3 snapshot JSON as
 // Paimon writes it), expiry (files deleted, EARLIEST moved), stale or missing
 // hints, consumers in the Java and the Python JSON style, schema files with
-// options, branches, decoupled changelogs, and a rollback that lets ids be
-// committed again. Only metadata is written: no manifests or data files, which
+// options, tags, branches (empty or created from a tag), decoupled
+// changelogs, and a rollback that lets ids be committed again. Only metadata is written: no manifests or data files, which
 // resumekit never reads.
 //
 // Use it for your own restart tests:
@@ -279,6 +279,52 @@ func (t *Table) Branch(name string) *Table {
 	t.tb.Helper()
 	b := &Table{tb: t.tb, bucket: t.bucket, path: t.path, base: t.path + "branch/branch-" + name + "/", schemaID: t.schemaID, options: maps.Clone(t.options), CommitUser: t.CommitUser}
 	b.write(fmt.Sprintf("schema/schema-%d", b.schemaID), SchemaJSON(b.schemaID, b.options, time.UnixMilli(1784213607048)))
+	return b
+}
+
+// Tag writes tag/tag-<name> holding snapshot-<id> as create_tag does (the
+// snapshot JSON plus tagCreateTime). The snapshot must exist.
+func (t *Table) Tag(name string, id int64) *Table {
+	t.tb.Helper()
+	data, err := t.bucket.ReadAll(context.Background(), t.base+fmt.Sprintf("snapshot/snapshot-%d", id))
+	if err != nil {
+		t.tb.Fatalf("paimontest: tag %s: read snapshot-%d: %v", name, id, err)
+	}
+	t.write("tag/tag-"+name, withTagFields(data))
+	return t
+}
+
+func withTagFields(snapshot []byte) []byte {
+	s := strings.TrimRight(string(snapshot), " \n")
+	s = strings.TrimSuffix(s, "}")
+	s = strings.TrimRight(s, " \n") + ",\n  \"tagCreateTime\" : [ 2026, 11, 29, 12, 0, 0, 0 ],\n  \"tagTimeRetained\" : null\n}"
+	return []byte(s)
+}
+
+// BranchFromTag returns a builder for branch name created from tag as
+// create_branch does: tag/tag-<tag> and its snapshot are copied into
+// <table>/branch/branch-<name>/ with the newest schema, and no hint is
+// written. The branch's ids start at the tag's snapshot id; Commit goes on
+// from there.
+func (t *Table) BranchFromTag(name, tag string) *Table {
+	t.tb.Helper()
+	ctx := context.Background()
+	data, err := t.bucket.ReadAll(ctx, t.base+"tag/tag-"+tag)
+	if err != nil {
+		t.tb.Fatalf("paimontest: branch %s from tag %s: %v", name, tag, err)
+	}
+	s, err := paimon.ParseSnapshot(t.base+"tag/tag-"+tag, data)
+	if err != nil {
+		t.tb.Fatalf("paimontest: branch %s from tag %s: %v", name, tag, err)
+	}
+	snap, err := t.bucket.ReadAll(ctx, t.base+fmt.Sprintf("snapshot/snapshot-%d", s.ID))
+	if err != nil {
+		snap = SnapshotJSON(s.ID, s.SchemaID, s.Time, s.CommitUser) // the tagged snapshot expired in the main table
+	}
+	b := t.Branch(name)
+	b.write("tag/tag-"+tag, data)
+	b.write(fmt.Sprintf("snapshot/snapshot-%d", s.ID), snap)
+	b.earliest, b.latest = s.ID, s.ID
 	return b
 }
 
