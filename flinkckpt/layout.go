@@ -29,7 +29,9 @@ func chkID(name string) (int64, bool) {
 		return 0, false
 	}
 	digits := name[4 : len(name)-1]
-	if len(digits) > 19 {
+	if len(digits) > 19 || (len(digits) > 1 && digits[0] == '0') {
+		// Flink never pads ids: chk-007 is not a checkpoint dir (it would
+		// otherwise be read as chk-7/).
 		return 0, false
 	}
 	for i := 0; i < len(digits); i++ {
