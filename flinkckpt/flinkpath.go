@@ -1,6 +1,7 @@
 package flinkckpt
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -42,21 +43,56 @@ func authorityEnd(uri string) int {
 	return i + 3 + j + 1
 }
 
-// givenMapping builds the mapping for a given Flink root: the URI of the
-// prefix (s3a://bucket/ck for prefix "ck/") when it ends with the prefix's
-// path, otherwise the URI of the bucket root (s3a://bucket/). A segment equal to entropyKey is dropped (Flink writes _metadata
-// at the path without it). The pair is then lifted while the last segments
-// of both agree, so that entropy-injected files, which sit next to the root
-// rather than under it, still map.
-func givenMapping(flinkRoot, prefix, entropyKey string) *mapping {
+// givenMapping builds the mapping for a given Flink root. The root's path
+// may end with the prefix itself or any of its ancestors (s3a://bucket/ck
+// for prefix "ck/<job>/", the value of execution.checkpointing.dir), the
+// longest match winning; otherwise it is the URI of the bucket root
+// (s3a://bucket/). A segment equal to entropyKey is dropped (Flink writes
+// _metadata at the path without it). The pair is then lifted while the last
+// segments of both agree, so that entropy-injected files, which sit next to
+// the root rather than under it, still map. A root that names a path inside
+// or beside the prefix (s3a://bucket/ck/other for prefix "ck/<job>/") cannot
+// be reconciled and is an error, as is a mapping that would not send the
+// prefix to a URI ending with it.
+func givenMapping(flinkRoot, prefix, entropyKey string) (*mapping, error) {
 	root := strings.TrimSuffix(flinkRoot, "/") + "/"
 	if entropyKey != "" {
 		root = strings.Replace(root, "/"+entropyKey+"/", "/", 1)
 	}
-	if prefix != "" && !strings.HasSuffix(root, "/"+prefix) {
-		return &mapping{root: root, keyPrefix: ""}
+	ae := authorityEnd(root)
+	if ae < 0 {
+		return nil, fmt.Errorf("flinkckpt: Flink root %q is not a file-system URI such as s3a://bucket/path", flinkRoot)
 	}
-	return lift(&mapping{root: root, keyPrefix: prefix})
+	path := root[ae-1:] // starts with "/"
+	var m *mapping
+	for a := prefix; a != ""; a = parentDir(a) {
+		if strings.HasSuffix(path, "/"+a) {
+			m = &mapping{root: root, keyPrefix: a}
+			break
+		}
+	}
+	if m == nil {
+		if first := firstSegment(prefix); first != "" && strings.Contains(path, "/"+first) {
+			return nil, fmt.Errorf("flinkckpt: Flink root %q names a path inside or beside %q, not %q itself, one of its parent dirs, or the bucket root: pass the Flink URI of one of those (e.g. the value of execution.checkpointing.dir)",
+				flinkRoot, prefix, prefix)
+		}
+		m = &mapping{root: root}
+	}
+	m = lift(m)
+	if u, ok := m.uri(prefix); !ok || (prefix != "" && !strings.HasSuffix(u, "/"+prefix)) {
+		return nil, fmt.Errorf("flinkckpt: Flink root %q does not map %q to a Flink path ending with it", flinkRoot, prefix)
+	}
+	return m, nil
+}
+
+// firstSegment returns the first segment of a dir key with its slash
+// ("a/b/" → "a/", "" → "").
+func firstSegment(dir string) string {
+	i := strings.IndexByte(dir, '/')
+	if i < 0 {
+		return ""
+	}
+	return dir[:i+1]
 }
 
 func lift(m *mapping) *mapping {

@@ -64,6 +64,14 @@ func List(ctx context.Context, b *blob.Bucket, prefix string, opts *Options) ([]
 	}
 	o = o.withDefaults()
 	prefix = normalizePrefix(prefix)
+	var given *mapping
+	if o.FlinkRoot != "" {
+		m, err := givenMapping(o.FlinkRoot, prefix, o.EntropyKey)
+		if err != nil {
+			return nil, err
+		}
+		given = m
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("flinkckpt: list %q: %w", prefix, err)
 	}
@@ -82,10 +90,6 @@ func List(ctx context.Context, b *blob.Bucket, prefix string, opts *Options) ([]
 	}
 	if l.direct {
 		out = append(out, Snapshot{Key: prefix, Savepoint: isSavepointDir(prefix)})
-	}
-	var given *mapping
-	if o.FlinkRoot != "" {
-		given = givenMapping(o.FlinkRoot, prefix, o.EntropyKey)
 	}
 	// Eight snapshots at a time, each verifying with an eighth of the
 	// concurrency: at most o.Concurrency calls in flight.
@@ -125,7 +129,11 @@ func Inspect(ctx context.Context, b *blob.Bucket, key string, opts *Options) (*S
 	}
 	var given *mapping
 	if o.FlinkRoot != "" {
-		given = givenMapping(o.FlinkRoot, dir, o.EntropyKey)
+		m, err := givenMapping(o.FlinkRoot, dir, o.EntropyKey)
+		if err != nil {
+			return nil, err
+		}
+		given = m
 	}
 	if err := ctx.Err(); err != nil {
 		return s, fmt.Errorf("flinkckpt: inspect %q: %w", dir, err)

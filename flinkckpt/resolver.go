@@ -30,10 +30,13 @@ type Options struct {
 	// (savepoint-<first 6 of the id>-…). 32 hex characters.
 	JobID string
 	// FlinkRoot is the Flink file-system URI of the prefix (s3a://bucket/ck
-	// for prefix "ck/") or, when it does not end with the prefix's path, of
-	// the bucket root (s3a://bucket/). It maps absolute paths in _metadata
-	// to keys and gives the -s path. When empty it is inferred per snapshot
-	// from the absolute paths of its files.
+	// for prefix "ck/"), of one of its parent dirs (s3a://bucket/ck for
+	// prefix "ck/<job>/": the value of execution.checkpointing.dir), or,
+	// when its path ends with none of those, of the bucket root
+	// (s3a://bucket/). A root naming a path inside or beside the prefix is
+	// refused. It maps absolute paths in _metadata to keys and gives the -s
+	// path. When empty it is inferred per snapshot from the absolute paths
+	// of its files.
 	FlinkRoot string
 	// EntropyKey is Flink's s3.entropy.key (e.g. "_entropy_"), when
 	// FlinkRoot contains it.
@@ -89,6 +92,7 @@ type Resolver struct {
 	bucket *blob.Bucket
 	prefix string
 	opts   Options
+	given  *mapping // from opts.FlinkRoot, nil when inferred
 }
 
 var _ resume.Resolver = (*Resolver)(nil)
@@ -108,7 +112,15 @@ func NewResolver(bucket *blob.Bucket, prefix string, opts *Options) (*Resolver, 
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	return &Resolver{bucket: bucket, prefix: normalizePrefix(prefix), opts: o.withDefaults()}, nil
+	r := &Resolver{bucket: bucket, prefix: normalizePrefix(prefix), opts: o.withDefaults()}
+	if o.FlinkRoot != "" {
+		m, err := givenMapping(o.FlinkRoot, r.prefix, o.EntropyKey)
+		if err != nil {
+			return nil, err
+		}
+		r.given = m
+	}
+	return r, nil
 }
 
 // Name returns the resolver's name.
@@ -238,10 +250,7 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 	}); err != nil {
 		return resume.Candidate{}, err
 	}
-	var given *mapping
-	if r.opts.FlinkRoot != "" {
-		given = givenMapping(r.opts.FlinkRoot, r.prefix, r.opts.EntropyKey)
-	}
+	given := r.given
 	var jobKeys []string
 	for _, j := range l.jobs {
 		if j.key != "" {
