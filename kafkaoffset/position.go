@@ -139,32 +139,14 @@ func (p Position) MarshalJSON() ([]byte, error) {
 // [*resume.RawPosition] of kind "kafka-offsets" read back from a decision
 // document.
 func PositionOf(p resume.Position) (*Position, error) {
-	switch p := p.(type) {
-	case *Position:
-		if p == nil {
-			return nil, errors.New("kafkaoffset: nil position")
-		}
-		return p, nil
-	case *resume.RawPosition:
-		if p == nil {
-			return nil, errors.New("kafkaoffset: nil position")
-		}
-		if p.PositionKind != Kind {
-			return nil, fmt.Errorf("kafkaoffset: position of kind %q, want %q", p.PositionKind, Kind)
-		}
-		var out Position
-		if err := json.Unmarshal(p.JSON, &out); err != nil {
-			return nil, fmt.Errorf("kafkaoffset: decode position: %w", err)
-		}
-		if out.Partitions == nil {
-			return nil, errors.New("kafkaoffset: decode position: no partitions field")
-		}
-		return &out, nil
-	case nil:
-		return nil, errors.New("kafkaoffset: nil position")
-	default:
-		return nil, fmt.Errorf("kafkaoffset: position of type %T (kind %q), want %s", p, p.Kind(), Kind)
+	out, err := resume.PositionAs[Position](p, Kind)
+	if err != nil {
+		return nil, fmt.Errorf("kafkaoffset: %w", err)
 	}
+	if _, raw := p.(*resume.RawPosition); raw && out.Partitions == nil {
+		return nil, errors.New("kafkaoffset: decode position: no partitions field")
+	}
+	return out, nil
 }
 
 // FormatSpecificOffsets renders partitions' chosen offsets in the format of

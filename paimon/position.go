@@ -99,32 +99,11 @@ func (p Position) MarshalJSON() ([]byte, error) {
 // *resume.RawPosition of kind "paimon-snapshot" read back from a decision
 // document.
 func PositionOf(p resume.Position) (*Position, error) {
-	switch v := p.(type) {
-	case Position:
-		return &v, nil
-	case *Position:
-		if v == nil {
-			return nil, fmt.Errorf("paimon: nil position")
-		}
-		c := *v
-		return &c, nil
-	case *resume.RawPosition:
-		if v == nil {
-			return nil, fmt.Errorf("paimon: nil position")
-		}
-		if v.PositionKind != PositionKind {
-			return nil, fmt.Errorf("paimon: position of kind %q, want %q", v.PositionKind, PositionKind)
-		}
-		var out Position
-		if err := json.Unmarshal(v.JSON, &out); err != nil {
-			return nil, fmt.Errorf("paimon: decode position: %w", err)
-		}
-		return &out, nil
-	case nil:
-		return nil, fmt.Errorf("paimon: nil position")
-	default:
-		return nil, fmt.Errorf("paimon: position of kind %q (%T), want %q", p.Kind(), p, PositionKind)
+	out, err := resume.PositionAs[Position](p, PositionKind)
+	if err != nil {
+		return nil, fmt.Errorf("paimon: %w", err)
 	}
+	return out, nil
 }
 
 func hintText(opts map[string]string) string {
