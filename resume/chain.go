@@ -57,6 +57,7 @@ type PanicError struct {
 	Stack    []byte // the goroutine's stack at the panic
 }
 
+// Error says which resolver panicked and with what value.
 func (e *PanicError) Error() string {
 	return fmt.Sprintf("resume: resolver %s panicked: %v", e.Resolver, e.Value)
 }
