@@ -127,7 +127,10 @@ func (p *Positions) String() string {
 }
 
 // Launch returns the union of the parts' launches. All has already refused
-// conflicting keys, so the union is well defined.
+// conflicting keys, so the union is well defined. Options of different
+// sources usually belong to different tables' SQL hints (a Paimon table's
+// consumer-id, a Kafka table's scan.startup.mode): a deploy tool that applies
+// hints per table takes each part's own Launch from Parts.
 func (p *Positions) Launch() Launch {
 	l, _ := p.merge()
 	return l
