@@ -18,7 +18,8 @@
 // and savepoint dirs the newest _metadata modification time, except that a
 // checkpoint referencing another job dir's shared files descends from that
 // job. Incomplete (no _metadata) and broken (unparseable, or referenced
-// files missing or of the wrong size) snapshots are skipped with a reason.
+// files missing or of the wrong size) snapshots are skipped with a reason,
+// as are snapshots without a Flink path to pass to -s.
 //
 // Absolute paths in _metadata are Flink file-system URIs (s3a://, s3p://,
 // oss://, obs://, gs://, hdfs://ns/, abfss:// …); they are mapped to bucket
@@ -35,9 +36,14 @@
 // reads = one _metadata per job dir and savepoint dir, plus one per
 // incomplete or broken snapshot skipped; attribute calls = the distinct
 // files referenced outside the snapshot's own dir (shared/, other job dirs,
-// entropy paths), concurrently. shared/ and taskowned/ are never listed.
-// A snapshot that fails verification costs its listing and attribute calls
-// again for the next one tried.
+// entropy paths), concurrently, plus one when the root inferred for the
+// chosen snapshot has a single segment between the authority and its key
+// (s3a://bucket/X/ck/…: a dir or an entropy segment; one call on a
+// referenced file tells which). shared/ and taskowned/ are never listed. A
+// snapshot that fails verification costs its listing and attribute calls
+// again for the next one tried; one without a Flink path (all references
+// relative, no Options.FlinkRoot) is skipped before verification, at no
+// cost.
 //
 // # Errors
 //

@@ -149,7 +149,7 @@ func TestChainDecidesFromHealthyResolver(t *testing.T) {
 	good := newEnv(t, "sp/", "s3a://bucket/", nil)
 	good.savepoint(flinkckpttest.SavepointName(jobA, 1), 9, t0, nil)
 	r1, _ := flinkckpt.NewResolver(bad.bucket, "ck/", nil)
-	r2, _ := flinkckpt.NewResolver(good.bucket, "sp/", &flinkckpt.Options{Name: "flink-savepoints"})
+	r2, _ := flinkckpt.NewResolver(good.bucket, "sp/", &flinkckpt.Options{Name: "flink-savepoints", FlinkRoot: good.l.FlinkRoot()})
 	d, err := (&resume.Chain{Resolvers: []resume.Resolver{r1, r2}}).Resolve(context.Background())
 	if d.Chosen == nil || d.Chosen.Resolver != "flink-savepoints" {
 		t.Fatalf("chosen %+v", d.Chosen)

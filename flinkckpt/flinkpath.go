@@ -1,8 +1,12 @@
 package flinkckpt
 
 import (
+	"context"
 	"fmt"
 	"strings"
+
+	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
 )
 
 // mapping translates Flink file-system URIs to bucket keys: the URI root
@@ -108,19 +112,34 @@ func lift(m *mapping) *mapping {
 	return m
 }
 
+// inference is an inferred mapping and, when the root it found has one
+// segment between the authority and the snapshot's key, the other reading
+// of that segment (entropy vs a real dir): settle picks between them.
+type inference struct {
+	m, alt *mapping
+	probe  string // an absolute reference that anchored to the root
+}
+
 // inferMapping infers the mapping from the absolute references of the
 // snapshot at key dir (ending in "/"): the key of dir or of one of its
 // ancestors (or a tail of it, for copies into another bucket path) appears
 // in the URIs. When the roots found differ by exactly one segment, that
 // segment is entropy (s3.entropy.key): the root is the common part and the
-// entropy segment belongs to the key. It returns nil when nothing matches.
-func inferMapping(dir string, uris []string) *mapping {
+// entropy segment belongs to the key. When all references agree on a root
+// with one segment after the authority (s3a://bucket/Xa1/ck/…: one
+// entropy-injected file, or several sharing a segment), that segment is
+// either a dir of the bucket's root or entropy; the first reading is tried
+// first (the entropy reading first when entropyKey is set) and the other is
+// kept as the alternative. It returns nil when nothing matches.
+func inferMapping(dir string, uris []string, entropyKey string) *inference {
 	count := map[mapping]int{}
+	probe := map[mapping]string{}
 	var order []mapping
 	for _, u := range uris {
 		if m := anchor(dir, u); m != nil {
 			if count[*m] == 0 {
 				order = append(order, *m)
+				probe[*m] = u
 			}
 			count[*m]++
 		}
@@ -128,28 +147,27 @@ func inferMapping(dir string, uris []string) *mapping {
 	if len(order) == 0 {
 		return nil
 	}
-	if len(order) == 1 {
-		return lift(&order[0])
-	}
-	// Entropy: every root is scheme://authority/ + common + one segment,
-	// with the same key prefix.
 	first := order[0]
-	common := first.root
-	entropy := true
-	for _, m := range order[1:] {
-		common = commonSegments(common, m.root)
-		if m.keyPrefix != first.keyPrefix {
-			entropy = false
-		}
-	}
-	if ae := authorityEnd(first.root); entropy && ae > 0 && len(common) >= ae {
-		for _, m := range order {
-			if strings.Count(m.root[len(common):], "/") != 1 {
+	if len(order) > 1 {
+		// Entropy: every root is scheme://authority/ + common + one segment,
+		// with the same key prefix.
+		common := first.root
+		entropy := true
+		for _, m := range order[1:] {
+			common = commonSegments(common, m.root)
+			if m.keyPrefix != first.keyPrefix {
 				entropy = false
 			}
 		}
-		if entropy {
-			return &mapping{root: common, keyPrefix: first.keyPrefix}
+		if ae := authorityEnd(first.root); entropy && ae > 0 && len(common) >= ae {
+			for _, m := range order {
+				if strings.Count(m.root[len(common):], "/") != 1 {
+					entropy = false
+				}
+			}
+			if entropy {
+				return &inference{m: &mapping{root: common, keyPrefix: first.keyPrefix}}
+			}
 		}
 	}
 	// Otherwise the root most references agree on (ties: first seen);
@@ -160,7 +178,38 @@ func inferMapping(dir string, uris []string) *mapping {
 			best = m
 		}
 	}
-	return lift(&best)
+	inf := &inference{m: lift(&best), probe: probe[best]}
+	if ae := authorityEnd(best.root); ae > 0 && strings.Count(best.root[ae:], "/") == 1 {
+		inf.alt = &mapping{root: best.root[:ae], keyPrefix: best.keyPrefix}
+		if entropyKey != "" {
+			inf.m, inf.alt = inf.alt, inf.m
+		}
+	}
+	return inf
+}
+
+// settle returns the mapping to use: inf.m, unless the probe reference is
+// missing under it and there is an alternative (one attribute call).
+func settle(ctx context.Context, b *blob.Bucket, inf *inference) (m *mapping, calls int, err error) {
+	if inf == nil {
+		return nil, 0, nil
+	}
+	if inf.alt == nil {
+		return inf.m, 0, nil
+	}
+	k, ok := inf.m.key(inf.probe)
+	if !ok {
+		return inf.alt, 0, nil
+	}
+	_, err = b.Attributes(ctx, k)
+	switch {
+	case err == nil:
+		return inf.m, 1, nil
+	case gcerrors.Code(err) == gcerrors.NotFound:
+		return inf.alt, 1, nil
+	default:
+		return nil, 1, fmt.Errorf("flinkckpt: attributes of %q: %w", k, err)
+	}
 }
 
 // anchor finds the longest ancestor key of dir (or its longest tail) inside

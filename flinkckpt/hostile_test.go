@@ -269,7 +269,7 @@ func TestOversizedMetadataRefusedBeforeReading(t *testing.T) {
 	}
 	var c resume.Candidate
 	var p *flinkckpt.Position
-	n := allocBytes(func() { c, p = e.mustResolve(&flinkckpt.Options{MaxMetadataSize: 1 << 20}) })
+	n := allocBytes(func() { c, p = e.mustResolve(&flinkckpt.Options{MaxMetadataSize: 1 << 20, FlinkRoot: e.l.FlinkRoot()}) })
 	if p.CheckpointID != 1 || !hasLine(c.Reasons, `chk-2 .*too large: 4194320 bytes, limit 1048576`) {
 		t.Errorf("chose %d, reasons %q", p.CheckpointID, c.Reasons)
 	}

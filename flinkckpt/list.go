@@ -163,7 +163,7 @@ func inspect(ctx context.Context, b *blob.Bucket, s *Snapshot, given *mapping, o
 	}
 	s.Metadata, s.ModTime, s.CheckpointID = md, mod, md.CheckpointID
 	s.Savepoint = s.Savepoint || md.Savepoint
-	m := given
+	m, probes := given, 0
 	if m == nil {
 		var abs []string
 		for _, f := range md.Files {
@@ -171,7 +171,11 @@ func inspect(ctx context.Context, b *blob.Bucket, s *Snapshot, given *mapping, o
 				abs = append(abs, f.Path)
 			}
 		}
-		m = inferMapping(s.Key, abs)
+		m, probes, err = settle(ctx, b, inferMapping(s.Key, abs, o.EntropyKey))
+		if err != nil {
+			s.State, s.Reason, s.Err = StateUnknown, err.Error(), err
+			return nil, err
+		}
 	}
 	if p, ok := m.uri(s.Key); ok {
 		s.Path = strings.TrimSuffix(p, "/")
@@ -185,6 +189,7 @@ func inspect(ctx context.Context, b *blob.Bucket, s *Snapshot, given *mapping, o
 		s.State, s.Reason, s.Err = StateUnknown, err.Error(), err
 		return nil, err
 	}
+	v.Attributes += probes
 	s.Verification = v
 	switch {
 	case !v.OK():

@@ -36,10 +36,13 @@ type Options struct {
 	// (s3a://bucket/). A root naming a path inside or beside the prefix is
 	// refused. It maps absolute paths in _metadata to keys and gives the -s
 	// path. When empty it is inferred per snapshot from the absolute paths
-	// of its files.
+	// of its files; a snapshot without any (a savepoint whose references
+	// are all relative) then has no Flink path and is not offered.
 	FlinkRoot string
 	// EntropyKey is Flink's s3.entropy.key (e.g. "_entropy_"), when
-	// FlinkRoot contains it.
+	// FlinkRoot contains it or, without FlinkRoot, when entropy injection is
+	// in use: an inferred root's single segment before the snapshot's key is
+	// then read as entropy first.
 	EntropyKey string
 	// SkipVerify turns off checking that every referenced file exists with
 	// its recorded size (on by default).
@@ -136,6 +139,9 @@ type snap struct {
 	md        *Metadata
 	mod       time.Time
 	m         *mapping
+	inf       *inference      // inferred mapping, until settled
+	settled   bool            // m is final
+	probes    int             // attribute calls spent settling m
 	ancestors map[string]bool // other job dir keys whose files it references
 }
 
@@ -158,6 +164,8 @@ type source struct {
 	head    *snap
 	reasons []string
 	broken  []string // completed but unusable snapshots, for the warning
+	// pathless: completed snapshots skipped for want of a Flink path.
+	pathless []string
 }
 
 // advance reads _metadata newest first until one parses, recording why the
@@ -250,24 +258,22 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 	}); err != nil {
 		return resume.Candidate{}, err
 	}
-	given := r.given
 	var jobKeys []string
 	for _, j := range l.jobs {
 		if j.key != "" {
 			jobKeys = append(jobKeys, j.key)
 		}
 	}
-	var skipped []string // reasons for snapshots that failed verification
-	var fallback *mapping
+	// No mapping is ever borrowed from another snapshot: a head that failed
+	// verification, or another job dir's or directory's inference, may be
+	// exactly what is wrong, and would give a -s path that does not exist.
+	var skipped []string // reasons for snapshots passed over after reading
 	for {
 		var heads []*snap
 		for _, s := range sources {
 			if s.head != nil {
-				if s.head.m == nil {
-					r.annotate(s.head, given, jobKeys)
-				}
-				if fallback == nil && given == nil && s.head.m != nil {
-					fallback = s.head.m
+				if s.head.ancestors == nil {
+					r.annotate(s.head, jobKeys)
 				}
 				heads = append(heads, s.head)
 			}
@@ -278,14 +284,29 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 			return resume.Candidate{}, fmt.Errorf("flinkckpt: no restorable checkpoint or savepoint under %q (%s): %w",
 				r.prefix, strings.Join(reasons, "; "), resume.ErrNoPosition)
 		}
-		if best.m == nil {
-			best.m = fallback
-		}
 		var src *source
 		for _, s := range sources {
 			if s.head == best {
 				src = s
 			}
+		}
+		if !best.settled {
+			if err := ctx.Err(); err != nil {
+				return resume.Candidate{}, err
+			}
+			m, calls, err := settle(ctx, r.bucket, best.inf)
+			if err != nil {
+				return resume.Candidate{}, err
+			}
+			best.m, best.probes, best.settled = m, calls, true
+		}
+		if _, ok := best.m.uri(best.key); !ok {
+			skipped = append(skipped, best.name()+": no Flink path: its references are all relative, so there is nothing to infer the Flink root from: pass Options.FlinkRoot (--flink-root)")
+			src.pathless = append(src.pathless, best.name())
+			if err := r.advance(ctx, src); err != nil {
+				return resume.Candidate{}, err
+			}
+			continue
 		}
 		var v *Verification
 		if !r.opts.SkipVerify {
@@ -296,6 +317,7 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 			if err != nil {
 				return resume.Candidate{}, err
 			}
+			v.Attributes += best.probes
 			if !v.OK() || (r.opts.Strict && v.Unchecked > 0) {
 				why := v.Problem()
 				if v.OK() {
@@ -309,21 +331,26 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 				continue
 			}
 		}
-		return r.candidate(best, heads, v, collectReasons(sources, skipped), collectBroken(sources)), nil
+		return r.candidate(best, heads, v, collectReasons(sources, skipped), collectBroken(sources), collectPathless(sources)), nil
 	}
 }
 
-// annotate sets the snapshot's mapping and the other job dirs it references.
-func (r *Resolver) annotate(s *snap, given *mapping, jobKeys []string) {
+// annotate sets the snapshot's mapping (given, or inferred and settled
+// when it is picked) and the other job dirs it references.
+func (r *Resolver) annotate(s *snap, jobKeys []string) {
 	var abs []string
 	for _, f := range s.md.Files {
 		if !f.Relative {
 			abs = append(abs, f.Path)
 		}
 	}
-	s.m = given
-	if s.m == nil {
-		s.m = inferMapping(s.key, abs)
+	if r.given != nil {
+		s.m, s.settled = r.given, true
+	} else {
+		s.inf = inferMapping(s.key, abs, r.opts.EntropyKey)
+		if s.inf != nil {
+			s.m = s.inf.m
+		}
 	}
 	s.ancestors = map[string]bool{}
 	for _, a := range abs {
@@ -384,7 +411,15 @@ func collectBroken(sources []*source) []string {
 	return out
 }
 
-func (r *Resolver) candidate(best *snap, heads []*snap, v *Verification, skipped, broken []string) resume.Candidate {
+func collectPathless(sources []*source) []string {
+	var out []string
+	for _, s := range sources {
+		out = append(out, s.pathless...)
+	}
+	return out
+}
+
+func (r *Resolver) candidate(best *snap, heads []*snap, v *Verification, skipped, broken, pathless []string) resume.Candidate {
 	pos := Position{Key: best.key, JobID: best.job, CheckpointID: best.md.CheckpointID, Savepoint: best.savepoint,
 		Format: best.md.Format, Version: best.md.Version, Drained: best.md.Drained}
 	if p, ok := best.m.uri(best.key); ok {
@@ -419,6 +454,10 @@ func (r *Resolver) candidate(best *snap, heads []*snap, v *Verification, skipped
 		c.Warnings = append(c.Warnings, fmt.Sprintf("older snapshot chosen because newer ones are broken (%s): they completed, so transactional sinks may already have published what they committed — expect duplicates downstream",
 			strings.Join(broken, ", ")))
 	}
+	if len(pathless) > 0 {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("older snapshot chosen because newer ones have no known Flink path (%s; pass the Flink root to use them): they completed, so transactional sinks may already have published what they committed — expect duplicates downstream",
+			strings.Join(pathless, ", ")))
+	}
 	if best.md.Drained {
 		c.Warnings = append(c.Warnings, "drained savepoint (stop --drain): the old job emitted its final watermark and fired all event-time timers; windows and timers do not resume where a running job would be")
 	}
@@ -427,10 +466,6 @@ func (r *Resolver) candidate(best *snap, heads []*snap, v *Verification, skipped
 	} else if v.Unchecked > 0 {
 		c.Warnings = append(c.Warnings, "references not checked: "+v.Problem())
 	}
-	if pos.Path == "" {
-		c.Warnings = append(c.Warnings, fmt.Sprintf("the Flink path of %q is unknown (no Flink root given and none inferable from absolute references): set the Flink root; launch is empty", best.key))
-	} else {
-		c.Warnings = append(c.Warnings, fmt.Sprintf("keep %s until the new job has completed its first checkpoint: the default NO_CLAIM restore never deletes it, but CLAIM mode hands it to the new job, which deletes it when subsumed", pos.Path))
-	}
+	c.Warnings = append(c.Warnings, fmt.Sprintf("keep %s until the new job has completed its first checkpoint: the default NO_CLAIM restore never deletes it, but CLAIM mode hands it to the new job, which deletes it when subsumed", pos.Path))
 	return c
 }

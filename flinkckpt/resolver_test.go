@@ -90,6 +90,12 @@ func (e *env) mustResolve(opts *flinkckpt.Options) (resume.Candidate, *flinkckpt
 	return c, p
 }
 
+// withRoot gives the layout's Flink root: snapshots whose references are
+// all relative have no Flink path without it, and are not offered.
+func withRoot(e *env) *flinkckpt.Options {
+	return &flinkckpt.Options{FlinkRoot: e.l.FlinkRoot()}
+}
+
 func shared(prefix string, n int) []string {
 	var out []string
 	for i := 0; i < n; i++ {
@@ -136,7 +142,7 @@ func TestResolverScenarios(t *testing.T) {
 		e := newEnv(t, "ck/", "s3a://bucket/", nil)
 		e.chk(jobA, 7, t0, nil)
 		e.chk(jobA, 8, t0.Add(time.Minute), &flinkckpttest.Checkpoint{Incomplete: true})
-		c, p := e.mustResolve(nil)
+		c, p := e.mustResolve(withRoot(e))
 		if p.CheckpointID != 7 || !hasLine(c.Reasons, `^chk-8 of job .*: no _metadata \(in progress`) {
 			t.Errorf("chose %d, reasons %q", p.CheckpointID, c.Reasons)
 		}
@@ -220,13 +226,13 @@ func TestResolverScenarios(t *testing.T) {
 		e.chk(jobA, 10, t0, nil)
 		name := flinkckpttest.SavepointName(jobA, 1)
 		e.savepoint(name, 11, t0.Add(time.Minute), &flinkckpttest.Checkpoint{Format: "NATIVE"})
-		c, p := e.mustResolve(nil)
+		c, p := e.mustResolve(withRoot(e))
 		if !p.Savepoint || p.Format != "NATIVE" || c.Position.Kind() != "flink-savepoint" || p.CheckpointID != 11 {
 			t.Errorf("got %+v", p)
 		}
 		// The older savepoint loses to a newer checkpoint.
 		e.rec.SetModTime("ck/"+name+"/_metadata", t0.Add(-time.Minute))
-		_, p = e.mustResolve(nil)
+		_, p = e.mustResolve(withRoot(e))
 		if p.Savepoint || p.CheckpointID != 10 {
 			t.Errorf("got %+v", p)
 		}
@@ -237,11 +243,11 @@ func TestResolverScenarios(t *testing.T) {
 		b := flinkckpttest.SavepointName(jobB, 1)
 		e.savepoint(a, 5, t0, &flinkckpttest.Checkpoint{Drained: true})
 		e.savepoint(b, 9, t0.Add(time.Hour), nil)
-		_, p := e.mustResolve(nil)
+		_, p := e.mustResolve(withRoot(e))
 		if p.Key != "sp/"+b+"/" {
 			t.Errorf("without job id chose %s", p.Key)
 		}
-		c, p := e.mustResolve(&flinkckpt.Options{JobID: jobA})
+		c, p := e.mustResolve(&flinkckpt.Options{JobID: jobA, FlinkRoot: e.l.FlinkRoot()})
 		if p.Key != "sp/"+a+"/" || !p.Drained || !hasLine(c.Warnings, "^drained savepoint") {
 			t.Errorf("with job id chose %s, warnings %q", p.Key, c.Warnings)
 		}
@@ -267,7 +273,7 @@ func TestResolverScenarios(t *testing.T) {
 		})
 		e.chk(jobA, 8, t0, nil)
 		e.chk(jobA, 9, t0, nil)
-		c, p := e.mustResolve(nil)
+		c, p := e.mustResolve(withRoot(e))
 		if p.CheckpointID != 8 || !hasLine(c.Reasons, `^chk-9 .*no _metadata`) {
 			t.Errorf("chose %d, reasons %q", p.CheckpointID, c.Reasons)
 		}
@@ -283,7 +289,7 @@ func TestResolverScenarios(t *testing.T) {
 		})
 		e.chk(jobA, 8, t0, nil)
 		e.chk(jobA, 9, t0, nil)
-		_, p := e.mustResolve(nil)
+		_, p := e.mustResolve(withRoot(e))
 		if p.CheckpointID != 8 {
 			t.Errorf("chose %d", p.CheckpointID)
 		}

@@ -1,0 +1,104 @@
+package flinkckpt_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
+)
+
+// TestInferredSingleEntropySegment: at parallelism 1 a checkpoint has one
+// entropy-injected file (or several sharing one segment). Inference must
+// not make the entropy segment part of the root: the checkpoint verifies
+// and the -s path has no entropy segment. It costs one probe call; with
+// Options.EntropyKey the entropy reading comes first.
+func TestInferredSingleEntropySegment(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		files   []string
+		opts    *flinkckpt.Options
+		attribs int
+	}{
+		{"OneFile", []string{"s-1"}, nil, 1 + 1},
+		{"SharedSegment", shared("s", 3), nil, 3 + 1},
+		{"OneFileWithEntropyKey", []string{"s-1"}, &flinkckpt.Options{EntropyKey: "_entropy_"}, 1 + 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, "ck/", "s3a://bucket/", nil)
+			e.chk(jobA, 1, t0.Add(-time.Minute), nil)
+			w := e.chk(jobA, 2, t0, &flinkckpttest.Checkpoint{Shared: tc.files, Entropy: "Xa1"})
+			e.rec.Reset()
+			c, p := e.mustResolve(tc.opts)
+			if p.CheckpointID != 2 || p.Path != w.FlinkPath || hasLine(c.Reasons, "broken") {
+				t.Errorf("chose %d path %q (want %q), reasons %q", p.CheckpointID, p.Path, w.FlinkPath, c.Reasons)
+			}
+			if got := e.rec.Count(blobtest.OpAttributes); got != tc.attribs {
+				t.Errorf("%d attribute calls, want %d", got, tc.attribs)
+			}
+			s, err := flinkckpt.Inspect(e.ctx, e.bucket, w.Dir, tc.opts)
+			if err != nil || s.State != flinkckpt.StateComplete || s.Path != w.FlinkPath {
+				t.Errorf("inspect: %v %s path %q", err, s.State, s.Path)
+			}
+		})
+	}
+	t.Run("RealDirNotEntropy", func(t *testing.T) {
+		// hdfs://ns/flink/ is the bucket root: the one segment is a real dir.
+		e := newEnv(t, "data/ck/", "hdfs://ns/flink/", nil)
+		w := e.chk(jobA, 2, t0, &flinkckpttest.Checkpoint{Shared: []string{"s-1"}})
+		c, p := e.mustResolve(nil)
+		if p.Path != w.FlinkPath || hasLine(c.Reasons, "broken") {
+			t.Errorf("path %q (want %q), reasons %q", p.Path, w.FlinkPath, c.Reasons)
+		}
+	})
+}
+
+// TestNoMappingBorrowedFromBrokenOrOtherHead: a snapshot without absolute
+// references never borrows the mapping of a head that failed verification
+// or of another job dir: without a Flink root it has no Flink path and is
+// not offered (an invented -s path may not exist).
+func TestNoMappingBorrowedFromBrokenOrOtherHead(t *testing.T) {
+	t.Run("BrokenNewerInSameJobDir", func(t *testing.T) {
+		e := newEnv(t, "ck/", "s3a://other-root/", nil)
+		e.chk(jobA, 1, t0.Add(-time.Minute), nil)
+		// chk-2 references a file under another root that does not exist.
+		e.chk(jobA, 2, t0, &flinkckpttest.Checkpoint{Absolute: []string{"s3a://bucket/zz/ck/" + jobA + "/shared/gone"}})
+		_, err := e.resolve(nil)
+		if !errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), "chk-2 of job "+jobA+": broken") ||
+			!strings.Contains(err.Error(), "chk-1 of job "+jobA+": no Flink path") || !strings.Contains(err.Error(), "Options.FlinkRoot") {
+			t.Errorf("err %v", err)
+		}
+	})
+	t.Run("OtherJobDir", func(t *testing.T) {
+		e := newEnv(t, "ck/", "s3a://bucket/", nil)
+		e.chk(jobA, 3, t0, &flinkckpttest.Checkpoint{Shared: shared("a", 1)})
+		e.chk(jobB, 5, t0.Add(time.Hour), nil) // newer, relative references only
+		c, p := e.mustResolve(nil)
+		if p.JobID != jobA || p.Path != "s3a://bucket/ck/"+jobA+"/chk-3" ||
+			!hasLine(c.Reasons, `^chk-5 of job `+jobB+`: no Flink path: .*Options.FlinkRoot`) ||
+			!hasLine(c.Warnings, `newer ones have no known Flink path \(chk-5 of job `+jobB+`; pass the Flink root`) {
+			t.Errorf("chose %s path %q, reasons %q, warnings %q", p.Key, p.Path, c.Reasons, c.Warnings)
+		}
+	})
+}
+
+// TestSavepointWithRelativeReferencesOnly: Flink writes savepoints with
+// relative references only. Without a Flink root such a savepoint has no
+// -s path: it is not offered (ExactlyOnce with an empty launch would win a
+// chain and give the operator nothing to run); with one it is.
+func TestSavepointWithRelativeReferencesOnly(t *testing.T) {
+	e := newEnv(t, "sp/", "s3a://bucket/", nil)
+	w := e.savepoint(flinkckpttest.SavepointName(jobA, 1), 9, t0, nil)
+	_, err := e.resolve(nil)
+	if !errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), "no Flink path") || !strings.Contains(err.Error(), "pass Options.FlinkRoot") {
+		t.Errorf("err %v", err)
+	}
+	c, p := e.mustResolve(withRoot(e))
+	if p.Path != w.FlinkPath || len(c.Position.Launch().Args) != 2 {
+		t.Errorf("path %q launch %+v", p.Path, c.Position.Launch())
+	}
+}
