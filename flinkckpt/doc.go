@@ -17,9 +17,11 @@
 // first. Within a job dir the highest checkpoint id wins; across job dirs
 // and savepoint dirs the newest _metadata modification time, except that a
 // checkpoint referencing another job dir's shared files descends from that
-// job. Incomplete (no _metadata) and broken (unparseable, or referenced
-// files missing or of the wrong size) snapshots are skipped with a reason,
-// as are snapshots without a Flink path to pass to -s.
+// job: the order is by effective time — the newest _metadata time of the
+// snapshot and of the job dirs it descends from — then checkpoint id.
+// Incomplete (no _metadata) and broken (unparseable, or referenced files
+// missing or of the wrong size) snapshots are skipped with a reason, as
+// are snapshots without a Flink path to pass to -s.
 //
 // Absolute paths in _metadata are Flink file-system URIs (s3a://, s3p://,
 // oss://, obs://, gs://, hdfs://ns/, abfss:// …); they are mapped to bucket

@@ -186,8 +186,11 @@ func readMetadata(ctx context.Context, b *blob.Bucket, dir string, limit int64) 
 		return nil, time.Time{}, fmt.Errorf("flinkckpt: read %q: %w", key, err)
 	}
 	defer r.Close()
+	// Content errors return the modification time too (it ranks a broken
+	// snapshot for the warning about newer broken ones).
+	mod := r.ModTime()
 	if r.Size() > limit {
-		return nil, time.Time{}, fmt.Errorf("flinkckpt: %q: %w: %d bytes, limit %d", key, ErrTooLarge, r.Size(), limit)
+		return nil, mod, fmt.Errorf("flinkckpt: %q: %w: %d bytes, limit %d", key, ErrTooLarge, r.Size(), limit)
 	}
 	md, err := ReadMetadataWith(r, &ReadOptions{MaxSize: limit, Dir: dir})
 	if err != nil {
@@ -197,9 +200,9 @@ func readMetadata(ctx context.Context, b *blob.Bucket, dir string, limit int64) 
 		if gcerrors.Code(err) == gcerrors.NotFound {
 			return nil, time.Time{}, fmt.Errorf("flinkckpt: %q: %w", key, ErrNoMetadata)
 		}
-		return nil, time.Time{}, fmt.Errorf("flinkckpt: %q: %w", key, err)
+		return nil, mod, fmt.Errorf("flinkckpt: %q: %w", key, err)
 	}
-	return md, r.ModTime(), nil
+	return md, mod, nil
 }
 
 // isContentError reports whether err is about a snapshot's content (so the

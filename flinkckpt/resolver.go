@@ -143,6 +143,25 @@ type snap struct {
 	settled   bool            // m is final
 	probes    int             // attribute calls spent settling m
 	ancestors map[string]bool // other job dir keys whose files it references
+	// Set by rank for the current heads: eff is the newest _metadata time
+	// of the snapshot and the heads it descends from (transitively), via
+	// the head that time comes from (nil: its own), descends the heads it
+	// descends from.
+	eff      time.Time
+	via      *snap
+	descends map[*snap]bool
+}
+
+// passed is a completed snapshot that was passed over (broken, or without
+// a Flink path), kept to tell whether it ranks above the one chosen.
+type passed struct {
+	name      string
+	key       string
+	jobKey    string
+	id        int64
+	mod       time.Time
+	ancestors map[string]bool
+	pathless  bool
 }
 
 func (s *snap) name() string {
@@ -163,9 +182,7 @@ type source struct {
 	next    int
 	head    *snap
 	reasons []string
-	broken  []string // completed but unusable snapshots, for the warning
-	// pathless: completed snapshots skipped for want of a Flink path.
-	pathless []string
+	passed  []passed // completed but unusable snapshots, for the warning
 }
 
 // advance reads _metadata newest first until one parses, recording why the
@@ -200,7 +217,7 @@ func (r *Resolver) advance(ctx context.Context, s *source) error {
 			}
 			if isContentError(err) {
 				s.reasons = append(s.reasons, sn.name()+": broken: "+err.Error())
-				s.broken = append(s.broken, sn.name())
+				s.passed = append(s.passed, passed{name: sn.name(), key: dir, jobKey: jobKey, id: id, mod: mod})
 				continue
 			}
 			return err
@@ -278,6 +295,7 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 				heads = append(heads, s.head)
 			}
 		}
+		rank(heads)
 		best := pick(heads)
 		if best == nil {
 			reasons := collectReasons(sources, skipped)
@@ -302,7 +320,7 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 		}
 		if _, ok := best.m.uri(best.key); !ok {
 			skipped = append(skipped, best.name()+": no Flink path: its references are all relative, so there is nothing to infer the Flink root from: pass Options.FlinkRoot (--flink-root)")
-			src.pathless = append(src.pathless, best.name())
+			src.passed = append(src.passed, passedOf(best, true))
 			if err := r.advance(ctx, src); err != nil {
 				return resume.Candidate{}, err
 			}
@@ -324,15 +342,19 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 					why += " (strict mode)"
 				}
 				skipped = append(skipped, best.name()+": broken: "+why)
-				src.broken = append(src.broken, best.name())
+				src.passed = append(src.passed, passedOf(best, false))
 				if err := r.advance(ctx, src); err != nil {
 					return resume.Candidate{}, err
 				}
 				continue
 			}
 		}
-		return r.candidate(best, heads, v, collectReasons(sources, skipped), collectBroken(sources), collectPathless(sources)), nil
+		return r.candidate(best, heads, v, collectReasons(sources, skipped), outranking(best, src, sources)), nil
 	}
+}
+
+func passedOf(s *snap, pathless bool) passed {
+	return passed{name: s.name(), key: s.key, jobKey: s.jobKey, id: s.id, mod: s.mod, ancestors: s.ancestors, pathless: pathless}
 }
 
 // annotate sets the snapshot's mapping (given, or inferred and settled
@@ -366,23 +388,54 @@ func (r *Resolver) annotate(s *snap, jobKeys []string) {
 	}
 }
 
-// better reports whether a ranks before b: a descendant before its
-// ancestor job, then the newer _metadata, then the higher checkpoint id,
-// then the smaller key.
+// rank sets each head's effective time: the newest _metadata modification
+// time of the head and of the heads of the job dirs it descends from,
+// transitively (a checkpoint referencing another job dir's shared files
+// descends from that job and is at least as new as it).
+func rank(heads []*snap) {
+	byJob := map[string]*snap{}
+	for _, h := range heads {
+		if h.jobKey != "" {
+			byJob[h.jobKey] = h
+		}
+	}
+	for _, h := range heads {
+		h.eff, h.via = h.mod, nil
+		h.descends = map[*snap]bool{}
+		stack := []*snap{h}
+		for len(stack) > 0 {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for j := range x.ancestors {
+				a := byJob[j]
+				if a == nil || a == h || h.descends[a] {
+					continue
+				}
+				h.descends[a] = true
+				stack = append(stack, a)
+				if a.mod.After(h.eff) || (h.via != nil && a.mod.Equal(h.eff) && a.key < h.via.key) {
+					h.eff, h.via = a.mod, a
+				}
+			}
+		}
+	}
+}
+
+// better reports whether a ranks before b: the later effective time (see
+// rank), then the higher checkpoint id, then the smaller key — a total
+// order.
 func better(a, b *snap) bool {
-	if b.jobKey != "" && a.ancestors[b.jobKey] && !b.ancestors[a.jobKey] {
-		return true
+	return ranksAbove(a.eff, a.id, a.key, b.eff, b.id, b.key)
+}
+
+func ranksAbove(aT time.Time, aID int64, aKey string, bT time.Time, bID int64, bKey string) bool {
+	if !aT.Equal(bT) {
+		return aT.After(bT)
 	}
-	if a.jobKey != "" && b.ancestors[a.jobKey] && !a.ancestors[b.jobKey] {
-		return false
+	if aID != bID {
+		return aID > bID
 	}
-	if !a.mod.Equal(b.mod) {
-		return a.mod.After(b.mod)
-	}
-	if a.id != b.id {
-		return a.id > b.id
-	}
-	return a.key < b.key
+	return aKey < bKey
 }
 
 func pick(heads []*snap) *snap {
@@ -403,23 +456,39 @@ func collectReasons(sources []*source, skipped []string) []string {
 	return append(out, skipped...)
 }
 
-func collectBroken(sources []*source) []string {
-	var out []string
+// outranking returns the passed-over snapshots that rank above best: those
+// of its own job dir (higher ids: it is read newest first) and those of
+// other sources that are newer than best by the same order, or descend from
+// best's job dir. Broken snapshots older than best are no reason for the
+// duplicates warning.
+func outranking(best *snap, src *source, sources []*source) []passed {
+	var out []passed
 	for _, s := range sources {
-		out = append(out, s.broken...)
+		for _, p := range s.passed {
+			switch {
+			case s == src:
+			case best.jobKey != "" && p.ancestors[best.jobKey]:
+			case p.jobKey != "" && (best.ancestors[p.jobKey] || descendsFromJob(best, p.jobKey)):
+				continue
+			case !ranksAbove(p.mod, p.id, p.key, best.eff, best.id, best.key):
+				continue
+			}
+			out = append(out, p)
+		}
 	}
 	return out
 }
 
-func collectPathless(sources []*source) []string {
-	var out []string
-	for _, s := range sources {
-		out = append(out, s.pathless...)
+func descendsFromJob(s *snap, jobKey string) bool {
+	for a := range s.descends {
+		if a.jobKey == jobKey {
+			return true
+		}
 	}
-	return out
+	return false
 }
 
-func (r *Resolver) candidate(best *snap, heads []*snap, v *Verification, skipped, broken, pathless []string) resume.Candidate {
+func (r *Resolver) candidate(best *snap, heads []*snap, v *Verification, skipped []string, above []passed) resume.Candidate {
 	pos := Position{Key: best.key, JobID: best.job, CheckpointID: best.md.CheckpointID, Savepoint: best.savepoint,
 		Format: best.md.Format, Version: best.md.Version, Drained: best.md.Drained}
 	if p, ok := best.m.uri(best.key); ok {
@@ -438,16 +507,16 @@ func (r *Resolver) candidate(best *snap, heads []*snap, v *Verification, skipped
 			best.name(), len(v.Files)-v.Unchecked, v.Lists, v.Attributes))
 	}
 	for _, h := range heads {
-		if h == best {
-			continue
+		if h != best {
+			c.Reasons = append(c.Reasons, rankReason(best, h))
 		}
-		switch {
-		case best.jobKey != "" && h.jobKey != "" && best.ancestors[h.jobKey]:
-			c.Reasons = append(c.Reasons, fmt.Sprintf("%s references shared files of job dir %s: it descends from %s and is newer whatever the modification times say",
-				best.name(), h.jobKey, h.name()))
-		default:
-			c.Reasons = append(c.Reasons, fmt.Sprintf("newer than %s by _metadata modification time (%s vs %s; copies reset modification times)",
-				h.name(), best.mod.UTC().Format(time.RFC3339), h.mod.UTC().Format(time.RFC3339)))
+	}
+	var broken, pathless []string
+	for _, p := range above {
+		if p.pathless {
+			pathless = append(pathless, p.name)
+		} else {
+			broken = append(broken, p.name)
 		}
 	}
 	if len(broken) > 0 {
@@ -468,4 +537,33 @@ func (r *Resolver) candidate(best *snap, heads []*snap, v *Verification, skipped
 	}
 	c.Warnings = append(c.Warnings, fmt.Sprintf("keep %s until the new job has completed its first checkpoint: the default NO_CLAIM restore never deletes it, but CLAIM mode hands it to the new job, which deletes it when subsumed", pos.Path))
 	return c
+}
+
+// rankReason says truthfully why best ranks above h (see better).
+func rankReason(best, h *snap) string {
+	ts := func(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+	switch {
+	case h.jobKey != "" && best.ancestors[h.jobKey]:
+		return fmt.Sprintf("%s references shared files of job dir %s: it descends from %s and is newer whatever the modification times say",
+			best.name(), h.jobKey, h.name())
+	case best.descends[h]:
+		return fmt.Sprintf("%s descends from %s through the job dirs whose shared files it references: it is newer whatever the modification times say",
+			best.name(), h.name())
+	case best.eff.After(h.eff):
+		hTime := ts(h.eff)
+		if h.via != nil {
+			hTime += " (of " + h.via.name() + ", which it descends from)"
+		}
+		if best.via == nil {
+			return fmt.Sprintf("newer than %s by _metadata modification time (%s vs %s; copies reset modification times)",
+				h.name(), ts(best.mod), hTime)
+		}
+		return fmt.Sprintf("ranks above %s: it descends from %s, whose _metadata modification time is newer (%s vs %s; copies reset modification times)",
+			h.name(), best.via.name(), ts(best.eff), hTime)
+	case best.id != h.id:
+		return fmt.Sprintf("ranks above %s: same effective modification time (%s), higher checkpoint id (%d vs %d)",
+			h.name(), ts(best.eff), best.id, h.id)
+	default:
+		return fmt.Sprintf("ranks above %s: same effective modification time (%s) and checkpoint id %d; first by key", h.name(), ts(best.eff), best.id)
+	}
 }
