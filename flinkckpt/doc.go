@@ -41,11 +41,13 @@
 // entropy paths), concurrently, plus one when the root inferred for the
 // chosen snapshot has a single segment between the authority and its key
 // (s3a://bucket/X/ck/…: a dir or an entropy segment; one call on a
-// referenced file tells which). shared/ and taskowned/ are never listed. A
-// snapshot that fails verification costs its listing and attribute calls
-// again for the next one tried; one without a Flink path (all references
-// relative, no Options.FlinkRoot) is skipped before verification, at no
-// cost.
+// referenced file tells which), plus one when the chosen checkpoint is in
+// the shared job dir 000…0 of application mode and a lower id follows a gap
+// in its ids (to warn when that one is newer: a run that lost its HA store
+// restarts ids). shared/ and taskowned/ are never listed. A snapshot that
+// fails verification costs its listing and attribute calls again for the
+// next one tried; one without a Flink path (all references relative, no
+// Options.FlinkRoot) is skipped before verification, at no cost.
 //
 // # Errors
 //

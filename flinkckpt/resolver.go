@@ -349,12 +349,52 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 				continue
 			}
 		}
-		return r.candidate(best, heads, v, collectReasons(sources, skipped), outranking(best, src, sources)), nil
+		c := r.candidate(best, heads, v, collectReasons(sources, skipped), outranking(best, src, sources))
+		if w := r.restartedRun(ctx, best, src); w != "" {
+			c.Warnings = append(c.Warnings, w)
+		}
+		return c, nil
 	}
 }
 
 func passedOf(s *snap, pathless bool) passed {
 	return passed{name: s.name(), key: s.key, jobKey: s.jobKey, id: s.id, mod: s.mod, ancestors: s.ancestors, pathless: pathless}
+}
+
+// sharedJobID is the fixed job id of application mode with HA: every run
+// of the application checkpoints into the same job dir.
+const sharedJobID = "00000000000000000000000000000000"
+
+// restartedRun warns when best is in the shared job dir of application
+// mode and the highest id below a gap in its ids (where a new run that lost
+// its HA store would have restarted numbering) has a newer _metadata than
+// best: ids alone cannot tell runs apart. It costs at most one attribute
+// call, and only in that job dir; failures leave the warning out.
+func (r *Resolver) restartedRun(ctx context.Context, best *snap, src *source) string {
+	if src.job == nil || best.job != sharedJobID || best.savepoint {
+		return ""
+	}
+	prev := best.id
+	lower := int64(-1)
+	for _, id := range src.job.ids {
+		if id >= best.id {
+			continue
+		}
+		if id < prev-1 {
+			lower = id
+			break
+		}
+		prev = id
+	}
+	if lower < 0 {
+		return ""
+	}
+	a, err := r.bucket.Attributes(ctx, fmt.Sprintf("%schk-%d/_metadata", src.job.key, lower))
+	if err != nil || !a.ModTime.After(best.mod) {
+		return ""
+	}
+	return fmt.Sprintf("chk-%d of job %s has a newer _metadata (%s) than the chosen %s (%s): in the shared job dir of application mode a run whose HA store was lost restarts checkpoint ids, so the chosen one may belong to an older run; the order within a job dir is by id, check which run is current and pass its checkpoint explicitly if needed",
+		lower, best.job, a.ModTime.UTC().Format(time.RFC3339), best.name(), best.mod.UTC().Format(time.RFC3339))
 }
 
 // annotate sets the snapshot's mapping (given, or inferred and settled
