@@ -2,7 +2,6 @@ package flinkckpt
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/resumekit/resumekit/resume"
@@ -85,30 +84,9 @@ func (p Position) MarshalJSON() ([]byte, error) {
 // *Position, or a *resume.RawPosition read back from a decision document
 // whose kind is flink-checkpoint or flink-savepoint.
 func PositionOf(p resume.Position) (*Position, error) {
-	switch v := p.(type) {
-	case Position:
-		return &v, nil
-	case *Position:
-		if v == nil {
-			return nil, errors.New("flinkckpt: nil position")
-		}
-		c := *v
-		return &c, nil
-	case *resume.RawPosition:
-		if v == nil {
-			return nil, errors.New("flinkckpt: nil position")
-		}
-		if v.PositionKind != KindCheckpoint && v.PositionKind != KindSavepoint {
-			return nil, fmt.Errorf("flinkckpt: position kind %q is not %s or %s", v.PositionKind, KindCheckpoint, KindSavepoint)
-		}
-		var out Position
-		if err := json.Unmarshal(v.JSON, &out); err != nil {
-			return nil, fmt.Errorf("flinkckpt: decode position: %w", err)
-		}
-		return &out, nil
-	case nil:
-		return nil, errors.New("flinkckpt: nil position")
-	default:
-		return nil, fmt.Errorf("flinkckpt: position of type %T (kind %q) is not a Flink position", p, p.Kind())
+	out, err := resume.PositionAs[Position](p, KindCheckpoint, KindSavepoint)
+	if err != nil {
+		return nil, fmt.Errorf("flinkckpt: %w", err)
 	}
+	return out, nil
 }
