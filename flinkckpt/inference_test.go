@@ -102,3 +102,42 @@ func TestSavepointWithRelativeReferencesOnly(t *testing.T) {
 		t.Errorf("path %q launch %+v", p.Path, c.Position.Launch())
 	}
 }
+
+// TestFallbackRootForRelativeOnlySnapshots: a canonical savepoint gives no
+// absolute path to infer the Flink root from; the fallback root (resumectl
+// derives it from the storage URL) names it, with a warning, while a
+// checkpoint with absolute references keeps its inferred root.
+func TestFallbackRootForRelativeOnlySnapshots(t *testing.T) {
+	e := newEnv(t, "sp/", "s3a://bucket/", nil)
+	w := e.savepoint(flinkckpttest.SavepointName(jobA, 1), 9, t0, nil)
+	c, p := e.mustResolve(&flinkckpt.Options{FallbackFlinkRoot: "s3://bucket/"})
+	if want := "s3://bucket/" + strings.TrimSuffix(w.Dir, "/"); p.Path != want {
+		t.Errorf("path %q, want %q", p.Path, want)
+	}
+	if !containsAny(c.Warnings, "comes from the storage location") {
+		t.Errorf("warnings %q lack the fallback warning", c.Warnings)
+	}
+	snaps, err := flinkckpt.List(e.ctx, e.bucket, "sp/", &flinkckpt.Options{FallbackFlinkRoot: "s3://bucket/"})
+	if err != nil || len(snaps) != 1 || snaps[0].Path != p.Path {
+		t.Errorf("List: %+v, %v", snaps, err)
+	}
+
+	ck := newEnv(t, "ck/", "s3a://bucket/", nil)
+	ck.chk(jobA, 5, t0, &flinkckpttest.Checkpoint{Shared: []string{"s-1", "s-2"}})
+	c, p = ck.mustResolve(&flinkckpt.Options{FallbackFlinkRoot: "s3://bucket/"})
+	if !strings.HasPrefix(p.Path, "s3a://bucket/ck/") || containsAny(c.Warnings, "comes from the storage location") {
+		t.Errorf("inferred root lost: path %q, warnings %q", p.Path, c.Warnings)
+	}
+	if _, err := flinkckpt.NewResolver(e.bucket, "sp/", &flinkckpt.Options{FallbackFlinkRoot: "not a uri"}); err == nil {
+		t.Error("a bad fallback root was accepted")
+	}
+}
+
+func containsAny(list []string, sub string) bool {
+	for _, s := range list {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}

@@ -64,13 +64,9 @@ func List(ctx context.Context, b *blob.Bucket, prefix string, opts *Options) ([]
 	}
 	o = o.withDefaults()
 	prefix = normalizePrefix(prefix)
-	var given *mapping
-	if o.FlinkRoot != "" {
-		m, err := givenMapping(o.FlinkRoot, prefix, o.EntropyKey)
-		if err != nil {
-			return nil, err
-		}
-		given = m
+	given, err := o.mappings(prefix)
+	if err != nil {
+		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("flinkckpt: list %q: %w", prefix, err)
@@ -127,13 +123,9 @@ func Inspect(ctx context.Context, b *blob.Bucket, key string, opts *Options) (*S
 			s.JobID = j
 		}
 	}
-	var given *mapping
-	if o.FlinkRoot != "" {
-		m, err := givenMapping(o.FlinkRoot, dir, o.EntropyKey)
-		if err != nil {
-			return nil, err
-		}
-		given = m
+	given, err := o.mappings(dir)
+	if err != nil {
+		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return s, fmt.Errorf("flinkckpt: inspect %q: %w", dir, err)
@@ -148,7 +140,7 @@ func Inspect(ctx context.Context, b *blob.Bucket, key string, opts *Options) (*S
 // inspect reads, parses and verifies one snapshot, filling in its state. It
 // returns what is wrong with the snapshot (bad) and storage errors (err)
 // separately.
-func inspect(ctx context.Context, b *blob.Bucket, s *Snapshot, given *mapping, o Options) (bad, err error) {
+func inspect(ctx context.Context, b *blob.Bucket, s *Snapshot, given roots, o Options) (bad, err error) {
 	md, mod, err := readMetadata(ctx, b, s.Key, o.MaxMetadataSize)
 	switch {
 	case errors.Is(err, ErrNoMetadata):
@@ -163,7 +155,7 @@ func inspect(ctx context.Context, b *blob.Bucket, s *Snapshot, given *mapping, o
 	}
 	s.Metadata, s.ModTime, s.CheckpointID = md, mod, md.CheckpointID
 	s.Savepoint = s.Savepoint || md.Savepoint
-	m, probes := given, 0
+	m, probes := given.given, 0
 	if m == nil {
 		var abs []string
 		for _, f := range md.Files {
@@ -175,6 +167,9 @@ func inspect(ctx context.Context, b *blob.Bucket, s *Snapshot, given *mapping, o
 		if err != nil {
 			s.State, s.Reason, s.Err = StateUnknown, err.Error(), err
 			return nil, err
+		}
+		if m == nil && len(abs) == 0 {
+			m = given.fallback
 		}
 	}
 	if p, ok := m.uri(s.Key); ok {
@@ -206,4 +201,23 @@ func inspect(ctx context.Context, b *blob.Bucket, s *Snapshot, given *mapping, o
 		}
 	}
 	return nil, nil
+}
+
+// roots are the mappings an Options gives for a prefix: FlinkRoot's, or
+// else FallbackFlinkRoot's for snapshots with nothing to infer from.
+type roots struct{ given, fallback *mapping }
+
+func (o Options) mappings(prefix string) (roots, error) {
+	var r roots
+	var err error
+	switch {
+	case o.FlinkRoot != "":
+		r.given, err = givenMapping(o.FlinkRoot, prefix, o.EntropyKey)
+	case o.FallbackFlinkRoot != "":
+		r.fallback, err = givenMapping(o.FallbackFlinkRoot, prefix, o.EntropyKey)
+		if err != nil {
+			err = fmt.Errorf("flinkckpt: fallback root: %w", err)
+		}
+	}
+	return r, err
 }

@@ -44,6 +44,13 @@ type Options struct {
 	// in use: an inferred root's single segment before the snapshot's key is
 	// then read as entropy first.
 	EntropyKey string
+	// FallbackFlinkRoot, used only without FlinkRoot, names the Flink root
+	// for snapshots that give nothing to infer it from (a canonical
+	// savepoint's references are all relative). Same forms as FlinkRoot.
+	// resumectl derives it from the storage URL (s3://bucket/ for an
+	// s3:// bucket), and the candidate says so: Flink may name the bucket
+	// s3a:// or s3p:// instead, which FlinkRoot settles.
+	FallbackFlinkRoot string
 	// SkipVerify turns off checking that every referenced file exists with
 	// its recorded size (on by default).
 	SkipVerify bool
@@ -66,6 +73,8 @@ func (o *Options) validate() error {
 		return fmt.Errorf("flinkckpt: job id %q is not 32 lower-case hex characters", o.JobID)
 	case o.FlinkRoot != "" && authorityEnd(strings.TrimSuffix(o.FlinkRoot, "/")+"/") < 0:
 		return fmt.Errorf("flinkckpt: Flink root %q is not a file-system URI such as s3a://bucket/path", o.FlinkRoot)
+	case o.FallbackFlinkRoot != "" && authorityEnd(strings.TrimSuffix(o.FallbackFlinkRoot, "/")+"/") < 0:
+		return fmt.Errorf("flinkckpt: fallback Flink root %q is not a file-system URI such as s3://bucket/path", o.FallbackFlinkRoot)
 	case o.Concurrency < 0:
 		return fmt.Errorf("flinkckpt: negative concurrency %d", o.Concurrency)
 	case o.MaxMetadataSize < 0:
@@ -96,6 +105,9 @@ type Resolver struct {
 	prefix string
 	opts   Options
 	given  *mapping // from opts.FlinkRoot, nil when inferred
+	// fallback is from opts.FallbackFlinkRoot, for snapshots without
+	// absolute references when given is nil.
+	fallback *mapping
 }
 
 var _ resume.Resolver = (*Resolver)(nil)
@@ -116,13 +128,11 @@ func NewResolver(bucket *blob.Bucket, prefix string, opts *Options) (*Resolver, 
 		return nil, err
 	}
 	r := &Resolver{bucket: bucket, prefix: normalizePrefix(prefix), opts: o.withDefaults()}
-	if o.FlinkRoot != "" {
-		m, err := givenMapping(o.FlinkRoot, r.prefix, o.EntropyKey)
-		if err != nil {
-			return nil, err
-		}
-		r.given = m
+	m, err := o.mappings(r.prefix)
+	if err != nil {
+		return nil, err
 	}
+	r.given, r.fallback = m.given, m.fallback
 	return r, nil
 }
 
@@ -139,10 +149,12 @@ type snap struct {
 	md        *Metadata
 	mod       time.Time
 	m         *mapping
-	inf       *inference      // inferred mapping, until settled
-	settled   bool            // m is final
-	probes    int             // attribute calls spent settling m
-	ancestors map[string]bool // other job dir keys whose files it references
+	inf       *inference // inferred mapping, until settled
+	settled   bool       // m is final
+	probes    int        // attribute calls spent settling m
+	// fromFallback: m is Options.FallbackFlinkRoot's (nothing to infer).
+	fromFallback bool
+	ancestors    map[string]bool // other job dir keys whose files it references
 	// Set by rank for the current heads: eff is the newest _metadata time
 	// of the snapshot and the heads it descends from (transitively), via
 	// the head that time comes from (nil: its own), descends the heads it
@@ -410,8 +422,11 @@ func (r *Resolver) annotate(s *snap, jobKeys []string) {
 		s.m, s.settled = r.given, true
 	} else {
 		s.inf = inferMapping(s.key, abs, r.opts.EntropyKey)
-		if s.inf != nil {
+		switch {
+		case s.inf != nil:
 			s.m = s.inf.m
+		case len(abs) == 0 && r.fallback != nil:
+			s.m, s.settled, s.fromFallback = r.fallback, true, true
 		}
 	}
 	s.ancestors = map[string]bool{}
@@ -574,6 +589,9 @@ func (r *Resolver) candidate(best *snap, heads []*snap, v *Verification, skipped
 		c.Warnings = append(c.Warnings, "referenced files not checked: verification is off")
 	} else if v.Unchecked > 0 {
 		c.Warnings = append(c.Warnings, "references not checked: "+v.Problem())
+	}
+	if best.fromFallback {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("the Flink path %s comes from the storage location (the snapshot's references are all relative): if Flink names this file system differently (s3a://, s3p://, an HDFS name service), pass the Flink root", pos.Path))
 	}
 	c.Warnings = append(c.Warnings, fmt.Sprintf("keep %s until the new job has completed its first checkpoint: the default NO_CLAIM restore never deletes it, but CLAIM mode hands it to the new job, which deletes it when subsumed", pos.Path))
 	return c

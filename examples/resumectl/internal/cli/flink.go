@@ -60,6 +60,11 @@ func openFlink(ctx context.Context, raw string, opts *flinkckpt.Options) (*locat
 	if opts.FlinkRoot == "" && loc.Local != "" {
 		opts.FlinkRoot = "file://" + strings.TrimSuffix(loc.Local, "/")
 	}
+	if opts.FlinkRoot == "" {
+		// For snapshots whose references are all relative (canonical
+		// savepoints) nothing else names the root; the candidate says so.
+		opts.FallbackFlinkRoot = loc.FlinkFallback
+	}
 	if err := validateFlinkOptions(loc, opts); err != nil {
 		loc.Close()
 		return nil, err

@@ -30,6 +30,9 @@ type location struct {
 	// otherwise.
 	Local string
 	inner *blob.Bucket // the fileblob bucket behind the symlink guard
+	// FlinkFallback is how Flink most likely names the bucket's root when
+	// nothing else tells (s3://bucket/, gs://bucket/); "" when unknown.
+	FlinkFallback string
 }
 
 // Close closes the bucket (and the file-system bucket under a local guard).
@@ -65,7 +68,14 @@ func openLocation(ctx context.Context, raw string) (*location, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %s", display, redact(err.Error()))
 	}
-	return &location{Bucket: b, Prefix: prefix, Display: display}, nil
+	loc := &location{Bucket: b, Prefix: prefix, Display: display}
+	switch u.Scheme {
+	case "s3", "gs":
+		// Flink's S3 file systems (Hadoop and Presto) both serve s3://, and
+		// its GCS file system gs://.
+		loc.FlinkFallback = u.Scheme + "://" + u.Host + "/"
+	}
+	return loc, nil
 }
 
 func openLocal(raw string) (*location, error) {

@@ -53,6 +53,24 @@ func TestResolveOverS3(t *testing.T) {
 	if d.Considered[1].Verdict != resume.VerdictRejected || d.Considered[1].Candidate.Guarantee != resume.ExactInput {
 		t.Errorf("paimon outcome %+v", d.Considered[1])
 	}
+
+	// A canonical savepoint references only relative files: the Flink path
+	// falls back to the bucket as Flink's S3 file systems name it.
+	out.Reset()
+	errOut.Reset()
+	if code := Main([]string{"resolve", "--flink-savepoints", withPath("prod/savepoints"), "--json"}, &out, &errOut); code != ExitOK {
+		t.Fatalf("savepoints: exit %d, stderr %s\n%s", code, errOut.String(), out.String())
+	}
+	d = resume.Decision{}
+	if err := json.Unmarshal([]byte(out.String()), &d); err != nil {
+		t.Fatal(err)
+	}
+	if args := d.Chosen.Position.Launch().Args; len(args) != 2 || !strings.HasPrefix(args[1], "s3://data/prod/savepoints/savepoint-9f2c6d-") {
+		t.Errorf("savepoint launch %q, want -s s3://data/prod/savepoints/savepoint-9f2c6d-…", args)
+	}
+	if !strings.Contains(strings.Join(d.Chosen.Warnings, "\n"), "comes from the storage location") {
+		t.Errorf("warnings %q lack the fallback note", d.Chosen.Warnings)
+	}
 }
 
 // TestResolveNeverPrintsCredentials opens a bucket whose URL carries secrets
