@@ -13,6 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/resumekit/resumekit/flinkckpt/internal/fixtures"
+	"github.com/resumekit/resumekit/flinkckpt/metadata"
+
 	"gocloud.dev/blob"
 	"gocloud.dev/blob/memblob"
 
@@ -54,7 +57,7 @@ func BenchmarkParseSynthetic50MB(b *testing.B) {
 	ms0.read()
 	n := 0
 	for b.Loop() {
-		md, err := flinkckpt.ParseMetadata(data, nil)
+		md, err := metadata.Parse(data, nil)
 		if err != nil || len(md.Files) < 560000 {
 			b.Fatal(err)
 		}
@@ -116,7 +119,7 @@ func warm(bk *blob.Bucket) {
 // naiveNewest is what `aws s3 ls --recursive | grep _metadata | sort | tail -1`
 // does: list every key under prefix, keep the _metadata keys, take the
 // highest chk-<n>, read and parse it.
-func naiveNewest(ctx context.Context, b *blob.Bucket, prefix string) (*flinkckpt.Metadata, error) {
+func naiveNewest(ctx context.Context, b *blob.Bucket, prefix string) (*metadata.Checkpoint, error) {
 	best, bestKey := int64(-1), ""
 	it := b.List(&blob.ListOptions{Prefix: prefix})
 	for {
@@ -140,7 +143,7 @@ func naiveNewest(ctx context.Context, b *blob.Bucket, prefix string) (*flinkckpt
 		return nil, err
 	}
 	defer r.Close()
-	return flinkckpt.ReadMetadata(r)
+	return metadata.Read(r, nil)
 }
 
 // BenchmarkResolveVsNaive10k resolves (with verification) the
@@ -303,7 +306,7 @@ func BenchmarkVerify2000Shared20ms(b *testing.B) {
 // checkpoint fixture (122 relative references) copied into memory: the
 // calls are one read and one listing of the checkpoint dir.
 func BenchmarkVerifyFixture122Refs(b *testing.B) {
-	dir := filepath.Join(fixturesDir(b), "v4-flink1.17-rocksdb-incremental-checkpoint")
+	dir := filepath.Join(fixtures.Dir(b), "v4-flink1.17-rocksdb-incremental-checkpoint")
 	mem := memblob.OpenBucket(nil)
 	defer mem.Close()
 	ctx := context.Background()

@@ -28,8 +28,10 @@
 // keys with [Options.FlinkRoot] or a root inferred from the snapshot's own
 // key inside those paths, entropy-injected paths included. References that
 // cannot be mapped are counted and warned about ([Options.Strict] rejects
-// them). [List] reports every snapshot's state, [Inspect] one, and
-// [ReadMetadata] parses a _metadata file from any reader.
+// them). [List] reports every snapshot's state and [Inspect] one. The
+// _metadata format itself is read by package
+// [github.com/resumekit/resumekit/flinkckpt/metadata], which is pure
+// (bytes in, model out).
 //
 // Cost, for a root with j job dirs of n_i chk-<n> dirs each and s savepoint
 // dirs: list pages = ⌈(j+s)/1000⌉ for the root + Σ ⌈(n_i+2)/1000⌉ for the job
@@ -51,8 +53,8 @@
 //
 // # Errors
 //
-// [ErrMalformed] (the error is a [*FormatError] with the byte offset and
-// what was being read) and [ErrTooLarge] are about a _metadata file's
+// [metadata.ErrMalformed] (the error is a [*metadata.FormatError] with the byte offset and
+// what was being read) and [metadata.ErrTooLarge] are about a _metadata file's
 // content; [ErrNoMetadata] marks a dir without _metadata. Check them with
 // errors.Is. Resolve returns an error wrapping [resume.ErrNoPosition] when
 // nothing under the prefix is restorable (the reasons are in the message),

@@ -1,7 +1,6 @@
 package flinkckpt_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 
@@ -66,26 +65,4 @@ func ExampleList() {
 	// chk-3 incomplete: no _metadata (in progress, failed or being deleted)
 	// chk-2 broken: 1 of 1 referenced files missing, first: 00000000000000000000000000000000/chk-2/00000002-exclusive-0
 	// chk-1 complete: _metadata version 4, 2 operators, 1 referenced files exist with their recorded sizes
-}
-
-// ReadMetadata parses a _metadata file from any reader.
-func ExampleReadMetadata() {
-	spec := &flinkckpttest.Spec{Version: 5, CheckpointID: 7, Operators: 2,
-		Absolute: []string{"s3a://bucket/ck/job/shared/a.sst"}, Relative: []string{"b"}, FileSize: 10,
-		Savepoint: true, Format: "NATIVE"}
-	data, _ := flinkckpttest.Encode(spec.Metadata())
-
-	md, err := flinkckpt.ReadMetadata(bytes.NewReader(data))
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Println(md.Version, md.CheckpointID, md.Savepoint, md.Format, len(md.Operators), md.Operators[0].Name)
-	for _, f := range md.Files {
-		fmt.Println(f.Path, f.Relative, f.Size)
-	}
-	// Output:
-	// 5 7 true NATIVE 2 operator-0
-	// s3a://bucket/ck/job/shared/a.sst false 10
-	// b true 10
 }

@@ -12,6 +12,8 @@ import (
 
 	"gocloud.dev/blob"
 	"gocloud.dev/gcerrors"
+
+	"github.com/resumekit/resumekit/flinkckpt/metadata"
 )
 
 // listPageSize is the page size of delimiter listings (S3's maximum).
@@ -173,10 +175,10 @@ func listDir(ctx context.Context, b *blob.Bucket, dir string, f func(*blob.ListO
 var ErrNoMetadata = errors.New("flinkckpt: no _metadata")
 
 // readMetadata reads and parses dir's _metadata. It returns ErrNoMetadata
-// (wrapped) when the object does not exist, an ErrMalformed or ErrTooLarge
+// (wrapped) when the object does not exist, a metadata.ErrMalformed or metadata.ErrTooLarge
 // error when it does not parse, and other errors when storage fails. A file
 // larger than limit is refused before any of it is read.
-func readMetadata(ctx context.Context, b *blob.Bucket, dir string, limit int64) (*Metadata, time.Time, error) {
+func readMetadata(ctx context.Context, b *blob.Bucket, dir string, limit int64) (*metadata.Checkpoint, time.Time, error) {
 	key := dir + "_metadata"
 	r, err := b.NewReader(ctx, key, nil)
 	if err != nil {
@@ -190,9 +192,9 @@ func readMetadata(ctx context.Context, b *blob.Bucket, dir string, limit int64) 
 	// snapshot for the warning about newer broken ones).
 	mod := r.ModTime()
 	if r.Size() > limit {
-		return nil, mod, fmt.Errorf("flinkckpt: %q: %w: %d bytes, limit %d", key, ErrTooLarge, r.Size(), limit)
+		return nil, mod, fmt.Errorf("flinkckpt: %q: %w: %d bytes, limit %d", key, metadata.ErrTooLarge, r.Size(), limit)
 	}
-	md, err := ReadMetadataWith(r, &ReadOptions{MaxSize: limit, Dir: dir})
+	md, err := metadata.Read(r, &metadata.ReadOptions{MaxSize: limit})
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return nil, time.Time{}, fmt.Errorf("flinkckpt: read %q: %w", key, ctxErr)
@@ -202,11 +204,25 @@ func readMetadata(ctx context.Context, b *blob.Bucket, dir string, limit int64) 
 		}
 		return nil, mod, fmt.Errorf("flinkckpt: %q: %w", key, err)
 	}
+	if md.Version <= 3 && isSavepointDir(dir) {
+		// Versions 2 and 3 record no properties: Flink named the dir.
+		md.Savepoint = true
+	}
 	return md, mod, nil
+}
+
+// isSavepointDir reports whether the last element of dir is named like a
+// savepoint directory (savepoint-<6 hex of the job id>-<random>).
+func isSavepointDir(dir string) bool {
+	dir = strings.TrimRight(dir, "/")
+	if i := strings.LastIndexByte(dir, '/'); i >= 0 {
+		dir = dir[i+1:]
+	}
+	return strings.HasPrefix(dir, "savepoint-")
 }
 
 // isContentError reports whether err is about a snapshot's content (so the
 // snapshot is broken or incomplete) rather than about storage.
 func isContentError(err error) bool {
-	return errors.Is(err, ErrNoMetadata) || errors.Is(err, ErrMalformed) || errors.Is(err, ErrTooLarge)
+	return errors.Is(err, ErrNoMetadata) || errors.Is(err, metadata.ErrMalformed) || errors.Is(err, metadata.ErrTooLarge)
 }

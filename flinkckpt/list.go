@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"gocloud.dev/blob"
+
+	"github.com/resumekit/resumekit/flinkckpt/metadata"
 )
 
 // State is the state of a checkpoint or savepoint dir.
@@ -42,7 +44,7 @@ type Snapshot struct {
 	// ModTime is the _metadata modification time (zero when absent).
 	ModTime time.Time
 	// Metadata and Verification are set when read and checked.
-	Metadata     *Metadata
+	Metadata     *metadata.Checkpoint
 	Verification *Verification
 	// Err is set for StateUnknown.
 	Err error
@@ -104,7 +106,7 @@ func List(ctx context.Context, b *blob.Bucket, prefix string, opts *Options) ([]
 
 // Inspect reads and verifies the _metadata of one checkpoint or savepoint
 // dir (key may also name the _metadata object itself). Its error wraps
-// ErrNoMetadata, ErrMalformed or ErrTooLarge for a bad dir, and is a storage
+// ErrNoMetadata, metadata.ErrMalformed or metadata.ErrTooLarge for a bad dir, and is a storage
 // error otherwise; the snapshot is returned with what was found either way.
 func Inspect(ctx context.Context, b *blob.Bucket, key string, opts *Options) (*Snapshot, error) {
 	var o Options

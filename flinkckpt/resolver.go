@@ -10,6 +10,7 @@ import (
 
 	"gocloud.dev/blob"
 
+	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"github.com/resumekit/resumekit/resume"
 )
 
@@ -60,7 +61,7 @@ type Options struct {
 	// Concurrency bounds concurrent storage calls (job dir listings,
 	// _metadata reads, attribute calls); DefaultConcurrency when 0.
 	Concurrency int
-	// MaxMetadataSize limits the size of a _metadata file; DefaultMaxSize
+	// MaxMetadataSize limits the size of a _metadata file; metadata.DefaultMaxSize
 	// when 0.
 	MaxMetadataSize int64
 }
@@ -93,7 +94,7 @@ func (o Options) withDefaults() Options {
 		o.Concurrency = DefaultConcurrency
 	}
 	if o.MaxMetadataSize == 0 {
-		o.MaxMetadataSize = DefaultMaxSize
+		o.MaxMetadataSize = metadata.DefaultMaxSize
 	}
 	return o
 }
@@ -146,7 +147,7 @@ type snap struct {
 	jobKey    string // the job dir key ("" for savepoints)
 	id        int64
 	savepoint bool
-	md        *Metadata
+	md        *metadata.Checkpoint
 	mod       time.Time
 	m         *mapping
 	inf       *inference // inferred mapping, until settled
@@ -545,7 +546,7 @@ func descendsFromJob(s *snap, jobKey string) bool {
 
 func (r *Resolver) candidate(best *snap, heads []*snap, v *Verification, skipped []string, above []passed) resume.Candidate {
 	pos := Position{Key: best.key, JobID: best.job, CheckpointID: best.md.CheckpointID, Savepoint: best.savepoint,
-		Format: best.md.Format, Version: best.md.Version, Drained: best.md.Drained}
+		Format: string(best.md.Format), Version: best.md.Version, Drained: best.md.Drained}
 	if p, ok := best.m.uri(best.key); ok {
 		pos.Path = strings.TrimSuffix(p, "/")
 	}

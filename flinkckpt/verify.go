@@ -11,6 +11,8 @@ import (
 
 	"gocloud.dev/blob"
 	"gocloud.dev/gcerrors"
+
+	"github.com/resumekit/resumekit/flinkckpt/metadata"
 )
 
 // FileCheck is the verification of one referenced file (references to the
@@ -114,7 +116,7 @@ func relativeKey(dir, rel string) (string, string) {
 // job's shared/ dir, which may hold hundreds of thousands of files) with
 // concurrent attribute calls, at most conc at once. Storage errors other
 // than NotFound abort with an error naming the key.
-func verify(ctx context.Context, b *blob.Bucket, dir string, md *Metadata, m *mapping, conc int) (*Verification, error) {
+func verify(ctx context.Context, b *blob.Bucket, dir string, md *metadata.Checkpoint, m *mapping, conc int) (*Verification, error) {
 	v := &Verification{}
 	byKey := map[string]int{}
 	byPath := map[string]int{}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"unicode/utf16"
 
-	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/metadata"
 )
 
 // Encode returns md as Flink writes a _metadata file of md.Version (2 to 7):
@@ -17,7 +17,7 @@ import (
 // stream naming CheckpointType or SavepointType, md.Format and, for a
 // drained savepoint, TERMINATE — enough for resumekit (and any reader that
 // scans for those names), though not a stream Java can deserialize.
-func Encode(md *flinkckpt.Metadata) ([]byte, error) {
+func Encode(md *metadata.Checkpoint) ([]byte, error) {
 	if md.Version < 2 || md.Version > 7 {
 		return nil, fmt.Errorf("flinkckpttest: cannot encode version %d", md.Version)
 	}
@@ -104,7 +104,7 @@ func ModifiedUTF8(s string) []byte {
 	return out
 }
 
-func (e *encoder) operator(op *flinkckpt.Operator) {
+func (e *encoder) operator(op *metadata.Operator) {
 	if e.v >= 5 {
 		e.utf(op.Name)
 		e.utf(op.UID)
@@ -132,7 +132,7 @@ func (e *encoder) operator(op *flinkckpt.Operator) {
 	}
 }
 
-func (e *encoder) subtask(st *flinkckpt.SubtaskState) {
+func (e *encoder) subtask(st *metadata.SubtaskState) {
 	if st.Finished && e.v >= 3 {
 		e.i32(-st.Index - 1)
 		return
@@ -142,7 +142,7 @@ func (e *encoder) subtask(st *flinkckpt.SubtaskState) {
 		e.i64(st.Duration)
 		e.i32(0)
 	}
-	for _, h := range []*flinkckpt.OperatorHandle{st.ManagedOperator, st.RawOperator} {
+	for _, h := range []*metadata.OperatorHandle{st.ManagedOperator, st.RawOperator} {
 		if h == nil {
 			e.i32(0)
 			continue
@@ -153,7 +153,7 @@ func (e *encoder) subtask(st *flinkckpt.SubtaskState) {
 	e.keyed(st.ManagedKeyed)
 	e.keyed(st.RawKeyed)
 	if e.v >= 3 {
-		for _, list := range [][]flinkckpt.ChannelHandle{st.InputChannels, st.ResultSubpartitions} {
+		for _, list := range [][]metadata.ChannelHandle{st.InputChannels, st.ResultSubpartitions} {
 			e.i32(int32(len(list)))
 			for i := range list {
 				e.channel(&list[i])
@@ -170,33 +170,33 @@ func (e *encoder) subtask(st *flinkckpt.SubtaskState) {
 	}
 }
 
-func (e *encoder) stream(h *flinkckpt.StreamHandle) {
+func (e *encoder) stream(h *metadata.StreamHandle) {
 	if h == nil {
-		e.u8(flinkckpt.TypeNull)
+		e.u8(byte(metadata.TypeNull))
 		return
 	}
-	e.u8(h.Type)
+	e.u8(byte(h.Type))
 	switch h.Type {
-	case flinkckpt.TypeByteStream:
+	case metadata.TypeByteStream:
 		e.utf(h.Name)
 		e.bytes(h.Data)
-	case flinkckpt.TypeFile:
+	case metadata.TypeFile:
 		e.i64(h.Size)
 		e.utf(h.Path)
-	case flinkckpt.TypeRelativeFile:
+	case metadata.TypeRelativeFile:
 		e.utf(h.Path)
 		e.i64(h.Size)
-	case flinkckpt.TypeKeyGroups:
+	case metadata.TypeKeyGroups:
 		e.i32(h.KeyGroupStart)
 		e.longs(h.Offsets)
 		e.stream(h.Nested)
-	case flinkckpt.TypeSegment:
+	case metadata.TypeSegment:
 		e.i64(h.Start)
 		e.i64(h.Size)
 		e.i32(h.Scope)
 		e.utf(h.Path)
 		e.utf(h.Name)
-	case flinkckpt.TypeEmptySegment:
+	case metadata.TypeEmptySegment:
 	default:
 		e.err = fmt.Errorf("flinkckpttest: unknown stream handle type %d", h.Type)
 	}
@@ -209,55 +209,55 @@ func (e *encoder) longs(v []int64) {
 	}
 }
 
-func (e *encoder) keyed(h *flinkckpt.KeyedHandle) {
+func (e *encoder) keyed(h *metadata.KeyedHandle) {
 	if h == nil {
-		e.u8(flinkckpt.TypeNull)
+		e.u8(byte(metadata.TypeNull))
 		return
 	}
-	e.u8(h.Type)
+	e.u8(byte(h.Type))
 	switch h.Type {
-	case flinkckpt.TypeKeyGroups, flinkckpt.TypeSavepointKeyGroups, flinkckpt.TypeKeyGroupsV2:
+	case metadata.TypeKeyGroups, metadata.TypeSavepointKeyGroups, metadata.TypeKeyGroupsV2:
 		e.i32(h.KeyGroupStart)
 		e.longs(h.Offsets)
 		e.stream(h.Stream)
-		if h.Type == flinkckpt.TypeKeyGroupsV2 {
+		if h.Type == metadata.TypeKeyGroupsV2 {
 			e.utf(h.HandleID)
 		}
-	case flinkckpt.TypeIncremental, flinkckpt.TypeIncrementalV2:
+	case metadata.TypeIncremental, metadata.TypeIncrementalV2:
 		e.i64(h.CheckpointID)
 		e.utf(h.BackendID)
 		e.i32(h.KeyGroupStart)
 		e.i32(h.KeyGroupCount)
-		if h.Type == flinkckpt.TypeIncrementalV2 {
+		if h.Type == metadata.TypeIncrementalV2 {
 			e.i64(h.CheckpointedSize)
 		}
 		e.stream(h.Stream)
-		for _, list := range [][]flinkckpt.NamedHandle{h.Shared, h.Private} {
+		for _, list := range [][]metadata.NamedHandle{h.Shared, h.Private} {
 			e.i32(int32(len(list)))
 			for _, n := range list {
 				e.utf(n.LocalPath)
 				e.stream(n.Handle)
 			}
 		}
-		if h.Type == flinkckpt.TypeIncrementalV2 {
+		if h.Type == metadata.TypeIncrementalV2 {
 			e.utf(h.HandleID)
 		}
-	case flinkckpt.TypeChangelog, flinkckpt.TypeChangelogV2:
+	case metadata.TypeChangelog, metadata.TypeChangelogV2:
 		e.i32(h.KeyGroupStart)
 		e.i32(h.KeyGroupCount)
 		e.i64(h.CheckpointedSize)
-		for _, list := range [][]*flinkckpt.KeyedHandle{h.Materialized, h.NonMaterialized} {
+		for _, list := range [][]*metadata.KeyedHandle{h.Materialized, h.NonMaterialized} {
 			e.i32(int32(len(list)))
 			for _, k := range list {
 				e.keyed(k)
 			}
 		}
 		e.i64(h.MaterializationID)
-		if h.Type == flinkckpt.TypeChangelogV2 {
+		if h.Type == metadata.TypeChangelogV2 {
 			e.i64(h.CheckpointID)
 		}
 		e.utf(h.HandleID)
-	case flinkckpt.TypeChangelogBytes:
+	case metadata.TypeChangelogBytes:
 		e.i32(h.KeyGroupStart)
 		e.i32(h.KeyGroupCount)
 		e.i64(h.From)
@@ -268,7 +268,7 @@ func (e *encoder) keyed(h *flinkckpt.KeyedHandle) {
 			e.bytes(c.Data)
 		}
 		e.utf(h.HandleID)
-	case flinkckpt.TypeChangelogFile, flinkckpt.TypeChangelogFileV2:
+	case metadata.TypeChangelogFile, metadata.TypeChangelogFileV2:
 		e.i32(h.KeyGroupStart)
 		e.i32(h.KeyGroupCount)
 		e.i32(int32(len(h.Increments)))
@@ -279,7 +279,7 @@ func (e *encoder) keyed(h *flinkckpt.KeyedHandle) {
 		e.i64(h.StateSize)
 		e.i64(h.CheckpointedSize)
 		e.utf(h.HandleID)
-		if h.Type == flinkckpt.TypeChangelogFileV2 {
+		if h.Type == metadata.TypeChangelogFileV2 {
 			e.utf(h.StorageID)
 		}
 	default:
@@ -287,19 +287,19 @@ func (e *encoder) keyed(h *flinkckpt.KeyedHandle) {
 	}
 }
 
-func (e *encoder) operatorHandle(h *flinkckpt.OperatorHandle) {
-	e.u8(h.Type)
-	if h.Type != flinkckpt.TypeOperatorStream && h.Type != flinkckpt.TypeFileMergingOperator {
+func (e *encoder) operatorHandle(h *metadata.OperatorHandle) {
+	e.u8(byte(h.Type))
+	if h.Type != metadata.TypeOperatorStream && h.Type != metadata.TypeFileMergingOperator {
 		e.err = fmt.Errorf("flinkckpttest: unknown operator state handle type %d", h.Type)
 		return
 	}
 	e.i32(int32(len(h.States)))
 	for _, s := range h.States {
 		e.utf(s.Name)
-		e.u8(s.Mode)
+		e.u8(byte(s.Mode))
 		e.longs(s.Offsets)
 	}
-	if h.Type == flinkckpt.TypeFileMergingOperator {
+	if h.Type == metadata.TypeFileMergingOperator {
 		e.utf(h.TaskOwnedDir)
 		e.utf(h.SharedDir)
 		if h.Empty {
@@ -311,10 +311,10 @@ func (e *encoder) operatorHandle(h *flinkckpt.OperatorHandle) {
 	e.stream(h.Stream)
 }
 
-func (e *encoder) channel(h *flinkckpt.ChannelHandle) {
+func (e *encoder) channel(h *metadata.ChannelHandle) {
 	if e.v >= 6 {
-		e.u8(h.Type)
-		if h.Type == flinkckpt.ChannelMergedInput || h.Type == flinkckpt.ChannelMergedOutput {
+		e.u8(byte(h.Type))
+		if h.Type == metadata.ChannelMergedInput || h.Type == metadata.ChannelMergedOutput {
 			e.i32(h.Subtask)
 			e.i64(h.Size)
 			e.stream(h.Stream)
@@ -334,7 +334,7 @@ func (e *encoder) channel(h *flinkckpt.ChannelHandle) {
 // stream: a CheckpointType for checkpoints, a SavepointType with format
 // (CANONICAL or NATIVE; CANONICAL when empty) and post-checkpoint action
 // (TERMINATE when drained, NONE otherwise) for savepoints.
-func Properties(savepoint bool, format string, drained bool) []byte {
+func Properties(savepoint bool, format metadata.Format, drained bool) []byte {
 	j := &javaStream{}
 	j.b = append(j.b, 0xAC, 0xED, 0x00, 0x05)
 	j.classDesc("org.apache.flink.runtime.checkpoint.CheckpointProperties",
@@ -357,7 +357,7 @@ func Properties(savepoint bool, format string, drained bool) []byte {
 		[]field{{'L', "formatType", "Lorg/apache/flink/core/execution/SavepointFormatType;"},
 			{'L', "name", "Ljava/lang/String;"},
 			{'L', "postCheckpointAction", "Lorg/apache/flink/runtime/checkpoint/SavepointType$PostCheckpointAction;"}})
-	j.enum("org.apache.flink.core.execution.SavepointFormatType", format)
+	j.enum("org.apache.flink.core.execution.SavepointFormatType", string(format))
 	j.str("Savepoint")
 	j.enum("org.apache.flink.runtime.checkpoint.SavepointType$PostCheckpointAction", action)
 	return j.b

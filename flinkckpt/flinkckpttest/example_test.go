@@ -8,6 +8,7 @@ import (
 
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/flinkckpt/metadata"
 )
 
 // A restart test lays out what storage looks like after a crash — a
@@ -40,7 +41,7 @@ func ExampleLayout() {
 func ExampleEncode() {
 	md := (&flinkckpttest.Spec{Version: 6, CheckpointID: 12, Operators: 1, Relative: []string{"state"}, FileSize: 3}).Metadata()
 	data, _ := flinkckpttest.Encode(md)
-	back, _ := flinkckpt.ParseMetadata(data, nil)
+	back, _ := metadata.Parse(data, nil)
 	fmt.Println(len(data), back.Version, back.CheckpointID, back.Files[0].Path)
 	// Output:
 	// 488 6 12 state

@@ -10,7 +10,7 @@ import (
 
 	"gocloud.dev/blob"
 
-	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/metadata"
 )
 
 // Layout writes checkpoint trees into Bucket under Prefix.
@@ -54,7 +54,7 @@ type Checkpoint struct {
 	FileSize int64
 	// Savepoint, Format and Drained go into the properties (v4+).
 	Savepoint bool
-	Format    string
+	Format    metadata.Format
 	Drained   bool
 	// Incomplete writes the state files but no _metadata (in progress,
 	// failed, or half deleted).
@@ -71,7 +71,7 @@ type Written struct {
 	Dir string
 	// FlinkPath is its Flink URI (no trailing slash), what flink run -s takes.
 	FlinkPath string
-	Metadata  *flinkckpt.Metadata
+	Metadata  *metadata.Checkpoint
 	// Files are the keys of the state files written.
 	Files []string
 }
@@ -205,49 +205,49 @@ type Spec struct {
 	Absolute     []string
 	FileSize     int64
 	Savepoint    bool
-	Format       string
+	Format       metadata.Format
 	Drained      bool
 }
 
 // Metadata returns the Metadata Spec describes, ready for Encode.
-func (s *Spec) Metadata() *flinkckpt.Metadata {
-	md := &flinkckpt.Metadata{Version: s.Version, CheckpointID: s.CheckpointID, Savepoint: s.Savepoint, Format: s.Format, Drained: s.Drained}
+func (s *Spec) Metadata() *metadata.Checkpoint {
+	md := &metadata.Checkpoint{Version: s.Version, CheckpointID: s.CheckpointID, Savepoint: s.Savepoint, Format: s.Format, Drained: s.Drained}
 	for i := 0; i < s.Operators; i++ {
-		op := flinkckpt.Operator{ID: OperatorID(i), Parallelism: 1, MaxParallelism: 128}
+		op := metadata.Operator{ID: OperatorID(i), Parallelism: 1, MaxParallelism: 128}
 		if s.Version >= 5 {
 			op.Name, op.UID = fmt.Sprintf("operator-%d", i), fmt.Sprintf("uid-%d", i)
 		}
-		st := flinkckpt.SubtaskState{Index: 0}
+		st := metadata.SubtaskState{Index: 0}
 		if s.Version == 2 {
 			st.Duration = 0
 		}
 		if i == 0 {
-			kt := byte(flinkckpt.TypeIncrementalV2)
+			kt := metadata.TypeIncrementalV2
 			if s.Version < 4 {
-				kt = flinkckpt.TypeIncremental
+				kt = metadata.TypeIncremental
 			}
-			k := &flinkckpt.KeyedHandle{Type: kt, CheckpointID: s.CheckpointID, BackendID: "0b8c5e0a-6d0b-4f8e-9f65-2f2c9b1a7e11",
+			k := &metadata.KeyedHandle{Type: kt, CheckpointID: s.CheckpointID, BackendID: "0b8c5e0a-6d0b-4f8e-9f65-2f2c9b1a7e11",
 				KeyGroupStart: 0, KeyGroupCount: 128,
-				Stream: &flinkckpt.StreamHandle{Type: flinkckpt.TypeByteStream, Name: "meta", Data: []byte("meta")}}
-			if kt == flinkckpt.TypeIncrementalV2 {
+				Stream: &metadata.StreamHandle{Type: metadata.TypeByteStream, Name: "meta", Data: []byte("meta")}}
+			if kt == metadata.TypeIncrementalV2 {
 				k.CheckpointedSize = s.FileSize * int64(len(s.Absolute)+len(s.Relative))
 				k.HandleID = fmt.Sprintf("handle-%d", s.CheckpointID)
 			}
 			for j, a := range s.Absolute {
-				k.Shared = append(k.Shared, flinkckpt.NamedHandle{LocalPath: fmt.Sprintf("%06d.sst", j),
-					Handle: &flinkckpt.StreamHandle{Type: flinkckpt.TypeFile, Path: a, Size: s.FileSize}})
+				k.Shared = append(k.Shared, metadata.NamedHandle{LocalPath: fmt.Sprintf("%06d.sst", j),
+					Handle: &metadata.StreamHandle{Type: metadata.TypeFile, Path: a, Size: s.FileSize}})
 			}
 			for j, r := range s.Relative {
-				k.Private = append(k.Private, flinkckpt.NamedHandle{LocalPath: fmt.Sprintf("MANIFEST-%06d", j),
-					Handle: &flinkckpt.StreamHandle{Type: flinkckpt.TypeRelativeFile, Path: r, Size: s.FileSize}})
+				k.Private = append(k.Private, metadata.NamedHandle{LocalPath: fmt.Sprintf("MANIFEST-%06d", j),
+					Handle: &metadata.StreamHandle{Type: metadata.TypeRelativeFile, Path: r, Size: s.FileSize}})
 			}
 			st.ManagedKeyed = k
 		} else {
-			st.ManagedOperator = &flinkckpt.OperatorHandle{Type: flinkckpt.TypeOperatorStream,
-				States: []flinkckpt.OperatorStateInfo{{Name: "source-state", Mode: 1, Offsets: []int64{0}}},
-				Stream: &flinkckpt.StreamHandle{Type: flinkckpt.TypeByteStream, Name: "op", Data: []byte{0, 0, 0, 1}}}
+			st.ManagedOperator = &metadata.OperatorHandle{Type: metadata.TypeOperatorStream,
+				States: []metadata.OperatorStateInfo{{Name: "source-state", Mode: 1, Offsets: []int64{0}}},
+				Stream: &metadata.StreamHandle{Type: metadata.TypeByteStream, Name: "op", Data: []byte{0, 0, 0, 1}}}
 		}
-		op.SubtaskStates = []flinkckpt.SubtaskState{st}
+		op.SubtaskStates = []metadata.SubtaskState{st}
 		op.Subtasks = 1
 		md.Operators = append(md.Operators, op)
 	}

@@ -110,7 +110,7 @@ func flinkList(ctx context.Context, e *env, raw string, opts *flinkckpt.Options,
 			en.ModTime = s.ModTime.UTC().Format(time.RFC3339)
 		}
 		if s.Metadata != nil {
-			en.Version, en.Format = s.Metadata.Version, s.Metadata.Format
+			en.Version, en.Format = s.Metadata.Version, string(s.Metadata.Format)
 		}
 		entries = append(entries, en)
 	}
@@ -195,7 +195,7 @@ func flinkInspect(ctx context.Context, e *env, raw string, opts *flinkckpt.Optio
 		return fmt.Errorf("flink inspect %s: %w", loc.Display, err)
 	}
 	md := s.Metadata
-	doc := inspectJSON{Version: md.Version, CheckpointID: md.CheckpointID, Savepoint: s.Savepoint, Format: md.Format,
+	doc := inspectJSON{Version: md.Version, CheckpointID: md.CheckpointID, Savepoint: s.Savepoint, Format: string(md.Format),
 		Operators: []inspectOperator{}, Files: []inspectFile{}}
 	for _, op := range md.Operators {
 		doc.Operators = append(doc.Operators, inspectOperator{ID: op.ID, Name: op.Name, UID: op.UID, Parallelism: op.Parallelism,

@@ -1,4 +1,4 @@
-package flinkckpt_test
+package metadata_test
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package flinkckpt_test
+package metadata_test
 
 import (
 	"bytes"
@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/internal/fixtures"
+	"github.com/resumekit/resumekit/flinkckpt/metadata"
+
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
 )
 
@@ -16,9 +18,9 @@ import (
 // the corpus in testdata/fuzz/FuzzReadMetadata. (The round trip compares
 // encodings, not structures: cmp.Diff of a large state is too slow to fuzz.)
 func FuzzReadMetadata(f *testing.F) {
-	if dir := fixturesDirNoSkip(); dir != "" {
-		for _, fx := range fixtures {
-			if data, err := os.ReadFile(filepath.Join(dir, fx.dir, "_metadata")); err == nil {
+	if dir := fixtures.DirNoSkip(); dir != "" {
+		for _, fx := range fixtures.Flink {
+			if data, err := os.ReadFile(filepath.Join(dir, fx.Dir, "_metadata")); err == nil {
 				f.Add(data)
 			}
 		}
@@ -29,7 +31,7 @@ func FuzzReadMetadata(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		md, err := flinkckpt.ParseMetadata(data, &flinkckpt.ReadOptions{MaxSize: 1 << 20})
+		md, err := metadata.Parse(data, &metadata.ReadOptions{MaxSize: 1 << 20})
 		if err != nil {
 			return
 		}
@@ -37,7 +39,7 @@ func FuzzReadMetadata(f *testing.F) {
 		if err != nil {
 			return // e.g. a string the encoder cannot represent; parsing was fine
 		}
-		md2, err := flinkckpt.ParseMetadata(again, nil)
+		md2, err := metadata.Parse(again, nil)
 		if err != nil {
 			t.Fatalf("re-encoded metadata does not parse: %v", err)
 		}

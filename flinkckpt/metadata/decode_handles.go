@@ -1,4 +1,4 @@
-package flinkckpt
+package metadata
 
 // Decoding of stream, keyed, operator and channel state handles (the
 // layouts of Flink's MetadataV2V3SerializerBase and channel state
@@ -60,7 +60,7 @@ func (d *decoder) stream(what, field string) *StreamHandle {
 	if field != "" {
 		what += field
 	}
-	t := d.u8(what, " type")
+	t := HandleType(d.u8(what, " type"))
 	if d.err != nil || t == TypeNull {
 		return nil
 	}
@@ -111,7 +111,7 @@ func (d *decoder) keyed(what, field string) *KeyedHandle {
 	if field != "" {
 		what += field
 	}
-	t := d.u8(what, " type")
+	t := HandleType(d.u8(what, " type"))
 	if d.err != nil || t == TypeNull {
 		return nil
 	}
@@ -214,7 +214,7 @@ func (d *decoder) operatorHandle(what, field string) *OperatorHandle {
 	if field != "" {
 		what += field
 	}
-	t := d.u8(what, " type")
+	t := HandleType(d.u8(what, " type"))
 	if d.err != nil || t == TypeNull {
 		return nil
 	}
@@ -229,7 +229,7 @@ func (d *decoder) operatorHandle(what, field string) *OperatorHandle {
 		var s OperatorStateInfo
 		s.Name = d.utf(what, " state name")
 		start := d.off
-		s.Mode = d.u8(what, " distribution mode")
+		s.Mode = StateMode(d.u8(what, " distribution mode"))
 		if d.err == nil && s.Mode > 2 {
 			d.off = start
 			d.fail(what+" distribution mode", "mode %d, want 0, 1 or 2", s.Mode)
@@ -257,7 +257,7 @@ func (d *decoder) operatorHandle(what, field string) *OperatorHandle {
 func (d *decoder) channel(version int, what string) ChannelHandle {
 	var h ChannelHandle
 	if version >= 6 {
-		h.Type = d.u8(what, " type")
+		h.Type = ChannelType(d.u8(what, " type"))
 		if d.err != nil {
 			return h
 		}

@@ -1,4 +1,4 @@
-package flinkckpt_test
+package metadata_test
 
 import (
 	"bytes"
@@ -8,13 +8,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/flinkckpt/metadata"
 )
 
 // derived are the fields ReadMetadata computes rather than reads.
 var derived = cmp.Options{
-	cmpopts.IgnoreFields(flinkckpt.Metadata{}, "Files", "MasterStates", "Size", "Properties"),
+	cmpopts.IgnoreFields(metadata.Checkpoint{}, "Files", "MasterStates", "Size", "Properties"),
 	cmpopts.EquateEmpty(),
 }
 
@@ -26,7 +26,7 @@ func TestRoundTripEveryHandleType(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := flinkckpt.ParseMetadata(data, nil)
+			got, err := metadata.Parse(data, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -53,7 +53,7 @@ func TestFilesListsEveryReference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := flinkckpt.ParseMetadata(data, nil)
+	got, err := metadata.Parse(data, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestFilesListsEveryReference(t *testing.T) {
 func TestPropertiesKinds(t *testing.T) {
 	for _, tc := range []struct {
 		savepoint bool
-		format    string
+		format    metadata.Format
 		drained   bool
 	}{{false, "", false}, {true, "CANONICAL", false}, {true, "NATIVE", true}, {true, "CANONICAL", true}} {
 		md := (&flinkckpttest.Spec{Version: 4, CheckpointID: 3, Operators: 1, Savepoint: tc.savepoint, Format: tc.format, Drained: tc.drained}).Metadata()
@@ -93,7 +93,7 @@ func TestPropertiesKinds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := flinkckpt.ParseMetadata(data, nil)
+		got, err := metadata.Parse(data, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package flinkckpt
+package metadata
 
 import "encoding/binary"
 

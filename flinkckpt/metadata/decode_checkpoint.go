@@ -1,169 +1,14 @@
-package flinkckpt
+package metadata
 
 import (
 	"bytes"
 	"encoding/hex"
-	"errors"
-	"fmt"
-	"io"
-	"strings"
 )
 
-// DefaultMaxSize is the default limit on the size of a _metadata file.
-const DefaultMaxSize int64 = 256 << 20
-
-// Metadata is a parsed _metadata file.
-type Metadata struct {
-	// Version of the format, 2 to 7.
-	Version int
-	// CheckpointID; savepoints share the counter with checkpoints.
-	CheckpointID int64
-	// Savepoint is true for savepoints: from the properties (v4+), or for
-	// v2/v3 from the directory name the caller passed (savepoint-…).
-	Savepoint bool
-	// Format is "CANONICAL" or "NATIVE" for savepoints whose properties say
-	// so, "" otherwise.
-	Format string
-	// Drained is true for a savepoint taken by "stop --drain" (the
-	// properties' post-checkpoint action is TERMINATE): the old job emitted
-	// its final watermark and flushed its windows.
-	Drained bool
-	// MasterStates lists the master hooks' state names.
-	MasterStates []string
-	// Masters holds the master states in full.
-	Masters   []MasterState
-	Operators []Operator
-	// Files lists every file the state references, in the order met;
-	// inline byte streams are not files.
-	Files []FileRef
-	// Properties holds the v4+ trailing Java-serialized CheckpointProperties.
-	Properties []byte
-	// Size is the number of bytes parsed (all of the file).
-	Size int64
-}
-
-// Operator is one operator's state.
-type Operator struct {
-	// ID is the operator id as Flink prints it: 32 hex characters.
-	ID string
-	// Name and UID are recorded from version 5 on ("" when unknown).
-	Name, UID      string
-	Parallelism    int
-	MaxParallelism int
-	// Subtasks is the number of subtask states recorded.
-	Subtasks int
-	// Finished is an operator that had fully finished (v3+, count -1).
-	Finished bool
-	// Coordinator is the operator coordinator's state (v3+).
-	Coordinator   *StreamHandle
-	SubtaskStates []SubtaskState
-}
-
-// FileRef is one file referenced by the state.
-type FileRef struct {
-	// Path is the Flink file system URI of an absolute reference, or the
-	// path relative to the _metadata directory.
-	Path     string
-	Relative bool
-	// Size is the state size recorded for the file. For a segment of a
-	// merged file (Segment), the file must hold at least Offset+Size bytes.
-	Size    int64
-	Offset  int64
-	Segment bool
-	// Operator is the id of the operator whose state references the file.
-	Operator string
-}
-
-// ErrMalformed is wrapped by every error about the content of a _metadata
-// file (check with errors.Is); the error is a *FormatError.
-var ErrMalformed = errors.New("flinkckpt: malformed _metadata")
-
-// ErrTooLarge is wrapped when a _metadata file is larger than the limit.
-var ErrTooLarge = errors.New("flinkckpt: _metadata too large")
-
-// FormatError says where and what a _metadata file is malformed.
-type FormatError struct {
-	Offset int64  // byte offset where the problem was found
-	What   string // what was being read
-	Msg    string
-}
-
-func (e *FormatError) Error() string {
-	return fmt.Sprintf("flinkckpt: malformed _metadata at byte %d reading %s: %s", e.Offset, e.What, e.Msg)
-}
-
-// Is reports ErrMalformed.
-func (e *FormatError) Is(target error) bool { return target == ErrMalformed }
-
-// ReadOptions configures ReadMetadataWith. A nil *ReadOptions means defaults.
-type ReadOptions struct {
-	// MaxSize limits the file size; 0 means DefaultMaxSize.
-	MaxSize int64
-	// Dir is the name (or key) of the directory holding the file; for v2/v3,
-	// which record no properties, a name starting with "savepoint-" marks a
-	// savepoint.
-	Dir string
-}
-
-// ReadMetadata parses a _metadata file with default options.
-func ReadMetadata(r io.Reader) (*Metadata, error) { return ReadMetadataWith(r, nil) }
-
-// ReadMetadataWith parses a _metadata file. It reads at most the size limit
-// plus one byte, and fails with ErrTooLarge past it.
-func ReadMetadataWith(r io.Reader, opts *ReadOptions) (*Metadata, error) {
-	limit := maxSize(opts)
-	var buf bytes.Buffer
-	n, err := buf.ReadFrom(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("flinkckpt: read _metadata: %w", err)
-	}
-	if n > limit {
-		return nil, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, limit)
-	}
-	return ParseMetadata(buf.Bytes(), opts)
-}
-
-func maxSize(opts *ReadOptions) int64 {
-	if opts == nil || opts.MaxSize <= 0 {
-		return DefaultMaxSize
-	}
-	return opts.MaxSize
-}
-
-// ParseMetadata parses a _metadata file held in memory. The returned
-// Metadata may share inline byte slices with data.
-func ParseMetadata(data []byte, opts *ReadOptions) (*Metadata, error) {
-	if int64(len(data)) > maxSize(opts) {
-		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrTooLarge, len(data), maxSize(opts))
-	}
-	d := &decoder{buf: data}
-	if len(data) >= 64<<10 {
-		// One copy of a large file as a string costs about what its path
-		// strings would, with one allocation instead of one per string.
-		d.str = string(data)
-	}
-	md := d.metadata()
-	if d.err != nil {
-		return nil, d.err
-	}
-	if md.Version <= 3 && opts != nil && isSavepointDir(opts.Dir) {
-		md.Savepoint = true
-	}
-	return md, nil
-}
-
-// isSavepointDir reports whether the last element of dir is named like a
-// savepoint directory.
-func isSavepointDir(dir string) bool {
-	dir = strings.TrimRight(dir, "/")
-	if i := strings.LastIndexByte(dir, '/'); i >= 0 {
-		dir = dir[i+1:]
-	}
-	return strings.HasPrefix(dir, "savepoint-")
-}
-
-func (d *decoder) metadata() *Metadata {
-	md := &Metadata{}
+// checkpoint decodes a whole file: header, master states, operators, and
+// (v4+) the Java-serialized properties.
+func (d *decoder) checkpoint() *Checkpoint {
+	md := &Checkpoint{}
 	d.md = md
 	if magic := uint32(d.i32("magic number", "")); d.err == nil && magic != metadataMagic {
 		d.off = 0
@@ -203,7 +48,7 @@ func (d *decoder) metadata() *Metadata {
 	return md
 }
 
-func (d *decoder) masterState(md *Metadata) {
+func (d *decoder) masterState(md *Checkpoint) {
 	start := d.off
 	if magic := uint32(d.i32("master state magic number", "")); d.err == nil && magic != masterStateMagic {
 		d.off = start
@@ -347,7 +192,7 @@ func javaString(s string) []byte {
 	return append([]byte{0x74, 0, byte(len(s))}, s...)
 }
 
-func (d *decoder) properties(md *Metadata) {
+func (d *decoder) properties(md *Checkpoint) {
 	rest := d.buf[d.off:]
 	walkJava(d)
 	if d.err != nil {
@@ -359,9 +204,9 @@ func (d *decoder) properties(md *Metadata) {
 		md.Savepoint = true
 		switch {
 		case bytes.Contains(rest, enumCanonical):
-			md.Format = "CANONICAL"
+			md.Format = FormatCanonical
 		case bytes.Contains(rest, enumNative):
-			md.Format = "NATIVE"
+			md.Format = FormatNative
 		}
 		md.Drained = bytes.Contains(rest, enumTerminate)
 	case bytes.Contains(rest, checkpointClass):

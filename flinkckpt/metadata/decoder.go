@@ -1,4 +1,4 @@
-package flinkckpt
+package metadata
 
 import (
 	"encoding/binary"
@@ -15,7 +15,7 @@ type decoder struct {
 	off   int
 	depth int
 	err   error
-	md    *Metadata
+	md    *Checkpoint
 	op    string // id of the operator being read
 	str   string // the whole input as a string, for substrings ("" for small inputs)
 	slab  []StreamHandle
@@ -161,7 +161,7 @@ func isPlainASCII(b []byte) bool {
 
 // newStream returns a zeroed stream handle from a slab, so that a state
 // with hundreds of thousands of file handles costs a few allocations.
-func (d *decoder) newStream(t byte) *StreamHandle {
+func (d *decoder) newStream(t HandleType) *StreamHandle {
 	if len(d.slab) == 0 {
 		d.slabSize = min(max(2*d.slabSize, 8), 1024)
 		d.slab = make([]StreamHandle, d.slabSize)

@@ -1,0 +1,83 @@
+package metadata
+
+// Format is a savepoint format, as the savepoint's properties record it.
+type Format string
+
+// Savepoint formats (SavepointFormatType).
+const (
+	// FormatCanonical is the state-backend-independent format.
+	FormatCanonical Format = "CANONICAL"
+	// FormatNative is the state backend's own format (RocksDB files).
+	FormatNative Format = "NATIVE"
+)
+
+// Checkpoint is a parsed _metadata file: a checkpoint or a savepoint.
+type Checkpoint struct {
+	// Version of the format, 2 to 7.
+	Version int
+	// CheckpointID; savepoints share the counter with checkpoints.
+	CheckpointID int64
+	// Savepoint is true when the properties (v4+) name a savepoint type.
+	// Versions 2 and 3 record no properties: it is false there, and whether
+	// the file is a savepoint is for the caller to tell (flinkckpt goes by
+	// the savepoint-… directory name).
+	Savepoint bool
+	// Format is the savepoint format the properties name, "" otherwise.
+	Format Format
+	// Drained is true for a savepoint taken by "stop --drain" (the
+	// properties' post-checkpoint action is TERMINATE): the old job emitted
+	// its final watermark and flushed its windows.
+	Drained bool
+	// MasterStates lists the master hooks' state names.
+	MasterStates []string
+	// Masters holds the master states in full.
+	Masters []MasterState
+	// Operators holds every operator's state, in file order.
+	Operators []Operator
+	// Files lists every file the state references, in the order met;
+	// inline byte streams are not files.
+	Files []FileRef
+	// Properties holds the v4+ trailing Java-serialized CheckpointProperties.
+	Properties []byte
+	// Size is the number of bytes parsed (all of the file).
+	Size int64
+}
+
+// Operator is one operator's state.
+type Operator struct {
+	// ID is the operator id as Flink prints it: 32 hex characters.
+	ID string
+	// Name and UID are recorded from version 5 on ("" when unknown).
+	Name, UID string
+	// Parallelism and MaxParallelism as recorded; the max parallelism is
+	// the number of key groups of keyed state.
+	Parallelism    int
+	MaxParallelism int
+	// Subtasks is the number of subtask states recorded.
+	Subtasks int
+	// Finished is an operator that had fully finished (v3+, count -1).
+	Finished bool
+	// Coordinator is the operator coordinator's state (v3+).
+	Coordinator *StreamHandle
+	// SubtaskStates holds one entry per subtask with state.
+	SubtaskStates []SubtaskState
+}
+
+// FileRef is one file referenced by the state.
+type FileRef struct {
+	// Path is the Flink file system URI of an absolute reference, or the
+	// path relative to the _metadata directory.
+	Path string
+	// Relative is true for a reference relative to the _metadata directory
+	// (handle type 6, and the files of canonical savepoints).
+	Relative bool
+	// Size is the state size recorded for the file. For a segment of a
+	// merged file (Segment), the file must hold at least Offset+Size bytes.
+	Size int64
+	// Offset is where a segment starts in its merged file.
+	Offset int64
+	// Segment is true for a byte range of a merged file (type 15).
+	Segment bool
+	// Operator is the id of the operator whose state references the file.
+	Operator string
+}

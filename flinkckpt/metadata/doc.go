@@ -1,0 +1,35 @@
+// Package metadata reads Flink's _metadata files: the checkpoint and
+// savepoint metadata of format versions 2 to 7 (Flink 1.3 to 2.x), with
+// every state handle type, master states, channel state of unaligned
+// checkpoints, and the v4+ checkpoint properties (savepoint or checkpoint,
+// savepoint format, drained).
+//
+// It is pure: bytes in, model out. Finding snapshots in storage, mapping
+// Flink paths to bucket keys and verifying the referenced files belong to
+// package flinkckpt, as directory names do (a v2/v3 file records no
+// properties; flinkckpt tells savepoints by their savepoint-… dir).
+//
+//	cp, err := metadata.Read(r, nil)
+//	if err != nil { … }
+//	fmt.Println(cp.Version, cp.CheckpointID, cp.Savepoint, len(cp.Operators))
+//	for _, f := range cp.Files { fmt.Println(f.Path, f.Size) }
+//
+// The layouts are those of Flink's MetadataV2V3SerializerBase and its
+// version subclasses; ../shared/FORMATS.md in the project documents them.
+//
+// # Bounds
+//
+// [Read] reads at most [ReadOptions.MaxSize] bytes (default
+// [DefaultMaxSize]). Every count and length is checked against the bytes
+// left before anything of that size is allocated, handle nesting is limited,
+// and the Java serialization trailer is walked by its grammar only (nothing
+// is deserialized). No input panics the parser: it is fuzzed
+// (FuzzReadMetadata) with a seed corpus in testdata/fuzz.
+//
+// # Errors
+//
+// Every error about content wraps [ErrMalformed] and is a [*FormatError]
+// carrying the byte offset and what was being read; a file over the limit
+// wraps [ErrTooLarge]. Check both with errors.Is. Errors of the reader are
+// returned wrapped as they are.
+package metadata
