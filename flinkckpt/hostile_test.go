@@ -64,7 +64,7 @@ func TestAbsoluteReferencesElsewhereNotChecked(t *testing.T) {
 	}})
 	for _, opts := range []*flinkckpt.Options{nil, {FlinkRoot: "s3a://bucket/ck"}} {
 		c, _ := e.mustResolve(opts)
-		if !hasLine(c.Warnings, `^references not checked: 3 of 6 referenced files not checked`) {
+		if !hasWarning(c.Warnings, flinkckpt.WarnUnverifiedReferences, `^references not checked: 3 of 6 referenced files not checked`) {
 			t.Errorf("%+v: warnings %q", opts, c.Warnings)
 		}
 		if _, err := e.resolve(&flinkckpt.Options{Strict: true}); !errors.Is(err, resume.ErrNoPosition) {

@@ -80,7 +80,7 @@ func TestNoMappingBorrowedFromBrokenOrOtherHead(t *testing.T) {
 		c, p := e.mustResolve(nil)
 		if p.JobID != jobA || p.Path != "s3a://bucket/ck/"+jobA+"/chk-3" ||
 			!hasLine(c.Reasons, `^chk-5 of job `+jobB+`: no Flink path: .*Options.FlinkRoot`) ||
-			!hasLine(c.Warnings, `newer ones have no known Flink path \(chk-5 of job `+jobB+`; pass the Flink root`) {
+			!hasWarning(c.Warnings, flinkckpt.WarnOlderThanPathless, `newer ones have no known Flink path \(chk-5 of job `+jobB+`; pass the Flink root`) {
 			t.Errorf("chose %s path %q, reasons %q, warnings %q", p.Key, p.Path, c.Reasons, c.Warnings)
 		}
 	})
@@ -114,7 +114,7 @@ func TestFallbackRootForRelativeOnlySnapshots(t *testing.T) {
 	if want := "s3://bucket/" + strings.TrimSuffix(w.Dir, "/"); p.Path != want {
 		t.Errorf("path %q, want %q", p.Path, want)
 	}
-	if !containsAny(c.Warnings, "comes from the storage location") {
+	if !hasWarning(c.Warnings, flinkckpt.WarnPathFromLocation, "comes from the storage location") {
 		t.Errorf("warnings %q lack the fallback warning", c.Warnings)
 	}
 	snaps, err := flinkckpt.List(e.ctx, e.bucket, "sp/", &flinkckpt.Options{FallbackFlinkRoot: "s3://bucket/"})
@@ -125,7 +125,7 @@ func TestFallbackRootForRelativeOnlySnapshots(t *testing.T) {
 	ck := newEnv(t, "ck/", "s3a://bucket/", nil)
 	ck.chk(jobA, 5, t0, &flinkckpttest.Checkpoint{Shared: []string{"s-1", "s-2"}})
 	c, p = ck.mustResolve(&flinkckpt.Options{FallbackFlinkRoot: "s3://bucket/"})
-	if !strings.HasPrefix(p.Path, "s3a://bucket/ck/") || containsAny(c.Warnings, "comes from the storage location") {
+	if !strings.HasPrefix(p.Path, "s3a://bucket/ck/") || c.HasWarning(flinkckpt.WarnPathFromLocation) {
 		t.Errorf("inferred root lost: path %q, warnings %q", p.Path, c.Warnings)
 	}
 	if _, err := flinkckpt.NewResolver(e.bucket, "sp/", &flinkckpt.Options{FallbackFlinkRoot: "not a uri"}); err == nil {

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
 )
 
@@ -48,7 +49,7 @@ func TestBrokenWarningOnlyForSnapshotsRankedAbove(t *testing.T) {
 	// Now the old job's corrupt chk-50 is newer than the new job's chk-3.
 	e.rec.SetModTime("ck/"+jobA+"/chk-50/_metadata", t0.Add(time.Hour))
 	c, p = e.mustResolve(nil)
-	if p.JobID != jobB || !hasLine(c.Warnings, `newer ones are broken \(chk-50 of job `+jobA+`\)`) {
+	if p.JobID != jobB || !hasWarning(c.Warnings, flinkckpt.WarnOlderThanBroken, `newer ones are broken \(chk-50 of job `+jobA+`\)`) {
 		t.Errorf("chose %s, warnings %q", p.Key, c.Warnings)
 	}
 }

@@ -364,7 +364,7 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 		}
 		c := r.candidate(best, heads, v, collectReasons(sources, skipped), outranking(best, src, sources))
 		if w := r.restartedRun(ctx, best, src); w != "" {
-			c.Warnings = append(c.Warnings, w)
+			c.Warnings = append(c.Warnings, resume.Warning{Code: WarnRestartedRun, Text: w})
 		}
 		return c, nil
 	}
@@ -576,25 +576,25 @@ func (r *Resolver) candidate(best *snap, heads []*snap, v *Verification, skipped
 		}
 	}
 	if len(broken) > 0 {
-		c.Warnings = append(c.Warnings, fmt.Sprintf("older snapshot chosen because newer ones are broken (%s): they completed, so transactional sinks may already have published what they committed — expect duplicates downstream",
+		c.Warnings = append(c.Warnings, resume.Warnf(WarnOlderThanBroken, "older snapshot chosen because newer ones are broken (%s): they completed, so transactional sinks may already have published what they committed — expect duplicates downstream",
 			strings.Join(broken, ", ")))
 	}
 	if len(pathless) > 0 {
-		c.Warnings = append(c.Warnings, fmt.Sprintf("older snapshot chosen because newer ones have no known Flink path (%s; pass the Flink root to use them): they completed, so transactional sinks may already have published what they committed — expect duplicates downstream",
+		c.Warnings = append(c.Warnings, resume.Warnf(WarnOlderThanPathless, "older snapshot chosen because newer ones have no known Flink path (%s; pass the Flink root to use them): they completed, so transactional sinks may already have published what they committed — expect duplicates downstream",
 			strings.Join(pathless, ", ")))
 	}
 	if best.md.Drained {
-		c.Warnings = append(c.Warnings, "drained savepoint (stop --drain): the old job emitted its final watermark and fired all event-time timers; windows and timers do not resume where a running job would be")
+		c.Warnings = append(c.Warnings, resume.Warnf(WarnDrainedSavepoint, "drained savepoint (stop --drain): the old job emitted its final watermark and fired all event-time timers; windows and timers do not resume where a running job would be"))
 	}
 	if v == nil {
-		c.Warnings = append(c.Warnings, "referenced files not checked: verification is off")
+		c.Warnings = append(c.Warnings, resume.Warnf(WarnVerificationOff, "referenced files not checked: verification is off"))
 	} else if v.Unchecked > 0 {
-		c.Warnings = append(c.Warnings, "references not checked: "+v.Problem())
+		c.Warnings = append(c.Warnings, resume.Warnf(WarnUnverifiedReferences, "references not checked: %s", v.Problem()))
 	}
 	if best.fromFallback {
-		c.Warnings = append(c.Warnings, fmt.Sprintf("the Flink path %s comes from the storage location (the snapshot's references are all relative): if Flink names this file system differently (s3a://, s3p://, an HDFS name service), pass the Flink root", pos.Path))
+		c.Warnings = append(c.Warnings, resume.Warnf(WarnPathFromLocation, "the Flink path %s comes from the storage location (the snapshot's references are all relative): if Flink names this file system differently (s3a://, s3p://, an HDFS name service), pass the Flink root", pos.Path))
 	}
-	c.Warnings = append(c.Warnings, fmt.Sprintf("keep %s until the new job has completed its first checkpoint: the default NO_CLAIM restore never deletes it, but CLAIM mode hands it to the new job, which deletes it when subsumed", pos.Path))
+	c.Warnings = append(c.Warnings, resume.Warnf(WarnKeepUntilFirstCheckpoint, "keep %s until the new job has completed its first checkpoint: the default NO_CLAIM restore never deletes it, but CLAIM mode hands it to the new job, which deletes it when subsumed", pos.Path))
 	return c
 }
 

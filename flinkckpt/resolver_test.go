@@ -104,10 +104,26 @@ func shared(prefix string, n int) []string {
 	return out
 }
 
-func hasLine(lines []string, re string) bool {
+// hasLine reports whether a reason (or a warning's text) matches re.
+func hasLine[T string | resume.Warning](lines []T, re string) bool {
 	r := regexp.MustCompile(re)
 	for _, l := range lines {
-		if r.MatchString(l) {
+		s, ok := any(l).(string)
+		if w, isW := any(l).(resume.Warning); isW {
+			s, ok = w.Text, true
+		}
+		if ok && r.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasWarning reports whether a warning has the code and text matching re.
+func hasWarning(ws []resume.Warning, code, re string) bool {
+	r := regexp.MustCompile(re)
+	for _, w := range ws {
+		if w.Code == code && r.MatchString(w.Text) {
 			return true
 		}
 	}
@@ -134,7 +150,7 @@ func TestResolverScenarios(t *testing.T) {
 		if diff := cmp.Diff(wantLaunch, p.Launch()); diff != "" {
 			t.Errorf("launch (-want +got):\n%s", diff)
 		}
-		if !hasLine(c.Warnings, "^keep s3a://bucket/ck/.*/chk-3 until the new job") || hasLine(c.Warnings, "broken") {
+		if !hasWarning(c.Warnings, flinkckpt.WarnKeepUntilFirstCheckpoint, "^keep s3a://bucket/ck/.*/chk-3 until the new job") || hasLine(c.Warnings, "broken") {
 			t.Errorf("warnings %q", c.Warnings)
 		}
 	})
@@ -164,7 +180,7 @@ func TestResolverScenarios(t *testing.T) {
 		if !hasLine(c.Reasons, `^chk-5 of job .*: broken: 1 of 4 referenced files missing, first: ck/`+jobA+`/shared/b-0001.sst`) {
 			t.Errorf("reasons %q", c.Reasons)
 		}
-		if !hasLine(c.Warnings, `newer ones are broken \(chk-5 of job .*\).*duplicates`) {
+		if !hasWarning(c.Warnings, flinkckpt.WarnOlderThanBroken, `newer ones are broken \(chk-5 of job .*\).*duplicates`) {
 			t.Errorf("warnings %q", c.Warnings)
 		}
 	})
@@ -248,7 +264,7 @@ func TestResolverScenarios(t *testing.T) {
 			t.Errorf("without job id chose %s", p.Key)
 		}
 		c, p := e.mustResolve(&flinkckpt.Options{JobID: jobA, FlinkRoot: e.l.FlinkRoot()})
-		if p.Key != "sp/"+a+"/" || !p.Drained || !hasLine(c.Warnings, "^drained savepoint") {
+		if p.Key != "sp/"+a+"/" || !p.Drained || !hasWarning(c.Warnings, flinkckpt.WarnDrainedSavepoint, "^drained savepoint") {
 			t.Errorf("with job id chose %s, warnings %q", p.Key, c.Warnings)
 		}
 	})
@@ -361,7 +377,7 @@ func TestResolverUnmappableReferences(t *testing.T) {
 	e.chk(jobA, 1, t0, &flinkckpttest.Checkpoint{Shared: shared("s", 1)})
 	e.chk(jobA, 2, t0, &flinkckpttest.Checkpoint{Shared: shared("s", 1), Absolute: []string{"gs://other-bucket/elsewhere/f1"}})
 	c, p := e.mustResolve(&flinkckpt.Options{FlinkRoot: "s3a://bucket/ck"})
-	if p.CheckpointID != 2 || !hasLine(c.Warnings, `^references not checked: 1 of 3 referenced files not checked .*gs://other-bucket/elsewhere/f1`) {
+	if p.CheckpointID != 2 || !hasWarning(c.Warnings, flinkckpt.WarnUnverifiedReferences, `^references not checked: 1 of 3 referenced files not checked .*gs://other-bucket/elsewhere/f1`) {
 		t.Errorf("chose %d, warnings %q", p.CheckpointID, c.Warnings)
 	}
 	c, p = e.mustResolve(&flinkckpt.Options{FlinkRoot: "s3a://bucket/ck", Strict: true})

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
 	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
 )
@@ -39,7 +40,7 @@ func TestSharedJobDirRestartedRunWarns(t *testing.T) {
 			if p.CheckpointID != 100 {
 				t.Fatalf("chose %d", p.CheckpointID)
 			}
-			if got := hasLine(c.Warnings, `^chk-3 of job `+tc.job+` has a newer _metadata .* than the chosen chk-100`); got != tc.warn {
+			if got := hasWarning(c.Warnings, flinkckpt.WarnRestartedRun, `^chk-3 of job `+tc.job+` has a newer _metadata .* than the chosen chk-100`); got != tc.warn {
 				t.Errorf("warning %v, want %v: %q", got, tc.warn, c.Warnings)
 			}
 			if got := e.rec.Count(blobtest.OpAttributes); got != 1+tc.extra {

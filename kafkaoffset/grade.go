@@ -197,15 +197,15 @@ func (r *Resolver) candidate(res []PartitionOffsets) (resume.Candidate, error) {
 	}
 
 	if r.group != "" && len(by[FromCommit]) == 0 {
-		c.Warnings = append(c.Warnings, fmt.Sprintf("group %q has no commits on %s (an unknown group, offsets expired after offsets.retention.minutes, 7 days by default, or another group.id): every partition starts by time",
+		c.Warnings = append(c.Warnings, resume.Warnf(WarnNoCommits, "group %q has no commits on %s (an unknown group, offsets expired after offsets.retention.minutes, 7 days by default, or another group.id): every partition starts by time",
 			r.group, strings.Join(r.topics, ", ")))
 	}
 	if ps := by[FromLogStart]; len(ps) > 0 {
-		c.Warnings = append(c.Warnings, fmt.Sprintf("%d partitions have no commit and start at the log start offset, as Flink starts newly discovered partitions (added after the commit, or never read): %s",
+		c.Warnings = append(c.Warnings, resume.Warnf(WarnUncommittedPartitions, "%d partitions have no commit and start at the log start offset, as Flink starts newly discovered partitions (added after the commit, or never read): %s",
 			len(ps), names(ps, func(p *PartitionOffsets) string { return fmt.Sprintf(" (%d records)", p.End-p.Start) })))
 	}
 	if ps := by[FromEnd]; len(ps) > 0 {
-		c.Warnings = append(c.Warnings, fmt.Sprintf("%d partitions have no record at or after %s and start at the end offset: %s",
+		c.Warnings = append(c.Warnings, resume.Warnf(WarnStartAtEnd, "%d partitions have no record at or after %s and start at the end offset: %s",
 			len(ps), fmtMillis(r.at.UnixMilli()), names(ps, nil)))
 		// A partition whose every record was deleted (start == end > 0)
 		// answers "nothing at or after the time" whatever the deleted
@@ -218,24 +218,24 @@ func (r *Resolver) candidate(res []PartitionOffsets) (resume.Candidate, error) {
 			}
 		}
 		if len(emptied) > 0 {
-			c.Warnings = append(c.Warnings, fmt.Sprintf("%d partitions hold no records at all, every one deleted (retention or DeleteRecords): whether any deleted record was at or after %s cannot be told; if the old job had not read them they are lost: %s",
+			c.Warnings = append(c.Warnings, resume.Warnf(WarnPartitionEmptied, "%d partitions hold no records at all, every one deleted (retention or DeleteRecords): whether any deleted record was at or after %s cannot be told; if the old job had not read them they are lost: %s",
 				len(emptied), fmtMillis(r.at.UnixMilli()), names(emptied, func(p *PartitionOffsets) string { return fmt.Sprintf(" (%d deleted)", p.Start) })))
 		}
 	}
 	if len(by[FromTime])+len(by[FromEnd]) > 0 {
 		now := r.now()
 		if r.at.After(now) {
-			c.Warnings = append(c.Warnings, fmt.Sprintf("the start time %s is in the future (now %s)", fmtMillis(r.at.UnixMilli()), fmtMillis(now.UnixMilli())))
+			c.Warnings = append(c.Warnings, resume.Warnf(WarnStartInFuture, "the start time %s is in the future (now %s)", fmtMillis(r.at.UnixMilli()), fmtMillis(now.UnixMilli())))
 		} else {
-			c.Warnings = append(c.Warnings, fmt.Sprintf("starting by time rewinds %s before now: if the old job lagged more than that when it stopped, the records it had not yet read from before the start time are skipped",
+			c.Warnings = append(c.Warnings, resume.Warnf(WarnRewindLag, "starting by time rewinds %s before now: if the old job lagged more than that when it stopped, the records it had not yet read from before the start time are skipped",
 				now.Sub(r.at).Round(time.Second)))
 		}
 	}
 	if r.group != "" && r.window == 0 {
-		c.Warnings = append(c.Warnings, "the old job was not checked for being stopped (no observation window): KafkaSource uses assign(), so an empty group proves nothing; a job still running keeps committing")
+		c.Warnings = append(c.Warnings, resume.Warnf(WarnNotObserved, "the old job was not checked for being stopped (no observation window): KafkaSource uses assign(), so an empty group proves nothing; a job still running keeps committing"))
 	}
 	if len(r.topics) > 1 && pos.Mode == ModeSpecificOffsets {
-		c.Warnings = append(c.Warnings, "several topics: scan.startup.specific-offsets covers one topic; start the job with DataStream OffsetsInitializer.offsets(...) built from the position's partitions")
+		c.Warnings = append(c.Warnings, resume.Warnf(WarnSeveralTopics, "several topics: scan.startup.specific-offsets covers one topic; start the job with DataStream OffsetsInitializer.offsets(...) built from the position's partitions"))
 	}
 	return c, nil
 }

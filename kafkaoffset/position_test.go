@@ -71,7 +71,7 @@ func TestPositionEmptyArrays(t *testing.T) {
 // PositionOf.
 func TestPositionRoundTrip(t *testing.T) {
 	pos := goldenPosition()
-	c := resume.Candidate{Resolver: "kafka-offsets", Position: pos, Guarantee: resume.DataLoss, At: time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC), Reasons: []string{"r"}, Warnings: []string{}}
+	c := resume.Candidate{Resolver: "kafka-offsets", Position: pos, Guarantee: resume.DataLoss, At: time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC), Reasons: []string{"r"}, Warnings: []resume.Warning{}}
 	d := resume.Decision{Chosen: &c, Considered: []resume.Outcome{{Resolver: "kafka-offsets", Candidate: &c, Verdict: resume.VerdictChosen}}}
 	doc, err := json.Marshal(d)
 	if err != nil {

@@ -49,9 +49,19 @@ func mustResolver(t testing.TB, e *env, topics []string, o *kafkaoffset.Options)
 	return r
 }
 
-func contains(t testing.TB, what string, list []string, sub ...string) {
+// contains checks that reasons, or warnings as "code: text", contain every
+// sub.
+func contains[T string | resume.Warning](t testing.TB, what string, list []T, sub ...string) {
 	t.Helper()
-	joined := strings.Join(list, "\n")
+	lines := make([]string, len(list))
+	for i, l := range list {
+		if w, ok := any(l).(resume.Warning); ok {
+			lines[i] = w.String()
+		} else {
+			lines[i] = any(l).(string)
+		}
+	}
+	joined := strings.Join(lines, "\n")
 	for _, s := range sub {
 		if !strings.Contains(joined, s) {
 			t.Errorf("%s lack %q:\n%s", what, s, joined)
@@ -86,7 +96,7 @@ func TestResolveCommitted(t *testing.T) {
 		t.Errorf("launch options (-want +got):\n%s", diff)
 	}
 	contains(t, "reasons", c.Reasons, "commit asynchronously", "read for 2 partitions")
-	contains(t, "warnings", c.Warnings, "no observation window")
+	contains(t, "warnings", c.Warnings, "kafka.not-observed: ", "no observation window")
 	p, err := kafkaoffset.PositionOf(c.Position)
 	if err != nil {
 		t.Fatal(err)
@@ -245,7 +255,7 @@ func TestResolvePartitionsAddedAfterCommit(t *testing.T) {
 	if c.Guarantee != resume.Replay {
 		t.Errorf("guarantee %s", c.Guarantee)
 	}
-	contains(t, "warnings", c.Warnings, "2 partitions have no commit and start at the log start offset", "t/2 (4 records), t/3 (0 records)")
+	contains(t, "warnings", c.Warnings, "kafka.uncommitted-partitions: 2 partitions have no commit and start at the log start offset", "t/2 (4 records), t/3 (0 records)")
 	if got := c.Position.Launch().Options["scan.startup.specific-offsets"]; got != "partition:0,offset:3;partition:1,offset:2;partition:2,offset:0;partition:3,offset:0" {
 		t.Errorf("specific offsets %q", got)
 	}
@@ -320,7 +330,7 @@ func TestResolveUnknownGroup(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		contains(t, "warnings", c.Warnings, `group "nobody" has no commits on t`)
+		contains(t, "warnings", c.Warnings, `kafka.no-commits: group "nobody" has no commits on t`)
 	})
 }
 
@@ -395,7 +405,7 @@ func TestResolveFutureTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	contains(t, "warnings", c.Warnings, "is in the future", "no record at or after")
+	contains(t, "warnings", c.Warnings, "kafka.start-in-future: ", "is in the future", "kafka.start-at-end: ", "no record at or after")
 	p, _ := kafkaoffset.PositionOf(c.Position)
 	if p.Partitions[0].Offset != 3 {
 		t.Errorf("offset %d, want the end offset 3", p.Partitions[0].Offset)
@@ -439,7 +449,7 @@ func TestResolveSeveralTopics(t *testing.T) {
 	if !c.Position.Launch().IsZero() {
 		t.Errorf("launch %+v, want none for several topics", c.Position.Launch())
 	}
-	contains(t, "warnings", c.Warnings, "OffsetsInitializer.offsets")
+	contains(t, "warnings", c.Warnings, "kafka.several-topics: ", "OffsetsInitializer.offsets")
 	if got, want := c.Position.String(), "b: partition:0,offset:0;partition:1,offset:1 + a: partition:0,offset:2;partition:1,offset:0 (group job)"; got != want {
 		t.Errorf("String() = %q, want %q", got, want)
 	}
@@ -522,5 +532,5 @@ func TestResolveByTimeWholeLogDeleted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	contains(t, "warnings", c.Warnings, "hold no records at all, every one deleted", "t/0 (10 deleted)")
+	contains(t, "warnings", c.Warnings, "kafka.partition-emptied: ", "hold no records at all, every one deleted", "t/0 (10 deleted)")
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"gocloud.dev/blob"
+
+	"github.com/resumekit/resumekit/resume"
 )
 
 // ResetPlan is what ResetConsumer writes (or, from PlanResetConsumer, would
@@ -26,8 +28,9 @@ type ResetPlan struct {
 	// Content is the exact file content: Jackson's pretty JSON.
 	Content string `json:"content"`
 	// SQL is the equivalent Flink procedure call.
-	SQL      string   `json:"sql"`
-	Warnings []string `json:"warnings"`
+	SQL string `json:"sql"`
+	// Warnings are risks of the reset, each with a stable code.
+	Warnings []resume.Warning `json:"warnings"`
 	// Written is true once ResetConsumer wrote the file.
 	Written bool `json:"written"`
 }
@@ -50,7 +53,7 @@ func (t *Table) PlanResetConsumer(ctx context.Context, id string, nextSnapshot i
 	p := &ResetPlan{
 		Table: t.String(), Branch: t.branch, ConsumerID: id, Key: key, NextSnapshot: nextSnapshot,
 		Snapshot: snap, Content: string(ConsumerJSON(nextSnapshot)),
-		SQL: ResetConsumerSQL(t.SQLName(), id, nextSnapshot), Warnings: []string{},
+		SQL: ResetConsumerSQL(t.SQLName(), id, nextSnapshot), Warnings: []resume.Warning{},
 	}
 	data, _, err := t.read(ctx, key)
 	switch {
@@ -58,7 +61,7 @@ func (t *Table) PlanResetConsumer(ctx context.Context, id string, nextSnapshot i
 		if n, perr := ParseConsumer(key, data); perr == nil {
 			p.Previous = &n
 		} else {
-			p.Warnings = append(p.Warnings, fmt.Sprintf("the current consumer file is unusable and will be replaced: %v", perr))
+			p.Warnings = append(p.Warnings, resume.Warnf(WarnConsumerFileUnusable, "the current consumer file is unusable and will be replaced: %v", perr))
 		}
 	case errors.Is(err, errNotFound):
 	default:
@@ -69,7 +72,7 @@ func (t *Table) PlanResetConsumer(ctx context.Context, id string, nextSnapshot i
 		return nil, err
 	}
 	if schema.Options[OptConsumerExpiration] == "" {
-		p.Warnings = append(p.Warnings, fmt.Sprintf(
+		p.Warnings = append(p.Warnings, resume.Warnf(WarnNoConsumerExpiration,
 			"table %s has no %s: if this consumer is abandoned it pins snapshot-%d and every later snapshot forever (storage grows without bound); set it with ALTER TABLE %s SET ('%s' = '7 d') or delete the consumer when done",
 			t.SQLName(), OptConsumerExpiration, nextSnapshot, t.SQLName(), OptConsumerExpiration))
 	}

@@ -29,7 +29,7 @@ func TestResetConsumer(t *testing.T) {
 	if plan.Content != "{\n  \"nextSnapshot\" : 5\n}" || plan.SQL != "CALL sys.reset_consumer('default.t', 'job', 5)" || plan.Previous != nil {
 		t.Errorf("plan %+v", plan)
 	}
-	if len(plan.Warnings) != 1 || !strings.Contains(plan.Warnings[0], "no consumer.expiration-time") || !strings.Contains(plan.Warnings[0], "pins snapshot-5") {
+	if len(plan.Warnings) != 1 || plan.Warnings[0].Code != paimon.WarnNoConsumerExpiration || !strings.Contains(plan.Warnings[0].Text, "no consumer.expiration-time") || !strings.Contains(plan.Warnings[0].Text, "pins snapshot-5") {
 		t.Errorf("warnings %q", plan.Warnings)
 	}
 
@@ -124,7 +124,7 @@ func TestResetConsumerReplacesCorruptFile(t *testing.T) {
 	tb.WriteFile("consumer/consumer-job", []byte("{"))
 	tbl := openTable(t, b, tb.Path(), nil)
 	plan, err := tbl.ResetConsumer(bg, "job", 2)
-	if err != nil || plan.Previous != nil || !strings.Contains(strings.Join(plan.Warnings, "\n"), "unusable and will be replaced") {
+	if err != nil || plan.Previous != nil || !hasSub(plan.Warnings, "paimon.consumer-file-unusable: the current consumer file is unusable and will be replaced") {
 		t.Errorf("plan %+v, %v", plan, err)
 	}
 }

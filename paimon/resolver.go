@@ -107,15 +107,15 @@ type resolution struct {
 	t        *Table
 	snaps    map[int64]*Snapshot
 	reasons  []string
-	warnings []string
+	warnings []resume.Warning
 }
 
 func (x *resolution) reason(format string, args ...any) {
 	x.reasons = append(x.reasons, fmt.Sprintf(format, args...))
 }
 
-func (x *resolution) warn(format string, args ...any) {
-	x.warnings = append(x.warnings, fmt.Sprintf(format, args...))
+func (x *resolution) warn(code, format string, args ...any) {
+	x.warnings = append(x.warnings, resume.Warnf(code, format, args...))
 }
 
 func (x *resolution) snapshot(ctx context.Context, id int64) (*Snapshot, error) {
@@ -319,7 +319,7 @@ func (x *resolution) lastConsumedTime(ctx context.Context, c *Consumer, n int64,
 		if err == nil {
 			x.reason("last consumed snapshot-%d committed at %s", n-1, fmtTime(s.Time))
 			if s.Time.After(c.ModTime) {
-				x.warn("snapshot-%d was committed at %s, after the consumer file was last written (%s): a rollback_to may have re-committed the ids, so nextSnapshot %d may point at different data than the job consumed",
+				x.warn(WarnRollbackSuspected, "snapshot-%d was committed at %s, after the consumer file was last written (%s): a rollback_to may have re-committed the ids, so nextSnapshot %d may point at different data than the job consumed",
 					n-1, fmtTime(s.Time), fmtTime(c.ModTime), n)
 			}
 			return s.Time, nil
@@ -346,7 +346,7 @@ func (x *resolution) consumerLost(ctx context.Context, c *Consumer, pos Position
 	pos.SQLHint = hintText(pos.options())
 	x.reason("nextSnapshot %d is below the earliest readable id %d (%s-%d, committed at %s): Paimon silently moves the start up to it",
 		c.NextSnapshot, rd.id, kind, rd.id, fmtTime(first.Time))
-	x.warn("data loss: snapshots %d..%d expired before the job read them (committed after the consumer's last progress at %s and before %s-%d at %s); their records are never read",
+	x.warn(WarnExpiredBeforeRead, "data loss: snapshots %d..%d expired before the job read them (committed after the consumer's last progress at %s and before %s-%d at %s); their records are never read",
 		c.NextSnapshot, rd.id-1, fmtTime(c.ModTime), kind, rd.id, fmtTime(first.Time))
 	return x.candidate(pos, resume.DataLoss, first.Time), nil
 }
@@ -358,12 +358,12 @@ func (x *resolution) consumerWarnings(c *Consumer, opts map[string]string, pos P
 		exp, err := ParseDuration(v)
 		switch {
 		case err != nil:
-			x.warn("%s %q cannot be read (%v): idle time not checked", OptConsumerExpiration, v, err)
+			x.warn(WarnExpirationUnreadable, "%s %q cannot be read (%v): idle time not checked", OptConsumerExpiration, v, err)
 		case idle > exp:
-			x.warn("consumer idle for %s, longer than %s %s: the next commit's expiry deletes it, and snapshots from %d may then expire too; start the job promptly or bind it again with %s",
+			x.warn(WarnConsumerExpired, "consumer idle for %s, longer than %s %s: the next commit's expiry deletes it, and snapshots from %d may then expire too; start the job promptly or bind it again with %s",
 				roundDur(idle), OptConsumerExpiration, v, c.NextSnapshot, pos.ResetConsumerSQL)
 		case exp > 0 && idle >= exp-exp/5: // idle >= 4/5 of exp, without multiplying (exp may be near the int64 limit)
-			x.warn("consumer idle for %s, close to %s %s: once exceeded, the next commit's expiry deletes it", roundDur(idle), OptConsumerExpiration, v)
+			x.warn(WarnConsumerExpiring, "consumer idle for %s, close to %s %s: once exceeded, the next commit's expiry deletes it", roundDur(idle), OptConsumerExpiration, v)
 		default:
 			x.reason("consumer idle for %s, within %s %s", roundDur(idle), OptConsumerExpiration, v)
 		}
@@ -371,9 +371,9 @@ func (x *resolution) consumerWarnings(c *Consumer, opts map[string]string, pos P
 		x.reason("no %s: the consumer is never expired (it pins snapshot-%d and later)", OptConsumerExpiration, c.NextSnapshot)
 	}
 	if pos.IgnoreProgress {
-		x.warn("%s=true: Paimon does not start from the consumer file, so the launch pins scan.snapshot-id=%d", OptConsumerIgnoreProgress, pos.NextSnapshot)
+		x.warn(WarnIgnoreProgress, "%s=true: Paimon does not start from the consumer file, so the launch pins scan.snapshot-id=%d", OptConsumerIgnoreProgress, pos.NextSnapshot)
 	}
-	x.warn("start the job without -s / execution.state-recovery.path: state restored from a checkpoint or savepoint wins over the consumer file")
+	x.warn(WarnNoStateRestore, "start the job without -s / execution.state-recovery.path: state restored from a checkpoint or savepoint wins over the consumer file")
 }
 
 func (x *resolution) fromTime(ctx context.Context) (resume.Candidate, error) {
@@ -436,17 +436,17 @@ func (x *resolution) fromTime(ctx context.Context) (resume.Candidate, error) {
 		}
 	}
 	if n > latest {
-		x.warn("every snapshot is older than %s: the job starts at the next commit, snapshot-%d", fmtTime(at), n)
+		x.warn(WarnStartAtNextCommit, "every snapshot is older than %s: the job starts at the next commit, snapshot-%d", fmtTime(at), n)
 	}
-	x.warn("starting by time skips records if the old job lagged more than the gap between its last read and %s; an earlier time replays more instead", fmtTime(at))
-	x.warn("adding consumer-id %q changes the Flink source operator: a savepoint taken without it cannot restore that source (restore fails or needs --allowNonRestoredState)", x.r.id)
+	x.warn(WarnTimeStartLag, "starting by time skips records if the old job lagged more than the gap between its last read and %s; an earlier time replays more instead", fmtTime(at))
+	x.warn(WarnConsumerIDChangesOperator, "adding consumer-id %q changes the Flink source operator: a savepoint taken without it cannot restore that source (restore fails or needs --allowNonRestoredState)", x.r.id)
 	if pos.NextSnapshot < earliest {
-		x.warn("id %d exists only as a long-lived changelog: reset_consumer refuses it (it checks snapshot-%d), so start the job promptly with scan.snapshot-id before changelog expiry removes it", pos.NextSnapshot, pos.NextSnapshot)
+		x.warn(WarnChangelogOnlyStart, "id %d exists only as a long-lived changelog: reset_consumer refuses it (it checks snapshot-%d), so start the job promptly with scan.snapshot-id before changelog expiry removes it", pos.NextSnapshot, pos.NextSnapshot)
 	} else if pos.NextSnapshot <= latest {
-		x.warn("bind the consumer before starting the job — ResetConsumer or %s — so that expiry cannot delete snapshot-%d first", pos.ResetConsumerSQL, pos.NextSnapshot)
+		x.warn(WarnBindConsumerFirst, "bind the consumer before starting the job — ResetConsumer or %s — so that expiry cannot delete snapshot-%d first", pos.ResetConsumerSQL, pos.NextSnapshot)
 	}
 	if opts[OptConsumerExpiration] == "" {
-		x.warn("table has no %s: a consumer created for this job pins snapshots forever once abandoned", OptConsumerExpiration)
+		x.warn(WarnNoConsumerExpiration, "table has no %s: a consumer created for this job pins snapshots forever once abandoned", OptConsumerExpiration)
 	}
 	return x.candidate(pos, g, when), nil
 }
@@ -506,7 +506,7 @@ func (x *resolution) belowFirst(ctx context.Context, at time.Time, kind string, 
 	}
 	switch {
 	case ev.lossTag != "":
-		x.warn("data loss: tag %s shows that id %d was committed at %s, at or after %s, and %s expired: their records are never read by a start at %s-%d (committed at %s); ids below %d may hold more",
+		x.warn(WarnLossByTag, "data loss: tag %s shows that id %d was committed at %s, at or after %s, and %s expired: their records are never read by a start at %s-%d (committed at %s); ids below %d may hold more",
 			ev.lossTag, ev.lossID, fmtTime(ev.lossTime), fmtTime(at), what(ev.lossID), kind, lo, fmtTime(first.Time), ev.lossID)
 		return resume.DataLoss, nil
 	case ev.beforeTag != "":
@@ -521,14 +521,14 @@ func (x *resolution) belowFirst(ctx context.Context, at time.Time, kind string, 
 	settle := fmt.Sprintf("nothing is lost if id %d was committed before %s (a tag naming it, or a copy of its snapshot file, would show it; %s, none does)", lo-1, fmtTime(at), looked)
 	switch {
 	case t.branch == "main":
-		x.warn("possible loss: %s expired and their commit times are unknown, so records committed at or after %s may have been in them, and a start at %s-%d (committed at %s) never reads them; %s",
+		x.warn(WarnPossibleLoss, "possible loss: %s expired and their commit times are unknown, so records committed at or after %s may have been in them, and a start at %s-%d (committed at %s) never reads them; %s",
 			what(1), fmtTime(at), kind, lo, fmtTime(first.Time), settle)
 	case ev.expiredTag != "":
 		x.reason("branch %s: tag %s names id %d, below %s-%d: the branch had lower ids and they expired", t.branch, ev.expiredTag, ev.expiredID, kind, lo)
-		x.warn("possible loss: %s of branch %s expired (tag %s names id %d) and their commit times are unknown, so records committed at or after %s may have been in them, and a start at %s-%d (committed at %s) never reads them; %s",
+		x.warn(WarnPossibleLoss, "possible loss: %s of branch %s expired (tag %s names id %d) and their commit times are unknown, so records committed at or after %s may have been in them, and a start at %s-%d (committed at %s) never reads them; %s",
 			what(ev.expiredID), t.branch, ev.expiredTag, ev.expiredID, fmtTime(at), kind, lo, fmtTime(first.Time), settle)
 	default:
-		x.warn("possible loss, cannot be ruled out: branch %s has no ids below %d and nothing shows whether they expired or the branch was created from a tag at id %d (no tag names id %d in both the branch and the main table); if they expired, records committed at or after %s may have been in them and a start at %s-%d (committed at %s) never reads them. Nothing is lost if the branch was created at id %d; and %s",
+		x.warn(WarnPossibleLoss, "possible loss, cannot be ruled out: branch %s has no ids below %d and nothing shows whether they expired or the branch was created from a tag at id %d (no tag names id %d in both the branch and the main table); if they expired, records committed at or after %s may have been in them and a start at %s-%d (committed at %s) never reads them. Nothing is lost if the branch was created at id %d; and %s",
 			t.branch, lo, lo, lo, fmtTime(at), kind, lo, fmtTime(first.Time), lo, settle)
 	}
 	return resume.DataLoss, nil

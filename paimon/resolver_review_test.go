@@ -28,13 +28,28 @@ func resolveBy(t *testing.T, tbl *paimon.Table, o *paimon.Options) (resume.Candi
 	return c, p
 }
 
-func hasSub(list []string, sub string) bool {
-	for _, s := range list {
+// hasSub reports whether a reason, or a warning as "code: text", contains
+// sub.
+func hasSub[T string | resume.Warning](list []T, sub string) bool {
+	for _, s := range lines(list) {
 		if strings.Contains(s, sub) {
 			return true
 		}
 	}
 	return false
+}
+
+// lines returns reasons as they are and warnings as "code: text".
+func lines[T string | resume.Warning](list []T) []string {
+	out := make([]string, len(list))
+	for i, l := range list {
+		if w, ok := any(l).(resume.Warning); ok {
+			out[i] = w.String()
+		} else {
+			out[i] = any(l).(string)
+		}
+	}
+	return out
 }
 
 // devFromTag builds main snapshots 1..10 with tag t5 at snapshot-5 and branch
@@ -73,7 +88,7 @@ func TestStartByTimeBranchExpiredBelowItsTagIsPossibleLoss(t *testing.T) {
 	if c.Guarantee != resume.DataLoss || p.NextSnapshot != 7 {
 		t.Fatalf("got %v next %d, want data-loss next 7\nwarnings %q", c.Guarantee, p.NextSnapshot, c.Warnings)
 	}
-	if !hasSub(c.Warnings, "possible loss: snapshots 5..6 of branch dev expired (tag t5 names id 5) and their commit times are unknown") {
+	if !hasSub(c.Warnings, "paimon.possible-loss: possible loss: snapshots 5..6 of branch dev expired (tag t5 names id 5) and their commit times are unknown") {
 		t.Errorf("warnings %q", c.Warnings)
 	}
 }
@@ -85,7 +100,7 @@ func TestStartByTimeBranchExpiredAfterStartTimeIsCertainLoss(t *testing.T) {
 	_, br, tbl := devFromTag(t)
 	br.ExpireBefore(7)
 	c, _ := resolveBy(t, tbl, &paimon.Options{StartTime: at(2)})
-	if c.Guarantee != resume.DataLoss || !hasSub(c.Warnings, "data loss: tag t5 shows that id 5 was committed at 2026-11-29T10:04:00.000Z, at or after 2026-11-29T10:01:00.000Z, and snapshots 5..6 expired") {
+	if c.Guarantee != resume.DataLoss || !hasSub(c.Warnings, "paimon.loss-by-tag: data loss: tag t5 shows that id 5 was committed at 2026-11-29T10:04:00.000Z, at or after 2026-11-29T10:01:00.000Z, and snapshots 5..6 expired") {
 		t.Fatalf("got %v, warnings %q", c.Guarantee, c.Warnings)
 	}
 }
@@ -227,7 +242,7 @@ func TestIdleCheckWithHugeExpirationDoesNotOverflow(t *testing.T) {
 			}
 			now := cons.ModTime.Add(tc.after)
 			c, _ := resolveBy(t, tbl, &paimon.Options{Now: func() time.Time { return now }})
-			if got := hasSub(c.Warnings, "close to consumer.expiration-time"); got != tc.close {
+			if got := hasSub(c.Warnings, "paimon.consumer-expiring: consumer idle for")&&hasSub(c.Warnings, "close to consumer.expiration-time"); got != tc.close {
 				t.Errorf("close-to warning %v, want %v: %q", got, tc.close, c.Warnings)
 			}
 			if hasSub(c.Warnings, "longer than consumer.expiration-time") {

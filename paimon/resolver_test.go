@@ -36,7 +36,7 @@ func TestResolve(t *testing.T) {
 			name:  "ConsumerPresent",
 			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 7) },
 			want: want{g: resume.ExactInput, next: 7, at: at(6), options: map[string]string{"consumer-id": "job"},
-				warnings: []string{"without -s"}},
+				warnings: []string{"paimon.no-state-restore: start the job without -s"}},
 		},
 		{
 			name:  "PythonStyleConsumer",
@@ -65,7 +65,7 @@ func TestResolve(t *testing.T) {
 			name:  "BehindEarliest",
 			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 2).ExpireBefore(5) },
 			want: want{g: resume.DataLoss, next: 5, at: at(5), options: map[string]string{"consumer-id": "job"},
-				warnings: []string{"data loss: snapshots 2..4 expired"}},
+				warnings: []string{"paimon.expired-before-read: data loss: snapshots 2..4 expired"}},
 		},
 		{
 			name:  "BehindEarliestSnapshotButChangelogKept",
@@ -130,7 +130,7 @@ func TestResolve(t *testing.T) {
 			build: func(t *testing.T, tb *paimontest.Table) {},
 			opts:  paimon.Options{StartTime: at(20)},
 			want: want{g: resume.Replay, next: 11, at: at(10), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "11"},
-				warnings: []string{"starts at the next commit, snapshot-11"}},
+				warnings: []string{"paimon.start-at-next-commit: ", "starts at the next commit, snapshot-11"}},
 		},
 		{
 			name:  "LatestHintAheadOfSnapshots",
@@ -154,7 +154,7 @@ func TestResolve(t *testing.T) {
 				tb.Consumer("job", 9).RollbackTo(6).Commit(future, future.Add(time.Minute), future.Add(2*time.Minute))
 			},
 			want: want{g: resume.ExactInput, next: 9, at: future.Add(time.Minute), options: map[string]string{"consumer-id": "job"},
-				warnings: []string{"rollback_to may have re-committed the ids"}},
+				warnings: []string{"paimon.rollback-suspected: ", "rollback_to may have re-committed the ids"}},
 		},
 		{
 			name: "IdleBeyondExpiration",
@@ -163,7 +163,7 @@ func TestResolve(t *testing.T) {
 			},
 			opts: paimon.Options{Now: func() time.Time { return time.Now().Add(2 * time.Hour) }},
 			want: want{g: resume.ExactInput, next: 7, at: at(6), options: map[string]string{"consumer-id": "job"},
-				warnings: []string{"longer than consumer.expiration-time 1 h"}},
+				warnings: []string{"paimon.consumer-expired: ", "longer than consumer.expiration-time 1 h"}},
 		},
 		{
 			name: "IdleCloseToExpiration",
@@ -225,7 +225,7 @@ func TestResolve(t *testing.T) {
 			if diff := cmp.Diff(tc.want.options, c.Position.Launch().Options); diff != "" {
 				t.Errorf("launch options (-want +got):\n%s", diff)
 			}
-			all := strings.Join(c.Warnings, "\n")
+			all := strings.Join(lines(c.Warnings), "\n")
 			for _, w := range tc.want.warnings {
 				if !strings.Contains(all, w) {
 					t.Errorf("no warning contains %q; warnings:\n%s", w, all)

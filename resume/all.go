@@ -94,7 +94,7 @@ func (a allResolver) Resolve(ctx context.Context) (Candidate, error) {
 			out.Reasons = append(out.Reasons, c.Resolver+": "+r)
 		}
 		for _, w := range c.Warnings {
-			out.Warnings = append(out.Warnings, c.Resolver+": "+w)
+			out.Warnings = append(out.Warnings, Warning{Code: w.Code, Text: c.Resolver + ": " + w.Text})
 		}
 	}
 	if unknownAt {

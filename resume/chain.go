@@ -212,14 +212,14 @@ func continueWarnings(w *Candidate, cands []*Candidate, winner int) {
 	if !w.At.IsZero() {
 		for k, c := range cands {
 			if k != winner && c.At.After(w.At) {
-				w.Warnings = append(w.Warnings, fmt.Sprintf(
+				w.Warnings = append(w.Warnings, Warnf(WarnNewerProgress,
 					"%s shows newer progress (at %s) than the chosen position (at %s): input processed after the chosen position is processed again, and sinks without exactly-once see it twice",
 					c.Resolver, formatAt(c.At), formatAt(w.At)))
 			}
 		}
 	}
 	if w.Guarantee < ExactlyOnce {
-		w.Warnings = append(w.Warnings, "operator state starts empty: aggregations, joins and deduplication lose what was in state (stateful jobs set the minimum guarantee to exactly-once to refuse such restarts)")
+		w.Warnings = append(w.Warnings, Warning{Code: WarnStateStartsEmpty, Text: "operator state starts empty: aggregations, joins and deduplication lose what was in state (stateful jobs set the minimum guarantee to exactly-once to refuse such restarts)"})
 	}
 }
 

@@ -180,20 +180,20 @@ func TestChainWarnings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(d.Chosen.Warnings) != 1 || !strings.Contains(d.Chosen.Warnings[0], "consumer shows newer progress (at 2026-11-29T10:05:00Z)") {
+		if len(d.Chosen.Warnings) != 1 || d.Chosen.Warnings[0].Code != resume.WarnNewerProgress || !strings.Contains(d.Chosen.Warnings[0].Text, "consumer shows newer progress (at 2026-11-29T10:05:00Z)") {
 			t.Errorf("warnings = %q", d.Chosen.Warnings)
 		}
 	})
 	t.Run("StatelessWinner", func(t *testing.T) {
 		c := &resume.Chain{Resolvers: []resume.Resolver{static("consumer", resume.ExactInput, t0)}}
 		d, _ := c.Resolve(context.Background())
-		if d.Chosen == nil || len(d.Chosen.Warnings) != 1 || !strings.Contains(d.Chosen.Warnings[0], "operator state starts empty") {
+		if d.Chosen == nil || len(d.Chosen.Warnings) != 1 || !d.Chosen.HasWarning(resume.WarnStateStartsEmpty) || !strings.Contains(d.Chosen.Warnings[0].Text, "operator state starts empty") {
 			t.Errorf("chosen %+v: want the empty-state warning", d.Chosen)
 		}
 	})
 	t.Run("ResolverCandidateNotMutated", func(t *testing.T) {
 		orig := cand(resume.Replay, t0)
-		orig.Warnings = []string{"own"}
+		orig.Warnings = []resume.Warning{{Code: "test.own", Text: "own"}}
 		r := resumetest.Static("a", orig)
 		d, _ := (&resume.Chain{Resolvers: []resume.Resolver{r}}).Resolve(context.Background())
 		if len(d.Chosen.Warnings) != 2 || len(orig.Warnings) != 1 {
@@ -334,7 +334,7 @@ func TestAll(t *testing.T) {
 	kafka := resumetest.Static("kafka", resume.Candidate{
 		Position: resumetest.Position{PositionKind: "kafka-offsets", Summary: "t: 2 partitions",
 			Start: resume.Launch{Options: map[string]string{"scan.startup.mode": "specific-offsets"}}},
-		Guarantee: resume.Replay, At: t0, Reasons: []string{"committed offsets"}, Warnings: []string{"lag"},
+		Guarantee: resume.Replay, At: t0, Reasons: []string{"committed offsets"}, Warnings: []resume.Warning{{Code: "kafka.rewind-lag", Text: "lag"}},
 	})
 	paimon := resumetest.Static("paimon", resume.Candidate{
 		Position: resumetest.Position{PositionKind: "paimon-snapshot", Summary: "snapshot 42",

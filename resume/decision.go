@@ -92,7 +92,7 @@ func (d *Decision) Explain() string {
 			fmt.Fprintf(&b, "  reason: %s\n", oneLine(r))
 		}
 		for _, w := range c.Warnings {
-			fmt.Fprintf(&b, "  warning: %s\n", oneLine(w))
+			fmt.Fprintf(&b, "  warning: %s [%s]\n", oneLine(w.Text), w.Code)
 		}
 	} else {
 		b.WriteString("chosen: nothing acceptable\n")

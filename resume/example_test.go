@@ -41,7 +41,7 @@ func ExampleChain() {
 	//   run: flink run -s s3a://b/ck/4b1c/chk-42
 	//   reason: chk-43: no _metadata
 	//   reason: chk-42: all 122 referenced files present
-	//   warning: paimon-consumer shows newer progress (at 2026-11-29T10:30:00Z) than the chosen position (at 2026-11-29T10:00:00Z): input processed after the chosen position is processed again, and sinks without exactly-once see it twice
+	//   warning: paimon-consumer shows newer progress (at 2026-11-29T10:30:00Z) than the chosen position (at 2026-11-29T10:00:00Z): input processed after the chosen position is processed again, and sinks without exactly-once see it twice [chain.newer-progress]
 	// others:
 	//   paimon-consumer: rejected: exact-input is weaker than the chosen exactly-once from flink-checkpoints
 	//   kafka-offsets: failed: broker 127.0.0.1:9092 unreachable

@@ -34,7 +34,7 @@ type (
 		Summary   string          `json:"summary"`
 		Launch    Launch          `json:"launch"`
 		Reasons   []string        `json:"reasons"`
-		Warnings  []string        `json:"warnings"`
+		Warnings  []Warning       `json:"warnings"`
 	}
 )
 
@@ -85,12 +85,20 @@ func toCandidateJSON(c *Candidate) (*candidateJSON, error) {
 		Summary:   c.Position.String(),
 		Launch:    c.Position.Launch().clone(),
 		Reasons:   nonNil(c.Reasons),
-		Warnings:  nonNil(c.Warnings),
+		Warnings:  nonNilWarnings(c.Warnings),
 	}
 	if !c.At.IsZero() {
 		cj.At = formatAt(c.At)
 	}
 	return cj, nil
+}
+
+func nonNilWarnings(ws []Warning) []Warning {
+	out := make([]Warning, len(ws))
+	for i, w := range ws {
+		out[i] = Warning{Code: w.Code, Text: oneLine(w.Text)}
+	}
+	return out
 }
 
 func nonNil(s []string) []string {

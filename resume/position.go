@@ -69,8 +69,9 @@ type Candidate struct {
 	// Reasons are the evidence, in order: what was found and which checks
 	// passed.
 	Reasons []string
-	// Warnings are risks that do not disqualify the candidate.
-	Warnings []string
+	// Warnings are risks that do not disqualify the candidate, each with a
+	// stable code.
+	Warnings []Warning
 }
 
 // clone returns a copy of c whose slices are not shared with c.

@@ -59,7 +59,7 @@ func Static(name string, c resume.Candidate) resume.Resolver {
 		}
 		out := c // a copy per call: Resolve may run concurrently
 		out.Reasons = append([]string(nil), c.Reasons...)
-		out.Warnings = append([]string(nil), c.Warnings...)
+		out.Warnings = append([]resume.Warning(nil), c.Warnings...)
 		return out, nil
 	})
 }

@@ -166,7 +166,7 @@ func writeKafkaTable(e *env, res []kafkaoffset.PartitionOffsets, c resume.Candid
 		fmt.Fprintf(e.stdout, "reason: %s\n", oneLine(r))
 	}
 	for _, w := range c.Warnings {
-		fmt.Fprintf(e.stdout, "warning: %s\n", oneLine(w))
+		fmt.Fprintf(e.stdout, "warning: %s [%s]\n", oneLine(w.Text), w.Code)
 	}
 }
 
@@ -181,7 +181,7 @@ type (
 		Position   *kafkaoffset.Position `json:"position"`
 		Launch     *resume.Launch        `json:"launch"`
 		Reasons    []string              `json:"reasons"`
-		Warnings   []string              `json:"warnings"`
+		Warnings   []resume.Warning      `json:"warnings"`
 		Error      string                `json:"error,omitempty"`
 	}
 	kafkaPartitionJSON struct {
@@ -206,7 +206,7 @@ func opt64(v int64) *int64 {
 }
 
 func writeKafkaJSON(e *env, res []kafkaoffset.PartitionOffsets, c resume.Candidate, err error) error {
-	doc := kafkaJSON{Partitions: []kafkaPartitionJSON{}, Reasons: []string{}, Warnings: []string{}}
+	doc := kafkaJSON{Partitions: []kafkaPartitionJSON{}, Reasons: []string{}, Warnings: []resume.Warning{}}
 	for _, p := range res {
 		pj := kafkaPartitionJSON{Topic: p.Topic, Partition: p.Partition, Start: opt64(p.Start), End: opt64(p.End),
 			Committed: opt64(p.Committed), ByTime: opt64(p.ByTime), Offset: opt64(p.Offset), From: p.From, Reason: p.Reason}

@@ -353,7 +353,7 @@ func paimonReset(e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "same as: %s\n", plan.SQL)
 	fmt.Fprintf(e.stdout, "start the job with: /*+ OPTIONS('consumer-id'='%s') */\n", strings.ReplaceAll(plan.ConsumerID, "'", "''"))
 	for _, w := range plan.Warnings {
-		fmt.Fprintf(e.stdout, "warning: %s\n", w)
+		fmt.Fprintf(e.stdout, "warning: %s [%s]\n", oneLine(w.Text), w.Code)
 	}
 	if !*execute {
 		fmt.Fprintln(e.stdout, "dry run: nothing written; run again with --execute to write")

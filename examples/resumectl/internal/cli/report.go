@@ -27,7 +27,7 @@ func writeReport(w io.Writer, d *resume.Decision) {
 			fmt.Fprintf(w, "  why:     %s\n", oneLine(r))
 		}
 		for _, x := range c.Warnings {
-			fmt.Fprintf(w, "  warning: %s\n", oneLine(x))
+			fmt.Fprintf(w, "  warning: %s [%s]\n", oneLine(x.Text), x.Code)
 		}
 	} else {
 		fmt.Fprintln(w, "CHOSEN  nothing acceptable")

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/resumekit/resumekit/examples/internal/scenario"
+	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/resumetest/s3test"
 )
@@ -68,7 +69,7 @@ func TestResolveOverS3(t *testing.T) {
 	if args := d.Chosen.Position.Launch().Args; len(args) != 2 || !strings.HasPrefix(args[1], "s3://data/prod/savepoints/savepoint-9f2c6d-") {
 		t.Errorf("savepoint launch %q, want -s s3://data/prod/savepoints/savepoint-9f2c6d-…", args)
 	}
-	if !strings.Contains(strings.Join(d.Chosen.Warnings, "\n"), "comes from the storage location") {
+	if !d.Chosen.HasWarning(flinkckpt.WarnPathFromLocation) {
 		t.Errorf("warnings %q lack the fallback note", d.Chosen.Warnings)
 	}
 }

@@ -1,0 +1,48 @@
+package paimon
+
+// Codes of the warnings the resolver and the consumer reset put on their
+// results (see [resume.Warning]; the table in package resume's doc lists
+// every code).
+const (
+	// WarnRollbackSuspected: snapshot nextSnapshot-1 was committed after the
+	// consumer file was written (a rollback_to may have re-committed ids).
+	WarnRollbackSuspected = "paimon.rollback-suspected"
+	// WarnExpiredBeforeRead: snapshots the consumer had not read expired.
+	WarnExpiredBeforeRead = "paimon.expired-before-read"
+	// WarnExpirationUnreadable: consumer.expiration-time does not parse.
+	WarnExpirationUnreadable = "paimon.expiration-unreadable"
+	// WarnConsumerExpired: the consumer has been idle longer than
+	// consumer.expiration-time; the next commit's expiry deletes it.
+	WarnConsumerExpired = "paimon.consumer-expired"
+	// WarnConsumerExpiring: the consumer is idle close to its expiration.
+	WarnConsumerExpiring = "paimon.consumer-expiring"
+	// WarnIgnoreProgress: consumer.ignore-progress is set; the launch pins
+	// scan.snapshot-id.
+	WarnIgnoreProgress = "paimon.ignore-progress"
+	// WarnNoStateRestore: restored Flink state wins over the consumer file,
+	// so the job must start without -s.
+	WarnNoStateRestore = "paimon.no-state-restore"
+	// WarnStartAtNextCommit: every snapshot is older than the start time.
+	WarnStartAtNextCommit = "paimon.start-at-next-commit"
+	// WarnTimeStartLag: a start by time skips what a lagging job had not
+	// read.
+	WarnTimeStartLag = "paimon.time-start-lag"
+	// WarnConsumerIDChangesOperator: adding consumer-id changes the source
+	// operator, so a savepoint without it cannot restore that source.
+	WarnConsumerIDChangesOperator = "paimon.consumer-id-changes-operator"
+	// WarnChangelogOnlyStart: the start id exists only as a long-lived
+	// changelog.
+	WarnChangelogOnlyStart = "paimon.changelog-only-start"
+	// WarnBindConsumerFirst: create the consumer before starting the job.
+	WarnBindConsumerFirst = "paimon.bind-consumer-first"
+	// WarnNoConsumerExpiration: the table has no consumer.expiration-time.
+	WarnNoConsumerExpiration = "paimon.no-consumer-expiration"
+	// WarnLossByTag: a tag proves that records of expired ids are lost.
+	WarnLossByTag = "paimon.loss-by-tag"
+	// WarnPossibleLoss: expired ids may have held records after the start
+	// time; loss cannot be ruled out.
+	WarnPossibleLoss = "paimon.possible-loss"
+	// WarnConsumerFileUnusable: a reset replaces an unreadable consumer
+	// file.
+	WarnConsumerFileUnusable = "paimon.consumer-file-unusable"
+)

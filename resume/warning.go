@@ -1,0 +1,46 @@
+package resume
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Warning is a risk that does not disqualify a candidate: a stable Code a
+// tool can branch on, and a Text for people. Codes are namespaced by source
+// ("kafka.not-observed", "flink.older-than-broken"); the package doc lists
+// every code resumekit emits. Codes are stable within v1: a code is never
+// renamed or reused for another meaning.
+type Warning struct {
+	// Code identifies the kind of risk, e.g. "kafka.start-at-end".
+	Code string `json:"code"`
+	// Text says what the risk is for this candidate, in one line.
+	Text string `json:"text"`
+}
+
+// Warnf returns a Warning with the given code and the formatted text.
+func Warnf(code, format string, args ...any) Warning {
+	return Warning{Code: code, Text: fmt.Sprintf(format, args...)}
+}
+
+// String returns "code: text".
+func (w Warning) String() string {
+	if w.Code == "" {
+		return w.Text
+	}
+	return w.Code + ": " + w.Text
+}
+
+// HasWarning reports whether the candidate carries a warning with the code.
+func (c *Candidate) HasWarning(code string) bool {
+	return slices.ContainsFunc(c.Warnings, func(w Warning) bool { return w.Code == code })
+}
+
+// Codes of the warnings the chain adds to the chosen candidate.
+const (
+	// WarnNewerProgress: another resolver shows newer progress than the
+	// chosen position; input after the chosen position is read again.
+	WarnNewerProgress = "chain.newer-progress"
+	// WarnStateStartsEmpty: the chosen position does not restore operator
+	// state (anything below exactly-once).
+	WarnStateStartsEmpty = "chain.state-starts-empty"
+)
