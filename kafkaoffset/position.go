@@ -11,8 +11,13 @@ import (
 	"github.com/resumekit/resumekit/resume"
 )
 
-// Kind is the [resume.Position] kind of a [Position].
-const Kind = "kafka-offsets"
+// KindOffsets is the [resume.Position] kind of a [Position].
+const KindOffsets = "kafka-offsets"
+
+// Kind is the old name of KindOffsets.
+//
+// Deprecated: use KindOffsets, named like every package's Kind constants.
+const Kind = KindOffsets
 
 // The scan.startup.mode values a [Position] launches with (Flink Kafka
 // connector option names).
@@ -66,11 +71,11 @@ type Partition struct {
 var _ resume.Position = (*Position)(nil)
 
 // Kind returns "kafka-offsets".
-func (p *Position) Kind() string { return Kind }
+func (p Position) Kind() string { return KindOffsets }
 
 // String describes the position in one line, e.g.
 // "orders: partition:0,offset:42;partition:1,offset:300 (group job-1)".
-func (p *Position) String() string {
+func (p Position) String() string {
 	var b strings.Builder
 	for i, t := range p.Topics {
 		if i > 0 {
@@ -91,7 +96,7 @@ func (p *Position) String() string {
 	return b.String()
 }
 
-func (p *Position) topicPartitions(topic string) []Partition {
+func (p Position) topicPartitions(topic string) []Partition {
 	var out []Partition
 	for _, pp := range p.Partitions {
 		if pp.Topic == topic {
@@ -107,7 +112,7 @@ func (p *Position) topicPartitions(topic string) []Partition {
 // timestamp. With several topics and specific offsets it returns no options:
 // the SQL option covers a single topic, and the partitions in the position's
 // JSON are for DataStream OffsetsInitializer.offsets.
-func (p *Position) Launch() resume.Launch {
+func (p Position) Launch() resume.Launch {
 	switch {
 	case p.Mode == ModeTimestamp:
 		return resume.Launch{Options: map[string]string{
@@ -139,7 +144,7 @@ func (p Position) MarshalJSON() ([]byte, error) {
 // [*resume.RawPosition] of kind "kafka-offsets" read back from a decision
 // document.
 func PositionOf(p resume.Position) (*Position, error) {
-	out, err := resume.PositionAs[Position](p, Kind)
+	out, err := resume.PositionAs[Position](p, KindOffsets)
 	if err != nil {
 		return nil, fmt.Errorf("kafkaoffset: %w", err)
 	}

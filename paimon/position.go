@@ -3,14 +3,18 @@ package paimon
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"strconv"
 
 	"github.com/resumekit/resumekit/resume"
 )
 
-// PositionKind is the Kind of a paimon Position.
-const PositionKind = "paimon-snapshot"
+// KindSnapshot is the Kind of a paimon Position.
+const KindSnapshot = "paimon-snapshot"
+
+// PositionKind is the old name of KindSnapshot.
+//
+// Deprecated: use KindSnapshot, named like every package's Kind constants.
+const PositionKind = KindSnapshot
 
 // Position is where a streaming read of a Paimon table starts: a consumer
 // id and the snapshot it reads next. Its JSON is part of the
@@ -52,7 +56,7 @@ type Position struct {
 var _ resume.Position = Position{}
 
 // Kind returns "paimon-snapshot".
-func (p Position) Kind() string { return PositionKind }
+func (p Position) Kind() string { return KindSnapshot }
 
 // String describes the position in one line.
 func (p Position) String() string {
@@ -85,9 +89,6 @@ func (p Position) options() map[string]string {
 	return o
 }
 
-// Options returns a copy of the launch options.
-func (p Position) Options() map[string]string { return maps.Clone(p.options()) }
-
 // MarshalJSON encodes the exported fields (value receiver, so that both
 // Position and *Position marshal the same).
 func (p Position) MarshalJSON() ([]byte, error) {
@@ -99,7 +100,7 @@ func (p Position) MarshalJSON() ([]byte, error) {
 // *resume.RawPosition of kind "paimon-snapshot" read back from a decision
 // document.
 func PositionOf(p resume.Position) (*Position, error) {
-	out, err := resume.PositionAs[Position](p, PositionKind)
+	out, err := resume.PositionAs[Position](p, KindSnapshot)
 	if err != nil {
 		return nil, fmt.Errorf("paimon: %w", err)
 	}

@@ -13,8 +13,13 @@ import (
 	"github.com/resumekit/resumekit/resume"
 )
 
-// DefaultResolverName is the name a Resolver has when Options.Name is empty.
-const DefaultResolverName = "paimon-consumer"
+// DefaultName is the name a Resolver has when Options.Name is empty.
+const DefaultName = "paimon-consumer"
+
+// DefaultResolverName is the old name of DefaultName.
+//
+// Deprecated: use DefaultName, as in every resolver package.
+const DefaultResolverName = DefaultName
 
 // Options configures a Resolver. A nil *Options means defaults.
 type Options struct {
@@ -62,7 +67,7 @@ func NewResolver(table *Table, consumerID string, opts *Options) (*Resolver, err
 		o.TableOptions = maps.Clone(opts.TableOptions)
 	}
 	if o.Name == "" {
-		o.Name = DefaultResolverName
+		o.Name = DefaultName
 	}
 	if o.Now == nil {
 		o.Now = table.o.Now

@@ -242,7 +242,7 @@ func TestIdleCheckWithHugeExpirationDoesNotOverflow(t *testing.T) {
 			}
 			now := cons.ModTime.Add(tc.after)
 			c, _ := resolveBy(t, tbl, &paimon.Options{Now: func() time.Time { return now }})
-			if got := hasSub(c.Warnings, "paimon.consumer-expiring: consumer idle for")&&hasSub(c.Warnings, "close to consumer.expiration-time"); got != tc.close {
+			if got := hasSub(c.Warnings, "paimon.consumer-expiring: consumer idle for") && hasSub(c.Warnings, "close to consumer.expiration-time"); got != tc.close {
 				t.Errorf("close-to warning %v, want %v: %q", got, tc.close, c.Warnings)
 			}
 			if hasSub(c.Warnings, "longer than consumer.expiration-time") {
