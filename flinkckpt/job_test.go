@@ -1,0 +1,50 @@
+package flinkckpt_test
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/resumekit/resumekit/flinkckpt"
+)
+
+func TestOperatorIDFromUID(t *testing.T) {
+	for uid, want := range map[string]string{
+		"kafka-source-operator-uid": "cb16aa5adb311e8ac72482def19accbe",
+		"1_source":                  "d3f21cabc6fe0fdf76c8be915bdb22a2",
+	} {
+		if got := flinkckpt.OperatorID(uid); got != want {
+			t.Errorf("OperatorID(%q) = %s, want %s", uid, got, want)
+		}
+	}
+}
+
+func TestJobAdd(t *testing.T) {
+	j := flinkckpt.JobFromUIDs("kafka-source-operator-uid")
+	if err := j.AddUIDHash("CB16AA5ADB311E8AC72482DEF19ACCBE"); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Add(flinkckpt.JobOperator{ID: "d3f21cabc6fe0fdf76c8be915bdb22a2", Name: "source", Maybe: true}); err != nil {
+		t.Fatal(err)
+	}
+	j.AddUID("1_source")
+	want := []flinkckpt.JobOperator{
+		{ID: "cb16aa5adb311e8ac72482def19accbe", UID: "kafka-source-operator-uid"},
+		{ID: "d3f21cabc6fe0fdf76c8be915bdb22a2", UID: "1_source", Name: "source"},
+	}
+	if diff := cmp.Diff(want, j.Operators); diff != "" {
+		t.Errorf("operators (-want +got):\n%s", diff)
+	}
+	if !j.Has("cb16aa5adb311e8ac72482def19accbe") || j.Has("00000000000000000000000000000000") {
+		t.Error("Has")
+	}
+	var none *flinkckpt.Job
+	if none.Has("cb16aa5adb311e8ac72482def19accbe") {
+		t.Error("nil job has an operator")
+	}
+	for _, bad := range []string{"", "cb16", "zz16aa5adb311e8ac72482def19accbe", "cb16aa5adb311e8ac72482def19accbe00"} {
+		if err := j.AddOperatorID(bad); err == nil {
+			t.Errorf("AddOperatorID(%q) accepted", bad)
+		}
+	}
+}
