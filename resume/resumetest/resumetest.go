@@ -239,3 +239,14 @@ func safeName(r resume.Resolver) (name string, err error) {
 	}()
 	return r.Name(), nil
 }
+
+// TB is the part of testing.TB that every resumekit test helper takes
+// (resumetest, blobtest, s3test, paimontest, flinkckpttest,
+// kafkaoffsettest): a *testing.T or *testing.B satisfies it, and a program
+// (resumectl's demo, the examples) can pass its own. Fatalf must not return;
+// Cleanup functions run when the test (or the program's setup) ends.
+type TB interface {
+	Helper()
+	Fatalf(format string, args ...any)
+	Cleanup(func())
+}
