@@ -114,7 +114,7 @@ func (o Options) claimFor(backend string) (ClaimMode, string) {
 		// full one, which the changelog state backend cannot take: the job
 		// restores, then fails its first checkpoint ("does not support
 		// enforcing a full snapshot", FLINK-38307, FLINK-40476).
-		return ClaimClaim, "changelog state backend: NO_CLAIM forces a full first checkpoint, which the changelog backend cannot take (FLINK-38307)"
+		return ClaimClaim, "changelog state backend: NO_CLAIM forces a full first checkpoint, which the changelog backend cannot take — FLINK-38307"
 	}
 	return ClaimNoClaim, "Flink's default"
 }

@@ -68,7 +68,7 @@ func canonicalURI(u string, dfs defaultFS) string {
 		return u // opaque (scheme:p): not a file-system path
 	}
 	if scheme == "file" && strings.HasPrefix(rest, "//localhost/") {
-		rest, changed = rest[len("//localhost"):], true
+		rest, changed = "//"+rest[len("//localhost"):], true
 	}
 	if dfs.scheme == scheme && strings.HasPrefix(rest, "///") {
 		rest, changed = "//"+dfs.authority+rest[2:], true
@@ -359,6 +359,7 @@ func commonSegments(a, b string) string {
 // from; the extra roots of other buckets; the default file system.
 type roots struct {
 	given, fallback *mapping
+	givenRoot       string // Options.FlinkRoot as given, for messages
 	extras          []extraMapping
 	dfs             defaultFS
 	entropyKey      string
@@ -372,7 +373,7 @@ type extraMapping struct {
 }
 
 func (o Options) roots(prefix string) (*roots, error) {
-	rs := &roots{entropyKey: o.EntropyKey}
+	rs := &roots{entropyKey: o.EntropyKey, givenRoot: strings.TrimSuffix(o.FlinkRoot, "/")}
 	var err error
 	if o.DefaultFS != "" {
 		if rs.dfs, err = parseDefaultFS(o.DefaultFS); err != nil {
@@ -463,5 +464,5 @@ func (rs *roots) contradiction(dir string, inf *inference) string {
 		}
 	}
 	return fmt.Sprintf("the Flink root %s puts it at %s, but its _metadata's absolute references say it lives at %s (root %s): the Flink root is wrong (pass the one Flink wrote it with), or the snapshot was copied here and Flink would read its referenced files at the old place (map that with Options.ExtraRoots, --flink-extra-root)",
-		strings.TrimSuffix(rs.given.root, "/"), strings.TrimSuffix(given, "/"), strings.TrimSuffix(found[0], "/"), inf.m.root)
+		rs.givenRoot, strings.TrimSuffix(given, "/"), strings.TrimSuffix(found[0], "/"), inf.m.root)
 }
