@@ -16,6 +16,7 @@ import (
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/resumetest"
 	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
 )
 
@@ -412,5 +413,21 @@ func TestNewResolverRejectsBadOptions(t *testing.T) {
 	r, err := flinkckpt.NewResolver(b, "ck", &flinkckpt.Options{Name: "mine"})
 	if err != nil || r.Name() != "mine" {
 		t.Errorf("name %v %v", r, err)
+	}
+}
+
+// TestResolverContract runs resume's conformance check on resolvers that
+// choose, find nothing, and fail.
+func TestResolverContract(t *testing.T) {
+	e := newEnv(t, "ck/", "s3a://bucket/", nil)
+	e.chk(jobA, 3, t0, &flinkckpttest.Checkpoint{Shared: shared("a", 1)})
+	for _, prefix := range []string{"ck/", "empty/", "ck/" + jobA + "/chk-3/"} {
+		r, err := flinkckpt.NewResolver(e.bucket, prefix, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, err := range resumetest.CheckResolver(e.ctx, r) {
+			t.Errorf("%s: %v", prefix, err)
+		}
 	}
 }

@@ -15,6 +15,9 @@ import (
 )
 
 const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flink-job-id ID] [--flink-root URI]
+        [--flink-default-fs URI] [--flink-extra-root FLINKURI=BUCKETURL]... [--flink-allow-unverified] [--flink-strict]
+        [--flink-anchor URL] [--flink-intent upgrade] [--flink-version X.Y] [--flink-claim-mode MODE]
+        [--flink-max-metadata-size BYTES] [--flink-observe DUR] [--flink-require]
         [--paimon-table URL --paimon-consumer ID [--paimon-mode at-least-once] [--paimon-from TIME]]
         [--kafka-brokers H:P --kafka-topic T [--kafka-group G] [--kafka-from TIME | --kafka-rewind DUR]]
         [--together] [--min-guarantee NAME] [--max-age DUR] [--timeout DUR] [--json | --format text|json|k8s]`
@@ -23,6 +26,7 @@ const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flin
 type resolveFlags struct {
 	flinkCheckpoints, flinkSavepoints, flinkJobID, flinkRoot string
 	flinkStrict                                              bool
+	flink                                                    flinkFlags
 	paimonTable, paimonConsumer, paimonMode                  string
 	paimonFrom                                               timeFlag
 	kafkaBrokers, kafkaTopic, kafkaGroup                     string
@@ -44,7 +48,8 @@ func runResolve(e *env, args []string) error {
 	fs.StringVar(&f.flinkSavepoints, "flink-savepoints", "", "savepoint directory (`URL`) holding savepoint-<6 hex>-<12 hex>/ dirs")
 	fs.StringVar(&f.flinkJobID, "flink-job-id", "", "only this job's checkpoints and savepoints (32 hex)")
 	fs.StringVar(&f.flinkRoot, "flink-root", "", "the Flink file-system `URI` of the location (s3a://bucket/ck) or of the bucket root (s3a://bucket/); inferred when absent")
-	fs.BoolVar(&f.flinkStrict, "flink-strict", false, "reject checkpoints with references that cannot be checked")
+	fs.BoolVar(&f.flinkStrict, "flink-strict", false, "deprecated: references that cannot be checked are refused by default (see --flink-allow-unverified)")
+	f.flink.register(fs)
 	fs.StringVar(&f.paimonTable, "paimon-table", "", "Paimon table (`URL`), e.g. file:///wh/db.db/orders")
 	fs.StringVar(&f.paimonConsumer, "paimon-consumer", "", "the job's consumer-id")
 	fs.StringVar(&f.paimonMode, "paimon-mode", "", "consumer.mode of the new job: exactly-once or at-least-once (default: the table's)")
@@ -140,8 +145,8 @@ func (f *resolveFlags) check() error {
 	switch {
 	case !hasFlink && !hasPaimon && !hasKafka:
 		return usagef("resolve: name at least one source: --flink-checkpoints, --flink-savepoints, --paimon-table or --kafka-brokers")
-	case !hasFlink && (f.flinkJobID != "" || f.flinkRoot != "" || f.flinkStrict):
-		return usagef("resolve: --flink-job-id, --flink-root and --flink-strict need --flink-checkpoints or --flink-savepoints")
+	case !hasFlink && (f.flinkJobID != "" || f.flinkRoot != "" || f.flinkStrict || f.flink.set()):
+		return usagef("resolve: --flink-job-id, --flink-root and the other --flink-… options need --flink-checkpoints or --flink-savepoints")
 	case hasPaimon && (f.paimonTable == "" || f.paimonConsumer == ""):
 		return usagef("resolve: --paimon-table and --paimon-consumer go together")
 	case !hasPaimon && (f.paimonMode != "" || !f.paimonFrom.t.IsZero()):
