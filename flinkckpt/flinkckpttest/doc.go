@@ -2,8 +2,14 @@
 // tests: byte-exact _metadata files (versions 2 to 7, every stream, keyed,
 // operator and channel handle type), the state files they reference, and
 // whole layouts — job dirs, chk-<n> dirs, shared/ files referenced by
-// absolute Flink URIs (optionally entropy-injected), savepoint dirs, and the
-// incomplete and broken checkpoints that restarts must skip.
+// absolute Flink URIs (optionally entropy-injected, optionally in Flink's
+// own Path.toString() spelling: file:/data/ck, hdfs:/flink/ck), savepoint
+// dirs, and the incomplete and broken checkpoints that restarts must skip.
+// A Checkpoint also sets what decides a restore: operator ids (snapshots of
+// different applications), the state backend's handle family, in-flight
+// data of an unaligned checkpoint, finished operators, a savepoint's
+// post-checkpoint action, a _metadata id other than its dir's, and inline
+// union list state of hundreds of MB, streamed to the bucket ([EncodeTo]).
 //
 // It is resumekit's own encoder, built to the layout of Flink's
 // MetadataV2V3SerializerBase and its V3–V7 successors; package flinkckpt's
