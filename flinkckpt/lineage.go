@@ -52,49 +52,67 @@ type runOrder struct {
 // first. Within a job dir a higher id is usually newer, but a run restored
 // from a savepoint continues from the savepoint's id (so its checkpoints
 // sit below the old run's), and a run that lost its HA store restarts at 1:
-// ids alone are not time order. Job dirs are probed concurrently; it
-// returns the attribute calls made.
+// ids alone are not time order. The runs of all job dirs are probed
+// concurrently, at most conc at once; it returns the attribute calls made.
 func orderRuns(ctx context.Context, b *blob.Bucket, jobs []*jobDir, conc int) (int, error) {
-	calls := make([]int, len(jobs))
-	err := parallel(ctx, len(jobs), conc, func(i int) error {
-		n, err := orderJobRuns(ctx, b, jobs[i])
-		calls[i] = n
-		return err
-	})
-	total := 0
-	for _, n := range calls {
-		total += n
+	type probe struct {
+		job  *jobDir
+		runs []run
+		i    int // the run probed
 	}
-	return total, err
-}
-
-func orderJobRuns(ctx context.Context, b *blob.Bucket, j *jobDir) (int, error) {
-	var runs []run
-	for i, id := range j.ids { // newest first
-		if i == 0 || id < j.ids[i-1]-1 {
-			runs = append(runs, run{})
+	var probes []*probe
+	runsOf := map[*jobDir][]run{}
+	for _, j := range jobs {
+		var runs []run
+		for i, id := range j.ids { // newest first
+			if i == 0 || id < j.ids[i-1]-1 {
+				runs = append(runs, run{})
+			}
+			runs[len(runs)-1].ids = append(runs[len(runs)-1].ids, id)
 		}
-		runs[len(runs)-1].ids = append(runs[len(runs)-1].ids, id)
+		if len(runs) < 2 {
+			continue
+		}
+		runsOf[j] = runs
+		for i := range runs[:min(len(runs), maxRunProbes)] {
+			probes = append(probes, &probe{job: j, runs: runs, i: i})
+		}
 	}
-	if len(runs) < 2 {
-		return 0, nil
-	}
-	calls := 0
-	for i := range runs[:min(len(runs), maxRunProbes)] {
-		for _, id := range runs[i].ids[:min(3, len(runs[i].ids))] {
-			calls++
-			key := fmt.Sprintf("%schk-%d/_metadata", j.key, id)
+	calls := make([]int, len(probes))
+	err := parallel(ctx, len(probes), conc, func(k int) error {
+		p := probes[k]
+		r := &p.runs[p.i]
+		for _, id := range r.ids[:min(3, len(r.ids))] {
+			calls[k]++
+			key := fmt.Sprintf("%schk-%d/_metadata", p.job.key, id)
 			a, err := b.Attributes(ctx, key)
 			if gcerrors.Code(err) == gcerrors.NotFound {
 				continue
 			}
 			if err != nil {
-				return calls, fmt.Errorf("flinkckpt: attributes of %q: %w", key, err)
+				return fmt.Errorf("flinkckpt: attributes of %q: %w", key, err)
 			}
-			runs[i].mod, runs[i].at = a.ModTime, id
-			break
+			r.mod, r.at = a.ModTime, id
+			return nil
 		}
+		return nil
+	})
+	total := 0
+	for _, n := range calls {
+		total += n
 	}
+	if err != nil {
+		return total, err
+	}
+	for j, runs := range runsOf {
+		sortRuns(j, runs)
+	}
+	return total, nil
+}
+
+// sortRuns puts a job dir's runs in time order (runs without a readable
+// _metadata last, by id) and its ids in that order.
+func sortRuns(j *jobDir, runs []run) {
 	highest := runs[0]
 	sort.SliceStable(runs, func(a, b int) bool {
 		ra, rb := runs[a], runs[b]
@@ -113,7 +131,6 @@ func orderJobRuns(ctx context.Context, b *blob.Bucket, j *jobDir) (int, error) {
 	for _, r := range runs {
 		j.ids = append(j.ids, r.ids...)
 	}
-	return calls, nil
 }
 
 // restartedRunWarning says that the chosen checkpoint's job dir had its
