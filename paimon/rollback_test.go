@@ -3,6 +3,7 @@ package paimon_test
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -254,5 +255,49 @@ func TestRollbackPositionJSON(t *testing.T) {
 	}
 	if diff := cmp.Diff(*p, *got); diff != "" {
 		t.Errorf("position after a round trip (-want +got):\n%s", diff)
+	}
+}
+
+// rollbackBench holds benchmark tables, built once per process: 100,000
+// snapshots whose last d were committed again after the consumer's last
+// progress (the state rollback_to plus d commits leaves).
+var rollbackBench sync.Map // d -> *benchTable
+
+// BenchmarkRollbackResolve: the cost of a consumer resolve that finds a
+// rollback, by the number d of re-committed ids, on 100,000 snapshots.
+func BenchmarkRollbackResolve(b *testing.B) {
+	const n = 100_000
+	for _, d := range []int{1, 10, 1_000, 50_000} {
+		b.Run(fmt.Sprintf("recommitted=%d", d), func(b *testing.B) {
+			v, _ := rollbackBench.LoadOrStore(d, &benchTable{})
+			bt := v.(*benchTable)
+			bt.once.Do(func() {
+				b.StopTimer()
+				defer b.StartTimer()
+				mb, tb := newTable(&onceTB{b}, n-d, map[string]string{"consumer.expiration-time": "7 d"})
+				tb.CommitEvery(d, at(n+100), time.Minute).Consumer("job", n+1)
+				bt.b, bt.path = mb, tb.Path()
+			})
+			wb, rec := blobtest.Wrap(bt.b, nil)
+			rec.SetModTime(bt.path+"consumer/consumer-job", at(n).Add(30*time.Second))
+			tbl := openTable(b, wb, bt.path, nil)
+			r, err := paimon.NewResolver(tbl, "job", nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				c, err := r.Resolve(bg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if p, _ := paimon.PositionOf(c.Position); p.ReplayFrom != int64(n-d+1) {
+					b.Fatalf("replay from %d, want %d", p.ReplayFrom, n-d+1)
+				}
+			}
+			b.ReportMetric(float64(rec.Count(blobtest.OpRead))/float64(b.N), "reads/op")
+			b.ReportMetric(float64(rec.Count(blobtest.OpList))/float64(b.N), "lists/op")
+		})
 	}
 }
