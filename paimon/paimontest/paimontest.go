@@ -25,6 +25,7 @@ package paimontest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -438,6 +439,16 @@ func SnapshotJSON(id, schemaID int64, at time.Time, commitUser string) []byte {
 }`, id, schemaID, id, id, commitUser, id, at.UnixMilli(), id)
 }
 
+// jsonString quotes s as a JSON string, as Jackson does (no HTML escaping;
+// invalid UTF-8 becomes U+FFFD).
+func jsonString(s string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
 // SchemaJSON returns a schema file with one primary-key column and options,
 // as Paimon writes it.
 func SchemaJSON(id int64, options map[string]string, at time.Time) []byte {
@@ -448,7 +459,7 @@ func SchemaJSON(id int64, options map[string]string, at time.Time) []byte {
 	} else {
 		opts.WriteString("{\n")
 		for i, k := range keys {
-			fmt.Fprintf(&opts, "    %q : %q", k, options[k])
+			fmt.Fprintf(&opts, "    %s : %s", jsonString(k), jsonString(options[k]))
 			if i < len(keys)-1 {
 				opts.WriteString(",")
 			}
