@@ -98,7 +98,7 @@ func TestLaunchFallbackScanSnapshotID(t *testing.T) {
 			if tc.code != "" && !c.HasWarning(tc.code) {
 				t.Errorf("no %s warning: %q", tc.code, c.Warnings)
 			}
-			if tc.schema["scan.mode"] == "latest" && !strings.Contains(strings.Join(c.Reasons, "\n"), "forbids scan.snapshot-id") {
+			if tc.schema["scan.mode"] == "latest" && !strings.Contains(strings.Join(c.Reasons, "\n"), "would refuse scan.snapshot-id") {
 				t.Errorf("no reason for the scan.mode override: %q", c.Reasons)
 			}
 		})

@@ -53,10 +53,12 @@ type Position struct {
 	// written the consumer file with (Options.WrittenMode, else the table's,
 	// else exactly-once, assumed); empty when there is no consumer file.
 	WrittenMode string `json:"written_mode,omitempty"`
-	// ReplayFrom, when not 0, is a start below NextSnapshot that skips
-	// nothing where NextSnapshot may (ids re-committed after a rollback).
-	// The consumer file wins over scan.snapshot-id, so the consumer must be
-	// reset to it first (ResetConsumerSQL) for the job to start there.
+	// ReplayFrom, when not 0, is the lowest id committed again after the
+	// consumer's last progress (a rollback): the start that skips nothing
+	// where the consumer's nextSnapshot may. The consumer file wins over
+	// scan.snapshot-id, so the consumer must be reset to it first
+	// (ResetConsumerSQL) for the job to start there; with
+	// consumer.ignore-progress NextSnapshot is it already.
 	ReplayFrom int64 `json:"replay_from,omitempty"`
 	// IgnoreProgress mirrors consumer.ignore-progress: when true the consumer
 	// file does not set the start, so the launch pins scan.snapshot-id.

@@ -238,7 +238,7 @@ func (x *resolution) config(ctx context.Context, latest *Snapshot) (tableConfig,
 	x.reason("table options from %s (%d options%s)", schema.Key, len(schema.Options), overrideNote(x.r.o.TableOptions))
 	x.warnings = append(x.warnings, cfg.warnings...)
 	if cfg.scanMode != "" {
-		x.reason("the table's %s %q forbids %s (SchemaValidation.validateStartupMode): the launch sets %s=from-snapshot", OptScanMode, cfg.scanMode, OptScanSnapshotID, OptScanMode)
+		x.reason("the table's %s %q would refuse %s (SchemaValidation.validateStartupMode) or, as from-snapshot-full, read a full snapshot there: the launch sets %s=from-snapshot", OptScanMode, cfg.scanMode, OptScanSnapshotID, OptScanMode)
 	}
 	return cfg, nil
 }

@@ -104,6 +104,22 @@ func (x *resolution) rolledBack(ctx context.Context, c *Consumer, pos Position, 
 		x.reason("ids below %d were not examined (expired, or kept only as long-lived changelogs): they may have been committed again after the consumer's last progress too", k)
 	}
 	x.reason("At is the consumer file's modification time, its last progress: the commit time of what it last read is gone with the rollback")
+	ids := fmt.Sprintf("snapshots %d..%d were", k, n-1)
+	if k == n-1 {
+		ids = fmt.Sprintf("snapshot %d was", k)
+	}
+	if cfg.ignoreProgress {
+		// Paimon does not start from the consumer file: the launch's
+		// scan.snapshot-id does, and it names k.
+		pos.NextSnapshot = k
+		if k >= earliest {
+			pos.ResetConsumerSQL = ResetConsumerSQL(x.t.SQLName(), x.r.id, k)
+		}
+		x.warn(WarnRollbackSuspected, "%s committed after the consumer's last progress (its file was last written at %s; %s-%d at %s): a rollback most likely committed again ids the job had already passed; with %s=true the launch starts at scan.snapshot-id=%d, so they are read: replay",
+			ids, fmtTime(c.ModTime), kind, k, fmtTime(first.Time), OptConsumerIgnoreProgress, k)
+		x.consumerWarnings(c, cfg, pos)
+		return x.candidate(pos, resume.Replay, c.ModTime), nil
+	}
 	var advice string
 	if k >= earliest {
 		pos.ResetConsumerSQL = ResetConsumerSQL(x.t.SQLName(), x.r.id, k)
@@ -111,10 +127,6 @@ func (x *resolution) rolledBack(ctx context.Context, c *Consumer, pos Position, 
 	} else {
 		pos.ResetConsumerSQL = deleteConsumerSQL(x.t.SQLName(), x.r.id)
 		advice = fmt.Sprintf("id %d exists only as a long-lived changelog, which reset_consumer refuses: delete the consumer (%s) and start the job promptly with the launch's scan.snapshot-id=%d to read them", k, pos.ResetConsumerSQL, k)
-	}
-	ids := fmt.Sprintf("snapshots %d..%d were", k, n-1)
-	if k == n-1 {
-		ids = fmt.Sprintf("snapshot %d was", k)
 	}
 	x.warn(WarnRollbackSuspected, "possible loss: %s committed after the consumer's last progress (its file was last written at %s; %s-%d at %s): a rollback (rollback_to, rollback_to_timestamp, rollback_to_watermark) most likely committed again ids the job had already passed, and Paimon starts at nextSnapshot %d and never reads them; %s. (A writer clock running ahead of the store's clock would look the same.)",
 		ids, fmtTime(c.ModTime), kind, k, fmtTime(first.Time), n, advice)

@@ -53,8 +53,9 @@ const (
 	// WarnChangelogIgnored: changelog/ holds long-lived changelogs, but the
 	// table's options say Paimon does not read them.
 	WarnChangelogIgnored = "paimon.changelog-ignored"
-	// WarnVersionAssumed: the grade depends on the Paimon version, which
-	// was not declared (Options.PaimonVersion); the newest is assumed.
+	// WarnVersionAssumed: the grade or the start depends on the Paimon
+	// version, which was not declared (Options.PaimonVersion); the newest
+	// is assumed.
 	WarnVersionAssumed = "paimon.version-assumed"
 	// WarnOptionUnreadable: a table option does not parse; its default is
 	// used.
