@@ -100,7 +100,8 @@ const ScanModeFromSnapshot = "from-snapshot"
 //
 // scan.snapshot-id is a free fallback: Paimon starts from the consumer file
 // when it exists (unless consumer.ignore-progress), and from
-// scan.snapshot-id only when it does not (AbstractDataTableScan.createStartingScanner).
+// scan.snapshot-id only when it does not (AbstractDataTableScan.createStartingScanner;
+// 0.8: AbstractInnerTableScan).
 // A consumer idle past consumer.expiration-time is deleted by the next
 // writer commit; without the option the job would then start by scan.mode's
 // default (latest-full: a full read, with no changes emitted for what

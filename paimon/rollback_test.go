@@ -89,8 +89,10 @@ func TestRollbackRecommittedIDsArePossibleLoss(t *testing.T) {
 		{
 			// consumer.ignore-progress: Paimon starts at the launch's
 			// scan.snapshot-id, which names the replay start: they are read.
-			name:       "IgnoreProgress",
-			build:      func(tb *paimontest.Table) { tb.Consumer("job", 9).Recommit(5, later, later.Add(time.Minute), later.Add(2*time.Minute), later.Add(3*time.Minute)) },
+			name: "IgnoreProgress",
+			build: func(tb *paimontest.Table) {
+				tb.Consumer("job", 9).Recommit(5, later, later.Add(time.Minute), later.Add(2*time.Minute), later.Add(3*time.Minute))
+			},
 			consumedAt: at(8).Add(30 * time.Second),
 			opts:       paimon.Options{TableOptions: map[string]string{"consumer.ignore-progress": "true"}},
 			g:          resume.Replay, next: 6, replayFrom: 6, launch: "6",
