@@ -169,24 +169,20 @@ func TestRollbackRecommittedIDsArePossibleLoss(t *testing.T) {
 // TestRollbackSearchCost: finding the lowest re-committed id gallops down
 // from nextSnapshot-1 and bisects: at most 2*ceil(log2(d+1)) snapshot reads
 // for d re-committed ids, on top of the consumer resolve's 6, whatever the
-// table's size, and no listing.
+// table's size, and no listing. The table is what rollback_to plus d
+// commits leaves: the last d snapshots committed after the consumer file
+// was last written (here by pinning the file's time below them).
 func TestRollbackSearchCost(t *testing.T) {
 	for _, n := range []int{20, 2000} {
+		b, tb := newTable(t, n, map[string]string{"consumer.expiration-time": "1 d"})
+		tb.Consumer("job", int64(n+1))
 		for _, d := range []int{1, 2, 3, 4, 7, 10, 100, 999} {
 			if d >= n {
 				continue
 			}
 			t.Run(fmt.Sprintf("n=%d/d=%d", n, d), func(t *testing.T) {
-				b, tb := newTable(t, n, map[string]string{"consumer.expiration-time": "1 d"})
-				tb.Consumer("job", int64(n+1))
-				ts := make([]time.Time, d)
-				for i := range ts {
-					ts[i] = at(n + 100 + i)
-				}
-				tb.Recommit(int64(n-d), ts...)
-				wb, rec := stoppedAt(t, b, tb, at(n).Add(30*time.Second))
-				tbl := openTable(t, wb, tb.Path(), nil)
-				c, p := resolveBy(t, tbl, nil)
+				wb, rec := stoppedAt(t, b, tb, at(n-d).Add(30*time.Second))
+				c, p := resolveBy(t, openTable(t, wb, tb.Path(), nil), nil)
 				if c.Guarantee != resume.DataLoss || p.ReplayFrom != int64(n-d+1) {
 					t.Fatalf("got %v replay from %d, want data-loss from %d", c.Guarantee, p.ReplayFrom, n-d+1)
 				}
