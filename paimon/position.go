@@ -87,6 +87,9 @@ func (p Position) String() string {
 	if !p.ConsumerFile {
 		s += " (no consumer file yet)"
 	}
+	if p.ReplayFrom > 0 && p.ReplayFrom < p.NextSnapshot {
+		s += fmt.Sprintf(" (reset it to %d to read what a rollback committed again)", p.ReplayFrom)
+	}
 	return s
 }
 

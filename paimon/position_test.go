@@ -63,6 +63,9 @@ func TestPositionGoldenConsumer(t *testing.T) {
 	if diff := cmp.Diff(string(want), string(got)); diff != "" {
 		t.Errorf("position JSON (-golden +got):\n%s", diff)
 	}
+	if want := "snapshot 121 of default.orders for consumer orders-job (reset it to 117 to read what a rollback committed again)"; p.String() != want {
+		t.Errorf("String %q, want %q", p.String(), want)
+	}
 	wantLaunch := map[string]string{"consumer-id": "orders-job", "scan.snapshot-id": "117", "consumer.mode": "at-least-once", "scan.mode": "from-snapshot"}
 	if diff := cmp.Diff(wantLaunch, p.Launch().Options); diff != "" {
 		t.Error(diff)
