@@ -221,7 +221,10 @@ func (d *Decision) UnmarshalJSON(data []byte) error {
 		}
 		out.Chosen = c
 	}
-	for _, oj := range doc.Considered {
+	for i, oj := range doc.Considered {
+		if oj.Verdict == 0 {
+			return fmt.Errorf("resume: decode decision: outcome %d (%q): no verdict", i+1, oj.Resolver)
+		}
 		o := Outcome{Resolver: oj.Resolver, Verdict: oj.Verdict, Why: oj.Why}
 		if oj.Error != "" {
 			o.Err = errors.New(oj.Error)
