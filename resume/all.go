@@ -17,7 +17,8 @@ import (
 // part's is unknown), its launch the union of the parts' launches, and its
 // reasons and warnings the parts', each prefixed with the part's name.
 //
-// It fails if any part fails; if parts have nothing to offer and none failed,
+// It fails if any part fails, and with an error wrapping [ErrUsage] when it
+// was given no parts; if parts have nothing to offer and none failed,
 // its error wraps [ErrNoPosition] (a failure elsewhere keeps it a failure);
 // if two parts set the same launch option or configuration key to different
 // values, it fails rather than pick one. The resolver it returns implements
@@ -46,7 +47,7 @@ func (a allResolver) MaxGuarantee() Guarantee {
 
 func (a allResolver) Resolve(ctx context.Context) (Candidate, error) {
 	if len(a.parts) == 0 {
-		return Candidate{}, fmt.Errorf("resume: %s: no parts: %w", a.name, ErrNoPosition)
+		return Candidate{}, fmt.Errorf("resume: %s: %w: All was given no parts", a.name, ErrUsage)
 	}
 	answers := make([]answer, len(a.parts))
 	names := make([]string, len(a.parts))

@@ -78,9 +78,10 @@ func (e *PanicError) Error() string {
 
 // ErrUsage is what [Chain.Resolve]'s error wraps when the chain itself is
 // wrong — no resolvers, a nil resolver, two resolvers with the same name, a
-// policy value out of range — detected before any resolver is asked. It is a
-// programming or configuration error, not an answer about the sources
-// (resumectl exits 2). Check it with errors.Is.
+// policy value out of range — detected before any resolver is asked, and
+// what [All] returns when it was given no parts. It is a programming or
+// configuration error, not an answer about the sources (resumectl exits 2).
+// Check it with errors.Is.
 var ErrUsage = errors.New("resume: bad chain")
 
 // Resolve asks every resolver concurrently, each under the policy's timeout,

@@ -424,3 +424,15 @@ func TestDecisionRecordsPolicyTimeAndVersion(t *testing.T) {
 		t.Errorf("version %q", d.Version)
 	}
 }
+
+// TestAllWithoutPartsIsUsage: All with no parts is a programming error, like
+// an empty chain, and the chain's result says so.
+func TestAllWithoutPartsIsUsage(t *testing.T) {
+	d, err := (&resume.Chain{Resolvers: []resume.Resolver{resume.All("nothing")}}).Resolve(context.Background())
+	if !errors.Is(err, resume.ErrUsage) || errors.Is(err, resume.ErrNoPosition) || d.Considered[0].Verdict != resume.VerdictFailed {
+		t.Errorf("err = %v, verdicts %v", err, verdicts(d))
+	}
+	if r := resume.Classify(d, err); r != resume.ResultUsage {
+		t.Errorf("Classify = %s, want usage", r)
+	}
+}

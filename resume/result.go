@@ -20,9 +20,9 @@ const (
 	// not have offered anything better, a candidate may still be chosen; a
 	// tool that deploys it does so knowingly. Exit status 1.
 	ResultFailed
-	// ResultUsage: the chain itself is wrong ([ErrUsage]: no resolvers, a
-	// nil resolver, two resolvers with one name); nothing was asked. Exit
-	// status 2.
+	// ResultUsage: the chain is set up wrongly (the error wraps [ErrUsage]:
+	// no resolvers, a nil resolver, two resolvers with one name — then
+	// nothing was asked — or an [All] without parts). Exit status 2.
 	ResultUsage
 	// ResultNothingAcceptable: every resolver answered and nothing
 	// acceptable was offered (the error wraps [ErrNoPosition]): a first

@@ -66,5 +66,5 @@ func ExampleNewPatch_stateless() {
 	fmt.Println(err)
 	// Output:
 	// true
-	// k8s: the position restores no checkpoint or savepoint: paimon-snapshot of paimon-consumer (snapshot 121 of db.t); start the job stateless with its source options 'consumer-id'='job-1'
+	// k8s: the position restores no checkpoint or savepoint: the paimon-snapshot position of paimon-consumer (snapshot 121 of db.t); start the job stateless with its source options 'consumer-id'='job-1'
 }

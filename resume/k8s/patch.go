@@ -94,7 +94,7 @@ func NewPatch(c *resume.Candidate, opts *Options) (*Patch, error) {
 	l := c.Position.Launch()
 	path := l.RestorePath()
 	if path == "" {
-		return nil, fmt.Errorf("%w: %s of %s (%s); start the job stateless with its source options %s",
+		return nil, fmt.Errorf("%w: the %s position of %s (%s); start the job stateless with its source options %s",
 			ErrStateless, c.Position.Kind(), c.Resolver, c.Position, resume.HintOptions(l.Options))
 	}
 	nonce := Nonce(c)
