@@ -107,6 +107,9 @@ func (c *Chain) Resolve(ctx context.Context) (*Decision, error) {
 	names, err := c.check()
 	if err != nil {
 		d.DecidedAt = c.Policy.now().UTC()
+		if !d.Policy.MinGuarantee.Valid() || !d.Policy.OnFailure.Valid() {
+			d.Policy = Policy{} // not recordable: the document omits it
+		}
 		return d, err
 	}
 	d.Considered = make([]Outcome, len(c.Resolvers))

@@ -2,6 +2,7 @@ package resume_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -269,6 +270,10 @@ func TestChainUsage(t *testing.T) {
 			}
 			if got := resume.Classify(d, err); got != resume.ResultUsage || got.ExitCode() != 2 {
 				t.Errorf("Classify = %s (exit %d), want usage (exit 2)", got, got.ExitCode())
+			}
+			// The refused decision is still a document.
+			if _, err := json.Marshal(d); err != nil {
+				t.Errorf("marshal: %v", err)
 			}
 		})
 	}
