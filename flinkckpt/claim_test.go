@@ -12,6 +12,7 @@ import (
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
 	"github.com/resumekit/resumekit/flinkckpt/internal/fixtures"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/k8s"
 )
 
 // TestClaimModeInLaunch (item 4): the claim mode is part of the launch.
@@ -115,5 +116,22 @@ func TestClaimModeRealChangelogFixture(t *testing.T) {
 	if p.StateBackend != flinkckpt.BackendChangelog || p.ClaimMode != "CLAIM" || !c.HasWarning(flinkckpt.WarnOwnedByNewJob) ||
 		p.Launch().Config["execution.savepoint-restore-mode"] != "CLAIM" || p.Launch().Args[2] != "-restoreMode" {
 		t.Errorf("%+v %+v %q", p, p.Launch(), c.Warnings)
+	}
+}
+
+// TestClaimModeInK8sPatch (item 4): the flink-kubernetes-operator patch
+// carries the claim mode in spec.flinkConfiguration, both keys, CLAIM for
+// a changelog checkpoint.
+func TestClaimModeInK8sPatch(t *testing.T) {
+	e := newEnv(t, "ck/", "s3a://bucket/", nil)
+	e.chk(jobA, 2, t0, &flinkckpttest.Checkpoint{Shared: shared("a", 1), StateBackend: "changelog"})
+	c, p := e.mustResolve(&flinkckpt.Options{FlinkVersion: "1.20"})
+	patch, err := k8s.NewPatch(&c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"execution.state-recovery.claim-mode": "CLAIM", "execution.savepoint-restore-mode": "CLAIM"}
+	if diff := cmp.Diff(want, patch.Spec.FlinkConfiguration); diff != "" || patch.Spec.Job.InitialSavepointPath != p.Path {
+		t.Errorf("flinkConfiguration (-want +got):\n%s\njob %+v", diff, patch.Spec.Job)
 	}
 }
