@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/resume"
@@ -32,12 +33,12 @@ func (f *flinkFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.extraRoots, "flink-extra-root", "map another Flink root to a storage location, `FLINKURI=BUCKETURL` (repeatable): changelog dstl.dfs.base-path, files of a checkpoint copied from another bucket")
 	fs.BoolVar(&f.allowUnverified, "flink-allow-unverified", false, "offer snapshots with references that could not be checked (with a warning)")
 	fs.StringVar(&f.anchor, "flink-anchor", "", "a snapshot (`URL` of its dir) known to be this job's, e.g. the savepoint it last started from: its operators identify the application")
-	fs.StringVar(&f.intent, "flink-intent", "", "what the restart is for: restart (default) or upgrade (savepoints first, unaligned checkpoints refused)")
+	fs.StringVar(&f.intent, "flink-intent", "", "what the restart is for: restart (default) or upgrade (savepoints first within a location, unaligned checkpoints refused)")
 	fs.StringVar(&f.version, "flink-version", "", "the new job's Flink version (`X.Y`): picks the run line's claim-mode flag")
 	fs.StringVar(&f.claimMode, "flink-claim-mode", "", "claim mode of the restore (`MODE`: NO_CLAIM, CLAIM or LEGACY; default NO_CLAIM, CLAIM for changelog snapshots)")
 	fs.Var(&f.maxMetadata, "flink-max-metadata-size", "the largest _metadata to read (`BYTES`, e.g. 4GiB; default 2GiB)")
 	fs.Var(&f.observe, "flink-observe", "list the checkpoints again after this long (`DURATION`) and fail if a new one appeared: the old job still runs")
-	fs.BoolVar(&f.require, "flink-require", false, "fail (exit 1) instead of falling back when the Flink location has no restorable position (empty: a first deploy or a mistyped prefix)")
+	fs.BoolVar(&f.require, "flink-require", false, "fail (exit 1) instead of falling back when no Flink location offers a restorable position (empty: a first deploy or a mistyped prefix)")
 }
 
 // set reports whether any of the flags was given.
@@ -89,6 +90,13 @@ func (f *resolveFlags) flinkResolvers(ctx context.Context) ([]resume.Resolver, f
 		}
 		base.Anchor = anchor
 	}
+	members := 0
+	for _, u := range []string{f.flinkCheckpoints, f.flinkSavepoints} {
+		if u != "" {
+			members++
+		}
+	}
+	group := newRequireGroup(members)
 	for _, src := range []struct{ url, name string }{
 		{f.flinkCheckpoints, flinkckpt.DefaultName},
 		{f.flinkSavepoints, "flink-savepoints"},
@@ -108,7 +116,7 @@ func (f *resolveFlags) flinkResolvers(ctx context.Context) ([]resume.Resolver, f
 			return nil, closeAll, usagef("resolve: %v", err)
 		}
 		if f.flink.require {
-			out = append(out, requiredResolver{r})
+			out = append(out, requiredResolver{r, group})
 		} else {
 			out = append(out, r)
 		}
@@ -135,18 +143,68 @@ func readAnchor(ctx context.Context, raw string, locs *[]*location) (*flinkckpt.
 	return flinkckpt.JobOfCheckpoint(s.Metadata), nil
 }
 
-// requiredResolver turns a Flink location with nothing restorable into a
-// failure (--flink-require): a deploy tool that needs the state must not
-// fall back to a stateless start because of a first deploy or a mistyped
-// prefix.
-type requiredResolver struct{ *flinkckpt.Resolver }
+// requiredResolver turns "no restorable position" into a failure
+// (--flink-require) when no Flink location of the command offers one: a
+// deploy tool that needs the state must not fall back to a stateless start
+// because of a first deploy or a mistyped prefix. An empty savepoint dir
+// beside a checkpoint root that offers a checkpoint stays "no position".
+type requiredResolver struct {
+	*flinkckpt.Resolver
+	group *requireGroup
+}
 
 func (r requiredResolver) Resolve(ctx context.Context) (resume.Candidate, error) {
 	c, err := r.Resolver.Resolve(ctx)
-	if errors.Is(err, resume.ErrNoPosition) {
-		return c, requiredError{err}
+	r.group.finish(err == nil)
+	if !errors.Is(err, resume.ErrNoPosition) {
+		return c, err
 	}
-	return c, err
+	// The chain asks its resolvers concurrently: wait for the other Flink
+	// location's answer.
+	offered, werr := r.group.wait(ctx)
+	switch {
+	case werr != nil:
+		return c, werr
+	case offered:
+		return c, err
+	}
+	return c, requiredError{err}
+}
+
+// requireGroup is what the Flink resolvers of one resolve tell each other:
+// whether any offered a position.
+type requireGroup struct {
+	mu      sync.Mutex
+	left    int
+	offered bool
+	done    chan struct{}
+}
+
+func newRequireGroup(n int) *requireGroup { return &requireGroup{left: n, done: make(chan struct{})} }
+
+// finish records one member's answer.
+func (g *requireGroup) finish(offered bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.offered = g.offered || offered
+	if g.left > 0 {
+		g.left--
+		if g.left == 0 {
+			close(g.done)
+		}
+	}
+}
+
+// wait returns whether any member offered a position, once all answered.
+func (g *requireGroup) wait(ctx context.Context) (bool, error) {
+	select {
+	case <-g.done:
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.offered, nil
 }
 
 // requiredError is a "no position" made a failure: it does not match

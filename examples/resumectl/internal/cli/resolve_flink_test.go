@@ -207,3 +207,19 @@ func TestFlinkFlagsInUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveFlinkRequireEitherLocation: with a checkpoint root and an
+// empty savepoint dir, --flink-require is satisfied by the checkpoint; with
+// both empty it fails.
+func TestResolveFlinkRequireEitherLocation(t *testing.T) {
+	root, _ := flinkFormTree(t, &flinkckpttest.Checkpoint{Shared: []string{"a.sst"}})
+	empty := t.TempDir()
+	out, errOut, code := runFlinkCLI(t, "resolve", "--flink-checkpoints", root, "--flink-savepoints", empty, "--flink-require")
+	if code != ExitOK || !strings.Contains(out, "CHOSEN  flink-checkpoints") {
+		t.Errorf("checkpoint present: exit %d %s\n%s", code, errOut, out)
+	}
+	out, errOut, code = runFlinkCLI(t, "resolve", "--flink-checkpoints", t.TempDir(), "--flink-savepoints", empty, "--flink-require")
+	if code != ExitFailed || strings.Count(out, "--flink-require") != 2 {
+		t.Errorf("both empty: exit %d %s\n%s", code, errOut, out)
+	}
+}
