@@ -99,8 +99,10 @@
 // [*TooLargeError] when the snapshot to read is over
 // [Options.MaxMetadataSize], [ErrNoFlinkPath] when the snapshot to choose
 // has no Flink path, an [*ApplicationsError] ([ErrSeveralApplications])
-// when the job is not identified among several applications, [ErrMapping]
-// when snapshots failed because their Flink paths do not map, and a
+// when the job is not identified among several applications, [ErrMapping],
+// [ErrUnverified] or [ErrIntent] when nothing could be offered because
+// snapshots failed to map, could not be verified, or cannot serve the
+// intent (the state is probably there: not "no position"), and a
 // [*StillRunningError] ([ErrStillRunning]) when the observation window saw
 // the old job checkpoint. [metadata.ErrMalformed] (a [*metadata.FormatError]
 // with the byte offset) is about a _metadata file's content; [ErrNoMetadata]

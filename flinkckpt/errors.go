@@ -40,6 +40,19 @@ var ErrNoFlinkPath = errors.New("flinkckpt: no Flink path")
 // errors.Is.
 var ErrMapping = errors.New("flinkckpt: Flink paths do not map to the location")
 
+// ErrUnverified is wrapped when nothing restorable was offered and
+// snapshots were passed over because references could not be checked (no
+// root maps them): the state is probably there, so this is a failure, not
+// "no position". Map the references (Options.ExtraRoots) or accept them
+// (Options.AllowUnverified). Check it with errors.Is.
+var ErrUnverified = errors.New("flinkckpt: snapshots could not be verified")
+
+// ErrIntent is wrapped when nothing restorable was offered and snapshots
+// were passed over because they cannot serve Options.Intent (unaligned
+// checkpoints for an upgrade): a failure, not "no position". Check it with
+// errors.Is.
+var ErrIntent = errors.New("flinkckpt: no snapshot serves the intent")
+
 // ErrStillRunning is wrapped by a *StillRunningError. Check it with
 // errors.Is.
 var ErrStillRunning = errors.New("flinkckpt: the old job is still running")

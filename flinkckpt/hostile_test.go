@@ -69,7 +69,7 @@ func TestAbsoluteReferencesElsewhereNotChecked(t *testing.T) {
 			"file:///etc/passwd",
 		}})
 		for _, opts := range []*flinkckpt.Options{{}, {FlinkRoot: "s3a://bucket/ck"}} {
-			if _, err := e.resolve(opts); !errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), "unverified: 2 of 5 referenced files not checked") {
+			if _, err := e.resolve(opts); !errors.Is(err, flinkckpt.ErrUnverified) || errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), "unverified: 2 of 5 referenced files not checked") {
 				t.Errorf("%+v: err %v", opts, err)
 			}
 			opts.AllowUnverified = true

@@ -189,10 +189,11 @@ func (r *Resolver) advance(ctx context.Context, s *source) error {
 // fails — naming the key — when storage fails or ctx is done, when the
 // snapshot to choose is too large to read (*TooLargeError) or has no Flink
 // path (ErrNoFlinkPath), when snapshots of several applications are found
-// and the job is not identified (*ApplicationsError), when snapshots failed
-// because their Flink paths do not map to the location (ErrMapping), or
-// when the observation window saw the old job still running
-// (*StillRunningError).
+// and the job is not identified (*ApplicationsError), when nothing could be
+// offered because snapshots failed to map to the location (ErrMapping),
+// could not be verified (ErrUnverified) or cannot serve the intent
+// (ErrIntent), or when the observation window saw the old job still
+// running (*StillRunningError).
 func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
 	if err := ctx.Err(); err != nil {
 		return resume.Candidate{}, fmt.Errorf("flinkckpt: resolve %q: %w", r.prefix, err)
@@ -257,7 +258,10 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 	// No mapping is ever borrowed from another snapshot: a head that failed
 	// verification, or another job dir's or directory's inference, may be
 	// exactly what is wrong, and would give a -s path that does not exist.
-	mappingFailures := 0
+	// Passed-over snapshots that are probably fine (their files could not
+	// be checked, or they do not fit the intent) make "nothing restorable"
+	// a failure: a chain must not start stateless in their place.
+	mappingFailures, unverified, refused := 0, 0, 0
 	for {
 		var heads []*snap
 		for _, s := range sources {
@@ -272,9 +276,16 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 		best := pick(heads, r.opts.Intent)
 		if best == nil {
 			reasons := strings.Join(collectReasons(sources, skipped), "; ")
-			if mappingFailures > 0 {
+			switch {
+			case mappingFailures > 0:
 				return resume.Candidate{}, fmt.Errorf("flinkckpt: nothing restorable under %q, and %d snapshots failed because their Flink paths do not map to it (%s): %w",
 					r.prefix, mappingFailures, reasons, ErrMapping)
+			case unverified > 0:
+				return resume.Candidate{}, fmt.Errorf("flinkckpt: nothing verified under %q, and %d snapshots have references that could not be checked (%s): %w",
+					r.prefix, unverified, reasons, ErrUnverified)
+			case refused > 0:
+				return resume.Candidate{}, fmt.Errorf("flinkckpt: nothing under %q serves an %s, and %d snapshots were refused for it (%s): %w",
+					r.prefix, r.opts.Intent, refused, reasons, ErrIntent)
 			}
 			return resume.Candidate{}, fmt.Errorf("flinkckpt: no restorable checkpoint or savepoint under %q (%s): %w",
 				r.prefix, reasons, resume.ErrNoPosition)
@@ -311,6 +322,7 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 			continue
 		}
 		if r.opts.Intent == IntentUpgrade && best.facts.channels > 0 && !best.savepoint {
+			refused++
 			if err := skip("refused for an upgrade: an unaligned checkpoint (in-flight data recorded) restores neither across a Flink minor version nor into a changed job", passRefused); err != nil {
 				return resume.Candidate{}, err
 			}
@@ -335,6 +347,7 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 			// committed, and "no position" a stateless start.
 			return resume.Candidate{}, r.noFlinkPath(best)
 		case v != nil && v.Unchecked > 0 && r.opts.refuseUnverified():
+			unverified++
 			why, kind = "unverified: "+v.Problem()+" — map them (Options.ExtraRoots, --flink-extra-root) or accept that (Options.AllowUnverified, --flink-allow-unverified)", passUnverified
 			if r.opts.Strict {
 				why += " (strict mode)"

@@ -2,6 +2,8 @@ package flinkckpt_test
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,6 +13,7 @@ import (
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
 	"github.com/resumekit/resumekit/flinkckpt/internal/fixtures"
+	"github.com/resumekit/resumekit/resume"
 )
 
 // TestRestoreLimits (item 6): the position carries what the snapshot
@@ -161,5 +164,18 @@ func TestRestoreFactsRealFixtures(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("facts (-want +got):\n%s", diff)
+	}
+}
+
+// TestNothingServesTheIntent: when the only restorable snapshots are
+// unaligned checkpoints and the restart is an upgrade, Resolve fails
+// (ErrIntent), not "no position": the state is there, a stateless start in
+// its place would drop it.
+func TestNothingServesTheIntent(t *testing.T) {
+	e := newEnv(t, "ck/", "s3a://bucket/", nil)
+	e.chk(jobA, 9, t0, &flinkckpttest.Checkpoint{Shared: shared("a", 1), Unaligned: true})
+	_, err := e.resolve(&flinkckpt.Options{Intent: flinkckpt.IntentUpgrade})
+	if !errors.Is(err, flinkckpt.ErrIntent) || errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), "refused for an upgrade") {
+		t.Errorf("err %v", err)
 	}
 }

@@ -77,7 +77,7 @@ func TestFlinkListUnverifiedAndExtraRoot(t *testing.T) {
 		t.Errorf("list (exit %d):\n%s", code, out)
 	}
 	out, _, code = runFlinkCLI(t, "resolve", "--flink-checkpoints", root, "--json")
-	if code != ExitNothing || !strings.Contains(out, "unverified: 1 of 3 referenced files not checked") {
+	if code != ExitFailed || !strings.Contains(out, "unverified: 1 of 3 referenced files not checked") {
 		t.Errorf("resolve (exit %d): %s", code, out)
 	}
 	out, _, code = runFlinkCLI(t, "resolve", "--flink-checkpoints", root, "--flink-allow-unverified", "--json")
