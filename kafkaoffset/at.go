@@ -85,7 +85,10 @@ func (r *Resolver) startTime(res []PartitionOffsets, now time.Time) (time.Time, 
 			case p.CommitMillis >= 0:
 				ms, what = p.CommitMillis, "commit time"
 				byCommit++
-			case p.PrevMillis >= 0 && p.PrevLogAppendTime:
+			case p.PrevMillis >= 0 && (p.PrevLogAppendTime || p.Config.LogAppendTime()):
+				// A LogAppendTime topic's records carry the broker's
+				// clock (a batch appended before the topic switched is
+				// still marked CreateTime: PrevLogAppendTime tells).
 				ms, what = p.PrevMillis, "LogAppendTime of the record before the commit"
 				byLog++
 			case p.PrevMillis >= 0:

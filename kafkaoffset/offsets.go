@@ -41,8 +41,10 @@ type PartitionOffsets struct {
 	ByTime, ByTimeMillis int64
 	// PrevMillis is the timestamp of the record just before Committed; -1
 	// when it was not read (it is not read when CommitMillis was).
-	// PrevLogAppendTime reports that it is the broker's LogAppendTime,
-	// not a producer-set CreateTime.
+	// PrevLogAppendTime reports that the record's batch is marked
+	// LogAppendTime: its time is the broker's, not a producer-set
+	// CreateTime (so is every record of a topic whose Config says
+	// LogAppendTime, once the topic has it).
 	PrevMillis        int64
 	PrevLogAppendTime bool
 	// CommitMillis is the commit time (commit_timestamp, the broker's

@@ -31,9 +31,12 @@
 // commit log sees what it would see on Kafka.
 //
 // kfake stores the producer's CreateTime even on a topic configured with
-// message.timestamp.type=LogAppendTime. For a [Topic] with LogAppendTime the
-// helper sends its batches marked LogAppendTime, which kfake stamps with its
-// clock, as a broker stamps every batch of such a topic.
+// message.timestamp.type=LogAppendTime, and a batch the producer marks
+// LogAppendTime it re-stamps without recomputing the batch's CRC, so that
+// every reader rejects it. For a [Topic] with LogAppendTime the helper
+// stamps the records with the time of the append itself (a broker's
+// LogAppendTime), in batches marked CreateTime: readers see the broker-side
+// time, and learn that it is one from the topic's configuration.
 //
 // # Errors
 //

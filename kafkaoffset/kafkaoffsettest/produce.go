@@ -2,13 +2,9 @@ package kafkaoffsettest
 
 import (
 	"context"
-	"encoding/binary"
-	"hash/crc32"
 	"time"
 
-	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
-	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // Record is one record to produce. A nil Value is a tombstone (a delete, on
@@ -31,8 +27,8 @@ type Appended struct {
 
 // Produce appends one record per time (value "v") to a partition, in one
 // batch: offsets First, First+1, … in the order of times, each record
-// stamped with its time (CreateTime; on a LogAppendTime topic the broker
-// stamps them all with its clock).
+// stamped with its time (CreateTime; on a LogAppendTime topic all are
+// stamped with the time of the append, see Appended.LogAppendTime).
 func (c *Cluster) Produce(topic string, partition int32, times ...time.Time) Appended {
 	c.t.Helper()
 	recs := make([]Record, len(times))
@@ -70,67 +66,20 @@ func produceWith(t interface {
 	return Appended{First: res[0].Record.Offset, Next: res[len(res)-1].Record.Offset + 1}
 }
 
-// produceLogAppendTime sends the records as one batch marked LogAppendTime
-// (attribute bit 3), which kfake, like a broker for such a topic, stamps
-// with its own clock. kgo's producer never marks batches so: the batch is
-// built here, CRC-32C over everything after the CRC field.
+// produceLogAppendTime appends the records stamped with the time of the
+// append, the broker's time a LogAppendTime topic gives its records. kfake
+// would stamp a batch marked LogAppendTime itself, but leaves the batch's
+// CRC as the producer computed it, so every reader rejects the batch: the
+// helper stamps the time instead, and the batch stays marked CreateTime.
 func (c *Cluster) produceLogAppendTime(topic string, partition int32, recs []Record) Appended {
 	c.t.Helper()
-	now := time.Now().UnixMilli() // the broker overwrites it
-	var body []byte
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	stamped := make([]Record, len(recs))
 	for i, r := range recs {
-		kr := kmsg.Record{OffsetDelta: int32(i), Key: r.Key, Value: r.Value}
-		n := len(kr.AppendTo(nil)) - 1 // everything after a one-byte zero length
-		kr.Length = int32(n)
-		body = kr.AppendTo(body)
+		r.Time = now
+		stamped[i] = r
 	}
-	batch := kmsg.RecordBatch{
-		PartitionLeaderEpoch: -1,
-		Magic:                2,
-		Attributes:           0x08, // LogAppendTime
-		LastOffsetDelta:      int32(len(recs) - 1),
-		FirstTimestamp:       now,
-		MaxTimestamp:         now,
-		ProducerID:           -1,
-		ProducerEpoch:        -1,
-		FirstSequence:        -1,
-		NumRecords:           int32(len(recs)),
-		Records:              body,
-	}
-	raw := batch.AppendTo(nil)
-	binary.BigEndian.PutUint32(raw[8:], uint32(len(raw)-12))
-	binary.BigEndian.PutUint32(raw[17:], crc32.Checksum(raw[21:], crc32.MakeTable(crc32.Castagnoli)))
-
-	ctx := context.Background()
-	topics, err := c.Admin.ListTopics(ctx, topic)
-	if err != nil || topics[topic].Err != nil {
-		c.t.Fatalf("kafkaoffsettest: produce to %s/%d: topic metadata: %v %v", topic, partition, err, topics[topic].Err)
-	}
-	req := kmsg.NewPtrProduceRequest()
-	req.Acks = -1
-	req.TimeoutMillis = 10_000
-	rt := kmsg.NewProduceRequestTopic()
-	rt.Topic = topic
-	rt.TopicID = topics[topic].ID
-	rp := kmsg.NewProduceRequestTopicPartition()
-	rp.Partition = partition
-	rp.Records = raw
-	rt.Partitions = append(rt.Partitions, rp)
-	req.Topics = append(req.Topics, rt)
-	leader := c.Kafka.LeaderFor(topic, partition)
-	kresp, err := c.prod.Broker(int(leader)).Request(ctx, req)
-	if err != nil {
-		c.t.Fatalf("kafkaoffsettest: produce to %s/%d: %v", topic, partition, err)
-	}
-	resp := kresp.(*kmsg.ProduceResponse)
-	for _, rt := range resp.Topics {
-		for _, rp := range rt.Partitions {
-			if err := kerr.ErrorForCode(rp.ErrorCode); err != nil {
-				c.t.Fatalf("kafkaoffsettest: produce to %s/%d: %v", topic, partition, err)
-			}
-			return Appended{First: rp.BaseOffset, Next: rp.BaseOffset + int64(len(recs)), LogAppendTime: time.UnixMilli(rp.LogAppendTime).UTC()}
-		}
-	}
-	c.t.Fatalf("kafkaoffsettest: produce to %s/%d: no answer for the partition", topic, partition)
-	return Appended{}
+	a := produceWith(c.t, c.prod, topic, partition, stamped)
+	a.LogAppendTime = now
+	return a
 }
