@@ -281,7 +281,7 @@ func (r *Resolver) gradeCommitSource(c *resume.Candidate, commits []*PartitionOf
 		c.Reasons = append(c.Reasons, fmt.Sprintf("possible loss: how the old job committed is unknown (Options.CommitSource unknown): had it auto-committed (enable.auto.commit=true), its commits run ahead of processing and a restart from them skips the records in flight; possible loss counts as loss; %d partitions start at a commit: %s",
 			len(commits), list))
 	default:
-		c.Warnings = append(c.Warnings, resume.Warnf(WarnCommitSourceAssumed, "assumed: the old job committed when its checkpoints completed (KafkaSource's commit.offsets.on.checkpoint, with enable.auto.commit unset or false), so every record below a commit was processed; had its consumer auto-committed, the commits run ahead of records in flight and this start skips them: set Options.CommitSource (resumectl --kafka-commit-source) to auto or unknown"))
+		c.Warnings = append(c.Warnings, resume.Warnf(WarnCommitSourceAssumed, "assumed: the old job committed when its checkpoints completed (KafkaSource's commit.offsets.on.checkpoint, with enable.auto.commit unset or false), so every record below a commit was processed; had its consumer auto-committed, the commits run ahead of records in flight and this start skips them: set Options.CommitSource to auto or unknown"))
 	}
 }
 
