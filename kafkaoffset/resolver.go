@@ -246,7 +246,9 @@ func (r *Resolver) Name() string { return r.name }
 // retained data is [resume.DataLoss], naming the partitions and records lost.
 // It returns an error wrapping [resume.ErrNoPosition] when the group has no
 // commit on any partition and no time was given, [ErrStillCommitting] when
-// the group's offsets moved during the observation window, and a
+// the group's offsets moved during the observation window (or its commit
+// records show it committing), a [*GroupMembersError] when the group has
+// members, and a
 // [*PartitionErrors] when some partition could not be looked up or has a
 // commit above its end offset ([ErrCommitAboveEnd]).
 func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
