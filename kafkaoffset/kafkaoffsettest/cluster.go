@@ -3,6 +3,7 @@ package kafkaoffsettest
 import (
 	"context"
 	"net"
+	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -49,7 +50,8 @@ type Topic struct {
 	Configs map[string]string
 }
 
-// Cluster is an in-process Kafka on 127.0.0.1 and clients for it.
+// Cluster is an in-process Kafka on 127.0.0.1 and clients for it. Its
+// methods may be called from several goroutines.
 type Cluster struct {
 	// Kafka is the kfake cluster, for its fault injection and controls.
 	Kafka *kfake.Cluster
@@ -59,11 +61,13 @@ type Cluster struct {
 	// Admin wraps Client.
 	Admin *kadm.Client
 
-	t         resumetest.TB
-	prod      *kgo.Client // the helper's own writes
-	now       func() time.Time
-	logParts  int32 // 0: no commit log
-	logAppend map[string]bool
+	t        resumetest.TB
+	prod     *kgo.Client // the helper's own writes
+	now      func() time.Time
+	logParts int32 // 0: no commit log
+
+	mu        sync.Mutex
+	logAppend map[string]bool // LogAppendTime topics
 }
 
 // New starts a cluster for the test and creates opts' topics.
@@ -143,7 +147,9 @@ func (c *Cluster) CreateTopic(tp Topic) {
 		c.t.Fatalf("kafkaoffsettest: create topic %q (%d partitions): %v", tp.Name, parts, err)
 	}
 	if tp.LogAppendTime || configs["message.timestamp.type"] != nil && *configs["message.timestamp.type"] == "LogAppendTime" {
+		c.mu.Lock()
 		c.logAppend[tp.Name] = true
+		c.mu.Unlock()
 	}
 }
 

@@ -11,7 +11,8 @@
 //	})
 //	k.Produce("orders", 0, t0, t0.Add(time.Minute), t0.Add(2*time.Minute)) // offsets 0..2
 //	k.CommitAt(t0.Add(3*time.Minute), "orders-job", "orders", map[int32]int64{0: 2})
-//	k.DeleteRecords("orders", 1, 0)
+//	k.Produce("orders", 1, t0, t0.Add(time.Minute))
+//	k.DeleteRecords("orders", 1, 1) // retention took offset 0
 //	tx := k.BeginTransaction("sink-1")
 //	tx.Produce("orders", 0, t0.Add(4*time.Minute)) // left open: the last stable offset stays at 3
 //	r, _ := kafkaoffset.NewResolver(k.Client, []string{"orders"}, &kafkaoffset.Options{Group: "orders-job"})

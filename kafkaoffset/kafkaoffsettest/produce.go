@@ -44,7 +44,10 @@ func (c *Cluster) ProduceRecords(topic string, partition int32, recs ...Record) 
 	if len(recs) == 0 {
 		return Appended{}
 	}
-	if c.logAppend[topic] {
+	c.mu.Lock()
+	logAppend := c.logAppend[topic]
+	c.mu.Unlock()
+	if logAppend {
 		return c.produceLogAppendTime(topic, partition, recs)
 	}
 	return produceWith(c.t, c.prod, topic, partition, recs)
