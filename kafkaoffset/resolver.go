@@ -31,7 +31,11 @@ type Options struct {
 	// long, and reads them again: if they moved, the old job is still
 	// running and Resolve fails with ErrStillCommitting. KafkaSource uses
 	// assign(), so a running job's group shows no members: only moving
-	// offsets tell. It needs Group.
+	// offsets tell — or, when the group's commit records can be read, a
+	// commit record inside the window (a running job whose input is idle
+	// re-commits unchanged offsets; the record's time is the broker's
+	// clock, the window's start ours). A window proves nothing about a job
+	// whose checkpoint interval is longer than it. It needs Group.
 	ObserveWindow time.Duration
 	// Wait pauses for the observation window. nil waits on a timer and
 	// returns ctx's error early when ctx is done. Tests set it to make

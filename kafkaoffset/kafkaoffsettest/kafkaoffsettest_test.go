@@ -2,6 +2,7 @@ package kafkaoffsettest_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -184,5 +185,23 @@ func TestDeleteRecordsAndRetention(t *testing.T) {
 	k.ApplyRetention()
 	if s, e, _ := k.Offsets("r", 0); s != 2 || e != 3 {
 		t.Errorf("after retention: log %d..%d, want 2..3", s, e)
+	}
+}
+
+// TestCompact: compaction keeps the newest record of each key and, with
+// delete.retention.ms 0, drops the tombstone too: the delete of "a" is gone
+// for a reader that had not reached it.
+func TestCompact(t *testing.T) {
+	k := kafkaoffsettest.New(t, &kafkaoffsettest.Options{Topics: []kafkaoffsettest.Topic{{Name: "c", Compacted: true, Configs: map[string]string{"delete.retention.ms": "0"}}}})
+	k.ProduceRecords("c", 0, kafkaoffsettest.Record{Key: []byte("a"), Value: []byte("1"), Time: t0}, kafkaoffsettest.Record{Key: []byte("b"), Value: []byte("1"), Time: t0})
+	k.ProduceRecords("c", 0, kafkaoffsettest.Record{Key: []byte("a"), Time: t0}) // tombstone
+	k.ProduceRecords("c", 0, kafkaoffsettest.Record{Key: []byte("c"), Value: []byte("1"), Time: t0})
+	k.Compact()
+	var got []string
+	for _, r := range consume(t, k, "c", 0, kgo.ReadUncommitted()) {
+		got = append(got, fmt.Sprintf("%d:%s", r.Offset, r.Key))
+	}
+	if diff := cmp.Diff([]string{"1:b", "3:c"}, got); diff != "" {
+		t.Errorf("after compaction (-want +got):\n%s", diff)
 	}
 }
