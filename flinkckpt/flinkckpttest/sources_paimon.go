@@ -63,10 +63,10 @@ func PaimonJavaSplit(s sourcestate.PaimonSplit) ([]byte, error) {
 		if s.FormatVersion != 1 {
 			body.boolean(false) // totalBuckets: null
 		}
-		body.i32(0)  // before files
-		body.u8(0)   // before deletion files: null
-		body.i32(0)  // data files
-		body.u8(0)   // data deletion files: null
+		body.i32(0) // before files
+		body.u8(0)  // before deletion files: null
+		body.i32(0) // data files
+		body.u8(0)  // data deletion files: null
 		body.boolean(s.Streaming)
 		body.boolean(false) // rawConvertible
 	case sourcestate.ClassIncrementalSplit:
