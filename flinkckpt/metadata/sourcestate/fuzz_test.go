@@ -259,4 +259,3 @@ func metadataSeeds() []*metadata.Checkpoint {
 	}
 	return out
 }
-
