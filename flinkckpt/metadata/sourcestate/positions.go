@@ -90,10 +90,11 @@ type PaimonPosition struct {
 	// Full is set when the resume point is a split of the initial full
 	// read (scan.mode from-snapshot-full then, not from-snapshot).
 	Full bool `json:"full,omitempty"`
-	// Exact is set when the position is exact (MonitorSource's next
-	// snapshot: every earlier split was read) rather than the start of a
-	// partly read snapshot (ContinuousFileStoreSource: records of that
-	// snapshot are read again).
+	// Exact is set when the position is the next snapshot to plan and no
+	// split was unfinished (MonitorSource, the legacy MonitorFunction, or an
+	// enumerator without pending or reader splits): every earlier snapshot
+	// was read. Otherwise NextSnapshot is the snapshot of an unfinished
+	// split, and its records already emitted are read again.
 	Exact bool `json:"exact,omitempty"`
 }
 
@@ -126,16 +127,13 @@ func (p *PaimonState) Position() (pos PaimonPosition, ok bool, why string) {
 	if p.Enumerator != nil {
 		consider(p.Enumerator.NextSnapshot, false)
 	}
-	exact := false
 	for _, m := range p.Monitor {
 		if m.Kind == MonitorCheckpoint {
 			consider(m.NextSnapshot, false)
-			exact = true
 		}
 	}
 	for _, n := range p.LegacyNextSnapshots {
 		consider(n, false)
-		exact = true
 	}
 	if best < 0 {
 		switch {
@@ -145,7 +143,8 @@ func (p *PaimonState) Position() (pos PaimonPosition, ok bool, why string) {
 			return pos, false, "no snapshot id in the state: the source had not planned a snapshot yet"
 		}
 	}
-	return PaimonPosition{NextSnapshot: best, Table: table, Full: full, Exact: exact && len(p.Splits) == 0 && p.Enumerator == nil}, true, ""
+	exact := len(p.Splits) == 0 && len(p.enumSplits()) == 0
+	return PaimonPosition{NextSnapshot: best, Table: table, Full: full, Exact: exact}, true, ""
 }
 
 func (p *PaimonState) enumSplits() []PaimonSplit {
