@@ -111,4 +111,3 @@ func (r *stateReader) read(h *metadata.StreamHandle) ([]byte, error) {
 	}
 	return data, nil
 }
-
