@@ -34,7 +34,7 @@ func goldenPosition() salvage.Position {
 				Paimon:  &salvage.PaimonStart{NextSnapshot: 12, Table: "s3a://wh/shop.db/orders", Exact: true, ConsumerID: "orders-v2", ResetConsumerSQL: "CALL sys.reset_consumer('shop.orders', 'orders-v2', 12)"},
 				Options: map[string]string{"scan.mode": "from-snapshot", "scan.snapshot-id": "12", "consumer-id": "orders-v2"}},
 			{OperatorID: "c86b7ae47ff7f88f3ce2f796a83191f9", UID: "customers-cdc", Kind: sourcestate.KindMySQLCDC,
-				MySQL: &salvage.MySQLStart{MySQLPosition: sourcestate.MySQLPosition{File: "mysql-bin.000017", Pos: 4711, GTIDs: "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-77", SkipEvents: 2, TsSec: 1795946400}},
+				MySQL:   &salvage.MySQLStart{MySQLPosition: sourcestate.MySQLPosition{File: "mysql-bin.000017", Pos: 4711, GTIDs: "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-77", SkipEvents: 2, TsSec: 1795946400}},
 				Options: map[string]string{"scan.startup.mode": "specific-offset", "scan.startup.specific-offset.file": "mysql-bin.000017", "scan.startup.specific-offset.pos": "4711"}},
 		},
 	}
