@@ -14,20 +14,20 @@
 //   - KafkaSource: scan.startup.mode=specific-offsets and
 //     scan.startup.specific-offsets=partition:0,offset:10;… (one topic; the
 //     DataStream OffsetsInitializer.offsets form is in the reasons);
-//
 //   - Paimon: scan.mode=from-snapshot and scan.snapshot-id=N, or with
 //     [Options.PaimonConsumer] the reset_consumer call that binds a consumer
 //     there;
-//
 //   - Flink CDC MySQL: scan.startup.mode=specific-offset and
 //     scan.startup.specific-offset.file/.pos/.gtid-set (and skip counts).
 //
-//     r, err := salvage.NewResolver(bucket, "ck/", &salvage.Options{
-//     Flink:  &flinkckpt.Options{FlinkRoot: "s3a://bucket/ck"},
-//     Kafka:  kafkaoffset.Log{Client: client}, // live checks
-//     Paimon: table,                           // a *paimon.Table
-//     })
-//     c, err := r.Resolve(ctx) // exact-input, or data-loss naming what is gone
+// For example:
+//
+//	r, err := salvage.NewResolver(bucket, "ck/", &salvage.Options{
+//		Flink:  &flinkckpt.Options{FlinkRoot: "s3a://bucket/ck"},
+//		Kafka:  kafkaoffset.Log{Client: client}, // live checks
+//		Paimon: table,                           // a *paimon.Table
+//	})
+//	c, err := r.Resolve(ctx) // exact-input, or data-loss naming what is gone
 //
 // The grade is [resume.ExactInput] (input continues exactly; operator
 // state starts empty) — checked live when a checker is given: a Kafka
