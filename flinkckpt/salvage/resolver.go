@@ -78,7 +78,10 @@ type Resolver struct {
 	from   resume.Resolver
 }
 
-var _ resume.Resolver = (*Resolver)(nil)
+var (
+	_ resume.Resolver         = (*Resolver)(nil)
+	_ resume.GuaranteeBounder = (*Resolver)(nil)
+)
 
 // NewResolver returns a salvage resolver over the snapshots under prefix of
 // bucket. Bad options fail here, before any I/O.
@@ -128,8 +131,10 @@ func stringsClean(id string) string {
 // Name returns the resolver's name.
 func (r *Resolver) Name() string { return r.o.Name }
 
-// MaxGuarantee is the best the resolver offers: the input continues
-// exactly, and operator state starts empty.
+// MaxGuarantee is the best the resolver offers (resume.GuaranteeBounder):
+// the input continues exactly, and operator state starts empty. Under the
+// chain's fail-closed policy a failed salvage blocks every weaker
+// candidate.
 func (r *Resolver) MaxGuarantee() resume.Guarantee { return resume.ExactInput }
 
 // Resolve reads the snapshot's source state and returns a candidate whose
