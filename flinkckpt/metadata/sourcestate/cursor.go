@@ -13,16 +13,32 @@ import (
 // zero value and loops stop on c.err. It holds bytes only.
 type cursor struct {
 	what string // the structure being read, for errors
-	buf  []byte
+	// version, when set, is appended to what in errors (" v<n>"): the
+	// label is only formatted when an error is reported.
+	version    int32
+	hasVersion bool
+	buf        []byte
 	off  int
 	err  error
 }
 
 func newCursor(what string, b []byte) *cursor { return &cursor{what: what, buf: b} }
 
+func newVersionedCursor(what string, version int32, b []byte) *cursor {
+	return &cursor{what: what, version: version, hasVersion: true, buf: b}
+}
+
+// label is what is being read, for errors.
+func (c *cursor) label() string {
+	if c.hasVersion {
+		return fmt.Sprintf("%s v%d", c.what, c.version)
+	}
+	return c.what
+}
+
 func (c *cursor) fail(format string, args ...any) {
 	if c.err == nil {
-		c.err = &FormatError{What: c.what, Offset: int64(c.off), Msg: fmt.Sprintf(format, args...)}
+		c.err = &FormatError{What: c.label(), Offset: int64(c.off), Msg: fmt.Sprintf(format, args...)}
 	}
 }
 

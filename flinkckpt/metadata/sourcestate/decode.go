@@ -263,21 +263,29 @@ func enumeratorKinds(c *Coordinator) []Kind {
 func splitKind(s RawSplit) (Kind, string) {
 	var kinds []Kind
 	var why []string
-	if _, err := ParseKafkaSplit(s.Version, s.Data); err == nil {
-		kinds = append(kinds, KindKafka)
-	} else if s.Version == KafkaSplitVersion {
-		why = append(why, err.Error())
+	// Only the serializers that have s.Version are tried (a failed parse
+	// costs an error value).
+	if s.Version == KafkaSplitVersion {
+		if _, err := ParseKafkaSplit(s.Version, s.Data); err == nil {
+			kinds = append(kinds, KindKafka)
+		} else {
+			why = append(why, err.Error())
+		}
+		if _, err := ParseMonitorSplit(s.Version, s.Data); err == nil {
+			kinds = append(kinds, KindPaimon)
+		}
 	}
-	if _, err := ParseMonitorSplit(s.Version, s.Data); err == nil {
-		kinds = append(kinds, KindPaimon)
+	if s.Version == PaimonSplitVersion && looksJava(s.Data) {
+		if _, err := ParsePaimonSplit(s.Version, s.Data); err == nil {
+			kinds = append(kinds, KindPaimon)
+		} else {
+			why = append(why, err.Error())
+		}
 	}
-	if _, err := ParsePaimonSplit(s.Version, s.Data); err == nil {
-		kinds = append(kinds, KindPaimon)
-	} else if s.Version == PaimonSplitVersion && looksJava(s.Data) {
-		why = append(why, err.Error())
-	}
-	if _, err := ParseMySQLSplit(s.Version, s.Data); err == nil {
-		kinds = append(kinds, KindMySQLCDC)
+	if s.Version >= 1 && s.Version <= maxMySQLSplitVersion && !looksJava(s.Data) {
+		if _, err := ParseMySQLSplit(s.Version, s.Data); err == nil {
+			kinds = append(kinds, KindMySQLCDC)
+		}
 	}
 	kinds = slices.Compact(kinds)
 	if len(kinds) == 1 {

@@ -67,7 +67,7 @@ const KafkaSplitVersion = 0
 
 // ParseKafkaSplit decodes a KafkaSource split of serializer version 0.
 func ParseKafkaSplit(version int32, data []byte) (KafkaSplit, error) {
-	c := newCursor(fmt.Sprintf("KafkaSource split v%d", version), data)
+	c := newVersionedCursor("KafkaSource split", version, data)
 	if version != KafkaSplitVersion {
 		c.fail("unknown KafkaPartitionSplitSerializer version %d (only 0 exists)", version)
 		return KafkaSplit{}, c.err
@@ -170,7 +170,7 @@ type KafkaEnumerator struct {
 // discovery flag) or 3 (splits with status). No trailing bytes are
 // allowed.
 func ParseKafkaEnumerator(version int32, data []byte) (*KafkaEnumerator, error) {
-	c := newCursor(fmt.Sprintf("KafkaSource enumerator state v%d", version), data)
+	c := newVersionedCursor("KafkaSource enumerator state", version, data)
 	e := &KafkaEnumerator{Version: version, SplitVersion: -1}
 	switch version {
 	case 0:
@@ -185,7 +185,7 @@ func ParseKafkaEnumerator(version int32, data []byte) (*KafkaEnumerator, error) 
 			n := c.count("split count", 26)
 			for j := 0; j < n && c.err == nil; j++ {
 				s := c.splitBytes("split")
-				sc := newCursor(c.what+" split", s)
+				sc := newCursor("KafkaSource enumerator split", s)
 				sp := kafkaSplit(sc)
 				sc.end()
 				if sc.err != nil {
@@ -227,7 +227,7 @@ func ParseKafkaEnumerator(version int32, data []byte) (*KafkaEnumerator, error) 
 		e.Partitions = make([]KafkaPartition, 0, n)
 		for i := 0; i < n && c.err == nil; i++ {
 			s := c.splitBytes("split")
-			sc := newCursor(c.what+" split", s)
+			sc := newCursor("KafkaSource enumerator split", s)
 			sp := kafkaSplit(sc)
 			sc.end()
 			if sc.err != nil {

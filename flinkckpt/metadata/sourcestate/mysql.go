@@ -80,7 +80,7 @@ type MySQLSplit struct {
 // ParseMySQLSplit decodes a Flink CDC MySQL split of serializer version 1
 // to 4.
 func ParseMySQLSplit(version int32, data []byte) (MySQLSplit, error) {
-	c := newCursor(fmt.Sprintf("MySQL CDC split v%d", version), data)
+	c := newVersionedCursor("MySQL CDC split", version, data)
 	s := MySQLSplit{Subtask: -1}
 	if version < 1 || version > maxMySQLSplitVersion {
 		c.fail("unknown MySqlSplitSerializer version %d (known: 1 to %d)", version, maxMySQLSplitVersion)
@@ -283,7 +283,7 @@ type MySQLEnumerator struct {
 // ParseMySQLEnumerator decodes the head of a MySQL CDC enumerator
 // checkpoint. The snapshot and hybrid phases' split lists are not decoded.
 func ParseMySQLEnumerator(version int32, data []byte) (*MySQLEnumerator, error) {
-	c := newCursor(fmt.Sprintf("MySQL CDC enumerator state v%d", version), data)
+	c := newVersionedCursor("MySQL CDC enumerator state", version, data)
 	e := &MySQLEnumerator{Version: version}
 	if version < 1 || version > maxMySQLEnumeratorVersion {
 		c.fail("unknown PendingSplitsStateSerializer version %d (known: 1 to %d)", version, maxMySQLEnumeratorVersion)

@@ -81,7 +81,7 @@ func (s PaimonSplit) Table() string {
 
 // ParsePaimonSplit decodes a split of Paimon's FLIP-27 source.
 func ParsePaimonSplit(version int32, data []byte) (PaimonSplit, error) {
-	c := newCursor(fmt.Sprintf("Paimon split v%d", version), data)
+	c := newVersionedCursor("Paimon split", version, data)
 	if version != PaimonSplitVersion {
 		c.fail("unknown FileStoreSourceSplitSerializer version %d (known: 1)", version)
 		return PaimonSplit{}, c.err
@@ -105,7 +105,7 @@ func paimonSplit(c *cursor) PaimonSplit {
 	if c.err != nil {
 		return s
 	}
-	bc := newCursor(fmt.Sprintf("Paimon %s", shortClass(class)), block)
+	bc := newCursor("Paimon "+shortClass(class), block)
 	splitBody(bc, &s)
 	if bc.err != nil {
 		if fe, ok := bc.err.(*FormatError); ok {
@@ -135,7 +135,7 @@ func ParsePaimonJavaSplit(data []byte) (PaimonSplit, error) {
 	if c.err != nil {
 		return s, c.err
 	}
-	bc := newCursor(fmt.Sprintf("Paimon %s", shortClass(class)), block)
+	bc := newCursor("Paimon "+shortClass(class), block)
 	splitBody(bc, &s)
 	return s, bc.err
 }
@@ -222,7 +222,7 @@ type PaimonEnumerator struct {
 
 // ParsePaimonEnumerator decodes a PendingSplitsCheckpoint.
 func ParsePaimonEnumerator(version int32, data []byte) (*PaimonEnumerator, error) {
-	c := newCursor(fmt.Sprintf("Paimon enumerator state v%d", version), data)
+	c := newVersionedCursor("Paimon enumerator state", version, data)
 	if version != PaimonSplitVersion {
 		c.fail("unknown PendingSplitsCheckpointSerializer version %d (known: 1)", version)
 		return nil, c.err
@@ -231,7 +231,7 @@ func ParsePaimonEnumerator(version int32, data []byte) (*PaimonEnumerator, error
 	e := &PaimonEnumerator{Splits: make([]PaimonSplit, 0, min(n, c.left()/32))}
 	for i := 0; i < n && c.err == nil; i++ {
 		b := c.bytes("split")
-		sc := newCursor(fmt.Sprintf("%s split %d", c.what, i), b)
+		sc := newCursor("Paimon enumerator split", b)
 		s := paimonSplit(sc)
 		sc.end()
 		if sc.err != nil {
@@ -274,7 +274,7 @@ type MonitorSplit struct {
 
 // ParseMonitorSplit decodes a MonitorSource split.
 func ParseMonitorSplit(version int32, data []byte) (MonitorSplit, error) {
-	c := newCursor(fmt.Sprintf("Paimon MonitorSource split v%d", version), data)
+	c := newVersionedCursor("Paimon MonitorSource split", version, data)
 	s := MonitorSplit{Subtask: -1}
 	if version != 0 {
 		c.fail("unknown SimpleSourceSplitSerializer version %d (known: 0)", version)
