@@ -18,8 +18,8 @@ type cursor struct {
 	version    int32
 	hasVersion bool
 	buf        []byte
-	off  int
-	err  error
+	off        int
+	err        error
 }
 
 func newCursor(what string, b []byte) *cursor { return &cursor{what: what, buf: b} }

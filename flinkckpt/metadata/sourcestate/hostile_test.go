@@ -25,11 +25,23 @@ func TestHostileInput(t *testing.T) {
 		{"proxy version 7", func() error { _, err := sourcestate.ReadSplits(mut(stream, 3, 7), offs, 0, 0); return err }, sourcestate.ErrMalformed},
 		{"offset past the stream", func() error { _, err := sourcestate.ReadSplits(stream, []int64{int64(len(stream))}, 0, 0); return err }, sourcestate.ErrMalformed},
 		{"negative offset", func() error { _, err := sourcestate.ReadSplits(stream, []int64{-8}, 0, 0); return err }, sourcestate.ErrMalformed},
-		{"element length beyond the stream", func() error { _, err := sourcestate.ReadSplits(mut(stream, int(offs[0]), 0x7f), offs, 0, 0); return err }, sourcestate.ErrTooLarge},
-		{"split length not L-8", func() error { _, err := sourcestate.ReadSplits(mut(stream, int(offs[0])+11, 9), offs, 0, 0); return err }, sourcestate.ErrMalformed},
+		{"element length beyond the stream", func() error {
+			_, err := sourcestate.ReadSplits(mut(stream, int(offs[0]), 0x7f), offs, 0, 0)
+			return err
+		}, sourcestate.ErrTooLarge},
+		{"split length not L-8", func() error {
+			_, err := sourcestate.ReadSplits(mut(stream, int(offs[0])+11, 9), offs, 0, 0)
+			return err
+		}, sourcestate.ErrMalformed},
 		{"snappy chunk truncated", func() error { _, err := sourcestate.ReadSplits(snappy[:len(snappy)-3], soffs, 0, 0); return err }, sourcestate.ErrMalformed},
-		{"snappy checksum", func() error { _, err := sourcestate.ReadSplits(mut(snappy, len(snappy)-1, snappy[len(snappy)-1]^1), soffs, 0, 0); return err }, sourcestate.ErrMalformed},
-		{"snappy reserved chunk type", func() error { _, err := sourcestate.ReadSplits(mut(snappy, int(soffs[0]), 0x02), soffs, 0, 0); return err }, sourcestate.ErrMalformed},
+		{"snappy checksum", func() error {
+			_, err := sourcestate.ReadSplits(mut(snappy, len(snappy)-1, snappy[len(snappy)-1]^1), soffs, 0, 0)
+			return err
+		}, sourcestate.ErrMalformed},
+		{"snappy reserved chunk type", func() error {
+			_, err := sourcestate.ReadSplits(mut(snappy, int(soffs[0]), 0x02), soffs, 0, 0)
+			return err
+		}, sourcestate.ErrMalformed},
 		{"element over the limit", func() error { _, err := sourcestate.ReadSplits(stream, offs, 0, 16); return err }, sourcestate.ErrTooLarge},
 		{"kafka split version 1", func() error { _, err := sourcestate.ParseKafkaSplit(1, kafka.Data); return err }, sourcestate.ErrMalformed},
 		{"kafka split trailing byte", func() error { _, err := sourcestate.ParseKafkaSplit(0, append(kafka.Data, 0)); return err }, sourcestate.ErrMalformed},
@@ -40,7 +52,10 @@ func TestHostileInput(t *testing.T) {
 			_, err := sourcestate.ParseKafkaEnumerator(1, []byte{0x7f, 0xff, 0xff, 0xff})
 			return err
 		}, sourcestate.ErrMalformed},
-		{"coordinator serde 2", func() error { _, err := sourcestate.ParseCoordinator([]byte{0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0}); return err }, sourcestate.ErrMalformed},
+		{"coordinator serde 2", func() error {
+			_, err := sourcestate.ParseCoordinator([]byte{0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0})
+			return err
+		}, sourcestate.ErrMalformed},
 		{"coordinator v1 trailing bytes", func() error {
 			_, err := sourcestate.ParseCoordinator([]byte{0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 9})
 			return err
