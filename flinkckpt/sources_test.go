@@ -3,6 +3,7 @@ package flinkckpt_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 )
 
@@ -87,5 +89,27 @@ func TestSourcesMissingFile(t *testing.T) {
 	}
 	if _, _, err := flinkckpt.Sources(ctx, b, "nothing/", nil); !errors.Is(err, flinkckpt.ErrNoMetadata) {
 		t.Errorf("no _metadata: %v", err)
+	}
+}
+
+// A relative state path that escapes the snapshot dir is refused, not read.
+func TestSourcesRefusesEscapingPath(t *testing.T) {
+	ctx := context.Background()
+	b := memblob.OpenBucket(nil)
+	defer b.Close()
+	src := flinkckpttest.KafkaSource("orders", "orders", 10)
+	src.InFile = true
+	op, files := src.Operator(4, func(name string, size int64) *metadata.StreamHandle {
+		return &metadata.StreamHandle{Type: metadata.TypeRelativeFile, Path: "../../secret/" + name, Size: size}
+	})
+	data, err := flinkckpttest.Encode(&metadata.Checkpoint{Version: 4, CheckpointID: 1, Savepoint: true, Operators: []metadata.Operator{op}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.WriteAll(ctx, "sp/savepoint-aaaaaa-bbbbbbbbbbbb/_metadata", data, nil)
+	b.WriteAll(ctx, "secret/"+files[0].Name, files[0].Data, nil)
+	_, st, err := flinkckpt.Sources(ctx, b, "sp/savepoint-aaaaaa-bbbbbbbbbbbb/", nil)
+	if err == nil || !strings.Contains(err.Error(), "escapes the snapshot dir") || len(st.Sources[0].Kafka.Splits) != 0 {
+		t.Errorf("err %v", err)
 	}
 }

@@ -373,3 +373,28 @@ func TestResolverContract(t *testing.T) {
 		t.Errorf("max guarantee %s name %s", r.MaxGuarantee(), r.Name())
 	}
 }
+
+// A salvaged position beyond what the live system holds is an error (the
+// topic or table was recreated), not a candidate.
+func TestPositionBeyondLiveSystem(t *testing.T) {
+	ctx := context.Background()
+	b := memblob.OpenBucket(nil)
+	defer b.Close()
+	l := &flinkckpttest.Layout{Bucket: b, Root: "s3a://b/"}
+	w, _ := l.Savepoint(ctx, "savepoint-aaaaaa-000000000007", 9, &flinkckpttest.Checkpoint{
+		Sources: []flinkckpttest.Source{flinkckpttest.KafkaSource("k", "topic", 500)}})
+	cl := kafkaCluster(t, 1, 20)
+	r, _ := salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir, Kafka: kafkaoffset.Log{Client: cl}})
+	if _, err := r.Resolve(ctx); err == nil || errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), "above today's end offset 20") {
+		t.Errorf("kafka: err %v", err)
+	}
+
+	tb := paimontest.New(t, b, "wh/shop.db/orders").Schema(nil).CommitEvery(5, time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC), time.Minute)
+	w, _ = l.Savepoint(ctx, "savepoint-aaaaaa-000000000008", 9, &flinkckpttest.Checkpoint{
+		Sources: []flinkckpttest.Source{flinkckpttest.MonitorSource("m", 40)}})
+	table, _ := paimon.NewTable(b, tb.Path(), nil)
+	r, _ = salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir, Paimon: table})
+	if _, err := r.Resolve(ctx); err == nil || !strings.Contains(err.Error(), "recreated") {
+		t.Errorf("paimon: err %v", err)
+	}
+}
