@@ -75,7 +75,7 @@
 //	kafka.rewind-lag                       a start by time skips what a lagging job had not read
 //	kafka.not-observed                     the old job was not observed for being stopped
 //	kafka.several-topics                   specific-offsets options cover one topic only
-//	paimon.rollback-suspected              snapshot nextSnapshot-1 was committed after the consumer file was written
+//	paimon.rollback-suspected              ids below nextSnapshot were committed after the consumer's last progress: possible loss
 //	paimon.expired-before-read             snapshots the consumer had not read expired: data loss
 //	paimon.expiration-unreadable           consumer.expiration-time does not parse
 //	paimon.consumer-expired                the consumer is idle longer than consumer.expiration-time
@@ -91,6 +91,10 @@
 //	paimon.loss-by-tag                     a tag proves that records of expired ids are lost
 //	paimon.possible-loss                   expired ids may have held records after the start time
 //	paimon.consumer-file-unusable          a reset replaces an unreadable consumer file
+//	paimon.written-mode-assumed            the old job's consumer.mode is not known: exactly-once assumed
+//	paimon.changelog-ignored               changelog/ holds changelogs the table's options say are not read
+//	paimon.version-assumed                 the grade depends on the Paimon version, which was not declared
+//	paimon.option-unreadable               a table option does not parse: its default is used
 //	salvage.data-loss                      records or snapshots a salvaged source had not read are gone
 //	salvage.not-checked                    a salvaged position was not checked against the live system
 //	salvage.unresolved-marker              Kafka partitions the old job had not started have no offset

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"time"
 
@@ -15,7 +16,8 @@ import (
 )
 
 const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flink-job-id ID] [--flink-root URI] [--flink-strict] [--flink-sources]
-        [--paimon-table URL --paimon-consumer ID [--paimon-mode at-least-once] [--paimon-from TIME]]
+        [--paimon-table URL --paimon-consumer ID [--paimon-mode at-least-once] [--paimon-from TIME]
+         [--paimon-written-mode MODE] [--paimon-version V] [--paimon-option KEY=VALUE]...]
         [--kafka-brokers H:P --kafka-topic T [--kafka-group G] [--kafka-from TIME | --kafka-rewind DUR]]
         [--together] [--min-guarantee NAME] [--max-age DUR] [--timeout DUR] [--on-failure block-weaker|choose-anyway]
         [--json | --format text|json|k8s [--k8s-nonce N]] [--now TIME]`
@@ -25,6 +27,8 @@ type resolveFlags struct {
 	flinkCheckpoints, flinkSavepoints, flinkJobID, flinkRoot string
 	flinkStrict, flinkSources                                bool
 	paimonTable, paimonConsumer, paimonMode                  string
+	paimonWrittenMode, paimonVersion                         string
+	paimonOptions                                            keyValueFlag
 	paimonFrom                                               timeFlag
 	kafkaBrokers, kafkaTopic, kafkaGroup                     string
 	kafkaFrom                                                timeFlag
@@ -52,6 +56,9 @@ func runResolve(e *env, args []string) error {
 	fs.StringVar(&f.paimonConsumer, "paimon-consumer", "", "the job's consumer-id")
 	fs.StringVar(&f.paimonMode, "paimon-mode", "", "consumer.mode of the new job: exactly-once or at-least-once (default: the table's)")
 	fs.Var(&f.paimonFrom, "paimon-from", "start `TIME` when the consumer has no file (RFC 3339, unix ms, or -15m)")
+	fs.StringVar(&f.paimonWrittenMode, "paimon-written-mode", "", "consumer.mode the old job ran with (`MODE`: exactly-once or at-least-once); decides exact-input vs replay (default: the table's, else exactly-once, assumed with a warning)")
+	fs.StringVar(&f.paimonVersion, "paimon-version", "", "Paimon release the new job reads with (`V`, e.g. 0.8 or 1.4.1; default: the newest behaviour)")
+	fs.Var(&f.paimonOptions, "paimon-option", "override a table option, `KEY=VALUE` (repeatable), e.g. changelog.time-retained=7d")
 	fs.StringVar(&f.kafkaBrokers, "kafka-brokers", "", "seed brokers, `H:P[,H:P]`")
 	fs.StringVar(&f.kafkaTopic, "kafka-topic", "", "topic(s) the job reads, `T[,T]`")
 	fs.StringVar(&f.kafkaGroup, "kafka-group", "", "the group KafkaSource committed offsets to (its group.id)")
@@ -112,6 +119,33 @@ func runResolve(e *env, args []string) error {
 	return decisionExit(result, rerr)
 }
 
+// keyValueFlag is a repeatable KEY=VALUE flag.
+type keyValueFlag struct{ m map[string]string }
+
+func (f *keyValueFlag) String() string {
+	if f == nil || len(f.m) == 0 {
+		return ""
+	}
+	keys := make([]string, 0, len(f.m))
+	for k := range f.m {
+		keys = append(keys, k+"="+f.m[k])
+	}
+	sort.Strings(keys)
+	return strings.Join(keys, ",")
+}
+
+func (f *keyValueFlag) Set(s string) error {
+	k, v, ok := strings.Cut(s, "=")
+	if !ok || strings.TrimSpace(k) == "" {
+		return fmt.Errorf("%q: want KEY=VALUE", s)
+	}
+	if f.m == nil {
+		f.m = map[string]string{}
+	}
+	f.m[strings.TrimSpace(k)] = v
+	return nil
+}
+
 // clock returns "now": --now when given, else the wall clock.
 func (f *resolveFlags) clock() func() time.Time {
 	if f.now.t.IsZero() {
@@ -158,8 +192,8 @@ func (f *resolveFlags) check() error {
 		return usagef("resolve: --flink-sources needs --flink-checkpoints or --flink-savepoints")
 	case hasPaimon && (f.paimonTable == "" || f.paimonConsumer == "") && !(f.flinkSources && f.paimonTable != ""):
 		return usagef("resolve: --paimon-table and --paimon-consumer go together")
-	case !hasPaimon && (f.paimonMode != "" || !f.paimonFrom.t.IsZero()):
-		return usagef("resolve: --paimon-mode and --paimon-from need --paimon-table")
+	case !hasPaimon && (f.paimonMode != "" || !f.paimonFrom.t.IsZero() || f.paimonWrittenMode != "" || f.paimonVersion != "" || len(f.paimonOptions.m) > 0):
+		return usagef("resolve: --paimon-mode, --paimon-from, --paimon-written-mode, --paimon-version and --paimon-option need --paimon-table")
 	case hasKafka && (f.kafkaBrokers == "" || f.kafkaTopic == "") && !(f.flinkSources && f.kafkaBrokers != ""):
 		return usagef("resolve: --kafka-brokers and --kafka-topic go together (or --kafka-brokers alone with --flink-sources, to check salvaged offsets)")
 	case f.flinkSources && f.kafkaTopic == "" && f.kafkaBrokers != "" && (f.kafkaGroup != "" || !f.kafkaFrom.t.IsZero() || f.kafkaRewind.d != 0 || f.kafkaObserve.d != 0):
@@ -207,7 +241,10 @@ func (f *resolveFlags) build(ctx context.Context) ([]resume.Resolver, func(), er
 		}
 		checks.paimon = table
 		if f.paimonConsumer != "" {
-			r, err := paimon.NewResolver(table, f.paimonConsumer, &paimon.Options{StartTime: f.paimonFrom.t, Mode: f.paimonMode, Now: f.clock()})
+			r, err := paimon.NewResolver(table, f.paimonConsumer, &paimon.Options{
+				StartTime: f.paimonFrom.t, Mode: f.paimonMode, WrittenMode: f.paimonWrittenMode,
+				PaimonVersion: f.paimonVersion, TableOptions: f.paimonOptions.m, Now: f.clock(),
+			})
 			if err != nil {
 				return nil, closeAll, usagef("resolve: %v", err)
 			}
