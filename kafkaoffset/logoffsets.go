@@ -9,8 +9,9 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
-// LogOffsets lists the log start and end offsets (high watermark) of the
-// given partitions of topic through client: one ListOffsets request per
+// LogOffsets lists the log start and end offsets (high watermark, read
+// uncommitted: a reader's next offset never passes it) of the given
+// partitions of topic through client: one ListOffsets request per
 // broker for each, partitions with retriable errors asked again as
 // [Resolver] does. It returns the offsets of every partition it could list,
 // and an error joining one error per partition that failed (a partition
@@ -36,10 +37,10 @@ func LogOffsets(ctx context.Context, client *kgo.Client, topic string, partition
 		parts[i] = PartitionOffsets{Topic: topic, Partition: p, Start: -1, End: -1}
 		ptrs[i] = &parts[i]
 	}
-	if _, err := r.listOffsets(ctx, -1, "end offset", ptrs, func(p *PartitionOffsets, o, _ int64) { p.End = o }); err != nil {
+	if _, err := r.listOffsets(ctx, -1, 0, "end offset", ptrs, func(p *PartitionOffsets, o, _ int64) { p.End = o }); err != nil {
 		return nil, nil, err
 	}
-	if _, err := r.listOffsets(ctx, -2, "log start offset", ptrs, func(p *PartitionOffsets, o, _ int64) { p.Start = o }); err != nil {
+	if _, err := r.listOffsets(ctx, -2, 0, "log start offset", ptrs, func(p *PartitionOffsets, o, _ int64) { p.Start = o }); err != nil {
 		return nil, nil, err
 	}
 	start, end = map[int32]int64{}, map[int32]int64{}

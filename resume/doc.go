@@ -75,6 +75,12 @@
 //	kafka.rewind-lag                       a start by time skips what a lagging job had not read
 //	kafka.not-observed                     the old job was not observed for being stopped
 //	kafka.several-topics                   specific-offsets options cover one topic only
+//	kafka.open-transaction                 a transaction is open: a read_committed job stops at the last stable offset
+//	kafka.commit-source-assumed            starts at commits assume the old job committed on completed checkpoints
+//	kafka.idle-indistinguishable           every commit equals its end offset: a running idle job cannot be told apart
+//	kafka.tombstones-may-be-gone           a compacted topic's start is further behind than delete.retention.ms
+//	kafka.configs-unread                   topic configs unreadable: cleanup.policy=delete and CreateTime assumed
+//	kafka.future-time                      a commit or record time after now counts as now in At
 //	paimon.rollback-suspected              ids below nextSnapshot were committed after the consumer's last progress: possible loss
 //	paimon.expired-before-read             snapshots the consumer had not read expired: data loss
 //	paimon.expiration-unreadable           consumer.expiration-time does not parse

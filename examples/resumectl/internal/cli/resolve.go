@@ -18,7 +18,8 @@ import (
 const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flink-job-id ID] [--flink-root URI] [--flink-strict] [--flink-sources]
         [--paimon-table URL --paimon-consumer ID [--paimon-mode at-least-once] [--paimon-from TIME]
          [--paimon-written-mode MODE] [--paimon-version V] [--paimon-option KEY=VALUE]...]
-        [--kafka-brokers H:P --kafka-topic T [--kafka-group G] [--kafka-from TIME | --kafka-rewind DUR]]
+        [--kafka-brokers H:P --kafka-topic T [--kafka-group G] [--kafka-from TIME | --kafka-rewind DUR] [--kafka-observe DUR]
+         [--kafka-isolation read_committed|read_uncommitted] [--kafka-commit-source checkpoint|auto|unknown] [--kafka-strict]]
         [--together] [--min-guarantee NAME] [--max-age DUR] [--timeout DUR] [--on-failure block-weaker|choose-anyway]
         [--json | --format text|json|k8s [--k8s-nonce N]] [--now TIME]`
 
@@ -31,6 +32,8 @@ type resolveFlags struct {
 	paimonOptions                                            keyValueFlag
 	paimonFrom                                               timeFlag
 	kafkaBrokers, kafkaTopic, kafkaGroup                     string
+	kafkaIsolation, kafkaCommitSource                        string
+	kafkaStrict                                              bool
 	kafkaFrom                                                timeFlag
 	kafkaRewind, kafkaObserve                                durationFlag
 	together                                                 bool
@@ -65,6 +68,9 @@ func runResolve(e *env, args []string) error {
 	fs.Var(&f.kafkaFrom, "kafka-from", "start `TIME` for partitions without a commit (or all, without --kafka-group)")
 	fs.Var(&f.kafkaRewind, "kafka-rewind", "like --kafka-from, as a `DURATION` before now (e.g. 15m)")
 	fs.Var(&f.kafkaObserve, "kafka-observe", "watch the group's offsets this long (`DURATION`) and fail if they move: the old job still runs")
+	fs.StringVar(&f.kafkaIsolation, "kafka-isolation", "", "the new job's isolation.level: read_committed (default: starts stay below open transactions) or read_uncommitted")
+	fs.StringVar(&f.kafkaCommitSource, "kafka-commit-source", "", "how the old job committed: checkpoint (default, assumed), auto (enable.auto.commit: data loss) or unknown (data loss)")
+	fs.BoolVar(&f.kafkaStrict, "kafka-strict", false, "grade as data loss what may be lost but cannot be shown (compacted topics further behind than delete.retention.ms)")
 	fs.BoolVar(&f.together, "together", false, "the job reads the Paimon table and the Kafka topic together: one position for both")
 	fs.StringVar(&f.minGuarantee, "min-guarantee", "", "weakest acceptable guarantee: data-loss, replay (default), exact-input, exactly-once")
 	fs.Var(&f.maxAge, "max-age", "reject positions older than this `DURATION` (e.g. 7d)")
@@ -196,14 +202,16 @@ func (f *resolveFlags) check() error {
 		return usagef("resolve: --paimon-mode, --paimon-from, --paimon-written-mode, --paimon-version and --paimon-option need --paimon-table")
 	case hasKafka && (f.kafkaBrokers == "" || f.kafkaTopic == "") && !(f.flinkSources && f.kafkaBrokers != ""):
 		return usagef("resolve: --kafka-brokers and --kafka-topic go together (or --kafka-brokers alone with --flink-sources, to check salvaged offsets)")
-	case f.flinkSources && f.kafkaTopic == "" && f.kafkaBrokers != "" && (f.kafkaGroup != "" || !f.kafkaFrom.t.IsZero() || f.kafkaRewind.d != 0 || f.kafkaObserve.d != 0):
-		return usagef("resolve: --kafka-group, --kafka-from, --kafka-rewind and --kafka-observe need --kafka-topic")
+	case f.flinkSources && f.kafkaTopic == "" && f.kafkaBrokers != "" && (f.kafkaGroup != "" || !f.kafkaFrom.t.IsZero() || f.kafkaRewind.d != 0 || f.kafkaObserve.d != 0 ||
+		f.kafkaIsolation != "" || f.kafkaCommitSource != "" || f.kafkaStrict):
+		return usagef("resolve: --kafka-group, --kafka-from, --kafka-rewind, --kafka-observe, --kafka-isolation, --kafka-commit-source and --kafka-strict need --kafka-topic")
 	case !f.kafkaFrom.t.IsZero() && f.kafkaRewind.d != 0:
 		return usagef("resolve: --kafka-from and --kafka-rewind are exclusive")
 	case hasKafka && f.kafkaTopic != "" && f.kafkaGroup == "" && f.kafkaFrom.t.IsZero() && f.kafkaRewind.d == 0:
 		return usagef("resolve: Kafka needs --kafka-group, --kafka-from or --kafka-rewind")
-	case !hasKafka && (f.kafkaGroup != "" || !f.kafkaFrom.t.IsZero() || f.kafkaRewind.d != 0 || f.kafkaObserve.d != 0):
-		return usagef("resolve: --kafka-group, --kafka-from, --kafka-rewind and --kafka-observe need --kafka-brokers")
+	case !hasKafka && (f.kafkaGroup != "" || !f.kafkaFrom.t.IsZero() || f.kafkaRewind.d != 0 || f.kafkaObserve.d != 0 ||
+		f.kafkaIsolation != "" || f.kafkaCommitSource != "" || f.kafkaStrict):
+		return usagef("resolve: --kafka-group, --kafka-from, --kafka-rewind, --kafka-observe, --kafka-isolation, --kafka-commit-source and --kafka-strict need --kafka-brokers")
 	case f.together && !(f.paimonConsumer != "" && f.kafkaTopic != ""):
 		return usagef("resolve: --together needs both --paimon-table and --kafka-brokers")
 	}
@@ -265,6 +273,7 @@ func (f *resolveFlags) build(ctx context.Context) ([]resume.Resolver, func(), er
 		if f.kafkaTopic != "" {
 			r, err := kafkaoffset.NewResolver(cl, splitComma(f.kafkaTopic), &kafkaoffset.Options{
 				Group: f.kafkaGroup, At: at, ObserveWindow: f.kafkaObserve.d, Now: f.clock(),
+				IsolationLevel: kafkaoffset.IsolationLevel(f.kafkaIsolation), CommitSource: kafkaoffset.CommitSource(f.kafkaCommitSource), Strict: f.kafkaStrict,
 			})
 			if err != nil {
 				return nil, closeAll, usagef("resolve: %v", err)
