@@ -13,12 +13,13 @@ import (
 )
 
 const flinkUsage = `list URL [--json] [--job-id ID] [--flink-root URI] [--no-verify] [--strict]
-       resumectl flink inspect PATH|URL [--json] [--flink-root URI] [--strict]`
+       resumectl flink inspect PATH|URL [--json] [--flink-root URI] [--strict]
+       resumectl flink sources SNAPSHOT [--json] [--flink-root URI]`
 
 // runFlink implements "resumectl flink list" and "resumectl flink inspect".
 func runFlink(e *env, args []string) error {
 	if len(args) == 0 {
-		return usagef("flink: want a subcommand: list or inspect (usage: resumectl flink %s)", flinkUsage)
+		return usagef("flink: want a subcommand: list, inspect or sources (usage: resumectl flink %s)", flinkUsage)
 	}
 	sub := args[0]
 	fs := newFlags(e, "flink "+sub, flinkUsage)
@@ -44,8 +45,13 @@ func runFlink(e *env, args []string) error {
 			return usagef("flink inspect: --job-id and --no-verify apply to flink list only")
 		}
 		return flinkInspect(ctx, e, pos[0], &flinkckpt.Options{FlinkRoot: *root, Strict: *strict}, *asJSON)
+	case "sources":
+		if *jobID != "" || *noVerify || *strict {
+			return usagef("flink sources: --job-id, --no-verify and --strict apply to flink list and inspect only")
+		}
+		return flinkSources(ctx, e, pos[0], &flinkckpt.Options{FlinkRoot: *root}, *asJSON)
 	default:
-		return usagef("flink: unknown subcommand %q: want list or inspect", sub)
+		return usagef("flink: unknown subcommand %q: want list, inspect or sources", sub)
 	}
 }
 
