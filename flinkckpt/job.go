@@ -18,6 +18,16 @@ type Job struct {
 	// Operators are the new job's operators in the order added, each id
 	// once.
 	Operators []JobOperator
+	// Unpredictable describes operators of the new job whose ids its
+	// description cannot give: without a uid Flink hashes the topology
+	// (StreamGraphHasherV2.generateDeterministicHash). A snapshot operator
+	// that matches none of Operators may be one of them.
+	Unpredictable []string
+	// Parallelism and MaxParallelism of the new job's operators when known
+	// and not set per operator (JobOperator); 0 when unknown. A plan does
+	// not record them.
+	Parallelism    int
+	MaxParallelism int
 }
 
 // JobOperator is one operator of the new job.
@@ -33,6 +43,11 @@ type JobOperator struct {
 	// description does not settle (a planner transformation created only
 	// for some inputs): it may or may not be in the job.
 	Maybe bool
+	// Parallelism and MaxParallelism of the operator in the new job when
+	// known; 0 means Job.Parallelism / Job.MaxParallelism. A max
+	// parallelism given here is taken as configured explicitly.
+	Parallelism    int
+	MaxParallelism int
 }
 
 // OperatorID returns the operator id Flink derives from a user-specified
@@ -98,8 +113,8 @@ func (j *Job) AddOperatorID(id string) error {
 }
 
 // Add adds an operator; one already present by id keeps its first entry,
-// filled in with a uid or name it lacked, and stops being Maybe when added
-// for certain.
+// filled in with a uid, name or parallelism it lacked, and stops being
+// Maybe when added for certain.
 func (j *Job) Add(op JobOperator) error {
 	id, err := ParseOperatorID(op.ID)
 	if err != nil {
@@ -118,6 +133,12 @@ func (j *Job) add(op JobOperator) {
 		}
 		if o.Name == "" {
 			o.Name = op.Name
+		}
+		if o.Parallelism == 0 {
+			o.Parallelism = op.Parallelism
+		}
+		if o.MaxParallelism == 0 {
+			o.MaxParallelism = op.MaxParallelism
 		}
 		o.Maybe = o.Maybe && op.Maybe
 		return
