@@ -95,6 +95,20 @@ func (j *Job) AddUID(uid string) {
 	j.add(JobOperator{ID: OperatorID(uid), UID: uid})
 }
 
+// AddSinkUID adds a sink written with sinkTo(…).uid(uid): its writer has
+// the uid, and a SinkV2 (or SinkV1) sink with a committer or a global
+// committer expands to operators with the uids "Sink Committer: <uid>" and
+// "Sink <uid> Global Committer" (SinkTransformationTranslator), added as
+// Maybe: whether the sink has them is the connector's choice. Sub-operators
+// of a custom pre- or post-commit topology get "<uid>: <their uid>" only
+// when the connector sets one, and are not added.
+func (j *Job) AddSinkUID(uid string) {
+	j.add(JobOperator{ID: OperatorID(uid), UID: uid})
+	for _, u := range []string{"Sink Committer: " + uid, "Sink " + uid + " Global Committer"} {
+		j.add(JobOperator{ID: OperatorID(u), UID: u, Maybe: true})
+	}
+}
+
 // AddUIDHash adds an operator whose uid hash was set directly
 // (DataStream .setUidHash(…)): the hash is the operator id.
 func (j *Job) AddUIDHash(hash string) error {
