@@ -182,7 +182,7 @@ func CheckCompat(cp *metadata.Checkpoint, job *Job) *Compat {
 	if job == nil {
 		job = &Job{}
 	}
-	c := &Compat{CheckpointID: cp.CheckpointID, Operators: []CompatOperator{}, Dropped: []string{}, NewWithoutState: []string{}}
+	c := &Compat{CheckpointID: cp.CheckpointID, Operators: make([]CompatOperator, 0, len(cp.Operators)), Dropped: []string{}, NewWithoutState: []string{}}
 	byID := make(map[string]int, len(job.Operators))
 	for i, o := range job.Operators {
 		byID[o.ID] = i

@@ -3,7 +3,6 @@ package flinkckpt
 import (
 	"encoding/hex"
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -28,6 +27,8 @@ type Job struct {
 	// not record them.
 	Parallelism    int
 	MaxParallelism int
+
+	byID map[string]int // position of each id in Operators (see index)
 }
 
 // JobOperator is one operator of the new job.
@@ -140,7 +141,7 @@ func (j *Job) Add(op JobOperator) error {
 }
 
 func (j *Job) add(op JobOperator) {
-	if i := slices.IndexFunc(j.Operators, func(o JobOperator) bool { return o.ID == op.ID }); i >= 0 {
+	if i := j.index(op.ID); i >= 0 {
 		o := &j.Operators[i]
 		if o.UID == "" {
 			o.UID = op.UID
@@ -158,9 +159,41 @@ func (j *Job) add(op JobOperator) {
 		return
 	}
 	j.Operators = append(j.Operators, op)
+	if j.byID != nil {
+		j.byID[op.ID] = len(j.Operators) - 1
+	}
 }
 
-// Operator returns the new job's operator with the id, if any.
+// index returns the position of the operator with the id in Operators, or
+// -1. It keeps a map from id to position, rebuilt when Operators was
+// changed other than through add (a length it was not built for, or an
+// entry that moved).
+func (j *Job) index(id string) int {
+	if j.byID == nil || len(j.byID) != len(j.Operators) {
+		j.reindex()
+	}
+	i, ok := j.byID[id]
+	if ok && i < len(j.Operators) && j.Operators[i].ID == id {
+		return i
+	}
+	if ok {
+		j.reindex()
+		if i, ok := j.byID[id]; ok {
+			return i
+		}
+	}
+	return -1
+}
+
+func (j *Job) reindex() {
+	j.byID = make(map[string]int, len(j.Operators))
+	for i, o := range j.Operators {
+		j.byID[o.ID] = i
+	}
+}
+
+// Operator returns the new job's operator with the id, if any. It only
+// reads the Job (a linear search), so concurrent calls are safe.
 func (j *Job) Operator(id string) (JobOperator, bool) {
 	if j == nil {
 		return JobOperator{}, false

@@ -213,7 +213,10 @@ func ParsePlan(data []byte, opts *PlanOptions) (*Plan, error) {
 		}
 	}
 	if runVersion.less(1, 15) {
-		return nil, fmt.Errorf("flinkckpt: compiled plans need Flink 1.15 or later, not %s", runVersion)
+		if o.FlinkVersion != "" {
+			return nil, fmt.Errorf("flinkckpt: PlanOptions.FlinkVersion %s: compiled plans need Flink 1.15 or later", runVersion)
+		}
+		return nil, &PlanError{Node: -1, Field: "flinkVersion", Msg: fmt.Sprintf("%s: compiled plans need Flink 1.15 or later", runVersion), Err: ErrMalformedPlan}
 	}
 	p.RunVersion = runVersion.String()
 	d := &deriver{plan: raw, opts: o, run: runVersion}
@@ -281,6 +284,7 @@ type planJSON struct {
 	Nodes        []planNodeJSON
 	Edges        []planEdgeJSON
 	byID         map[int64]int
+	inputsOf     map[int64][]int64
 }
 
 type planEdgeJSON struct {
@@ -325,7 +329,7 @@ func decodePlan(data []byte) (*planJSON, error) {
 	if top.Nodes == nil {
 		return nil, malformed(-1, 0, "nodes", "missing: not a compiled plan")
 	}
-	p := &planJSON{FlinkVersion: *top.FlinkVersion, byID: make(map[int64]int, len(top.Nodes))}
+	p := &planJSON{FlinkVersion: *top.FlinkVersion, byID: make(map[int64]int, len(top.Nodes)), inputsOf: map[int64][]int64{}}
 	for i, raw := range top.Nodes {
 		var n struct {
 			ID            *json.Number               `json:"id"`
@@ -388,6 +392,7 @@ func decodePlan(data []byte) (*planJSON, error) {
 			}
 		}
 		p.Edges = append(p.Edges, planEdgeJSON{Source: *e.Source, Target: *e.Target})
+		p.inputsOf[*e.Target] = append(p.inputsOf[*e.Target], *e.Source)
 	}
 	return p, nil
 }
@@ -424,13 +429,7 @@ func configValue(raw json.RawMessage) (string, bool) {
 
 // inputs returns the ids of a node's inputs in edge order.
 func (p *planJSON) inputs(id int64) []int64 {
-	var out []int64
-	for _, e := range p.Edges {
-		if e.Target == id {
-			out = append(out, e.Source)
-		}
-	}
-	return out
+	return p.inputsOf[id]
 }
 
 // uidCollisions reports uids that two operators (not virtual, not maybe)

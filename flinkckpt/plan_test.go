@@ -238,13 +238,14 @@ func TestPlanMalformed(t *testing.T) {
 	if _, err := flinkckpt.ParsePlan([]byte(simplePlan("1.19", "")), &flinkckpt.PlanOptions{MaxSize: 10}); !errors.Is(err, flinkckpt.ErrPlanTooLarge) {
 		t.Errorf("size limit: %v", err)
 	}
-	if _, err := flinkckpt.ParsePlan([]byte(simplePlan("1.14", "")), nil); err == nil || !strings.Contains(err.Error(), "Flink 1.15 or later") {
+	if _, err := flinkckpt.ParsePlan([]byte(simplePlan("1.14", "")), nil); !errors.Is(err, flinkckpt.ErrMalformedPlan) || !strings.Contains(err.Error(), "Flink 1.15 or later") {
 		t.Errorf("1.14: %v", err)
 	}
 	for _, opts := range []*flinkckpt.PlanOptions{
 		{Config: map[string]string{"table.exec.uid.generation": "maybe"}},
 		{Config: map[string]string{"table.exec.sink.type-length-enforcer": "CUT"}},
 		{FlinkVersion: "twenty"},
+		{FlinkVersion: "1.13"},
 	} {
 		if _, err := flinkckpt.ParsePlan([]byte(simplePlan("1.19", "")), opts); err == nil || errors.Is(err, flinkckpt.ErrMalformedPlan) {
 			t.Errorf("options %+v: %v", opts, err)

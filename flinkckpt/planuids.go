@@ -129,14 +129,37 @@ func (c *nodeContext) uidFormat() string {
 }
 
 // uid is ExecNodeContext.generateUid: the placeholders replaced in one
-// pass, as commons-lang StringUtils.replaceEach does.
+// left-to-right pass, as commons-lang StringUtils.replaceEach does (a
+// replacement is never scanned again).
 func (c *nodeContext) uid(transformation string) string {
-	return strings.NewReplacer(
-		"<id>", strconv.FormatInt(c.n.ID, 10),
-		"<type>", c.n.Name,
-		"<version>", strconv.Itoa(c.n.Version),
-		"<transformation>", transformation,
-	).Replace(c.format)
+	f := c.format
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(f, '<')
+		if i < 0 {
+			b.WriteString(f)
+			return b.String()
+		}
+		b.WriteString(f[:i])
+		f = f[i:]
+		switch {
+		case strings.HasPrefix(f, "<id>"):
+			b.WriteString(strconv.FormatInt(c.n.ID, 10))
+			f = f[len("<id>"):]
+		case strings.HasPrefix(f, "<type>"):
+			b.WriteString(c.n.Name)
+			f = f[len("<type>"):]
+		case strings.HasPrefix(f, "<version>"):
+			b.WriteString(strconv.Itoa(c.n.Version))
+			f = f[len("<version>"):]
+		case strings.HasPrefix(f, "<transformation>"):
+			b.WriteString(transformation)
+			f = f[len("<transformation>"):]
+		default:
+			b.WriteByte('<')
+			f = f[1:]
+		}
+	}
 }
 
 // op is a transformation of the node, with its uid when the planner sets
