@@ -50,19 +50,28 @@ type PlanError struct {
 	Err error
 }
 
-// Error names the node, the field and the problem.
+// Error names the kind of problem, the node, the field and what is wrong:
+// "flinkckpt: unknown ExecNode type: node 1 (id 2), type: …".
 func (e *PlanError) Error() string {
-	where := "compiled plan"
+	kind := "compiled plan"
+	if e.Err != nil {
+		kind = strings.TrimPrefix(e.Err.Error(), "flinkckpt: ")
+	}
+	var where []string
 	if e.Node >= 0 {
-		where = fmt.Sprintf("compiled plan node %d", e.Node)
+		n := fmt.Sprintf("node %d", e.Node)
 		if e.NodeID != 0 {
-			where = fmt.Sprintf("compiled plan node %d (id %d)", e.Node, e.NodeID)
+			n = fmt.Sprintf("node %d (id %d)", e.Node, e.NodeID)
 		}
+		where = append(where, n)
 	}
 	if e.Field != "" {
-		where += ", " + e.Field
+		where = append(where, e.Field)
 	}
-	return fmt.Sprintf("flinkckpt: %s: %s", where, e.Msg)
+	if len(where) == 0 {
+		return fmt.Sprintf("flinkckpt: %s: %s", kind, e.Msg)
+	}
+	return fmt.Sprintf("flinkckpt: %s: %s: %s", kind, strings.Join(where, ", "), e.Msg)
 }
 
 // Unwrap returns the sentinel.

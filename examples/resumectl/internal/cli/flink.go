@@ -13,14 +13,18 @@ import (
 )
 
 const flinkUsage = `list URL [--json] [--job-id ID] [--flink-root URI] [--no-verify] [--strict]
-       resumectl flink inspect PATH|URL [--json] [--flink-root URI] [--strict]`
+       resumectl flink inspect PATH|URL [--json] [--flink-root URI] [--strict]
+       resumectl flink ` + flinkCompatUsage
 
 // runFlink implements "resumectl flink list" and "resumectl flink inspect".
 func runFlink(e *env, args []string) error {
 	if len(args) == 0 {
-		return usagef("flink: want a subcommand: list or inspect (usage: resumectl flink %s)", flinkUsage)
+		return usagef("flink: want a subcommand: list, inspect or compat (usage: resumectl flink %s)", flinkUsage)
 	}
 	sub := args[0]
+	if sub == "compat" {
+		return runFlinkCompat(e, args[1:])
+	}
 	fs := newFlags(e, "flink "+sub, flinkUsage)
 	asJSON := fs.Bool("json", false, "print JSON")
 	jobID := fs.String("job-id", "", "only this job's checkpoints and savepoints (32 hex)")
@@ -45,7 +49,7 @@ func runFlink(e *env, args []string) error {
 		}
 		return flinkInspect(ctx, e, pos[0], &flinkckpt.Options{FlinkRoot: *root, Strict: *strict}, *asJSON)
 	default:
-		return usagef("flink: unknown subcommand %q: want list or inspect", sub)
+		return usagef("flink: unknown subcommand %q: want list, inspect or compat", sub)
 	}
 }
 
