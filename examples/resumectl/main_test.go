@@ -36,12 +36,11 @@ func TestMain(m *testing.M) {
 // absent) set. Custom commands:
 //
 //	status N cmd args...   run cmd and expect exit status N (stdout/stderr kept for later checks)
-//
-// and the condition [fixtures]: the shared fixtures are present.
-//
 //	build paimon|flink DIR build the demo's Paimon table or checkpoint tree in DIR
 //	kafka                  start the demo's Kafka (kfake on 127.0.0.1), set $BROKERS
 //	kafka-retention        delete partition 2 below offset 54 on that Kafka
+//
+// and the condition [fixtures]: the shared fixtures are present.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
