@@ -46,6 +46,9 @@ type CompatOperator struct {
 	// KeyedState is true when a subtask holds keyed state (split into
 	// MaxParallelism key groups).
 	KeyedState bool `json:"-"`
+	// CoordinatorState is true when the snapshot holds the operator
+	// coordinator's state (a FLIP-27 source's split enumerator).
+	CoordinatorState bool `json:"-"`
 	// Parallelism and MaxParallelism as the snapshot records them.
 	Parallelism    int `json:"-"`
 	MaxParallelism int `json:"-"`
@@ -194,7 +197,8 @@ func CheckCompat(cp *metadata.Checkpoint, job *Job) *Compat {
 		op := &cp.Operators[i]
 		inSnapshot[op.ID] = true
 		co := CompatOperator{ID: op.ID, UID: op.UID, Name: op.Name, HasState: HasState(op), KeyedState: hasKeyedState(op),
-			Parallelism: op.Parallelism, MaxParallelism: op.MaxParallelism}
+			CoordinatorState: op.Coordinator != nil,
+			Parallelism:      op.Parallelism, MaxParallelism: op.MaxParallelism}
 		ji, ok := byID[op.ID]
 		switch {
 		case ok:

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,6 +16,8 @@ import (
 )
 
 const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flink-job-id ID] [--flink-root URI]
+        [--flink-plan FILE | --flink-uid UID... | --flink-sink-uid UID... | --flink-uid-hash HEX... | --flink-operator-id HEX...]
+        [--flink-plan-config KEY=VALUE...] [--flink-version V] [--flink-allow-non-restored-state]
         [--paimon-table URL --paimon-consumer ID [--paimon-mode at-least-once] [--paimon-from TIME]]
         [--kafka-brokers H:P --kafka-topic T [--kafka-group G] [--kafka-from TIME | --kafka-rewind DUR]]
         [--together] [--min-guarantee NAME] [--max-age DUR] [--timeout DUR] [--json | --format text|json|k8s]`
@@ -23,6 +26,8 @@ const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flin
 type resolveFlags struct {
 	flinkCheckpoints, flinkSavepoints, flinkJobID, flinkRoot string
 	flinkStrict                                              bool
+	flinkJob                                                 jobFlags // the new job (flink_compat.go)
+	flinkAllowNonRestored                                    bool
 	paimonTable, paimonConsumer, paimonMode                  string
 	paimonFrom                                               timeFlag
 	kafkaBrokers, kafkaTopic, kafkaGroup                     string
@@ -45,6 +50,8 @@ func runResolve(e *env, args []string) error {
 	fs.StringVar(&f.flinkJobID, "flink-job-id", "", "only this job's checkpoints and savepoints (32 hex)")
 	fs.StringVar(&f.flinkRoot, "flink-root", "", "the Flink file-system `URI` of the location (s3a://bucket/ck) or of the bucket root (s3a://bucket/); inferred when absent")
 	fs.BoolVar(&f.flinkStrict, "flink-strict", false, "reject checkpoints with references that cannot be checked")
+	f.flinkJob.register(fs, "flink-")
+	fs.BoolVar(&f.flinkAllowNonRestored, "flink-allow-non-restored-state", false, "the new job starts with --allowNonRestoredState: offer snapshots whose state it drops in part (exact-input at best)")
 	fs.StringVar(&f.paimonTable, "paimon-table", "", "Paimon table (`URL`), e.g. file:///wh/db.db/orders")
 	fs.StringVar(&f.paimonConsumer, "paimon-consumer", "", "the job's consumer-id")
 	fs.StringVar(&f.paimonMode, "paimon-mode", "", "consumer.mode of the new job: exactly-once or at-least-once (default: the table's)")
@@ -142,6 +149,10 @@ func (f *resolveFlags) check() error {
 		return usagef("resolve: name at least one source: --flink-checkpoints, --flink-savepoints, --paimon-table or --kafka-brokers")
 	case !hasFlink && (f.flinkJobID != "" || f.flinkRoot != "" || f.flinkStrict):
 		return usagef("resolve: --flink-job-id, --flink-root and --flink-strict need --flink-checkpoints or --flink-savepoints")
+	case !hasFlink && (f.flinkJob.given() || f.flinkAllowNonRestored):
+		return usagef("resolve: --flink-plan, --flink-uid, --flink-sink-uid, --flink-uid-hash, --flink-operator-id and --flink-allow-non-restored-state need --flink-checkpoints or --flink-savepoints")
+	case f.flinkAllowNonRestored && !f.flinkJob.given():
+		return usagef("resolve: --flink-allow-non-restored-state needs the new job's operators (--flink-plan, --flink-uid, --flink-sink-uid, --flink-uid-hash or --flink-operator-id): without them nothing says which state would be dropped")
 	case hasPaimon && (f.paimonTable == "" || f.paimonConsumer == ""):
 		return usagef("resolve: --paimon-table and --paimon-consumer go together")
 	case !hasPaimon && (f.paimonMode != "" || !f.paimonFrom.t.IsZero()):
@@ -156,6 +167,9 @@ func (f *resolveFlags) check() error {
 		return usagef("resolve: --kafka-group, --kafka-from, --kafka-rewind and --kafka-observe need --kafka-brokers")
 	case f.together && !(hasPaimon && hasKafka):
 		return usagef("resolve: --together needs both --paimon-table and --kafka-brokers")
+	}
+	if err := f.flinkJob.check(); err != nil {
+		return usagef("resolve: %v", err)
 	}
 	return nil
 }
@@ -256,10 +270,14 @@ func writeK8sPatch(w io.Writer, d *resume.Decision, nonce int64) error {
 	if nonce == 0 {
 		nonce = time.Now().Unix()
 	}
-	patch := map[string]any{"spec": map[string]any{"job": map[string]any{
+	job := map[string]any{
 		"initialSavepointPath":   path,
 		"savepointRedeployNonce": nonce,
-	}}}
+	}
+	if slices.Contains(d.Chosen.Position.Launch().Args, "--allowNonRestoredState") {
+		job["allowNonRestoredState"] = true
+	}
+	patch := map[string]any{"spec": map[string]any{"job": job}}
 	return writeJSON(w, patch)
 }
 
