@@ -81,8 +81,8 @@ func (p Position) Launch() resume.Launch {
 	}
 	if p.AllowNonRestoredState {
 		l.Args = append(l.Args, "--allowNonRestoredState")
-		l.Config["execution.state-recovery.ignore-unclaimed-state"] = "true"
-		l.Config["execution.savepoint.ignore-unclaimed-state"] = "true"
+		l.Config[resume.ConfigIgnoreUnclaimedState] = "true"
+		l.Config[resume.ConfigSavepointIgnoreUnclaimedState] = "true"
 	}
 	return l
 }
