@@ -74,8 +74,10 @@ const (
 )
 
 // Compat is the result of [CheckCompat]: every operator of the snapshot
-// with what the restore into the new job does with it. Its JSON is
-// resumectl flink compat --json.
+// with what the restore into the new job does with it. Its JSON has the
+// fields of resumectl flink compat --json (snapshot, checkpoint_id,
+// compatible, operators, dropped, new_without_state), and problems, notes
+// and an operator's maybe only when there is something to say.
 type Compat struct {
 	// Snapshot names the snapshot (its path); CheckCompat leaves it to the
 	// caller.
