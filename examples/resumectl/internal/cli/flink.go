@@ -14,14 +14,18 @@ import (
 
 const flinkUsage = `list URL [--json] [--job-id ID] [--flink-root URI] [--no-verify] [--strict]
        resumectl flink inspect PATH|URL [--json] [--flink-root URI] [--strict]
-       resumectl flink sources SNAPSHOT [--json] [--flink-root URI]`
+       resumectl flink sources SNAPSHOT [--json] [--flink-root URI]
+       resumectl flink ` + flinkCompatUsage
 
 // runFlink implements "resumectl flink list" and "resumectl flink inspect".
 func runFlink(e *env, args []string) error {
 	if len(args) == 0 {
-		return usagef("flink: want a subcommand: list, inspect or sources (usage: resumectl flink %s)", flinkUsage)
+		return usagef("flink: want a subcommand: list, inspect, compat or sources (usage: resumectl flink %s)", flinkUsage)
 	}
 	sub := args[0]
+	if sub == "compat" {
+		return runFlinkCompat(e, args[1:])
+	}
 	fs := newFlags(e, "flink "+sub, flinkUsage)
 	asJSON := fs.Bool("json", false, "print JSON")
 	jobID := fs.String("job-id", "", "only this job's checkpoints and savepoints (32 hex)")
@@ -51,7 +55,7 @@ func runFlink(e *env, args []string) error {
 		}
 		return flinkSources(ctx, e, pos[0], &flinkckpt.Options{FlinkRoot: *root}, *asJSON)
 	default:
-		return usagef("flink: unknown subcommand %q: want list, inspect or sources", sub)
+		return usagef("flink: unknown subcommand %q: want list, inspect, compat or sources", sub)
 	}
 }
 
