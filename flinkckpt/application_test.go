@@ -69,6 +69,33 @@ func TestApplicationCheck(t *testing.T) {
 		}
 	})
 	t.Run("ByNewJobsOperators", func(t *testing.T) {
+		// Options.Job serves twice: it picks the application (the one
+		// sharing most of its operators) and then every snapshot of that
+		// application must restore into it.
+		e := build(t)
+		job := &flinkckpt.Job{}
+		for _, id := range orders {
+			if err := job.AddOperatorID(id); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c, p := e.mustResolve(&flinkckpt.Options{Job: job})
+		if p.JobID != jobA || p.CheckpointID != 10 || c.Guarantee != resume.ExactlyOnce || p.AllowNonRestoredState ||
+			!hasLine(c.Reasons, `^chk-20 of job `+jobB+`: another application \(no operator in common with the new job's application\): not considered`) ||
+			!hasLine(c.Reasons, `^restores into the new job: 3 of 3 operators matched by id`) {
+			t.Errorf("chose %s (%s), reasons %q", p.Key, c.Guarantee, c.Reasons)
+		}
+		_, err := e.resolve(&flinkckpt.Options{Job: flinkckpt.JobFromUIDs("unrelated")})
+		var ae *flinkckpt.ApplicationsError
+		if !errors.As(err, &ae) || !strings.Contains(ae.Why, "none of them has any of the new job's 1 operators") {
+			t.Errorf("unrelated job: err %v", err)
+		}
+	})
+	t.Run("ByNewJobsOperatorsThenCompatibility", func(t *testing.T) {
+		// A new job with two of the orders application's three operators
+		// still identifies that application, but its snapshot holds state
+		// for the third: rejected (never the other application's snapshot
+		// instead), or with AllowNonRestoredState offered as exact-input.
 		e := build(t)
 		job := &flinkckpt.Job{}
 		for _, id := range orders[:2] {
@@ -76,14 +103,15 @@ func TestApplicationCheck(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		c, p := e.mustResolve(&flinkckpt.Options{Job: job})
-		if p.JobID != jobA || !hasLine(c.Reasons, `^chk-20 of job `+jobB+`: another application \(no operator in common with the new job's application\): not considered`) {
-			t.Errorf("chose %s, reasons %q", p.Key, c.Reasons)
+		_, err := e.resolve(&flinkckpt.Options{Job: job})
+		if !errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), "chk-10 of job "+jobA+": the new job has no operator for the state of "+orders[2]) ||
+			!strings.Contains(err.Error(), "chk-20 of job "+jobB+": another application") {
+			t.Fatalf("err %v", err)
 		}
-		_, err := e.resolve(&flinkckpt.Options{Job: flinkckpt.JobFromUIDs("unrelated")})
-		var ae *flinkckpt.ApplicationsError
-		if !errors.As(err, &ae) || !strings.Contains(ae.Why, "none of them has any of the new job's 1 operators") {
-			t.Errorf("unrelated job: err %v", err)
+		c, p := e.mustResolve(&flinkckpt.Options{Job: job, AllowNonRestoredState: true})
+		if p.JobID != jobA || p.CheckpointID != 10 || c.Guarantee != resume.ExactInput || !p.AllowNonRestoredState ||
+			!c.HasWarning(flinkckpt.WarnDroppedState) {
+			t.Errorf("chose %s (%s), warnings %q", p.Key, c.Guarantee, c.Warnings)
 		}
 	})
 	t.Run("ByAnchor", func(t *testing.T) {

@@ -99,6 +99,8 @@ func passedWarnings(above []passed) []resume.Warning {
 			unverified = append(unverified, p.name)
 		case passRefused:
 			refused = append(refused, p.name)
+		case passIncompatible:
+			// applyJob warns about those (WarnOlderThanIncompatible).
 		}
 	}
 	const dup = "they completed, so transactional sinks may already have published what they committed — expect duplicates downstream"

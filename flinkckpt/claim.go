@@ -2,8 +2,6 @@ package flinkckpt
 
 import (
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/resumekit/resumekit/resume"
@@ -58,27 +56,6 @@ func (m ClaimMode) validate() error {
 		return nil
 	}
 	return fmt.Errorf("flinkckpt: claim mode %q: want NO_CLAIM, CLAIM or LEGACY", string(m))
-}
-
-// flinkVersion is a parsed Options.FlinkVersion (zero: unknown).
-type flinkVersion struct{ major, minor int }
-
-var flinkVersionRE = regexp.MustCompile(`^(\d{1,3})\.(\d{1,3})(\.\d{1,3})?$`)
-
-func parseFlinkVersion(s string) (flinkVersion, error) {
-	m := flinkVersionRE.FindStringSubmatch(strings.TrimSpace(s))
-	if m == nil {
-		return flinkVersion{}, fmt.Errorf("flinkckpt: Flink version %q: want MAJOR.MINOR such as 1.20", s)
-	}
-	major, _ := strconv.Atoi(m[1])
-	minor, _ := strconv.Atoi(m[2])
-	return flinkVersion{major, minor}, nil
-}
-
-func (v flinkVersion) known() bool { return v.major > 0 }
-
-func (v flinkVersion) atLeast(major, minor int) bool {
-	return v.major > major || (v.major == major && v.minor >= minor)
 }
 
 // hasClaimModes: restore modes came with Flink 1.15 (FLIP-193). An unknown

@@ -135,3 +135,37 @@ func TestClaimModeInK8sPatch(t *testing.T) {
 		t.Errorf("flinkConfiguration (-want +got):\n%s\njob %+v", diff, patch.Spec.Job)
 	}
 }
+
+// TestClaimModeWithAllowNonRestoredState: a snapshot offered to a new job
+// that drops part of its state (Options.Job with AllowNonRestoredState)
+// launches with both the claim mode and --allowNonRestoredState: the run
+// line, the configuration keys, and the k8s patch (claim mode in
+// spec.flinkConfiguration, spec.job.allowNonRestoredState).
+func TestClaimModeWithAllowNonRestoredState(t *testing.T) {
+	e := newEnv(t, "ck/", "s3a://bucket/", nil)
+	e.chk(jobA, 2, t0, &flinkckpttest.Checkpoint{Operators: 2, Shared: shared("a", 1)})
+	c, p := e.mustResolve(&flinkckpt.Options{FlinkVersion: "1.20", Job: jobOf(t, 0), AllowNonRestoredState: true})
+	if c.Guarantee != resume.ExactInput || !p.AllowNonRestoredState || p.ClaimMode != "NO_CLAIM" {
+		t.Fatalf("%s, position %+v", c.Guarantee, p)
+	}
+	l := c.Position.Launch()
+	if diff := cmp.Diff([]string{"-s", p.Path, "-claimMode", "NO_CLAIM", "--allowNonRestoredState"}, l.Args); diff != "" {
+		t.Errorf("args (-want +got):\n%s", diff)
+	}
+	wantConfig := map[string]string{
+		"execution.state-recovery.path": p.Path, "execution.savepoint.path": p.Path,
+		"execution.state-recovery.claim-mode": "NO_CLAIM", "execution.savepoint-restore-mode": "NO_CLAIM",
+		"execution.state-recovery.ignore-unclaimed-state": "true", "execution.savepoint.ignore-unclaimed-state": "true",
+	}
+	if diff := cmp.Diff(wantConfig, l.Config); diff != "" {
+		t.Errorf("config (-want +got):\n%s", diff)
+	}
+	patch, err := k8s.NewPatch(&c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"execution.state-recovery.claim-mode": "NO_CLAIM", "execution.savepoint-restore-mode": "NO_CLAIM"}
+	if diff := cmp.Diff(want, patch.Spec.FlinkConfiguration); diff != "" || patch.Spec.Job.AllowNonRestoredState == nil || !*patch.Spec.Job.AllowNonRestoredState {
+		t.Errorf("flinkConfiguration (-want +got):\n%s\njob %+v", diff, patch.Spec.Job)
+	}
+}

@@ -55,8 +55,10 @@
 // file system that maps nowhere, or a given root that contradicts where
 // the references say the snapshot lives, is a mapping error, not a
 // warning. [List] reports every snapshot's state (complete, unverified,
-// incomplete, broken, too-large) and [Inspect] one. The _metadata format
-// itself is read by package
+// incomplete, broken, too-large) and [Inspect] one; [Sources] reads where
+// each source of a snapshot was (package flinkckpt/metadata/sourcestate
+// decodes it; package flinkckpt/salvage turns it into a stateless start).
+// The _metadata format itself is read by package
 // [github.com/resumekit/resumekit/flinkckpt/metadata], which is pure
 // (bytes in, model out).
 //
@@ -85,14 +87,41 @@
 // (s3a://bucket/X/ck/…: a dir or an entropy segment; one call on a
 // referenced file tells which). shared/ and taskowned/ are never listed. A
 // snapshot that fails verification costs its listing and attribute calls
-// again for the next one tried. [Options.Observe] adds the root and job
-// dir listings once more after the window. A _metadata is read into one
-// buffer of its size, which the model shares (a 280 MB file is held once).
+// again for the next one tried; one the new job ([Options.Job]) cannot
+// restore costs nothing beyond its _metadata read. [Options.Observe] adds
+// the root and job dir listings once more after the window. A _metadata is
+// read into one buffer of its size, which the model shares (a 280 MB file
+// is held once).
+//
+// # The new job
+//
+// A snapshot restores into the job about to start only where their
+// operator ids meet. [Job] describes that job: user uids ([Job.AddUID],
+// whose ids are murmur3 hashes, [OperatorID]), uid hashes, operator ids,
+// SinkV2 sinks ([Job.AddSinkUID]) or a compiled SQL plan ([JobFromPlan]:
+// the uids the planner sets, from table.exec.uid.format, per-node
+// configuration, Flink 1.15's format and the transformations of each
+// ExecNode type; conditional ones marked Maybe, topology-hashed ones listed
+// as unpredictable, unknown node types refused rather than guessed).
+// [CheckCompat] classifies every operator of a snapshot the way Flink's
+// Checkpoints.loadAndValidateCheckpoint does — restored, dropped (it holds
+// state and the new job lacks it) or stateless — and checks parallelism
+// against the snapshot's max parallelism when it is known:
+//
+//	job, err := flinkckpt.JobFromPlan(planFile, nil)
+//	c := flinkckpt.CheckCompat(savepoint, job) // savepoint: a *metadata.Checkpoint
+//	if !c.Compatible { … c.DroppedNames() … }
+//
+// Given as [Options.Job], the resolver tells applications apart by it (see
+// Applications) and rejects snapshots the job cannot restore, before any
+// storage call for them (with [Options.AllowNonRestoredState]: offers them
+// graded exact-input at best, launched with --allowNonRestoredState).
 //
 // # Errors
 //
 // Resolve returns an error wrapping [resume.ErrNoPosition] when nothing
-// under the prefix is restorable (the reasons are in the message), and
+// under the prefix is restorable (the reasons are in the message; that
+// includes every snapshot being rejected by [Options.Job]), and
 // [ErrEmptyLocation] (which wraps it) when nothing at all is stored there.
 // It fails — and a chain does not fall back past it — with storage errors
 // naming the key, an error wrapping ctx.Err() when the context ends, a
@@ -109,4 +138,10 @@
 // marks a dir without _metadata. Check them with errors.Is or errors.As.
 // [List] returns per-snapshot storage failures in [Snapshot.Err] and joined
 // with errors.Join.
+//
+// [ReadPlan] returns a [*PlanError] (node, field, problem) wrapping
+// [ErrMalformedPlan] for input that is not a compiled plan,
+// [ErrPlanTooLarge] past the size limit, and, together with the plan, one
+// [*PlanError] per node of an unknown type ([ErrUnknownNodeType]) or per
+// colliding uid ([ErrUIDCollision]), joined; check them with errors.Is.
 package flinkckpt

@@ -89,11 +89,27 @@ type Options struct {
 	// metadata.DefaultMaxSize (2 GiB) when 0. A larger one stops Resolve
 	// with a *TooLargeError: nothing older is chosen in its place.
 	MaxMetadataSize int64
-	// Job is the new job's operators, when known (from uids, uid hashes or
-	// a compiled plan). When snapshots of several applications share the
-	// location, the application whose operators overlap the job's most is
-	// the one considered.
+	// Job is the job that will restore the snapshot: its operators, from
+	// uids, uid hashes, operator ids or a compiled plan (JobFromPlan); nil
+	// means the new job is not known. It serves twice:
+	//   - the application check: when snapshots of several applications
+	//     share the location (their operator-id sets do not overlap), the
+	//     application whose operators overlap the job's most is the one
+	//     considered (Options.JobID and Options.Anchor come first);
+	//   - the restore check: every snapshot considered is checked against
+	//     it (CheckCompat) before anything is read for it: one whose state
+	//     the new job would not take is not offered — it is rejected with
+	//     the operators named, and an older one is tried — unless
+	//     AllowNonRestoredState is set.
 	Job *Job
+	// AllowNonRestoredState is set when the new job will be started with
+	// --allowNonRestoredState: a snapshot whose state it drops in part is
+	// offered, graded exact-input at best (data-loss when a source
+	// enumerator's state is dropped) with a coded warning naming the
+	// dropped operators, and its launch carries --allowNonRestoredState.
+	// It needs Job: without the new job's operators nothing says what is
+	// dropped.
+	AllowNonRestoredState bool
 	// Anchor identifies the application as the operators of a snapshot
 	// known to be this job's (the savepoint it was last started from:
 	// [JobOfCheckpoint]). It settles the application check like Job does.
@@ -155,6 +171,10 @@ func (o *Options) validate() error {
 		return errors.New("flinkckpt: Strict and AllowUnverified contradict each other")
 	case o.Observe < 0:
 		return fmt.Errorf("flinkckpt: negative observation window %s", o.Observe)
+	case o.AllowNonRestoredState && o.Job == nil:
+		return errors.New("flinkckpt: AllowNonRestoredState needs Options.Job: without the new job's operators nothing says which state would be dropped")
+	case o.Job != nil && len(o.Job.Operators) == 0 && len(o.Job.Unpredictable) == 0:
+		return errors.New("flinkckpt: Options.Job has no operators")
 	}
 	if o.DefaultFS != "" {
 		if _, err := parseDefaultFS(o.DefaultFS); err != nil {
@@ -178,7 +198,7 @@ func (o *Options) validate() error {
 	if o.FlinkVersion != "" {
 		v, err := parseFlinkVersion(o.FlinkVersion)
 		if err != nil {
-			return err
+			return fmt.Errorf("flinkckpt: %w", err)
 		}
 		if !v.hasClaimModes() && o.ClaimMode != ClaimAuto {
 			return fmt.Errorf("flinkckpt: claim mode %s needs Flink 1.15 or later, not %s", o.ClaimMode, o.FlinkVersion)

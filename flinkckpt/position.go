@@ -64,6 +64,10 @@ type Position struct {
 	// PostCheckpointAction is a savepoint's NONE (the job kept running),
 	// SUSPEND (stop) or TERMINATE (stop --drain), when recorded (v4+).
 	PostCheckpointAction string `json:"post_checkpoint_action,omitempty"`
+	// AllowNonRestoredState: the new job (Options.Job) has no operator for
+	// some of the snapshot's state and is launched with
+	// --allowNonRestoredState, which drops it (Options.AllowNonRestoredState).
+	AllowNonRestoredState bool `json:"allow_non_restored_state,omitempty"`
 }
 
 var _ resume.Position = Position{}
@@ -98,9 +102,18 @@ func (p Position) String() string {
 // claim mode (execution.state-recovery.claim-mode since 1.20,
 // execution.savepoint-restore-mode in 1.15–1.19). With a FlinkVersion the
 // run line names the claim mode too: -claimMode from 1.20, -restoreMode in
-// 1.15–1.19. It is empty when Path is unknown.
+// 1.15–1.19. With AllowNonRestoredState it adds --allowNonRestoredState and
+// both keys for it (execution.state-recovery.ignore-unclaimed-state,
+// execution.savepoint.ignore-unclaimed-state). It is empty when Path is
+// unknown.
 func (p Position) Launch() resume.Launch {
-	return launch(p.Path, ClaimMode(p.ClaimMode), p.FlinkVersion)
+	l := launch(p.Path, ClaimMode(p.ClaimMode), p.FlinkVersion)
+	if p.Path != "" && p.AllowNonRestoredState {
+		l.Args = append(l.Args, "--allowNonRestoredState")
+		l.Config[resume.ConfigIgnoreUnclaimedState] = "true"
+		l.Config[resume.ConfigSavepointIgnoreUnclaimedState] = "true"
+	}
+	return l
 }
 
 // MarshalJSON encodes the position with its exported fields.

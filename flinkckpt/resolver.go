@@ -102,6 +102,9 @@ const (
 	passBroken     passKind = iota // files missing, wrong size, refused, unparseable
 	passUnverified                 // references not checked, or not mappable
 	passRefused                    // cannot serve the intent
+	// passIncompatible: the new job (Options.Job) cannot restore it
+	// (gradeForJob); applyJob warns about those, not passedWarnings.
+	passIncompatible
 )
 
 // passed is a completed snapshot that was passed over, kept to tell
@@ -182,7 +185,8 @@ func (r *Resolver) advance(ctx context.Context, s *source) error {
 // dirs by _metadata modification time, except that a checkpoint
 // referencing another job dir's shared files descends from that job, and a
 // job's checkpoint outranks its savepoints of lower ids. It falls back
-// past incomplete, broken and unverified snapshots with a reason for each.
+// past incomplete, broken and unverified snapshots, and past those the new
+// job (Options.Job) cannot restore, with a reason for each.
 //
 // It returns an error wrapping resume.ErrNoPosition when there is nothing
 // restorable (ErrEmptyLocation when nothing at all is stored there), and
@@ -304,6 +308,16 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 				savepoint: best.savepoint, mod: best.mod, ancestors: best.ancestors, kind: kind})
 			return r.advance(ctx, src)
 		}
+		// The new job's check (Options.Job) reads only the parsed
+		// _metadata: a snapshot it rejects costs no storage call and is
+		// never settled or verified.
+		jc := r.gradeForJob(best) // compatgrade.go
+		if jc != nil && jc.reject != "" {
+			if err := skip(jc.reject, passIncompatible); err != nil {
+				return resume.Candidate{}, err
+			}
+			continue
+		}
 		if !best.settled {
 			if err := ctx.Err(); err != nil {
 				return resume.Candidate{}, err
@@ -359,7 +373,9 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 			}
 			continue
 		}
-		c := r.candidate(best, heads, v, path, collectReasons(sources, skipped), outranking(best, src, sources, r.opts.Intent))
+		above := outranking(best, src, sources, r.opts.Intent)
+		c := r.candidate(best, heads, v, path, collectReasons(sources, skipped), above)
+		r.applyJob(&c, jc, above) // compatgrade.go
 		if w, ok := restartedRunWarning(best, src.job); ok {
 			c.Warnings = append(c.Warnings, w)
 		}

@@ -80,6 +80,10 @@
 //	flink.savepoint-preferred              an upgrade chose a savepoint over newer checkpoints
 //	flink.not-observed                     the newest _metadata is younger than a minute: the job may still run
 //	flink.fixed-job-id                     a fixed application-mode job id: JobResultStore may ignore a resubmission
+//	flink.dropped-state                    the new job drops some operators' state (--allowNonRestoredState): exact-input at best
+//	flink.dropped-source-state             the dropped state includes a source enumerator's: input may be skipped (data-loss)
+//	flink.conditional-restore              state goes to operators the new job creates only under unsettled conditions
+//	flink.older-than-incompatible          the new job cannot restore newer snapshots: duplicates downstream
 //	kafka.no-commits                       the group has no commits on the topics: every partition starts by time
 //	kafka.uncommitted-partitions           partitions without a commit start at the log start offset
 //	kafka.start-at-end                     partitions with no record at or after the time start at the end offset
@@ -114,6 +118,14 @@
 //	paimon.changelog-ignored               changelog/ holds changelogs the table's options say are not read
 //	paimon.version-assumed                 the grade depends on the Paimon version, which was not declared
 //	paimon.option-unreadable               a table option does not parse: its default is used
+//	salvage.data-loss                      records or snapshots a salvaged source had not read are gone
+//	salvage.not-checked                    a salvaged position was not checked against the live system
+//	salvage.unresolved-marker              Kafka partitions the old job had not started have no offset
+//	salvage.resolved-marker                Kafka partitions the old job had not started start at today's log start or end
+//	salvage.partly-read-snapshot           a Paimon snapshot was partly read: its emitted records are read again
+//	salvage.mysql-snapshot-phase           a MySQL CDC source had no binlog position yet: it snapshots again
+//	salvage.several-sources                several sources' connector options collide: each keeps its own
+//	salvage.source-notes                   what a source's state held but its position leaves out
 //
 // Each code is also a constant of the emitting package
 // (flinkckpt.WarnOlderThanBroken, kafkaoffset.WarnNotObserved, …);

@@ -10,6 +10,10 @@
 // data of an unaligned checkpoint, finished operators, a savepoint's
 // post-checkpoint action, a _metadata id other than its dir's, and inline
 // union list state of hundreds of MB, streamed to the bucket ([EncodeTo]).
+// It also writes the source state inside them ([Source]: KafkaSource splits
+// and enumerator states v0–v3, Paimon splits, enumerator and MonitorSource
+// state, Flink CDC MySQL splits v1–v4 and enumerator), inline, in files, or
+// Snappy-compressed, byte-exact to the connectors' serializers.
 //
 // It is resumekit's own encoder, built to the layout of Flink's
 // MetadataV2V3SerializerBase and its V3–V7 successors; package flinkckpt's

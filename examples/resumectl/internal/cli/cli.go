@@ -60,7 +60,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"resolve", "choose the safest start position among checkpoints, Paimon consumers and Kafka offsets", runResolve},
-		{"flink", "list checkpoints and savepoints, inspect one _metadata (flink list|inspect)", runFlink},
+		{"flink", "list checkpoints and savepoints, inspect one _metadata, check it against the new job, read its source positions (flink list|inspect|compat|sources)", runFlink},
 		{"paimon", "Paimon consumers, snapshots and reset-consumer (paimon consumers|snapshots|reset-consumer)", runPaimon},
 		{"kafka", "Kafka start offsets from a group or a time (kafka offsets)", runKafka},
 		{"demo", "build the three restart situations locally and resolve each", runDemo},

@@ -15,14 +15,19 @@ import (
 const flinkUsage = `list URL [--json] [--job-id ID] [--flink-root URI] [--flink-default-fs URI]
            [--flink-extra-root FLINKURI=BUCKETURL]... [--flink-max-metadata-size BYTES] [--no-verify] [--strict]
        resumectl flink inspect PATH|URL [--json] [--flink-root URI] [--flink-default-fs URI]
-           [--flink-extra-root FLINKURI=BUCKETURL]... [--flink-max-metadata-size BYTES] [--strict]`
+           [--flink-extra-root FLINKURI=BUCKETURL]... [--flink-max-metadata-size BYTES] [--strict]
+       resumectl flink sources SNAPSHOT [--json] [--flink-root URI] [--flink-default-fs URI] [--flink-max-metadata-size BYTES]
+       resumectl flink ` + flinkCompatUsage
 
 // runFlink implements "resumectl flink list" and "resumectl flink inspect".
 func runFlink(e *env, args []string) error {
 	if len(args) == 0 {
-		return usagef("flink: want a subcommand: list or inspect (usage: resumectl flink %s)", flinkUsage)
+		return usagef("flink: want a subcommand: list, inspect, compat or sources (usage: resumectl flink %s)", flinkUsage)
 	}
 	sub := args[0]
+	if sub == "compat" {
+		return runFlinkCompat(e, args[1:])
+	}
 	fs := newFlags(e, "flink "+sub, flinkUsage)
 	asJSON := fs.Bool("json", false, "print JSON")
 	jobID := fs.String("job-id", "", "only this job's checkpoints and savepoints (32 hex)")
@@ -68,8 +73,13 @@ func runFlink(e *env, args []string) error {
 		}
 		return flinkInspect(ctx, e, pos[0], &flinkckpt.Options{FlinkRoot: *root, Strict: *strict,
 			DefaultFS: *defaultFS, ExtraRoots: x, MaxMetadataSize: maxSize.n}, *asJSON)
+	case "sources":
+		if *jobID != "" || *noVerify || *strict || len(extras) > 0 {
+			return usagef("flink sources: --job-id, --no-verify, --strict and --flink-extra-root apply to flink list and inspect only")
+		}
+		return flinkSources(ctx, e, pos[0], &flinkckpt.Options{FlinkRoot: *root, DefaultFS: *defaultFS, MaxMetadataSize: maxSize.n}, *asJSON)
 	default:
-		return usagef("flink: unknown subcommand %q: want list or inspect", sub)
+		return usagef("flink: unknown subcommand %q: want list, inspect, compat or sources", sub)
 	}
 }
 

@@ -34,7 +34,7 @@ func (f *flinkFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.allowUnverified, "flink-allow-unverified", false, "offer snapshots with references that could not be checked (with a warning)")
 	fs.StringVar(&f.anchor, "flink-anchor", "", "a snapshot (`URL` of its dir) known to be this job's, e.g. the savepoint it last started from: its operators identify the application")
 	fs.StringVar(&f.intent, "flink-intent", "", "what the restart is for: restart (default) or upgrade (savepoints first within a location, unaligned checkpoints refused)")
-	fs.StringVar(&f.version, "flink-version", "", "the new job's Flink version (`X.Y`): picks the run line's claim-mode flag")
+	fs.StringVar(&f.version, "flink-version", "", "the new job's Flink version (`X.Y`): picks the run line's claim-mode flag and, with --flink-plan, the planner's uid rules (default there: the plan's flinkVersion)")
 	fs.StringVar(&f.claimMode, "flink-claim-mode", "", "claim mode of the restore (`MODE`: NO_CLAIM, CLAIM or LEGACY; default NO_CLAIM, CLAIM for changelog snapshots)")
 	fs.Var(&f.maxMetadata, "flink-max-metadata-size", "the largest _metadata to read (`BYTES`, e.g. 4GiB; default 2GiB)")
 	fs.Var(&f.observe, "flink-observe", "list the checkpoints again after this long (`DURATION`) and fail if a new one appeared: the old job still runs")
@@ -78,6 +78,11 @@ func (f *resolveFlags) flinkResolvers(ctx context.Context) ([]resume.Resolver, f
 	if err := f.flink.options(&base); err != nil {
 		return nil, closeAll, err
 	}
+	job, err := f.flinkJob.job()
+	if err != nil {
+		return nil, closeAll, err
+	}
+	base.Job, base.AllowNonRestoredState = job, f.flinkAllowNonRestored
 	extras, err := f.flink.extraRoots.open(ctx, &locs)
 	if err != nil {
 		return nil, closeAll, err
@@ -88,7 +93,7 @@ func (f *resolveFlags) flinkResolvers(ctx context.Context) ([]resume.Resolver, f
 		if err != nil {
 			return nil, closeAll, err
 		}
-		base.Anchor = anchor
+		base.Anchor, f.flinkAnchor = anchor, anchor
 	}
 	members := 0
 	for _, u := range []string{f.flinkCheckpoints, f.flinkSavepoints} {

@@ -185,12 +185,20 @@ func TestResolveFlinkAnchor(t *testing.T) {
 	if code != ExitOK || !strings.Contains(out, "chk-5 of job "+flinkTestJob) {
 		t.Errorf("anchored: exit %d %s\n%s", code, errOut, out)
 	}
+	// --flink-sources chooses its snapshot among the same application's:
+	// the anchor identifies it there too (these checkpoints hold no source
+	// state, so salvage offers nothing, without failing).
+	out, errOut, code = runFlinkCLI(t, "resolve", "--flink-checkpoints", dir+"/ck", "--flink-anchor", dir+"/"+w.Dir, "--flink-sources")
+	if code != ExitOK || !strings.Contains(out, "chk-5 of job "+flinkTestJob) || strings.Contains(out, "2 applications") ||
+		!strings.Contains(out, "holds no source state") {
+		t.Errorf("anchored salvage: exit %d %s\n%s", code, errOut, out)
+	}
 }
 
 // TestFlinkFlagsInUsage: every Flink flag of resolve, flink list and flink
 // inspect appears in its usage lines.
 func TestFlinkFlagsInUsage(t *testing.T) {
-	for _, args := range [][]string{{"resolve", "-h"}, {"flink", "list", "-h"}, {"flink", "inspect", "-h"}} {
+	for _, args := range [][]string{{"resolve", "-h"}, {"flink", "list", "-h"}, {"flink", "inspect", "-h"}, {"flink", "sources", "-h"}, {"flink", "compat", "-h"}} {
 		_, errOut, code := runFlinkCLI(t, args...)
 		if code != ExitOK {
 			t.Fatalf("%q: exit %d", args, code)
