@@ -31,9 +31,12 @@ func (f *stringsFlag) Set(s string) error {
 }
 
 // jobFlags describe the new job: the flags of flink compat, and of resolve
-// with the prefix "flink-".
+// with the prefix "flink-". flink compat registers --flink-version here;
+// resolve has its own (the run line's claim-mode flag needs it too) and
+// sets flinkVersion from it.
 type jobFlags struct {
 	prefix         string
+	ownVersion     bool // --flink-version is registered here (flink compat)
 	plan           string
 	uids, sinkUIDs stringsFlag
 	uidHashes, ids stringsFlag
@@ -51,8 +54,9 @@ func (j *jobFlags) register(fs *flag.FlagSet, prefix string) {
 	fs.Var(&j.uidHashes, prefix+"uid-hash", "a uid hash of the new job (.setUidHash, 32 `HEX`); repeatable")
 	fs.Var(&j.ids, prefix+"operator-id", "an operator id of the new job (32 `HEX`, as Flink logs it); repeatable")
 	fs.Var(&j.planConfig, prefix+"plan-config", "a table option of the new job (`KEY=VALUE`, e.g. table.exec.uid.format=<id>_<transformation>); repeatable")
-	fs.StringVar(&j.flinkVersion, "flink-version", "", "the Flink `VERSION` that will run the plan (default: the plan's flinkVersion)")
 	if prefix == "" {
+		j.ownVersion = true
+		fs.StringVar(&j.flinkVersion, "flink-version", "", "the Flink `VERSION` that will run the plan (default: the plan's flinkVersion)")
 		fs.IntVar(&j.parallelism, "parallelism", 0, "the new job's parallelism (`N`), to check it against the snapshot's max parallelism")
 		fs.IntVar(&j.maxParallelism, "max-parallelism", 0, "the new job's configured max parallelism (`N`), to check it against the snapshot's")
 	}
@@ -66,11 +70,17 @@ func (j *jobFlags) given() bool {
 // check refuses bad values before any I/O.
 func (j *jobFlags) check() error {
 	p := "--" + j.prefix
-	if !j.given() && (len(j.planConfig) > 0 || j.flinkVersion != "" || j.parallelism != 0 || j.maxParallelism != 0) {
+	switch {
+	case !j.ownVersion:
+		// resolve: --flink-version is the new job's, with or without a
+		// plan (it picks the run line's claim-mode flag too).
+		if j.plan == "" && len(j.planConfig) > 0 {
+			return usagef("%splan-config applies to %splan", p, p)
+		}
+	case !j.given() && (len(j.planConfig) > 0 || j.flinkVersion != "" || j.parallelism != 0 || j.maxParallelism != 0):
 		return usagef("%splan-config, --flink-version, --parallelism and --max-parallelism describe the new job: name its operators with %splan, %suid, %ssink-uid, %suid-hash or %soperator-id",
 			p, p, p, p, p, p)
-	}
-	if j.plan == "" && (len(j.planConfig) > 0 || j.flinkVersion != "") {
+	case j.plan == "" && (len(j.planConfig) > 0 || j.flinkVersion != ""):
 		return usagef("%splan-config and --flink-version apply to %splan", p, p)
 	}
 	if j.parallelism < 0 || j.maxParallelism < 0 {
