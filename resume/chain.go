@@ -195,17 +195,6 @@ func safeName(r Resolver, i int) (name string) {
 	return r.Name()
 }
 
-// validate checks the contract for a candidate returned with a nil error.
-func validate(c Candidate, name string) error {
-	if c.Position == nil {
-		return fmt.Errorf("resume: resolver %s returned no position and no error", name)
-	}
-	if !c.Guarantee.Valid() {
-		return fmt.Errorf("resume: resolver %s returned a candidate with guarantee %s", name, c.Guarantee)
-	}
-	return nil
-}
-
 // continueWarnings adds the chain's warnings to the winner: newer progress
 // elsewhere, and operator state starting empty.
 func continueWarnings(w *Candidate, cands []*Candidate, winner int) {

@@ -22,7 +22,6 @@ package resumetest
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -91,9 +90,11 @@ var CheckTimeout = 30 * time.Second
 // resume.Resolver contract it finds (nil when there are none):
 //   - Name is empty or not one line;
 //   - Resolve panics, or does not return within CheckTimeout;
-//   - a nil error with a nil Position, an invalid Guarantee, no Reasons, a
-//     Candidate.Resolver other than Name, a Position whose Kind or String is
-//     empty or spans lines, or that does not marshal to JSON;
+//   - a candidate returned with a nil error breaks a rule the Resolver doc
+//     lists for it (the rules of resume.CheckCandidate, which the chain
+//     applies too: a position, one-word Kind, one-line String, JSON, a valid
+//     guarantee, Resolver empty or Name, Reasons, coded Warnings), one
+//     violation per broken rule;
 //   - with a cancelled context: a candidate instead of an error, or an error
 //     that does not wrap context.Canceled;
 //   - concurrent calls that disagree (one fails, one succeeds, or they offer
@@ -152,28 +153,16 @@ func CheckResolver(ctx context.Context, r resume.Resolver) []error {
 	return errs
 }
 
+// checkCandidate reports every problem resume.CheckCandidate finds, one
+// violation each.
 func checkCandidate(name string, c resume.Candidate, fail func(string, ...any)) {
-	if c.Position == nil {
-		fail("Resolve returned a nil error and a nil Position")
-		return
-	}
-	if !c.Guarantee.Valid() {
-		fail("Resolve returned guarantee %s, want data-loss, replay, exact-input or exactly-once", c.Guarantee)
-	}
-	if c.Resolver != "" && c.Resolver != name {
-		fail("Candidate.Resolver is %q, want %q (its Name) or empty", c.Resolver, name)
-	}
-	if len(c.Reasons) == 0 {
-		fail("the candidate has no Reasons: say what was found and which checks passed")
-	}
-	if k := c.Position.Kind(); k == "" || strings.ContainsAny(k, " \r\n") {
-		fail("Position.Kind() %q is empty or not a single word", k)
-	}
-	if s := c.Position.String(); s == "" || strings.ContainsAny(s, "\r\n") {
-		fail("Position.String() %q is empty or spans lines", s)
-	}
-	if _, err := json.Marshal(c.Position); err != nil {
-		fail("the position does not marshal to JSON: %v", err)
+	var ce *resume.ContractError
+	if err := resume.CheckCandidate(name, c); errors.As(err, &ce) {
+		for _, p := range ce.Problems {
+			fail("%s", p)
+		}
+	} else if err != nil {
+		fail("%v", err)
 	}
 }
 
@@ -200,10 +189,15 @@ func (r result) outcome() string {
 	return describe(r.cand)
 }
 
-func describe(c resume.Candidate) string {
+func describe(c resume.Candidate) (s string) {
 	if c.Position == nil {
 		return "<nil position>"
 	}
+	defer func() {
+		if v := recover(); v != nil {
+			s = fmt.Sprintf("<position panicked: %v> (%s)", v, c.Guarantee)
+		}
+	}()
 	return fmt.Sprintf("%s %q (%s)", c.Position.Kind(), c.Position.String(), c.Guarantee)
 }
 
