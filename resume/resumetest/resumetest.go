@@ -16,8 +16,19 @@
 //		}
 //	}
 //
+// Every resumekit test helper (this package, blobtest, s3test, paimontest,
+// kafkaoffsettest) takes the same small [TB]; a *testing.T is one, and [Run]
+// makes one for code that is not a test — Examples, demo programs.
+//
 // Storage faults for resolver tests live in the sibling package blobtest; an
-// in-process S3 endpoint in s3test.
+// in-process S3 endpoint in s3test. Both are about buckets, not about the
+// chain.
+//
+// # Errors
+//
+// [CheckResolver] returns []error, each a [*Violation] naming the resolver and
+// the broken rule; the rules for a candidate are resume.CheckCandidate's. [Run]
+// returns the message of the Fatalf that ended its function as an error.
 package resumetest
 
 import (
@@ -232,15 +243,4 @@ func safeName(r resume.Resolver) (name string, err error) {
 		}
 	}()
 	return r.Name(), nil
-}
-
-// TB is the part of testing.TB that every resumekit test helper takes
-// (resumetest, blobtest, s3test, paimontest, flinkckpttest,
-// kafkaoffsettest): a *testing.T or *testing.B satisfies it, and a program
-// (resumectl's demo, the examples) can pass its own. Fatalf must not return;
-// Cleanup functions run when the test (or the program's setup) ends.
-type TB interface {
-	Helper()
-	Fatalf(format string, args ...any)
-	Cleanup(func())
 }
