@@ -21,11 +21,17 @@ func runFlink(e *env, args []string) error {
 		return usagef("flink: want a subcommand: list or inspect (usage: resumectl flink %s)", flinkUsage)
 	}
 	sub := args[0]
-	fs := newFlags(e, "flink "+sub, flinkUsage)
+	if isHelp(sub) {
+		return groupHelp(e, "flink", flinkUsage)
+	}
+	fs := newFlags(e, "flink "+sub, subUsage("flink", flinkUsage, sub))
 	asJSON := fs.Bool("json", false, "print JSON")
-	jobID := fs.String("job-id", "", "only this job's checkpoints and savepoints (32 hex)")
+	jobID, noVerify := new(string), new(bool)
+	if sub == "list" {
+		jobID = fs.String("job-id", "", "only this job's checkpoints and savepoints (32 hex)")
+		noVerify = fs.Bool("no-verify", false, "do not check that referenced files exist")
+	}
 	root := fs.String("flink-root", "", "the Flink file-system `URI` of the location or of its bucket root (inferred when absent)")
-	noVerify := fs.Bool("no-verify", false, "do not check that referenced files exist")
 	strict := fs.Bool("strict", false, "count references that cannot be checked as broken")
 	pos, err := parseFlags(fs, args[1:])
 	if err != nil {
@@ -40,9 +46,6 @@ func runFlink(e *env, args []string) error {
 		opts := &flinkckpt.Options{JobID: *jobID, FlinkRoot: *root, SkipVerify: *noVerify, Strict: *strict}
 		return flinkList(ctx, e, pos[0], opts, *asJSON)
 	case "inspect":
-		if *jobID != "" || *noVerify {
-			return usagef("flink inspect: --job-id and --no-verify apply to flink list only")
-		}
 		return flinkInspect(ctx, e, pos[0], &flinkckpt.Options{FlinkRoot: *root, Strict: *strict}, *asJSON)
 	default:
 		return usagef("flink: unknown subcommand %q: want list or inspect", sub)

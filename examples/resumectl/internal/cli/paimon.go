@@ -26,9 +26,8 @@ func runPaimon(e *env, args []string) error {
 		return usagef("paimon: want a subcommand: resumectl paimon %s", paimonUsage)
 	}
 	switch args[0] {
-	case "-h", "--help", "help":
-		fmt.Fprintf(e.stdout, "usage: resumectl paimon %s\n", paimonUsage)
-		return nil
+	case "-h", "-help", "--help", "help":
+		return groupHelp(e, "paimon", paimonUsage)
 	case "consumers":
 		return paimonConsumers(e, args[1:])
 	case "snapshots":

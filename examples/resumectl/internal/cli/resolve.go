@@ -14,10 +14,11 @@ import (
 	"github.com/resumekit/resumekit/resume"
 )
 
-const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flink-job-id ID] [--flink-root URI]
+const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flink-job-id ID] [--flink-root URI] [--flink-strict]
         [--paimon-table URL --paimon-consumer ID [--paimon-mode at-least-once] [--paimon-from TIME]]
-        [--kafka-brokers H:P --kafka-topic T [--kafka-group G] [--kafka-from TIME | --kafka-rewind DUR]]
-        [--together] [--min-guarantee NAME] [--max-age DUR] [--timeout DUR] [--json | --format text|json|k8s]`
+        [--kafka-brokers H:P --kafka-topic T [--kafka-group G] [--kafka-from TIME | --kafka-rewind DUR] [--kafka-observe DUR]]
+        [--together] [--min-guarantee NAME] [--max-age DUR] [--timeout DUR] [--now TIME]
+        [--json | --format text|json|k8s] [--k8s-nonce N]`
 
 // resolveFlags are the flags of resumectl resolve.
 type resolveFlags struct {
