@@ -218,7 +218,7 @@ func (o Options) mappings(prefix string) (roots, error) {
 	case o.FallbackFlinkRoot != "":
 		r.fallback, err = givenMapping(o.FallbackFlinkRoot, prefix, o.EntropyKey)
 		if err != nil {
-			err = fmt.Errorf("flinkckpt: fallback root: %w", err)
+			err = wrapf(err, "flinkckpt: fallback root")
 		}
 	}
 	return r, err

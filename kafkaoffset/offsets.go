@@ -262,7 +262,7 @@ func (r *Resolver) metadata(ctx context.Context) (metadata, error) {
 			return metadata{}, errors.Join(errs...)
 		}
 		if err := r.pause(ctx, attempt); err != nil {
-			return metadata{}, fmt.Errorf("kafkaoffset: metadata: %w (after: %w)", err, errors.Join(errs...))
+			return metadata{}, fmt.Errorf("kafkaoffset: metadata: %w (after: %w)", err, unprefixed(errs...))
 		}
 	}
 }
@@ -385,7 +385,7 @@ func (r *Resolver) listOffsets(ctx context.Context, ts int64, what string, ps []
 			// MetadataMinAge old: wait that long for new leaders.
 			if err := r.pauseAtLeast(ctx, attempt, r.minAge); err != nil {
 				for _, p := range again {
-					p.Err = fmt.Errorf("kafkaoffset: %s: list %s: %w (last: %w)", p.name(), what, err, p.Err)
+					p.Err = fmt.Errorf("kafkaoffset: %s: list %s: %w (last: %w)", p.name(), what, err, unprefixed(p.Err))
 				}
 				return first, fmt.Errorf("kafkaoffset: list %s: %w", what, err)
 			}

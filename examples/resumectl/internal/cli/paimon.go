@@ -47,7 +47,7 @@ func openPaimon(ctx context.Context, raw, branch string) (*paimon.Table, func(),
 	t, err := paimon.NewTable(loc.Bucket, loc.Prefix, &paimon.TableOptions{Branch: branch, Location: loc.Display})
 	if err != nil {
 		loc.Close()
-		return nil, nil, usagef("paimon: %v", err)
+		return nil, nil, usagef("%v", err) // the error names paimon
 	}
 	return t, func() { loc.Close() }, nil
 }
