@@ -384,4 +384,3 @@ func TestErrorsNameEachPackageOnce(t *testing.T) {
 		x.report(200)
 	})
 }
-
