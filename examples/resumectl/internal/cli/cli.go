@@ -53,6 +53,10 @@ type env struct {
 	// flags is the flag set of the command being run (nil before it made
 	// one): a usage error prints its usage lines.
 	flags *flagSet
+	// paths are the command's local locations: their keys are shown as
+	// absolute paths, on stderr and on stdout unless rawStdout (JSON).
+	paths     localPaths
+	rawStdout bool
 }
 
 type command struct {
@@ -85,7 +89,9 @@ func commands() []command {
 // exit status. Help goes to stdout with status 0; usage errors go to stderr
 // with status 2.
 func Main(args []string, stdout, stderr io.Writer) int {
-	e := &env{stdout: stdout, stderr: stderr}
+	e := &env{}
+	e.stdout = &pathWriter{w: stdout, e: e, stdout: true}
+	e.stderr = &pathWriter{w: stderr, e: e}
 	if len(args) == 0 {
 		fmt.Fprintln(stderr, "resumectl: want a command")
 		printUsage(stderr)
@@ -288,6 +294,7 @@ func parseFlags(fs *flagSet, args []string) ([]string, error) {
 		}
 		args = fs.Args()
 		if len(args) == 0 {
+			fs.e.noteLocations(fs, pos)
 			return pos, nil
 		}
 		pos = append(pos, args[0])
