@@ -106,7 +106,7 @@ func (r *Resolver) candidate(res []PartitionOffsets) (resume.Candidate, error) {
 		pos.Mode = ModeTimestamp
 	}
 	for _, p := range res {
-		pp := Partition{Topic: p.Topic, Partition: p.Partition, Start: p.Start, End: p.End, Offset: p.Offset, Reason: p.Reason}
+		pp := Partition{Topic: p.Topic, Partition: p.Partition, Start: p.Start, End: p.End, Offset: p.Offset, From: p.From, Reason: p.Reason}
 		if p.Committed >= 0 {
 			pp.Committed = ptr(p.Committed)
 		}

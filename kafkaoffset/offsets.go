@@ -14,7 +14,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-// Where a partition's chosen offset comes from ([PartitionOffsets.From]).
+// Where a partition's chosen offset comes from ([PartitionOffsets.From], and
+// [Partition.From] in a position's JSON, "from").
 const (
 	FromCommit   = "commit"    // the group's committed offset (or the log start when it is below it)
 	FromTime     = "time"      // the first offset at or after the start time

@@ -64,6 +64,10 @@ type Partition struct {
 	ByTime *int64 `json:"by_time,omitempty"`
 	// Offset is the chosen start offset.
 	Offset int64 `json:"offset"`
+	// From says how Offset was found: FromCommit, FromTime, FromEnd or
+	// FromLogStart (see [PartitionOffsets.From]). Omitted from the JSON only
+	// in positions recorded before it existed.
+	From string `json:"from,omitempty"`
 	// Reason says why Offset was chosen, in one line.
 	Reason string `json:"reason"`
 }

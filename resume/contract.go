@@ -19,13 +19,26 @@ func (e *ContractError) Error() string {
 	return fmt.Sprintf("resume: resolver %s broke the Resolver contract: %s", e.Resolver, strings.Join(e.Problems, "; "))
 }
 
-// CheckCandidate reports whether c, returned with a nil error by the resolver
-// named name, keeps the rules the [Resolver] doc lists for a candidate: it
-// returns nil, or a [*ContractError] naming every broken rule. [Chain] and
-// [All] record a resolver whose candidate fails the check as failed, never
-// chosen; resumetest.CheckResolver reports the same problems. A Position
-// whose methods panic breaks the rules; the panic is not passed on.
-func CheckCandidate(name string, c Candidate) error {
+// CheckCandidate reports whether c, returned with a nil error by r, keeps
+// the rules the [Resolver] doc lists for a candidate, its guarantee within
+// [MaxGuarantee](r) included: it returns nil, or a [*ContractError] naming
+// every broken rule. [Chain] and [All] record a resolver whose candidate fails
+// the check as failed, never chosen; resumetest.CheckResolver reports the
+// same problems. A Position whose methods panic breaks the rules; the panic
+// is not passed on.
+func CheckCandidate(r Resolver, c Candidate) error {
+	name := func() (n string) {
+		defer func() { recover() }() // a Name that panics names nothing
+		if r != nil {
+			n = r.Name()
+		}
+		return n
+	}()
+	return checkCandidate(name, MaxGuarantee(r), c)
+}
+
+// checkCandidate is CheckCandidate for a resolver already named and bound.
+func checkCandidate(name string, bound Guarantee, c Candidate) error {
 	var problems []string
 	add := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 	if c.Position == nil {
@@ -33,8 +46,11 @@ func CheckCandidate(name string, c Candidate) error {
 	} else {
 		checkPosition(c.Position, add)
 	}
-	if !c.Guarantee.Valid() {
+	switch {
+	case !c.Guarantee.Valid():
 		add("guarantee %s: want data-loss, replay, exact-input or exactly-once", c.Guarantee)
+	case c.Guarantee > bound:
+		add("offered guarantee %s, above its MaxGuarantee %s", c.Guarantee, bound)
 	}
 	if c.Resolver != "" && c.Resolver != name {
 		add("Candidate.Resolver is %q: want %q (the resolver's Name) or empty", c.Resolver, name)
@@ -90,5 +106,6 @@ func checkPosition(p Position, add func(string, ...any)) {
 	})
 }
 
-// validate is the chain's and All's use of [CheckCandidate].
-func validate(c Candidate, name string) error { return CheckCandidate(name, c) }
+// validate is the chain's and All's use of [CheckCandidate], with the name
+// and bound they already hold.
+func validate(c Candidate, name string, bound Guarantee) error { return checkCandidate(name, bound, c) }

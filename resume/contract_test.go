@@ -50,13 +50,15 @@ func TestCheckCandidate(t *testing.T) {
 		{"WarningWithoutCode", func(c *resume.Candidate) { c.Warnings = []resume.Warning{{Text: "careful"}} }, []string{`Warnings[0] has code ""`}},
 		{"WarningCodeWithSpace", func(c *resume.Candidate) { c.Warnings = []resume.Warning{{Code: "a b", Text: "x"}} }, []string{`Warnings[0] has code "a b"`}},
 		{"WarningWithoutText", func(c *resume.Candidate) { c.Warnings = []resume.Warning{{Code: "x.y"}} }, []string{"Warnings[0] (x.y) has no text"}},
+		{"AboveMaxGuarantee", func(c *resume.Candidate) { c.Guarantee = resume.ExactInput }, []string{"offered guarantee exact-input, above its MaxGuarantee replay"}},
 		{"EveryProblemAtOnce", func(c *resume.Candidate) { *c = resume.Candidate{Resolver: "x"} }, []string{"no position", "guarantee unknown", "Candidate.Resolver", "no Reasons"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := good
 			c.Reasons = append([]string(nil), good.Reasons...)
 			tc.change(&c)
-			err := resume.CheckCandidate("r", c)
+			// Bound at replay, as kafkaoffset is; the good candidate is a replay.
+			err := resume.CheckCandidate(resume.WithMaxGuarantee(resume.ResolverFunc("r", nil), resume.Replay), c)
 			if tc.want == nil {
 				if err != nil {
 					t.Fatalf("CheckCandidate = %v, want nil", err)
@@ -83,7 +85,7 @@ func TestCheckCandidate(t *testing.T) {
 			// The chain and CheckResolver apply the same rule: the chain
 			// records the resolver as failed with this very error, and
 			// CheckResolver reports each problem as a violation.
-			r := resumetest.Static("r", c)
+			r := resume.WithMaxGuarantee(resumetest.Static("r", c), resume.Replay)
 			d, cerr := (&resume.Chain{Resolvers: []resume.Resolver{r}}).Resolve(context.Background())
 			var chainCE *resume.ContractError
 			if d.Considered[0].Verdict != resume.VerdictFailed || !errors.As(cerr, &chainCE) {

@@ -17,8 +17,13 @@
 //		Policy:    resume.Policy{MinGuarantee: resume.Replay, MaxAge: 24 * time.Hour},
 //	}
 //	d, err := chain.Resolve(ctx)
-//	if d.Chosen != nil {
-//		fmt.Println(d.Chosen.Position.Launch().Args) // e.g. [-s s3a://b/ck/<job>/chk-42]
+//	switch resume.Classify(d, err) {
+//	case resume.ResultChosen:
+//		deploy(d.Chosen.Position.Launch()) // e.g. -s s3a://b/ck/<job>/chk-42
+//	case resume.ResultFailed:
+//		// a source could not be read (d.Failed()): fix it, do not deploy
+//	case resume.ResultNothingAcceptable:
+//		// every source answered; nothing meets the policy (a first deploy?)
 //	}
 //	fmt.Print(d.Explain())
 //
@@ -29,6 +34,21 @@
 // [ExactInput] (input resumes exactly after durably recorded progress, operator
 // state starts empty), [ExactlyOnce] (operator state and input position restored
 // together). The chain never chooses DataLoss unless the policy asks for it.
+//
+// # Failing closed
+//
+// A resolver that fails — storage unreachable, a panic, a timeout, a broken
+// contract — has not said what it would have offered. Under the default
+// [Policy.OnFailure], [BlockWeaker], it blocks every candidate weaker than
+// the best it could have offered: its [GuaranteeBounder] bound (flinkckpt
+// exactly-once, paimon exact-input, kafkaoffset replay, [All] the weakest of
+// its parts), exactly-once for a resolver without one. A checkpoint store that
+// answers 503 therefore blocks a stateless Kafka start ("blocked:
+// flink-checkpoints failed and could have offered exactly-once") instead of
+// deploying it; a failed Kafka blocks nothing that is exact-input or better. A
+// failure whose bound is not above the best acceptable candidate changes
+// nothing: that candidate is chosen, and the error still names the failure.
+// [ChooseAnyway] keeps the partial choice instead.
 //
 // # Warning codes
 //
@@ -76,13 +96,50 @@
 // (flinkckpt.WarnOlderThanBroken, kafkaoffset.WarnNotObserved, …);
 // [Candidate.HasWarning] tests for one.
 //
+// # The document
+//
+// [Decision] marshals to the resumekit.decision/v1 document and reads back
+// from it (json.Unmarshal into a Decision, or a single [Candidate] from its
+// candidate form): positions become [*RawPosition]s that each resolver
+// package's PositionOf decodes, and marshalling again gives the same bytes. The
+// document is a record of how the decision was made: "resumekit" (the module
+// version, [ModuleVersion]), "decided_at" (Policy.Now in UTC) and "policy"
+// ("min_guarantee"; "max_age" and "timeout" as Go duration strings such as
+// "24h0m0s", omitted when 0; "on_failure").
+//
+// Compatibility within v1:
+//   - fields may be added, at any level; readers must ignore fields they do
+//     not know, and a field added later is omitted when it is not recorded
+//     (an older document reads back and marshals to its own bytes);
+//   - no field is removed, renamed or changes meaning or type;
+//   - the sets of verdicts (chosen, rejected, failed, no-position),
+//     guarantees (data-loss, replay, exact-input, exactly-once) and failure
+//     policies (block-weaker, choose-anyway) are closed: a reader may switch
+//     on them exhaustively, and a new value means a new schema,
+//     resumekit.decision/v2;
+//   - warning codes are stable (never renamed, never reused); new codes may
+//     appear, so a reader treats an unknown code as a warning it cannot
+//     interpret, not as an error;
+//   - the position object of each kind follows the same rules (its resolver
+//     package keeps a golden file of it).
+//
 // # Errors
 //
 // [ErrNoPosition] (checked with errors.Is) is what a resolver returns when it
 // honestly found nothing to offer, and what [Chain.Resolve]'s error wraps when
-// nothing acceptable was offered. [Chain.Resolve] always returns a non-nil
-// [*Decision]; its error is nil only when no resolver failed, and otherwise
-// names every failure on one line each, in chain order, with errors.Is and
-// errors.As reaching each cause. A Decision with failures may still have a
-// chosen candidate (a partial result).
+// nothing acceptable was offered and no resolver failed — never when one
+// failed, as database/sql never returns ErrNoRows for a broken connection.
+// [ErrUsage] (checked with errors.Is) means the chain itself is wrong: no
+// resolvers, a nil resolver, two resolvers with the same name, a policy value
+// out of range; it is returned before any resolver is asked.
+//
+// [Chain.Resolve] always returns a non-nil [*Decision]; its error is nil only
+// when no resolver failed, and otherwise names every failure on one line
+// each, in chain order, with errors.Is and errors.As reaching each cause (a
+// panic is a [*PanicError]). [Decision.Failed] lists the failed outcomes. A
+// Decision with failures may still have a chosen candidate: under
+// [ChooseAnyway], or when no failed resolver could have offered more.
+// [Classify] turns a decision and its error into one [Result] — chosen,
+// failed, usage, nothing acceptable — that a tool branches on (resumectl
+// exits 0, 1, 2, 3).
 package resume

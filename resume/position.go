@@ -31,6 +31,32 @@ type Launch struct {
 	Options map[string]string `json:"options"`
 }
 
+// The Flink configuration keys of a restore path: ConfigStateRecoveryPath
+// since Flink 1.20, ConfigSavepointPath before (both are set, so that either
+// version restores). A launch that restores state carries them and "-s".
+const (
+	ConfigStateRecoveryPath = "execution.state-recovery.path"
+	ConfigSavepointPath     = "execution.savepoint.path"
+)
+
+// RestorePath returns the checkpoint or savepoint the launch restores: the
+// argument of -s (or --fromSavepoint) in Args, else the
+// execution.state-recovery.path or execution.savepoint.path configuration;
+// "" for a stateless start. It is a Flink file-system URI
+// (s3a://b/ck/<job>/chk-42), what flink run -s and the flink-kubernetes-operator's
+// initialSavepointPath take.
+func (l Launch) RestorePath() string {
+	for i := 0; i+1 < len(l.Args); i++ {
+		if l.Args[i] == "-s" || l.Args[i] == "--fromSavepoint" {
+			return l.Args[i+1]
+		}
+	}
+	if p := l.Config[ConfigStateRecoveryPath]; p != "" {
+		return p
+	}
+	return l.Config[ConfigSavepointPath]
+}
+
 // IsZero reports whether the launch carries nothing.
 func (l Launch) IsZero() bool {
 	return len(l.Args) == 0 && len(l.Config) == 0 && len(l.Options) == 0

@@ -18,6 +18,7 @@ import (
 
 	"github.com/resumekit/resumekit/examples/internal/scenario"
 	"github.com/resumekit/resumekit/examples/resumectl/internal/cli"
+	"github.com/resumekit/resumekit/resume"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/script")
@@ -41,6 +42,10 @@ func TestScripts(t *testing.T) {
 		Dir:           "testdata/script",
 		UpdateScripts: *update,
 		Setup: func(env *testscript.Env) error {
+			// The version the decision document records: the test binary
+			// runs as resumectl, so it is this binary's (cmpenv goldens say
+			// "$RESUMEKIT_VERSION").
+			env.Setenv("RESUMEKIT_VERSION", resume.ModuleVersion())
 			// Keys of a local path are relative to the file system root.
 			env.Setenv("WORKKEY", strings.TrimPrefix(filepath.ToSlash(env.WorkDir), "/"))
 			// Never let the AWS SDK look for credentials off this machine

@@ -61,7 +61,9 @@ func (p Position) String() string { return p.Summary }
 func (p Position) Launch() resume.Launch { return p.Start }
 
 // Static returns a resolver named name that always offers c. When c has no
-// Resolver, the chain fills in name.
+// Resolver, the chain fills in name. It declares no bound (a failure of it
+// would count as exactly-once); to stand in for a resolver that declares one,
+// wrap it: resume.WithMaxGuarantee(Static(...), resume.Replay).
 func Static(name string, c resume.Candidate) resume.Resolver {
 	return resume.ResolverFunc(name, func(ctx context.Context) (resume.Candidate, error) {
 		if err := ctx.Err(); err != nil {
@@ -76,6 +78,11 @@ func Static(name string, c resume.Candidate) resume.Resolver {
 
 // Failing returns a resolver named name that always fails with err. Pass an
 // error wrapping resume.ErrNoPosition for a resolver that found nothing.
+// Under the chain's default resume.BlockWeaker its failure blocks every
+// candidate below exactly-once; to stand in for a failed Kafka (at best
+// replay) or Paimon (at best exact-input) resolver, declare the bound:
+//
+//	kafka := resume.WithMaxGuarantee(resumetest.Failing("kafka-offsets", err), resume.Replay)
 func Failing(name string, err error) resume.Resolver {
 	return resume.ResolverFunc(name, func(ctx context.Context) (resume.Candidate, error) {
 		if cerr := ctx.Err(); cerr != nil {
@@ -104,8 +111,8 @@ var CheckTimeout = 30 * time.Second
 //   - a candidate returned with a nil error breaks a rule the Resolver doc
 //     lists for it (the rules of resume.CheckCandidate, which the chain
 //     applies too: a position, one-word Kind, one-line String, JSON, a valid
-//     guarantee, Resolver empty or Name, Reasons, coded Warnings), one
-//     violation per broken rule;
+//     guarantee not above the resolver's resume.MaxGuarantee, Resolver empty
+//     or Name, Reasons, coded Warnings), one violation per broken rule;
 //   - with a cancelled context: a candidate instead of an error, or an error
 //     that does not wrap context.Canceled;
 //   - concurrent calls that disagree (one fails, one succeeds, or they offer
@@ -131,7 +138,7 @@ func CheckResolver(ctx context.Context, r resume.Resolver) []error {
 
 	first := call(ctx, r)
 	if first.err == nil && first.panicked == nil && !first.timedOut {
-		checkCandidate(name, first.cand, fail)
+		checkCandidate(r, first.cand, fail)
 	}
 	first.report("Resolve", fail)
 
@@ -166,9 +173,9 @@ func CheckResolver(ctx context.Context, r resume.Resolver) []error {
 
 // checkCandidate reports every problem resume.CheckCandidate finds, one
 // violation each.
-func checkCandidate(name string, c resume.Candidate, fail func(string, ...any)) {
+func checkCandidate(r resume.Resolver, c resume.Candidate, fail func(string, ...any)) {
 	var ce *resume.ContractError
-	if err := resume.CheckCandidate(name, c); errors.As(err, &ce) {
+	if err := resume.CheckCandidate(r, c); errors.As(err, &ce) {
 		for _, p := range ce.Problems {
 			fail("%s", p)
 		}

@@ -13,7 +13,9 @@ import (
 	"strings"
 )
 
-// Exit statuses, as DESIGN.md specifies.
+// Exit statuses, as DESIGN.md specifies; resolve takes them from
+// resume.Classify (resume.Result.ExitCode), so that a Go deploy tool branches
+// the same way.
 const (
 	ExitOK      = 0 // a position was chosen and nothing failed
 	ExitFailed  = 1 // something failed (a document is still printed where there is one)

@@ -107,7 +107,7 @@ func (d *demo) local(key string) string { return filepath.Join(d.root, filepath.
 func (d *demo) resolve(rs ...resume.Resolver) (*resume.Decision, error) {
 	dec, err := (&resume.Chain{Resolvers: rs, Policy: d.policy}).Resolve(d.ctx)
 	writeReport(d.w, dec)
-	if err != nil && hasFailure(dec) {
+	if err != nil && len(dec.Failed()) > 0 {
 		return dec, err
 	}
 	return dec, nil

@@ -23,19 +23,20 @@ import (
 	"github.com/resumekit/resumekit/paimon"
 	"github.com/resumekit/resumekit/paimon/paimontest"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/k8s"
 	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
 )
 
 // The packages whose name prefixes error messages ("flinkckpt: …"), and
 // resumectl's own.
-var prefixRE = regexp.MustCompile(`\b(resume|flinkckpt|metadata|paimon|kafkaoffset|blobtest|s3test|resumetest|paimontest|flinkckpttest|resumectl): `)
+var prefixRE = regexp.MustCompile(`\b(resume|k8s|flinkckpt|metadata|paimon|kafkaoffset|blobtest|s3test|resumetest|paimontest|flinkckpttest|resumectl): `)
 
 // sentinels are the exported errors whose own text starts with their
 // package's name; a wrapped sentinel at the end of a message names its
 // package again by design (as sql.ErrNoRows says "sql: …" wherever it is
 // wrapped).
 var sentinels = []error{
-	resume.ErrNoPosition, flinkckpt.ErrNoMetadata, metadata.ErrMalformed, metadata.ErrTooLarge,
+	resume.ErrNoPosition, resume.ErrUsage, k8s.ErrStateless, flinkckpt.ErrNoMetadata, metadata.ErrMalformed, metadata.ErrTooLarge,
 	paimon.ErrSnapshotNotFound, paimon.ErrConsumerNotFound, paimon.ErrCorrupt, paimon.ErrInvalidID,
 	kafkaoffset.ErrCommitAboveEnd, kafkaoffset.ErrStillCommitting, kafkaoffset.ErrGroupNotEmpty,
 }
@@ -346,6 +347,8 @@ func TestErrorsNameEachPackageOnce(t *testing.T) {
 		paimontest.New(t, mem, "wh/db.db/t").CommitEvery(5, time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC), time.Minute).Consumer("job", 3)
 		commands := [][]string{
 			{"resolve", "--flink-checkpoints", "URL/ck", "--paimon-table", "URL/wh/db.db/t", "--paimon-consumer", "job"},
+			{"resolve", "--paimon-table", "URL/wh/db.db/t", "--paimon-consumer", "job", "--format", "k8s"},
+			{"resolve", "--flink-checkpoints", "URL/ck", "--paimon-table", "URL/wh/db.db/t", "--paimon-consumer", "job", "--on-failure", "choose-anyway"},
 			{"flink", "list", "URL/ck"},
 			{"flink", "inspect", "URL/ck/" + flinkTestJob + "/chk-1"},
 			{"paimon", "consumers", "URL/wh/db.db/t"},

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -12,13 +11,14 @@ import (
 	"github.com/resumekit/resumekit/kafkaoffset"
 	"github.com/resumekit/resumekit/paimon"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/k8s"
 )
 
 const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flink-job-id ID] [--flink-root URI] [--flink-strict]
         [--paimon-table URL --paimon-consumer ID [--paimon-mode at-least-once] [--paimon-from TIME]]
         [--kafka-brokers H:P --kafka-topic T [--kafka-group G] [--kafka-from TIME | --kafka-rewind DUR] [--kafka-observe DUR]]
-        [--together] [--min-guarantee NAME] [--max-age DUR] [--timeout DUR] [--now TIME]
-        [--json | --format text|json|k8s] [--k8s-nonce N]`
+        [--together] [--min-guarantee NAME] [--max-age DUR] [--timeout DUR] [--on-failure block-weaker|choose-anyway]
+        [--json | --format text|json|k8s [--k8s-nonce N]] [--now TIME]`
 
 // resolveFlags are the flags of resumectl resolve.
 type resolveFlags struct {
@@ -35,6 +35,7 @@ type resolveFlags struct {
 	jsonOut                                                  bool
 	format                                                   string
 	k8sNonce                                                 int64
+	onFailure                                                string
 	now                                                      timeFlag
 }
 
@@ -62,7 +63,8 @@ func runResolve(e *env, args []string) error {
 	fs.Var(&f.timeout, "timeout", "per-source timeout (`DURATION`, default none)")
 	fs.BoolVar(&f.jsonOut, "json", false, "print the resumekit.decision/v1 JSON document")
 	fs.StringVar(&f.format, "format", "text", "output: text, json, or k8s (a merge patch for a FlinkDeployment)")
-	fs.Int64Var(&f.k8sNonce, "k8s-nonce", 0, "savepointRedeployNonce for --format k8s (default: the current unix time, new on every run)")
+	fs.Int64Var(&f.k8sNonce, "k8s-nonce", 0, "savepointRedeployNonce for --format k8s (default: derived from the chosen position, so the same decision gives the same nonce)")
+	fs.StringVar(&f.onFailure, "on-failure", "", "when a source fails: block-weaker (default: refuse every weaker position) or choose-anyway (take the best of the rest; still exit 1)")
 	fs.Var(&f.now, "now", "evaluate as of `TIME` instead of the clock (reproducible reports and tests)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -102,10 +104,11 @@ func runResolve(e *env, args []string) error {
 		return err
 	}
 	d, rerr := (&resume.Chain{Resolvers: resolvers, Policy: policy}).Resolve(ctx)
-	if err := f.print(e.stdout, d); err != nil {
+	result := resume.Classify(d, rerr)
+	if err := f.print(e.stdout, d, result); err != nil {
 		return err
 	}
-	return decisionExit(d, rerr)
+	return decisionExit(result, rerr)
 }
 
 // clock returns "now": --now when given, else the wall clock.
@@ -129,6 +132,13 @@ func (f *resolveFlags) policy() (resume.Policy, error) {
 			return p, usagef("resolve: --min-guarantee: %v", err)
 		}
 		p.MinGuarantee = g
+	}
+	if f.onFailure != "" {
+		fp, err := resume.ParseFailurePolicy(f.onFailure)
+		if err != nil {
+			return p, usagef("resolve: --on-failure: %v", err)
+		}
+		p.OnFailure = fp
 	}
 	return p, nil
 }
@@ -221,7 +231,7 @@ func (f *resolveFlags) build(ctx context.Context) ([]resume.Resolver, func(), er
 	return out, closeAll, nil
 }
 
-func (f *resolveFlags) print(w io.Writer, d *resume.Decision) error {
+func (f *resolveFlags) print(w io.Writer, d *resume.Decision, result resume.Result) error {
 	switch f.format {
 	case "json":
 		// Errors from storage SDKs may quote URLs with credentials: the
@@ -233,6 +243,11 @@ func (f *resolveFlags) print(w io.Writer, d *resume.Decision) error {
 		_, err := io.WriteString(w, redact(buf.String()))
 		return err
 	case "k8s":
+		if result != resume.ResultChosen {
+			// A patch is applied by scripts: on any non-zero exit stdout
+			// stays empty, and stderr says why.
+			return nil
+		}
 		return writeK8sPatch(w, d, f.k8sNonce)
 	default:
 		writeReport(w, d)
@@ -240,62 +255,25 @@ func (f *resolveFlags) print(w io.Writer, d *resume.Decision) error {
 	}
 }
 
-// writeK8sPatch prints a JSON merge patch for a flink-kubernetes-operator
-// FlinkDeployment (or FlinkSessionJob): spec.job.initialSavepointPath and a
-// new spec.job.savepointRedeployNonce, which makes the operator redeploy from
-// that path (FLINK-33763). Apply it with
+// writeK8sPatch prints the JSON merge patch for a flink-kubernetes-operator
+// FlinkDeployment (or FlinkSessionJob) that package k8s builds. Apply it with
 // kubectl patch flinkdeployment NAME --type merge -p "$(resumectl resolve ... --format k8s)".
 func writeK8sPatch(w io.Writer, d *resume.Decision, nonce int64) error {
-	if d.Chosen == nil {
-		return nil // the exit status and stderr say why
+	patch, err := k8s.NewPatch(d.Chosen, &k8s.Options{Nonce: nonce})
+	if err != nil {
+		return withExit(ExitFailed, fmt.Errorf("--format k8s: %w", err))
 	}
-	path := savepointPath(d.Chosen.Position.Launch())
-	if path == "" {
-		return withExit(ExitFailed, fmt.Errorf("--format k8s: the chosen %s position (%s) restores no checkpoint or savepoint: start the job stateless with its source options %s",
-			d.Chosen.Position.Kind(), d.Chosen.Position, resume.HintOptions(d.Chosen.Position.Launch().Options)))
-	}
-	if nonce == 0 {
-		nonce = time.Now().Unix()
-	}
-	patch := map[string]any{"spec": map[string]any{"job": map[string]any{
-		"initialSavepointPath":   path,
-		"savepointRedeployNonce": nonce,
-	}}}
 	return writeJSON(w, patch)
 }
 
-// savepointPath is the -s argument of a launch.
-func savepointPath(l resume.Launch) string {
-	for i := 0; i+1 < len(l.Args); i++ {
-		if l.Args[i] == "-s" || l.Args[i] == "--fromSavepoint" {
-			return l.Args[i+1]
-		}
-	}
-	return ""
-}
-
-// decisionExit maps a decision to the exit status: 0 chosen and nothing
-// failed, 1 something failed, 3 nothing acceptable.
-func decisionExit(d *resume.Decision, err error) error {
-	switch {
-	case err == nil:
+// decisionExit maps what the chain returned to the exit status with
+// resume.Classify: 0 chosen and nothing failed, 1 something failed, 2 a bad
+// chain, 3 nothing acceptable.
+func decisionExit(result resume.Result, err error) error {
+	if result == resume.ResultChosen {
 		return nil
-	case hasFailure(d):
-		return withExit(ExitFailed, err)
-	case d.Chosen == nil && errors.Is(err, resume.ErrNoPosition):
-		return withExit(ExitNothing, err)
-	default:
-		return withExit(ExitFailed, err)
 	}
-}
-
-func hasFailure(d *resume.Decision) bool {
-	for _, o := range d.Considered {
-		if o.Verdict == resume.VerdictFailed {
-			return true
-		}
-	}
-	return false
+	return withExit(result.ExitCode(), err)
 }
 
 var _ json.Marshaler = resume.Decision{}
