@@ -6,17 +6,25 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"gocloud.dev/blob"
+	"gocloud.dev/blob/memblob"
+	"gocloud.dev/gcerrors"
 
 	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
 	"github.com/resumekit/resumekit/kafkaoffset"
 	"github.com/resumekit/resumekit/paimon"
+	"github.com/resumekit/resumekit/paimon/paimontest"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
 )
 
 // readmeSnippet is the README's library snippet, compiled. Its body between
@@ -75,10 +83,73 @@ func readmeSnippet(ctx context.Context, bucket *blob.Bucket, client *kgo.Client)
 	// END README
 }
 
-// The deploy tool's own functions the snippet calls.
-func startEmptyIfIntended(report string) error                      { return nil }
-func askForApproval(report string) error                            { return nil }
-func deploy(args []string, config, options map[string]string) error { return nil }
+// The deploy tool's own functions the snippet calls; deploy records what
+// it was asked to start.
+var deployed []string
+
+func startEmptyIfIntended(report string) error { return errors.New("would start empty") }
+func askForApproval(report string) error       { return nil }
+func deploy(args []string, config, options map[string]string) error {
+	deployed = append(args, resume.HintOptions(options))
+	return nil
+}
+
+// TestReadmeSnippetFailsClosed runs the README's snippet over a checkpoint,
+// a Paimon consumer and Kafka commits: with every source healthy it deploys
+// the checkpoint; when the checkpoint store answers 503 it deploys nothing —
+// not the consumer, not the Kafka offsets it could have fallen back to.
+func TestReadmeSnippetFailsClosed(t *testing.T) {
+	ctx := context.Background()
+	mem := memblob.OpenBucket(nil)
+	defer mem.Close()
+	l := &flinkckpttest.Layout{Bucket: mem, Prefix: "ck/", Root: "s3a://bucket/"}
+	w, err := l.Checkpoint(ctx, "9f2c6d0b41e8a7355c1d2e3f4a5b6c7d", 41, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paimontest.New(t, mem, "wh/shop.db/orders").CommitEvery(5, time.Now().Add(-time.Hour), time.Minute).Consumer("orders-enrich", 4)
+	c, err := kfake.NewCluster(kfake.SeedTopics(1, "orders"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	client, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	for range 3 {
+		if err := client.ProduceSync(ctx, &kgo.Record{Topic: "orders", Value: []byte("v")}).FirstErr(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	offs := kadm.Offsets{}
+	offs.AddOffset("orders", 0, 2, -1)
+	if _, err := kadm.NewClient(client).CommitOffsets(ctx, "orders-sink", offs); err != nil {
+		t.Fatal(err)
+	}
+
+	deployed = nil
+	if err := readmeSnippet(ctx, mem, client); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"-s", w.FlinkPath, ""}; !slices.Equal(deployed, want) {
+		t.Errorf("deployed %q, want the checkpoint %q", deployed, want)
+	}
+
+	down, _ := blobtest.Wrap(mem, &blobtest.Options{Fault: func(c blobtest.Call) error {
+		if strings.HasPrefix(c.Key, "ck/") {
+			return &blobtest.FaultError{Call: c, Code: gcerrors.Internal, Msg: "503 Service Unavailable"}
+		}
+		return nil
+	}})
+	defer down.Close()
+	deployed = nil
+	err = readmeSnippet(ctx, down, client)
+	if err == nil || !strings.Contains(err.Error(), "no restart position") || errors.Is(err, resume.ErrNoPosition) || deployed != nil {
+		t.Errorf("with the checkpoint store down: err %v, deployed %q; want no deploy and a failure that is not ErrNoPosition", err, deployed)
+	}
+}
 
 // TestReadmeSnippetCompiles keeps the README's library snippet and
 // readmeSnippet the same code, so that the snippet is compiled (and vetted)
