@@ -98,6 +98,7 @@ type Violation struct {
 	Rule     string
 }
 
+// Error names the resolver and the broken rule.
 func (v *Violation) Error() string { return fmt.Sprintf("resolver %q: %s", v.Resolver, v.Rule) }
 
 // CheckTimeout bounds each call CheckResolver makes.

@@ -37,7 +37,7 @@
 //
 // # Errors
 //
-// Injected faults are [*FaultError]s; the blob layer wraps them like any
+// Injected faults are [*FaultError] values; the blob layer wraps them like any
 // driver error, so gcerrors.Code reports their Code (gcerrors.Unknown unless
 // set) and errors.As reaches the *FaultError. Opening a blobtest:// URL whose
 // test has ended, or with query parameters other than gocloud's prefix=,
@@ -113,6 +113,7 @@ type FaultError struct {
 	Msg  string
 }
 
+// Error names the operation, the key, the call number and the message.
 func (e *FaultError) Error() string {
 	msg := e.Msg
 	if msg == "" {
