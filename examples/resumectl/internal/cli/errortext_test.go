@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -123,9 +125,14 @@ func (x *texts) report(min int) {
 // it read turning NotFound, and once with a cancelled context.
 func faultSweep(x *texts, name string, mem *blob.Bucket, do func(ctx context.Context, b *blob.Bucket) []string) {
 	ctx := context.Background()
-	var keys []string
+	var (
+		mu   sync.Mutex // the code under test calls storage concurrently
+		keys []string
+	)
 	clean, rec := blobtest.Wrap(mem, &blobtest.Options{Before: func(_ context.Context, c blobtest.Call, _ *blob.Bucket) {
-		if c.Op == blobtest.OpRead || c.Op == blobtest.OpAttributes {
+		mu.Lock()
+		defer mu.Unlock()
+		if (c.Op == blobtest.OpRead || c.Op == blobtest.OpAttributes) && !slices.Contains(keys, c.Key) {
 			keys = append(keys, c.Key)
 		}
 	}})
@@ -159,6 +166,7 @@ func errText(err error) string {
 // a package prefix named twice in one failure.
 func TestErrorsNameEachPackageOnce(t *testing.T) {
 	t.Run("flinkckpt", func(t *testing.T) {
+		t.Parallel()
 		x := newTexts(t)
 		mem := memblob.OpenBucket(nil)
 		defer mem.Close()
@@ -207,6 +215,7 @@ func TestErrorsNameEachPackageOnce(t *testing.T) {
 	})
 
 	t.Run("paimon", func(t *testing.T) {
+		t.Parallel()
 		x := newTexts(t)
 		mem := memblob.OpenBucket(nil)
 		defer mem.Close()
@@ -256,6 +265,7 @@ func TestErrorsNameEachPackageOnce(t *testing.T) {
 	})
 
 	t.Run("kafkaoffset", func(t *testing.T) {
+		t.Parallel()
 		x := newTexts(t)
 		ctx := context.Background()
 		c, err := kfake.NewCluster(kfake.SeedTopics(2, "t"))
@@ -340,6 +350,7 @@ func TestErrorsNameEachPackageOnce(t *testing.T) {
 	})
 
 	t.Run("resumectl", func(t *testing.T) {
+		t.Parallel()
 		x := newTexts(t)
 		mem := memblob.OpenBucket(nil)
 		defer mem.Close()
