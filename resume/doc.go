@@ -75,7 +75,13 @@
 //	kafka.rewind-lag                       a start by time skips what a lagging job had not read
 //	kafka.not-observed                     the old job was not observed for being stopped
 //	kafka.several-topics                   specific-offsets options cover one topic only
-//	paimon.rollback-suspected              snapshot nextSnapshot-1 was committed after the consumer file was written
+//	kafka.open-transaction                 a transaction is open: a read_committed job stops at the last stable offset
+//	kafka.commit-source-assumed            starts at commits assume the old job committed on completed checkpoints
+//	kafka.idle-indistinguishable           every commit equals its end offset: a running idle job cannot be told apart
+//	kafka.tombstones-may-be-gone           a compacted topic's start is further behind than delete.retention.ms
+//	kafka.configs-unread                   topic configs unreadable: cleanup.policy=delete and CreateTime assumed
+//	kafka.future-time                      a commit or record time after now counts as now in At
+//	paimon.rollback-suspected              ids below nextSnapshot were committed after the consumer's last progress: possible loss
 //	paimon.expired-before-read             snapshots the consumer had not read expired: data loss
 //	paimon.expiration-unreadable           consumer.expiration-time does not parse
 //	paimon.consumer-expired                the consumer is idle longer than consumer.expiration-time
@@ -91,6 +97,10 @@
 //	paimon.loss-by-tag                     a tag proves that records of expired ids are lost
 //	paimon.possible-loss                   expired ids may have held records after the start time
 //	paimon.consumer-file-unusable          a reset replaces an unreadable consumer file
+//	paimon.written-mode-assumed            the old job's consumer.mode is not known: exactly-once assumed
+//	paimon.changelog-ignored               changelog/ holds changelogs the table's options say are not read
+//	paimon.version-assumed                 the grade depends on the Paimon version, which was not declared
+//	paimon.option-unreadable               a table option does not parse: its default is used
 //
 // Each code is also a constant of the emitting package
 // (flinkckpt.WarnOlderThanBroken, kafkaoffset.WarnNotObserved, …);

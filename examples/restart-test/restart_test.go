@@ -72,12 +72,12 @@ func TestPlan(t *testing.T) {
 		{
 			name:       "IncompleteCheckpointFallsBackToConsumer",
 			checkpoint: &flinkckpttest.Checkpoint{Incomplete: true},
-			wantHint:   "/*+ OPTIONS('consumer-id'='orders-job') */",
+			wantHint:   "/*+ OPTIONS('consumer-id'='orders-job','scan.snapshot-id'='6') */",
 		},
 		{
 			name:       "BrokenCheckpointFallsBackToConsumer",
 			checkpoint: &flinkckpttest.Checkpoint{SkipFiles: true},
-			wantHint:   "/*+ OPTIONS('consumer-id'='orders-job') */",
+			wantHint:   "/*+ OPTIONS('consumer-id'='orders-job','scan.snapshot-id'='6') */",
 		},
 		{
 			name:     "ExpiredConsumerIsRefused",

@@ -152,7 +152,7 @@ func (d *demo) paimon() error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(d.w, "wrote %s: nextSnapshot %d; the job now starts with %s\n", plan.Key, plan.NextSnapshot, resume.HintOptions(map[string]string{"consumer-id": p.NewConsumer}))
+	fmt.Fprintf(d.w, "wrote %s: nextSnapshot %d; the job now starts with %s\n", plan.Key, plan.NextSnapshot, resume.HintOptions(map[string]string{"consumer-id": p.NewConsumer, paimon.OptScanSnapshotID: fmt.Sprint(plan.NextSnapshot)}))
 	return nil
 }
 

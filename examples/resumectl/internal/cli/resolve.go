@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"time"
 
@@ -15,8 +16,10 @@ import (
 )
 
 const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flink-job-id ID] [--flink-root URI] [--flink-strict]
-        [--paimon-table URL --paimon-consumer ID [--paimon-mode at-least-once] [--paimon-from TIME]]
-        [--kafka-brokers H:P --kafka-topic T [--kafka-group G] [--kafka-from TIME | --kafka-rewind DUR] [--kafka-observe DUR]]
+        [--paimon-table URL --paimon-consumer ID [--paimon-mode at-least-once] [--paimon-from TIME]
+         [--paimon-written-mode MODE] [--paimon-version V] [--paimon-option KEY=VALUE]...]
+        [--kafka-brokers H:P --kafka-topic T [--kafka-group G] [--kafka-from TIME | --kafka-rewind DUR] [--kafka-observe DUR]
+         [--kafka-isolation read_committed|read_uncommitted] [--kafka-commit-source checkpoint|auto|unknown] [--kafka-strict]]
         [--together] [--min-guarantee NAME] [--max-age DUR] [--timeout DUR] [--on-failure block-weaker|choose-anyway]
         [--json | --format text|json|k8s [--k8s-nonce N]] [--now TIME]`
 
@@ -25,8 +28,12 @@ type resolveFlags struct {
 	flinkCheckpoints, flinkSavepoints, flinkJobID, flinkRoot string
 	flinkStrict                                              bool
 	paimonTable, paimonConsumer, paimonMode                  string
+	paimonWrittenMode, paimonVersion                         string
+	paimonOptions                                            keyValueFlag
 	paimonFrom                                               timeFlag
 	kafkaBrokers, kafkaTopic, kafkaGroup                     string
+	kafkaIsolation, kafkaCommitSource                        string
+	kafkaStrict                                              bool
 	kafkaFrom                                                timeFlag
 	kafkaRewind, kafkaObserve                                durationFlag
 	together                                                 bool
@@ -51,12 +58,18 @@ func runResolve(e *env, args []string) error {
 	fs.StringVar(&f.paimonConsumer, "paimon-consumer", "", "the job's consumer-id")
 	fs.StringVar(&f.paimonMode, "paimon-mode", "", "consumer.mode of the new job: exactly-once or at-least-once (default: the table's)")
 	fs.Var(&f.paimonFrom, "paimon-from", "start `TIME` when the consumer has no file (RFC 3339, unix ms, or -15m)")
+	fs.StringVar(&f.paimonWrittenMode, "paimon-written-mode", "", "consumer.mode the old job ran with (`MODE`: exactly-once or at-least-once); decides exact-input vs replay (default: the table's, else exactly-once, assumed with a warning)")
+	fs.StringVar(&f.paimonVersion, "paimon-version", "", "Paimon release the new job reads with (`V`, e.g. 0.8 or 1.4.1; default: the newest behaviour)")
+	fs.Var(&f.paimonOptions, "paimon-option", "override a table option, `KEY=VALUE` (repeatable), e.g. changelog.time-retained=7d")
 	fs.StringVar(&f.kafkaBrokers, "kafka-brokers", "", "seed brokers, `H:P[,H:P]`")
 	fs.StringVar(&f.kafkaTopic, "kafka-topic", "", "topic(s) the job reads, `T[,T]`")
 	fs.StringVar(&f.kafkaGroup, "kafka-group", "", "the group KafkaSource committed offsets to (its group.id)")
 	fs.Var(&f.kafkaFrom, "kafka-from", "start `TIME` for partitions without a commit (or all, without --kafka-group)")
 	fs.Var(&f.kafkaRewind, "kafka-rewind", "like --kafka-from, as a `DURATION` before now (e.g. 15m)")
 	fs.Var(&f.kafkaObserve, "kafka-observe", "watch the group's offsets this long (`DURATION`) and fail if they move: the old job still runs")
+	fs.StringVar(&f.kafkaIsolation, "kafka-isolation", "", "the new job's isolation.level: read_committed (default: starts stay below open transactions) or read_uncommitted")
+	fs.StringVar(&f.kafkaCommitSource, "kafka-commit-source", "", "how the old job committed: checkpoint (default, assumed), auto (enable.auto.commit: data loss) or unknown (data loss)")
+	fs.BoolVar(&f.kafkaStrict, "kafka-strict", false, "grade as data loss what may be lost but cannot be shown (compacted topics further behind than delete.retention.ms)")
 	fs.BoolVar(&f.together, "together", false, "the job reads the Paimon table and the Kafka topic together: one position for both")
 	fs.StringVar(&f.minGuarantee, "min-guarantee", "", "weakest acceptable guarantee: data-loss, replay (default), exact-input, exactly-once")
 	fs.Var(&f.maxAge, "max-age", "reject positions older than this `DURATION` (e.g. 7d)")
@@ -111,6 +124,33 @@ func runResolve(e *env, args []string) error {
 	return decisionExit(result, rerr)
 }
 
+// keyValueFlag is a repeatable KEY=VALUE flag.
+type keyValueFlag struct{ m map[string]string }
+
+func (f *keyValueFlag) String() string {
+	if f == nil || len(f.m) == 0 {
+		return ""
+	}
+	keys := make([]string, 0, len(f.m))
+	for k := range f.m {
+		keys = append(keys, k+"="+f.m[k])
+	}
+	sort.Strings(keys)
+	return strings.Join(keys, ",")
+}
+
+func (f *keyValueFlag) Set(s string) error {
+	k, v, ok := strings.Cut(s, "=")
+	if !ok || strings.TrimSpace(k) == "" {
+		return fmt.Errorf("%q: want KEY=VALUE", s)
+	}
+	if f.m == nil {
+		f.m = map[string]string{}
+	}
+	f.m[strings.TrimSpace(k)] = v
+	return nil
+}
+
 // clock returns "now": --now when given, else the wall clock.
 func (f *resolveFlags) clock() func() time.Time {
 	if f.now.t.IsZero() {
@@ -155,16 +195,17 @@ func (f *resolveFlags) check() error {
 		return usagef("resolve: --flink-job-id, --flink-root and --flink-strict need --flink-checkpoints or --flink-savepoints")
 	case hasPaimon && (f.paimonTable == "" || f.paimonConsumer == ""):
 		return usagef("resolve: --paimon-table and --paimon-consumer go together")
-	case !hasPaimon && (f.paimonMode != "" || !f.paimonFrom.t.IsZero()):
-		return usagef("resolve: --paimon-mode and --paimon-from need --paimon-table")
+	case !hasPaimon && (f.paimonMode != "" || !f.paimonFrom.t.IsZero() || f.paimonWrittenMode != "" || f.paimonVersion != "" || len(f.paimonOptions.m) > 0):
+		return usagef("resolve: --paimon-mode, --paimon-from, --paimon-written-mode, --paimon-version and --paimon-option need --paimon-table")
 	case hasKafka && (f.kafkaBrokers == "" || f.kafkaTopic == ""):
 		return usagef("resolve: --kafka-brokers and --kafka-topic go together")
 	case !f.kafkaFrom.t.IsZero() && f.kafkaRewind.d != 0:
 		return usagef("resolve: --kafka-from and --kafka-rewind are exclusive")
 	case hasKafka && f.kafkaGroup == "" && f.kafkaFrom.t.IsZero() && f.kafkaRewind.d == 0:
 		return usagef("resolve: Kafka needs --kafka-group, --kafka-from or --kafka-rewind")
-	case !hasKafka && (f.kafkaGroup != "" || !f.kafkaFrom.t.IsZero() || f.kafkaRewind.d != 0 || f.kafkaObserve.d != 0):
-		return usagef("resolve: --kafka-group, --kafka-from, --kafka-rewind and --kafka-observe need --kafka-brokers")
+	case !hasKafka && (f.kafkaGroup != "" || !f.kafkaFrom.t.IsZero() || f.kafkaRewind.d != 0 || f.kafkaObserve.d != 0 ||
+		f.kafkaIsolation != "" || f.kafkaCommitSource != "" || f.kafkaStrict):
+		return usagef("resolve: --kafka-group, --kafka-from, --kafka-rewind, --kafka-observe, --kafka-isolation, --kafka-commit-source and --kafka-strict need --kafka-brokers")
 	case f.together && !(hasPaimon && hasKafka):
 		return usagef("resolve: --together needs both --paimon-table and --kafka-brokers")
 	}
@@ -199,7 +240,10 @@ func (f *resolveFlags) build(ctx context.Context) ([]resume.Resolver, func(), er
 		if err != nil {
 			return nil, closeAll, usagef("resolve: --paimon-table: %v", err)
 		}
-		r, err := paimon.NewResolver(table, f.paimonConsumer, &paimon.Options{StartTime: f.paimonFrom.t, Mode: f.paimonMode, Now: f.clock()})
+		r, err := paimon.NewResolver(table, f.paimonConsumer, &paimon.Options{
+			StartTime: f.paimonFrom.t, Mode: f.paimonMode, WrittenMode: f.paimonWrittenMode,
+			PaimonVersion: f.paimonVersion, TableOptions: f.paimonOptions.m, Now: f.clock(),
+		})
 		if err != nil {
 			return nil, closeAll, usagef("resolve: %v", err)
 		}
@@ -217,6 +261,7 @@ func (f *resolveFlags) build(ctx context.Context) ([]resume.Resolver, func(), er
 		closers = append(closers, cl.Close)
 		r, err := kafkaoffset.NewResolver(cl, splitComma(f.kafkaTopic), &kafkaoffset.Options{
 			Group: f.kafkaGroup, At: at, ObserveWindow: f.kafkaObserve.d, Now: f.clock(),
+			IsolationLevel: kafkaoffset.IsolationLevel(f.kafkaIsolation), CommitSource: kafkaoffset.CommitSource(f.kafkaCommitSource), Strict: f.kafkaStrict,
 		})
 		if err != nil {
 			return nil, closeAll, usagef("resolve: %v", err)
