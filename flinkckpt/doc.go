@@ -28,7 +28,10 @@
 // keys with [Options.FlinkRoot] or a root inferred from the snapshot's own
 // key inside those paths, entropy-injected paths included. References that
 // cannot be mapped are counted and warned about ([Options.Strict] rejects
-// them). [List] reports every snapshot's state and [Inspect] one. The
+// them). [List] reports every snapshot's state and [Inspect] one;
+// [Sources] reads where each source of a snapshot was (package
+// flinkckpt/metadata/sourcestate decodes it; package flinkckpt/salvage turns
+// it into a stateless start). The
 // _metadata format itself is read by package
 // [github.com/resumekit/resumekit/flinkckpt/metadata], which is pure
 // (bytes in, model out).

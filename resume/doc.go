@@ -101,6 +101,14 @@
 //	paimon.changelog-ignored               changelog/ holds changelogs the table's options say are not read
 //	paimon.version-assumed                 the grade depends on the Paimon version, which was not declared
 //	paimon.option-unreadable               a table option does not parse: its default is used
+//	salvage.data-loss                      records or snapshots a salvaged source had not read are gone
+//	salvage.not-checked                    a salvaged position was not checked against the live system
+//	salvage.unresolved-marker              Kafka partitions the old job had not started have no offset
+//	salvage.resolved-marker                Kafka partitions the old job had not started start at today's log start or end
+//	salvage.partly-read-snapshot           a Paimon snapshot was partly read: its emitted records are read again
+//	salvage.mysql-snapshot-phase           a MySQL CDC source had no binlog position yet: it snapshots again
+//	salvage.several-sources                several sources' connector options collide: each keeps its own
+//	salvage.source-notes                   what a source's state held but its position leaves out
 //
 // Each code is also a constant of the emitting package
 // (flinkckpt.WarnOlderThanBroken, kafkaoffset.WarnNotObserved, …);

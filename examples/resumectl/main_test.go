@@ -34,7 +34,7 @@ func TestMain(m *testing.M) {
 // TestScripts runs testdata/script/*.txtar. Custom commands:
 //
 //	status N cmd args...   run cmd and expect exit status N (stdout/stderr kept for later checks)
-//	build paimon|flink DIR build the demo's Paimon table or checkpoint tree in DIR
+//	build paimon|flink|sources DIR build the demo's Paimon table, checkpoint tree or sources savepoint in DIR
 //	kafka                  start the demo's Kafka (kfake on 127.0.0.1), set $BROKERS
 //	kafka-retention        delete partition 2 below offset 54 on that Kafka
 func TestScripts(t *testing.T) {
@@ -94,7 +94,7 @@ func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
 
 func cmdBuild(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 2 {
-		ts.Fatalf("usage: build paimon|flink DIR")
+		ts.Fatalf("usage: build paimon|flink|sources DIR")
 	}
 	dir := ts.MkAbs(args[1])
 	ts.Check(os.MkdirAll(dir, 0o755))
@@ -109,6 +109,8 @@ func cmdBuild(ts *testscript.TestScript, neg bool, args []string) {
 		_, err = scenario.BuildPaimon(env, "")
 	case "flink":
 		_, err = scenario.BuildFlink(env, "")
+	case "sources":
+		_, err = scenario.BuildSources(env, "")
 	default:
 		ts.Fatalf("build: unknown scenario %q", args[0])
 	}

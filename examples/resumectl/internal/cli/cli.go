@@ -78,7 +78,7 @@ const (
 func commands() []command {
 	return []command{
 		{"resolve", "choose the safest start position among checkpoints, Paimon consumers and Kafka offsets", resolveUsage, runResolve},
-		{"flink", "list checkpoints and savepoints, inspect one _metadata (flink list|inspect)", flinkUsage, runFlink},
+		{"flink", "list checkpoints and savepoints, inspect one _metadata, read its source positions (flink list|inspect|sources)", flinkUsage, runFlink},
 		{"paimon", "Paimon consumers, snapshots and reset-consumer (paimon consumers|snapshots|reset-consumer)", paimonUsage, runPaimon},
 		{"kafka", "Kafka start offsets from a group or a time (kafka offsets)", kafkaUsage, runKafka},
 		{"demo", "build the three restart situations locally and resolve each", demoUsage, runDemo},

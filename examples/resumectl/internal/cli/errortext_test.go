@@ -362,6 +362,8 @@ func TestErrorsNameEachPackageOnce(t *testing.T) {
 			{"resolve", "--flink-checkpoints", "URL/ck", "--paimon-table", "URL/wh/db.db/t", "--paimon-consumer", "job", "--on-failure", "choose-anyway"},
 			{"flink", "list", "URL/ck"},
 			{"flink", "inspect", "URL/ck/" + flinkTestJob + "/chk-1"},
+			{"flink", "sources", "URL/ck/" + flinkTestJob + "/chk-1"},
+			{"resolve", "--flink-checkpoints", "URL/ck", "--flink-sources"},
 			{"paimon", "consumers", "URL/wh/db.db/t"},
 			{"paimon", "snapshots", "URL/wh/db.db/t"},
 			{"paimon", "reset-consumer", "URL/wh/db.db/t", "--consumer", "new", "--next-snapshot", "4"},

@@ -13,12 +13,13 @@ import (
 )
 
 const flinkUsage = `list URL [--json] [--job-id ID] [--flink-root URI] [--no-verify] [--strict]
-       resumectl flink inspect PATH|URL [--json] [--flink-root URI] [--strict]`
+       resumectl flink inspect PATH|URL [--json] [--flink-root URI] [--strict]
+       resumectl flink sources SNAPSHOT [--json] [--flink-root URI]`
 
 // runFlink implements "resumectl flink list" and "resumectl flink inspect".
 func runFlink(e *env, args []string) error {
 	if len(args) == 0 {
-		return usagef("flink: want a subcommand: list or inspect (usage: resumectl flink %s)", flinkUsage)
+		return usagef("flink: want a subcommand: list, inspect or sources (usage: resumectl flink %s)", flinkUsage)
 	}
 	sub := args[0]
 	if isHelp(sub) {
@@ -26,13 +27,16 @@ func runFlink(e *env, args []string) error {
 	}
 	fs := newFlags(e, "flink "+sub, subUsage("flink", flinkUsage, sub))
 	asJSON := fs.Bool("json", false, "print JSON")
-	jobID, noVerify := new(string), new(bool)
+	// Each subcommand defines only the flags its usage line names.
+	jobID, noVerify, strict := new(string), new(bool), new(bool)
 	if sub == "list" {
 		jobID = fs.String("job-id", "", "only this job's checkpoints and savepoints (32 hex)")
 		noVerify = fs.Bool("no-verify", false, "do not check that referenced files exist")
 	}
 	root := fs.String("flink-root", "", "the Flink file-system `URI` of the location or of its bucket root (inferred when absent)")
-	strict := fs.Bool("strict", false, "count references that cannot be checked as broken")
+	if sub == "list" || sub == "inspect" {
+		strict = fs.Bool("strict", false, "count references that cannot be checked as broken")
+	}
 	pos, err := parseFlags(fs, args[1:])
 	if err != nil {
 		return err
@@ -47,8 +51,10 @@ func runFlink(e *env, args []string) error {
 		return flinkList(ctx, e, pos[0], opts, *asJSON)
 	case "inspect":
 		return flinkInspect(ctx, e, pos[0], &flinkckpt.Options{FlinkRoot: *root, Strict: *strict}, *asJSON)
+	case "sources":
+		return flinkSources(ctx, e, pos[0], &flinkckpt.Options{FlinkRoot: *root}, *asJSON)
 	default:
-		return usagef("flink: unknown subcommand %q: want list or inspect", sub)
+		return usagef("flink: unknown subcommand %q: want list, inspect or sources", sub)
 	}
 }
 

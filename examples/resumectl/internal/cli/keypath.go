@@ -70,9 +70,8 @@ func (p *localPaths) rewrite(b []byte) []byte {
 }
 
 // noteLocations records the local locations among a command's arguments —
-// flags whose value is a URL, PATH or DIR, and positionals of a command
-// whose usage takes one — and whether its stdout is JSON (left as it is:
-// there a key is data).
+// flags whose value is a URL, PATH or DIR, and positionals — and whether its
+// stdout is JSON (left as it is: there a key is data).
 func (e *env) noteLocations(fs *flagSet, pos []string) {
 	fs.Visit(func(f *flag.Flag) {
 		switch arg, _ := flag.UnquoteUsage(f); arg {
@@ -85,7 +84,9 @@ func (e *env) noteLocations(fs *flagSet, pos []string) {
 			e.rawStdout = true
 		}
 	})
-	if strings.Contains(fs.usage, "URL") || strings.Contains(fs.usage, "PATH") {
+	// Positionals are locations in every command that takes them (URL,
+	// PATH|URL, SNAPSHOT): their usage starts with the placeholder.
+	if f := strings.Fields(fs.usage); len(f) > 0 && regexp.MustCompile(`^[A-Z][A-Z|]*$`).MatchString(f[0]) {
 		for _, p := range pos {
 			e.paths.add(p)
 		}

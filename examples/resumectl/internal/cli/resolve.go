@@ -15,7 +15,7 @@ import (
 	"github.com/resumekit/resumekit/resume/k8s"
 )
 
-const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flink-job-id ID] [--flink-root URI] [--flink-strict]
+const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flink-job-id ID] [--flink-root URI] [--flink-strict] [--flink-sources]
         [--paimon-table URL --paimon-consumer ID [--paimon-mode at-least-once] [--paimon-from TIME]
          [--paimon-written-mode MODE] [--paimon-version V] [--paimon-option KEY=VALUE]...]
         [--kafka-brokers H:P --kafka-topic T [--kafka-group G] [--kafka-from TIME | --kafka-rewind DUR] [--kafka-observe DUR]
@@ -26,7 +26,7 @@ const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flin
 // resolveFlags are the flags of resumectl resolve.
 type resolveFlags struct {
 	flinkCheckpoints, flinkSavepoints, flinkJobID, flinkRoot string
-	flinkStrict                                              bool
+	flinkStrict, flinkSources                                bool
 	paimonTable, paimonConsumer, paimonMode                  string
 	paimonWrittenMode, paimonVersion                         string
 	paimonOptions                                            keyValueFlag
@@ -54,6 +54,7 @@ func runResolve(e *env, args []string) error {
 	fs.StringVar(&f.flinkJobID, "flink-job-id", "", "only this job's checkpoints and savepoints (32 hex)")
 	fs.StringVar(&f.flinkRoot, "flink-root", "", "the Flink file-system `URI` of the location (s3a://bucket/ck) or of the bucket root (s3a://bucket/); inferred when absent")
 	fs.BoolVar(&f.flinkStrict, "flink-strict", false, "reject checkpoints with references that cannot be checked")
+	fs.BoolVar(&f.flinkSources, "flink-sources", false, "also offer a stateless start at the source positions stored in the chosen snapshot (salvage); --kafka-brokers and --paimon-table check them live")
 	fs.StringVar(&f.paimonTable, "paimon-table", "", "Paimon table (`URL`), e.g. file:///wh/db.db/orders")
 	fs.StringVar(&f.paimonConsumer, "paimon-consumer", "", "the job's consumer-id")
 	fs.StringVar(&f.paimonMode, "paimon-mode", "", "consumer.mode of the new job: exactly-once or at-least-once (default: the table's)")
@@ -193,20 +194,25 @@ func (f *resolveFlags) check() error {
 		return usagef("resolve: name at least one source: --flink-checkpoints, --flink-savepoints, --paimon-table or --kafka-brokers")
 	case !hasFlink && (f.flinkJobID != "" || f.flinkRoot != "" || f.flinkStrict):
 		return usagef("resolve: --flink-job-id, --flink-root and --flink-strict need --flink-checkpoints or --flink-savepoints")
-	case hasPaimon && (f.paimonTable == "" || f.paimonConsumer == ""):
+	case f.flinkSources && !hasFlink:
+		return usagef("resolve: --flink-sources needs --flink-checkpoints or --flink-savepoints")
+	case hasPaimon && (f.paimonTable == "" || f.paimonConsumer == "") && !(f.flinkSources && f.paimonTable != ""):
 		return usagef("resolve: --paimon-table and --paimon-consumer go together")
 	case !hasPaimon && (f.paimonMode != "" || !f.paimonFrom.t.IsZero() || f.paimonWrittenMode != "" || f.paimonVersion != "" || len(f.paimonOptions.m) > 0):
 		return usagef("resolve: --paimon-mode, --paimon-from, --paimon-written-mode, --paimon-version and --paimon-option need --paimon-table")
-	case hasKafka && (f.kafkaBrokers == "" || f.kafkaTopic == ""):
-		return usagef("resolve: --kafka-brokers and --kafka-topic go together")
+	case hasKafka && (f.kafkaBrokers == "" || f.kafkaTopic == "") && !(f.flinkSources && f.kafkaBrokers != ""):
+		return usagef("resolve: --kafka-brokers and --kafka-topic go together (or --kafka-brokers alone with --flink-sources, to check salvaged offsets)")
+	case f.flinkSources && f.kafkaTopic == "" && f.kafkaBrokers != "" && (f.kafkaGroup != "" || !f.kafkaFrom.t.IsZero() || f.kafkaRewind.d != 0 || f.kafkaObserve.d != 0 ||
+		f.kafkaIsolation != "" || f.kafkaCommitSource != "" || f.kafkaStrict):
+		return usagef("resolve: --kafka-group, --kafka-from, --kafka-rewind, --kafka-observe, --kafka-isolation, --kafka-commit-source and --kafka-strict need --kafka-topic")
 	case !f.kafkaFrom.t.IsZero() && f.kafkaRewind.d != 0:
 		return usagef("resolve: --kafka-from and --kafka-rewind are exclusive")
-	case hasKafka && f.kafkaGroup == "" && f.kafkaFrom.t.IsZero() && f.kafkaRewind.d == 0:
+	case hasKafka && f.kafkaTopic != "" && f.kafkaGroup == "" && f.kafkaFrom.t.IsZero() && f.kafkaRewind.d == 0:
 		return usagef("resolve: Kafka needs --kafka-group, --kafka-from or --kafka-rewind")
 	case !hasKafka && (f.kafkaGroup != "" || !f.kafkaFrom.t.IsZero() || f.kafkaRewind.d != 0 || f.kafkaObserve.d != 0 ||
 		f.kafkaIsolation != "" || f.kafkaCommitSource != "" || f.kafkaStrict):
 		return usagef("resolve: --kafka-group, --kafka-from, --kafka-rewind, --kafka-observe, --kafka-isolation, --kafka-commit-source and --kafka-strict need --kafka-brokers")
-	case f.together && !(hasPaimon && hasKafka):
+	case f.together && !(f.paimonConsumer != "" && f.kafkaTopic != ""):
 		return usagef("resolve: --together needs both --paimon-table and --kafka-brokers")
 	}
 	return nil
@@ -230,6 +236,7 @@ func (f *resolveFlags) build(ctx context.Context) ([]resume.Resolver, func(), er
 	out = append(out, flinkRs...)
 
 	var stateless []resume.Resolver
+	var checks salvageChecks
 	if f.paimonTable != "" {
 		loc, err := openLocation(ctx, f.paimonTable)
 		if err != nil {
@@ -240,14 +247,17 @@ func (f *resolveFlags) build(ctx context.Context) ([]resume.Resolver, func(), er
 		if err != nil {
 			return nil, closeAll, usagef("resolve: --paimon-table: %v", err)
 		}
-		r, err := paimon.NewResolver(table, f.paimonConsumer, &paimon.Options{
-			StartTime: f.paimonFrom.t, Mode: f.paimonMode, WrittenMode: f.paimonWrittenMode,
-			PaimonVersion: f.paimonVersion, TableOptions: f.paimonOptions.m, Now: f.clock(),
-		})
-		if err != nil {
-			return nil, closeAll, usagef("resolve: %v", err)
+		checks.paimon = table
+		if f.paimonConsumer != "" {
+			r, err := paimon.NewResolver(table, f.paimonConsumer, &paimon.Options{
+				StartTime: f.paimonFrom.t, Mode: f.paimonMode, WrittenMode: f.paimonWrittenMode,
+				PaimonVersion: f.paimonVersion, TableOptions: f.paimonOptions.m, Now: f.clock(),
+			})
+			if err != nil {
+				return nil, closeAll, usagef("resolve: %v", err)
+			}
+			stateless = append(stateless, r)
 		}
-		stateless = append(stateless, r)
 	}
 	if f.kafkaBrokers != "" {
 		at := f.kafkaFrom.t
@@ -259,14 +269,25 @@ func (f *resolveFlags) build(ctx context.Context) ([]resume.Resolver, func(), er
 			return nil, closeAll, err
 		}
 		closers = append(closers, cl.Close)
-		r, err := kafkaoffset.NewResolver(cl, splitComma(f.kafkaTopic), &kafkaoffset.Options{
-			Group: f.kafkaGroup, At: at, ObserveWindow: f.kafkaObserve.d, Now: f.clock(),
-			IsolationLevel: kafkaoffset.IsolationLevel(f.kafkaIsolation), CommitSource: kafkaoffset.CommitSource(f.kafkaCommitSource), Strict: f.kafkaStrict,
-		})
-		if err != nil {
-			return nil, closeAll, usagef("resolve: %v", err)
+		checks.kafka = cl
+		if f.kafkaTopic != "" {
+			r, err := kafkaoffset.NewResolver(cl, splitComma(f.kafkaTopic), &kafkaoffset.Options{
+				Group: f.kafkaGroup, At: at, ObserveWindow: f.kafkaObserve.d, Now: f.clock(),
+				IsolationLevel: kafkaoffset.IsolationLevel(f.kafkaIsolation), CommitSource: kafkaoffset.CommitSource(f.kafkaCommitSource), Strict: f.kafkaStrict,
+			})
+			if err != nil {
+				return nil, closeAll, usagef("resolve: %v", err)
+			}
+			stateless = append(stateless, r)
 		}
-		stateless = append(stateless, r)
+	}
+	if f.flinkSources {
+		r, closeSalvage, err := f.salvageResolver(ctx, checks)
+		closers = append(closers, closeSalvage)
+		if err != nil {
+			return nil, closeAll, err
+		}
+		out = append(out, r)
 	}
 	if f.together {
 		out = append(out, resume.All("paimon+kafka", stateless...))
