@@ -54,6 +54,29 @@
 // next one tried; one without a Flink path (all references relative, no
 // Options.FlinkRoot) is skipped before verification, at no cost.
 //
+// # The new job
+//
+// A snapshot restores into the job about to start only where their
+// operator ids meet. [Job] describes that job: user uids ([Job.AddUID],
+// whose ids are murmur3 hashes, [OperatorID]), uid hashes, operator ids,
+// SinkV2 sinks ([Job.AddSinkUID]) or a compiled SQL plan ([JobFromPlan]:
+// the uids the planner sets, from table.exec.uid.format, per-node
+// configuration, Flink 1.15's format and the transformations of each
+// ExecNode type; conditional ones marked Maybe, topology-hashed ones listed
+// as unpredictable, unknown node types refused rather than guessed).
+// [CheckCompat] classifies every operator of a snapshot the way Flink's
+// Checkpoints.loadAndValidateCheckpoint does — restored, dropped (it holds
+// state and the new job lacks it) or stateless — and checks parallelism
+// against the snapshot's max parallelism when it is known:
+//
+//	job, err := flinkckpt.JobFromPlan(planFile, nil)
+//	c := flinkckpt.CheckCompat(savepoint, job) // savepoint: a *metadata.Checkpoint
+//	if !c.Compatible { … c.DroppedNames() … }
+//
+// Given as [Options.Job], the resolver rejects snapshots the job cannot
+// restore (with [Options.AllowNonRestoredState]: offers them graded
+// exact-input at best, launched with --allowNonRestoredState).
+//
 // # Errors
 //
 // [metadata.ErrMalformed] (the error is a [*metadata.FormatError] with the byte offset and
@@ -64,4 +87,10 @@
 // and storage errors, naming the key, when it could not look; a cancelled
 // context gives an error wrapping ctx.Err(). [List] returns per-snapshot
 // storage failures in [Snapshot.Err] and joined with errors.Join.
+//
+// [ReadPlan] returns a [*PlanError] (node, field, problem) wrapping
+// [ErrMalformedPlan] for input that is not a compiled plan,
+// [ErrPlanTooLarge] past the size limit, and, together with the plan, one
+// [*PlanError] per node of an unknown type ([ErrUnknownNodeType]) or per
+// colliding uid ([ErrUIDCollision]), joined; check them with errors.Is.
 package flinkckpt

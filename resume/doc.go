@@ -67,6 +67,10 @@
 //	flink.path-from-location               the -s path comes from the storage URL, not the snapshot
 //	flink.keep-until-first-checkpoint      keep the snapshot until the new job's first checkpoint
 //	flink.restarted-run                    a lower checkpoint id in a fixed job dir is newer than the chosen one
+//	flink.dropped-state                    the new job drops some operators' state (--allowNonRestoredState): exact-input at best
+//	flink.dropped-source-state             the dropped state includes a source enumerator's: input may be skipped (data-loss)
+//	flink.conditional-restore              state goes to operators the new job creates only under unsettled conditions
+//	flink.older-than-incompatible          newer snapshots would drop state in the new job: duplicates downstream
 //	kafka.no-commits                       the group has no commits on the topics: every partition starts by time
 //	kafka.uncommitted-partitions           partitions without a commit start at the log start offset
 //	kafka.start-at-end                     partitions with no record at or after the time start at the end offset

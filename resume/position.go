@@ -3,6 +3,7 @@ package resume
 import (
 	"maps"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -55,6 +56,28 @@ func (l Launch) RestorePath() string {
 		return p
 	}
 	return l.Config[ConfigSavepointPath]
+}
+
+// The Flink configuration keys that let a restore skip state the new job has
+// no operator for (flink run --allowNonRestoredState):
+// ConfigIgnoreUnclaimedState since Flink 1.20, ConfigSavepointIgnoreUnclaimedState
+// before; a launch that allows it carries both and the flag.
+const (
+	ConfigIgnoreUnclaimedState          = "execution.state-recovery.ignore-unclaimed-state"
+	ConfigSavepointIgnoreUnclaimedState = "execution.savepoint.ignore-unclaimed-state"
+)
+
+// AllowNonRestoredState reports whether the launch lets Flink drop state the
+// new job has no operator for: --allowNonRestoredState (or -n) in Args, or
+// either ignore-unclaimed-state key set to true.
+func (l Launch) AllowNonRestoredState() bool {
+	for _, a := range l.Args {
+		if a == "--allowNonRestoredState" || a == "-n" {
+			return true
+		}
+	}
+	return strings.EqualFold(l.Config[ConfigIgnoreUnclaimedState], "true") ||
+		strings.EqualFold(l.Config[ConfigSavepointIgnoreUnclaimedState], "true")
 }
 
 // IsZero reports whether the launch carries nothing.

@@ -29,3 +29,21 @@ func TestLaunchRestorePath(t *testing.T) {
 		})
 	}
 }
+
+func TestLaunchAllowNonRestoredState(t *testing.T) {
+	for _, tc := range []struct {
+		launch resume.Launch
+		want   bool
+	}{
+		{resume.Launch{Args: []string{"-s", "p"}}, false},
+		{resume.Launch{Args: []string{"-s", "p", "--allowNonRestoredState"}}, true},
+		{resume.Launch{Args: []string{"-n", "-s", "p"}}, true},
+		{resume.Launch{Config: map[string]string{resume.ConfigIgnoreUnclaimedState: "TRUE"}}, true},
+		{resume.Launch{Config: map[string]string{resume.ConfigSavepointIgnoreUnclaimedState: "true"}}, true},
+		{resume.Launch{Config: map[string]string{resume.ConfigIgnoreUnclaimedState: "false"}}, false},
+	} {
+		if got := tc.launch.AllowNonRestoredState(); got != tc.want {
+			t.Errorf("%+v: %v", tc.launch, got)
+		}
+	}
+}

@@ -73,6 +73,12 @@ type Job struct {
 	// SavepointRedeployNonce makes the operator redeploy from
 	// InitialSavepointPath when it differs from the spec's current value.
 	SavepointRedeployNonce int64 `json:"savepointRedeployNonce"`
+	// AllowNonRestoredState is set (true) when the launch lets Flink drop
+	// state the new job has no operator for ([resume.Launch.AllowNonRestoredState]);
+	// omitted otherwise. It stays in the spec after the redeploy: set it
+	// back to false once the job runs, or later upgrades drop unclaimed
+	// state without a word.
+	AllowNonRestoredState *bool `json:"allowNonRestoredState,omitempty"`
 }
 
 // Options configures NewPatch. A nil *Options means the defaults.
@@ -105,6 +111,14 @@ func NewPatch(c *resume.Candidate, opts *Options) (*Patch, error) {
 	conf := maps.Clone(l.Config)
 	delete(conf, resume.ConfigStateRecoveryPath)
 	delete(conf, resume.ConfigSavepointPath)
+	if l.AllowNonRestoredState() {
+		// spec.job.allowNonRestoredState, not the configuration keys: the
+		// operator passes it to this redeploy's restore.
+		allow := true
+		p.Spec.Job.AllowNonRestoredState = &allow
+		delete(conf, resume.ConfigIgnoreUnclaimedState)
+		delete(conf, resume.ConfigSavepointIgnoreUnclaimedState)
+	}
 	if len(conf) > 0 {
 		p.Spec.FlinkConfiguration = conf
 	}

@@ -175,3 +175,34 @@ func TestNonce(t *testing.T) {
 		seen[n] = name
 	}
 }
+
+// TestNewPatchAllowNonRestoredState: a launch that drops unclaimed state
+// (flinkckpt with Options.AllowNonRestoredState) sets
+// spec.job.allowNonRestoredState instead of the configuration keys.
+func TestNewPatchAllowNonRestoredState(t *testing.T) {
+	c := checkpoint(chk42, t0, map[string]string{resume.ConfigIgnoreUnclaimedState: "true", resume.ConfigSavepointIgnoreUnclaimedState: "true",
+		"execution.state-recovery.claim-mode": "NO_CLAIM"})
+	p, err := k8s.NewPatch(c, &k8s.Options{Nonce: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"spec":{"job":{"initialSavepointPath":"` + chk42 + `","savepointRedeployNonce":7,"allowNonRestoredState":true},"flinkConfiguration":{"execution.state-recovery.claim-mode":"NO_CLAIM"}}}`
+	if string(body) != want {
+		t.Errorf("patch\n got %s\nwant %s", body, want)
+	}
+	plain, _ := json.Marshal(must(k8s.NewPatch(checkpoint(chk42, t0, nil), &k8s.Options{Nonce: 7})))
+	if strings.Contains(string(plain), "allowNonRestoredState") {
+		t.Errorf("patch without it: %s", plain)
+	}
+}
+
+func must(p *k8s.Patch, err error) *k8s.Patch {
+	if err != nil {
+		panic(err)
+	}
+	return p
+}

@@ -78,7 +78,7 @@ const (
 func commands() []command {
 	return []command{
 		{"resolve", "choose the safest start position among checkpoints, Paimon consumers and Kafka offsets", resolveUsage, runResolve},
-		{"flink", "list checkpoints and savepoints, inspect one _metadata, read its source positions (flink list|inspect|sources)", flinkUsage, runFlink},
+		{"flink", "list checkpoints and savepoints, inspect one _metadata, check it against the new job, read its source positions (flink list|inspect|compat|sources)", flinkUsage, runFlink},
 		{"paimon", "Paimon consumers, snapshots and reset-consumer (paimon consumers|snapshots|reset-consumer)", paimonUsage, runPaimon},
 		{"kafka", "Kafka start offsets from a group or a time (kafka offsets)", kafkaUsage, runKafka},
 		{"demo", "build the three restart situations locally and resolve each", demoUsage, runDemo},
@@ -166,14 +166,23 @@ func synopsis(name, usage string) []string {
 }
 
 // subUsage returns the usage of one subcommand of a group: the part after
-// "<sub> " of the group usage's line for it ("" when there is none).
+// "<sub> " of the group usage's line for it, with its continuation lines
+// ("" when there is none).
 func subUsage(group, usage, sub string) string {
+	var out []string
 	for _, l := range synopsis(group, usage) {
+		if len(out) > 0 {
+			if !strings.HasPrefix(l, " ") {
+				break
+			}
+			out = append(out, strings.TrimSpace(l))
+			continue
+		}
 		if rest, ok := strings.CutPrefix(l, "resumectl "+group+" "+sub); ok && (rest == "" || rest[0] == ' ') {
-			return strings.TrimSpace(rest)
+			out = append(out, strings.TrimSpace(rest))
 		}
 	}
-	return ""
+	return strings.Join(out, "\n")
 }
 
 func (e *env) exitStatus(err error) int {

@@ -363,6 +363,7 @@ func TestErrorsNameEachPackageOnce(t *testing.T) {
 			{"flink", "list", "URL/ck"},
 			{"flink", "inspect", "URL/ck/" + flinkTestJob + "/chk-1"},
 			{"flink", "sources", "URL/ck/" + flinkTestJob + "/chk-1"},
+			{"flink", "compat", "URL/ck/" + flinkTestJob + "/chk-1", "--uid", "orders-source"},
 			{"resolve", "--flink-checkpoints", "URL/ck", "--flink-sources"},
 			{"paimon", "consumers", "URL/wh/db.db/t"},
 			{"paimon", "snapshots", "URL/wh/db.db/t"},

@@ -14,16 +14,20 @@ import (
 
 const flinkUsage = `list URL [--json] [--job-id ID] [--flink-root URI] [--no-verify] [--strict]
        resumectl flink inspect PATH|URL [--json] [--flink-root URI] [--strict]
-       resumectl flink sources SNAPSHOT [--json] [--flink-root URI]`
+       resumectl flink sources SNAPSHOT [--json] [--flink-root URI]
+       resumectl flink ` + flinkCompatUsage
 
 // runFlink implements "resumectl flink list" and "resumectl flink inspect".
 func runFlink(e *env, args []string) error {
 	if len(args) == 0 {
-		return usagef("flink: want a subcommand: list, inspect or sources (usage: resumectl flink %s)", flinkUsage)
+		return usagef("flink: want a subcommand: list, inspect, compat or sources (usage: resumectl flink %s)", flinkUsage)
 	}
 	sub := args[0]
 	if isHelp(sub) {
 		return groupHelp(e, "flink", flinkUsage)
+	}
+	if sub == "compat" {
+		return runFlinkCompat(e, args[1:])
 	}
 	fs := newFlags(e, "flink "+sub, subUsage("flink", flinkUsage, sub))
 	asJSON := fs.Bool("json", false, "print JSON")
@@ -54,7 +58,7 @@ func runFlink(e *env, args []string) error {
 	case "sources":
 		return flinkSources(ctx, e, pos[0], &flinkckpt.Options{FlinkRoot: *root}, *asJSON)
 	default:
-		return usagef("flink: unknown subcommand %q: want list, inspect or sources", sub)
+		return usagef("flink: unknown subcommand %q: want list, inspect, compat or sources", sub)
 	}
 }
 

@@ -16,6 +16,8 @@ import (
 )
 
 const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flink-job-id ID] [--flink-root URI] [--flink-strict] [--flink-sources]
+        [--flink-plan FILE | --flink-uid UID... | --flink-sink-uid UID... | --flink-uid-hash HEX... | --flink-operator-id HEX...]
+        [--flink-plan-config KEY=VALUE...] [--flink-version V] [--flink-allow-non-restored-state]
         [--paimon-table URL --paimon-consumer ID [--paimon-mode at-least-once] [--paimon-from TIME]
          [--paimon-written-mode MODE] [--paimon-version V] [--paimon-option KEY=VALUE]...]
         [--kafka-brokers H:P --kafka-topic T [--kafka-group G] [--kafka-from TIME | --kafka-rewind DUR] [--kafka-observe DUR]
@@ -27,6 +29,8 @@ const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flin
 type resolveFlags struct {
 	flinkCheckpoints, flinkSavepoints, flinkJobID, flinkRoot string
 	flinkStrict, flinkSources                                bool
+	flinkJob                                                 jobFlags // the new job (flink_compat.go)
+	flinkAllowNonRestored                                    bool
 	paimonTable, paimonConsumer, paimonMode                  string
 	paimonWrittenMode, paimonVersion                         string
 	paimonOptions                                            keyValueFlag
@@ -55,6 +59,8 @@ func runResolve(e *env, args []string) error {
 	fs.StringVar(&f.flinkRoot, "flink-root", "", "the Flink file-system `URI` of the location (s3a://bucket/ck) or of the bucket root (s3a://bucket/); inferred when absent")
 	fs.BoolVar(&f.flinkStrict, "flink-strict", false, "reject checkpoints with references that cannot be checked")
 	fs.BoolVar(&f.flinkSources, "flink-sources", false, "also offer a stateless start at the source positions stored in the chosen snapshot (salvage); --kafka-brokers and --paimon-table check them live")
+	f.flinkJob.register(fs.FlagSet, "flink-")
+	fs.BoolVar(&f.flinkAllowNonRestored, "flink-allow-non-restored-state", false, "the new job starts with --allowNonRestoredState: offer snapshots whose state it drops in part (exact-input at best)")
 	fs.StringVar(&f.paimonTable, "paimon-table", "", "Paimon table (`URL`), e.g. file:///wh/db.db/orders")
 	fs.StringVar(&f.paimonConsumer, "paimon-consumer", "", "the job's consumer-id")
 	fs.StringVar(&f.paimonMode, "paimon-mode", "", "consumer.mode of the new job: exactly-once or at-least-once (default: the table's)")
@@ -196,6 +202,10 @@ func (f *resolveFlags) check() error {
 		return usagef("resolve: --flink-job-id, --flink-root and --flink-strict need --flink-checkpoints or --flink-savepoints")
 	case f.flinkSources && !hasFlink:
 		return usagef("resolve: --flink-sources needs --flink-checkpoints or --flink-savepoints")
+	case !hasFlink && (f.flinkJob.given() || f.flinkAllowNonRestored):
+		return usagef("resolve: --flink-plan, --flink-uid, --flink-sink-uid, --flink-uid-hash, --flink-operator-id and --flink-allow-non-restored-state need --flink-checkpoints or --flink-savepoints")
+	case f.flinkAllowNonRestored && !f.flinkJob.given():
+		return usagef("resolve: --flink-allow-non-restored-state needs the new job's operators (--flink-plan, --flink-uid, --flink-sink-uid, --flink-uid-hash or --flink-operator-id): without them nothing says which state would be dropped")
 	case hasPaimon && (f.paimonTable == "" || f.paimonConsumer == "") && !(f.flinkSources && f.paimonTable != ""):
 		return usagef("resolve: --paimon-table and --paimon-consumer go together")
 	case !hasPaimon && (f.paimonMode != "" || !f.paimonFrom.t.IsZero() || f.paimonWrittenMode != "" || f.paimonVersion != "" || len(f.paimonOptions.m) > 0):
@@ -214,6 +224,9 @@ func (f *resolveFlags) check() error {
 		return usagef("resolve: --kafka-group, --kafka-from, --kafka-rewind, --kafka-observe, --kafka-isolation, --kafka-commit-source and --kafka-strict need --kafka-brokers")
 	case f.together && !(f.paimonConsumer != "" && f.kafkaTopic != ""):
 		return usagef("resolve: --together needs both --paimon-table and --kafka-brokers")
+	}
+	if err := f.flinkJob.check(); err != nil {
+		return usagef("resolve: %v", err)
 	}
 	return nil
 }
