@@ -386,7 +386,7 @@ func (o Options) roots(prefix string) (*roots, error) {
 	case o.FallbackFlinkRoot != "":
 		rs.fallback, err = givenMapping(o.FallbackFlinkRoot, prefix, o.EntropyKey, rs.dfs)
 		if err != nil {
-			err = fmt.Errorf("flinkckpt: fallback root: %w", err)
+			err = wrapf(err, "flinkckpt: fallback root")
 		}
 	}
 	if err != nil {

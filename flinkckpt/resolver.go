@@ -205,10 +205,10 @@ func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
 	c, err := r.resolve(ctx)
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil && !errors.Is(err, ctxErr) {
-			err = fmt.Errorf("%w (%v)", ctxErr, err)
+			err = fmt.Errorf("%w (%s)", ctxErr, unprefixed(err))
 		}
-		if !errors.Is(err, resume.ErrNoPosition) && !strings.HasPrefix(err.Error(), "flinkckpt: ") {
-			err = fmt.Errorf("flinkckpt: resolve %q: %w", r.prefix, err)
+		if !errors.Is(err, resume.ErrNoPosition) {
+			err = wrapf(err, "flinkckpt: resolve %q", r.prefix)
 		}
 	}
 	return c, err

@@ -48,7 +48,7 @@ func (t *Table) PlanResetConsumer(ctx context.Context, id string, nextSnapshot i
 	// Paimon's reset_consumer refuses an id whose snapshot does not exist.
 	snap, err := t.Snapshot(ctx, nextSnapshot)
 	if err != nil {
-		return nil, fmt.Errorf("paimon: reset %s to %d: %w", key, nextSnapshot, err)
+		return nil, wrapf(err, "paimon: reset %s to %d", key, nextSnapshot)
 	}
 	p := &ResetPlan{
 		Table: t.String(), Branch: t.branch, ConsumerID: id, Key: key, NextSnapshot: nextSnapshot,

@@ -47,17 +47,22 @@ func runDemo(e *env, args []string) error {
 			return err
 		}
 	}
-	b, err := fileblob.OpenBucket(dir, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
+	// The bucket is the file-system root, as for resumectl's local paths, so
+	// that the reports name the files as the commands printed here do.
+	root := filepath.VolumeName(dir) + string(filepath.Separator)
+	b, err := fileblob.OpenBucket(root, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
 	if err != nil {
 		return err
 	}
 	defer b.Close()
+	e.paths.add(dir)
 	d := &demo{
-		w:   e.stdout,
-		ctx: context.Background(),
-		dir: dir,
-		env: &scenario.Env{Bucket: b, Root: "file://" + filepath.ToSlash(dir) + "/", Touch: func(key string, t time.Time) error {
-			return os.Chtimes(filepath.Join(dir, filepath.FromSlash(key)), t, t)
+		w:      e.stdout,
+		ctx:    context.Background(),
+		root:   root,
+		prefix: normalizePrefix(strings.TrimPrefix(filepath.ToSlash(dir), filepath.ToSlash(root))),
+		env: &scenario.Env{Bucket: b, Root: "file://" + filepath.ToSlash(root), Touch: func(key string, t time.Time) error {
+			return os.Chtimes(filepath.Join(root, filepath.FromSlash(key)), t, t)
 		}},
 		policy: resume.Policy{Now: func() time.Time { return scenario.Now }},
 	}
@@ -76,16 +81,28 @@ func runDemo(e *env, args []string) error {
 type demo struct {
 	w      io.Writer
 	ctx    context.Context
-	dir    string
+	root   string // the file-system root, the bucket
+	prefix string // the demo dir's key prefix in it
 	env    *scenario.Env
 	policy resume.Policy
 }
 
 func (d *demo) section(title string) { fmt.Fprintf(d.w, "\n== %s\n", title) }
 
-func (d *demo) cmd(args ...string) { fmt.Fprintf(d.w, "$ resumectl %s\n", strings.Join(args, " ")) }
+// cmd prints the resumectl command that gives the report that follows;
+// resolve runs as of the story's "now", as the demo does.
+func (d *demo) cmd(args ...string) {
+	comment := ""
+	if last := args[len(args)-1]; strings.HasPrefix(last, "#") {
+		args, comment = args[:len(args)-1], "   "+last
+	}
+	if args[0] == "resolve" {
+		args = append(args, "--now", scenario.Now.Format(time.RFC3339))
+	}
+	fmt.Fprintf(d.w, "$ resumectl %s%s\n", strings.Join(args, " "), comment)
+}
 
-func (d *demo) local(key string) string { return filepath.Join(d.dir, filepath.FromSlash(key)) }
+func (d *demo) local(key string) string { return filepath.Join(d.root, filepath.FromSlash(key)) }
 
 func (d *demo) resolve(rs ...resume.Resolver) (*resume.Decision, error) {
 	dec, err := (&resume.Chain{Resolvers: rs, Policy: d.policy}).Resolve(d.ctx)
@@ -97,7 +114,7 @@ func (d *demo) resolve(rs ...resume.Resolver) (*resume.Decision, error) {
 }
 
 func (d *demo) paimon() error {
-	p, err := scenario.BuildPaimon(d.env, "")
+	p, err := scenario.BuildPaimon(d.env, d.prefix)
 	if err != nil {
 		return err
 	}
@@ -140,7 +157,7 @@ func (d *demo) paimon() error {
 }
 
 func (d *demo) flink() error {
-	f, err := scenario.BuildFlink(d.env, "")
+	f, err := scenario.BuildFlink(d.env, d.prefix)
 	if err != nil {
 		return err
 	}
@@ -187,7 +204,7 @@ func (d *demo) kafka() error {
 		return err
 	}
 	d.section("3b. The same job after retention deleted partition 2 below offset 54 while it was down")
-	d.cmd("resolve", "--kafka-brokers", brokers, "--kafka-topic", k.Topic, "--kafka-group", k.Group, "   # exit status 3")
+	d.cmd("resolve", "--kafka-brokers", brokers, "--kafka-topic", k.Topic, "--kafka-group", k.Group, "# exit status 3")
 	if rc, err = committed(); err != nil {
 		return err
 	}

@@ -25,20 +25,29 @@ func runFlink(e *env, args []string) error {
 		return usagef("flink: want a subcommand: list, inspect, compat or sources (usage: resumectl flink %s)", flinkUsage)
 	}
 	sub := args[0]
+	if isHelp(sub) {
+		return groupHelp(e, "flink", flinkUsage)
+	}
 	if sub == "compat" {
 		return runFlinkCompat(e, args[1:])
 	}
-	fs := newFlags(e, "flink "+sub, flinkUsage)
+	fs := newFlags(e, "flink "+sub, subUsage("flink", flinkUsage, sub))
 	asJSON := fs.Bool("json", false, "print JSON")
-	jobID := fs.String("job-id", "", "only this job's checkpoints and savepoints (32 hex)")
+	// Each subcommand defines only the flags its usage line names.
+	jobID, noVerify, strict := new(string), new(bool), new(bool)
+	if sub == "list" {
+		jobID = fs.String("job-id", "", "only this job's checkpoints and savepoints (32 hex)")
+		noVerify = fs.Bool("no-verify", false, "do not check that referenced files exist")
+	}
 	root := fs.String("flink-root", "", "the Flink file-system `URI` of the location or of its bucket root (inferred when absent)")
-	noVerify := fs.Bool("no-verify", false, "do not check that referenced files exist")
-	strict := fs.Bool("strict", false, "count references that cannot be checked as broken")
 	defaultFS := fs.String("flink-default-fs", "", "the file system of paths without an authority (`URI`: Hadoop's fs.defaultFS, e.g. hdfs://ns)")
 	var extras extraRootsFlag
-	fs.Var(&extras, "flink-extra-root", "map another Flink root to a storage location, `FLINKURI=BUCKETURL` (repeatable)")
 	var maxSize sizeFlag
 	fs.Var(&maxSize, "flink-max-metadata-size", "the largest _metadata to read (`BYTES`, e.g. 4GiB; default 2GiB)")
+	if sub == "list" || sub == "inspect" {
+		strict = fs.Bool("strict", false, "count references that cannot be checked as broken")
+		fs.Var(&extras, "flink-extra-root", "map another Flink root to a storage location, `FLINKURI=BUCKETURL` (repeatable)")
+	}
 	pos, err := parseFlags(fs, args[1:])
 	if err != nil {
 		return err
@@ -64,9 +73,6 @@ func runFlink(e *env, args []string) error {
 			DefaultFS: *defaultFS, ExtraRoots: x, MaxMetadataSize: maxSize.n}
 		return flinkList(ctx, e, pos[0], opts, *asJSON)
 	case "inspect":
-		if *jobID != "" || *noVerify {
-			return usagef("flink inspect: --job-id and --no-verify apply to flink list only")
-		}
 		x, err := extraRoots()
 		if err != nil {
 			return err
@@ -74,9 +80,6 @@ func runFlink(e *env, args []string) error {
 		return flinkInspect(ctx, e, pos[0], &flinkckpt.Options{FlinkRoot: *root, Strict: *strict,
 			DefaultFS: *defaultFS, ExtraRoots: x, MaxMetadataSize: maxSize.n}, *asJSON)
 	case "sources":
-		if *jobID != "" || *noVerify || *strict || len(extras) > 0 {
-			return usagef("flink sources: --job-id, --no-verify, --strict and --flink-extra-root apply to flink list and inspect only")
-		}
 		return flinkSources(ctx, e, pos[0], &flinkckpt.Options{FlinkRoot: *root, DefaultFS: *defaultFS, MaxMetadataSize: maxSize.n}, *asJSON)
 	default:
 		return usagef("flink: unknown subcommand %q: want list, inspect, compat or sources", sub)

@@ -180,10 +180,10 @@ type compatOperatorJSON struct {
 // be dropped (or the restore would fail its parallelism checks), 2 for
 // usage errors and inputs that cannot be read.
 func runFlinkCompat(e *env, args []string) error {
-	fs := newFlags(e, "flink compat", flinkCompatUsage)
+	fs := newFlags(e, "flink compat", subUsage("flink", flinkUsage, "compat"))
 	asJSON := fs.Bool("json", false, "print JSON")
 	var jf jobFlags
-	jf.register(fs, "")
+	jf.register(fs.FlagSet, "")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err

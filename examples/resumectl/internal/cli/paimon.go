@@ -27,9 +27,8 @@ func runPaimon(e *env, args []string) error {
 		return usagef("paimon: want a subcommand: resumectl paimon %s", paimonUsage)
 	}
 	switch args[0] {
-	case "-h", "--help", "help":
-		fmt.Fprintf(e.stdout, "usage: resumectl paimon %s\n", paimonUsage)
-		return nil
+	case "-h", "-help", "--help", "help":
+		return groupHelp(e, "paimon", paimonUsage)
 	case "consumers":
 		return paimonConsumers(e, args[1:])
 	case "snapshots":
@@ -49,7 +48,7 @@ func openPaimon(ctx context.Context, raw, branch string) (*paimon.Table, func(),
 	t, err := paimon.NewTable(loc.Bucket, loc.Prefix, &paimon.TableOptions{Branch: branch, Location: loc.Display})
 	if err != nil {
 		loc.Close()
-		return nil, nil, usagef("paimon: %v", err)
+		return nil, nil, usagef("%v", err) // the error names paimon
 	}
 	return t, func() { loc.Close() }, nil
 }

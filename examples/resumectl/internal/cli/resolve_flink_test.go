@@ -199,11 +199,11 @@ func TestResolveFlinkAnchor(t *testing.T) {
 // inspect appears in its usage lines.
 func TestFlinkFlagsInUsage(t *testing.T) {
 	for _, args := range [][]string{{"resolve", "-h"}, {"flink", "list", "-h"}, {"flink", "inspect", "-h"}, {"flink", "sources", "-h"}, {"flink", "compat", "-h"}} {
-		_, errOut, code := runFlinkCLI(t, args...)
+		out, _, code := runFlinkCLI(t, args...)
 		if code != ExitOK {
 			t.Fatalf("%q: exit %d", args, code)
 		}
-		usage, defaults, _ := strings.Cut(errOut, "\n  -")
+		usage, defaults, _ := strings.Cut(out, "\n  -")
 		for _, line := range strings.Split("  -"+defaults, "\n") {
 			if !strings.HasPrefix(line, "  -") {
 				continue
