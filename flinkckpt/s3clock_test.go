@@ -13,7 +13,9 @@ import (
 // TestNewestAcrossDirsOverS3 orders two job dirs and a savepoint by their
 // _metadata modification times as a real S3 endpoint reports them, set
 // with the server's clock: the savepoint stamped last wins, though it was
-// written first and its checkpoint id is the lowest.
+// written first and its checkpoint id is the lowest. (It is a savepoint of
+// a third job, with no job dir here: within one job's lineage the
+// checkpoint id would decide instead.)
 func TestNewestAcrossDirsOverS3(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -30,7 +32,7 @@ func TestNewestAcrossDirsOverS3(t *testing.T) {
 	// Written in the opposite order of their stamped times: the wall clock
 	// alone would make job B's checkpoint the newest.
 	write(t0.Add(2*time.Hour), func() (*flinkckpttest.Written, error) {
-		return l.Savepoint(ctx, flinkckpttest.SavepointName(jobB, 1), 5, nil)
+		return l.Savepoint(ctx, flinkckpttest.SavepointName("cccccccccccccccccccccccccccccc03", 1), 5, nil)
 	})
 	write(t0, func() (*flinkckpttest.Written, error) { return l.Checkpoint(ctx, jobA, 30, nil) })
 	write(t0.Add(time.Hour), func() (*flinkckpttest.Written, error) { return l.Checkpoint(ctx, jobB, 20, nil) })
