@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"gocloud.dev/blob"
@@ -64,6 +65,20 @@ type Options struct {
 	// at the salvaged snapshot (the reset_consumer call) instead of
 	// scan.snapshot-id.
 	PaimonConsumer string
+	// Job is the job that will start (the same description a
+	// flinkckpt.Resolver takes in flinkckpt.Options.Job). With it the
+	// snapshot is salvaged only when the new job cannot restore its state
+	// (flinkckpt.CheckCompat finds state the job would drop, or a
+	// parallelism it refuses): then the snapshot's state is lost to the new
+	// job, but its source positions are not. A snapshot that restores
+	// offers nothing (an error wrapping resume.ErrNoPosition): restoring
+	// its state is the better start, and the flinkckpt resolver offers it.
+	// The default From then picks the job's application by the job's
+	// operators and takes its newest snapshot whatever the job restores of
+	// it. Put a flinkckpt.Resolver and a salvage Resolver with the same Job
+	// in one chain, and a refactored job whose state no longer fits gets an
+	// exact stateless start automatically.
+	Job *flinkckpt.Job
 }
 
 // Resolver turns the source positions inside a Flink snapshot into a
@@ -107,6 +122,13 @@ func NewResolver(bucket *blob.Bucket, prefix string, opts *Options) (*Resolver, 
 	if r.from == nil && o.Snapshot == "" {
 		fo := r.flink
 		fo.Name, fo.SkipVerify = o.Name+"-snapshot", true
+		if o.Job != nil {
+			// The job identifies its application; allowing non-restored
+			// state keeps the newest snapshot in play whatever the job
+			// restores of it (its grade does not matter here: only its
+			// key is used).
+			fo.Job, fo.AllowNonRestoredState = o.Job, true
+		}
 		fr, err := flinkckpt.NewResolver(bucket, prefix, &fo)
 		if err != nil {
 			return nil, fmt.Errorf("salvage: %w", err)
@@ -172,6 +194,13 @@ func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
 	if why != "" {
 		x.reason("%s", why)
 	}
+	if r.o.Job != nil {
+		compat := flinkckpt.CheckCompat(snap.Metadata, r.o.Job)
+		if compat.Restorable(false) {
+			return resume.Candidate{}, fmt.Errorf("salvage: %s restores into the new job with its state (every operator with state is in the job): restore it instead; nothing to salvage: %w", name, resume.ErrNoPosition)
+		}
+		x.reason("%s cannot be restored into the new job (%s): its state is lost to it, its source positions are not", name, compatSummary(compat))
+	}
 	x.reason("%s (checkpoint %d, _metadata version %d): %d source operator(s); positions as of the snapshot, written %s (object modification time)",
 		name, snap.CheckpointID, snap.Metadata.Version, len(st.Sources), snap.ModTime.UTC().Format(time.RFC3339))
 	if len(st.Sources) == 0 {
@@ -190,6 +219,24 @@ func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
 	}
 	x.c.Position = pos
 	return x.c, nil
+}
+
+// compatSummary says why the new job cannot restore a snapshot: the
+// operators whose state it would drop, and any fatal problem.
+func compatSummary(c *flinkckpt.Compat) string {
+	var parts []string
+	if d := c.DroppedOperators(); len(d) > 0 {
+		parts = append(parts, fmt.Sprintf("state of %d operator(s) would be dropped: %s", len(d), c.DroppedNames()))
+	}
+	for _, p := range c.Problems {
+		if p.Fatal {
+			parts = append(parts, p.Text)
+		}
+	}
+	if len(parts) == 0 {
+		return "it does not fit"
+	}
+	return strings.Join(parts, "; ")
 }
 
 // snapshot returns the key of the snapshot to salvage and why it is that

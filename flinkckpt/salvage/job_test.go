@@ -1,0 +1,74 @@
+package salvage_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/salvage"
+	"github.com/resumekit/resumekit/kafkaoffset"
+	"github.com/resumekit/resumekit/resume"
+)
+
+// TestChainSalvagesWhatTheNewJobCannotRestore: a chain of a flinkckpt
+// resolver and a salvage resolver with the same new job, over the real
+// KafkaSource savepoint. A refactored job whose source has a new uid cannot
+// restore the source's state: the flinkckpt resolver has nothing to offer,
+// and the salvage candidate starts every partition at offset 10, checked
+// on kfake. The unchanged job restores the savepoint exactly-once, and
+// salvage offers nothing.
+func TestChainSalvagesWhatTheNewJobCannotRestore(t *testing.T) {
+	ctx := context.Background()
+	const dir = "v4-kafka-source-native-savepoint/"
+	b := fixtureBucket(t)
+	cl := kafkaCluster(t, 10, 20)
+	chain := func(job *flinkckpt.Job) (*resume.Decision, error) {
+		t.Helper()
+		flinkOpts := &flinkckpt.Options{FlinkRoot: "file:///fixtures/flink", Job: job}
+		fr, err := flinkckpt.NewResolver(b, dir, flinkOpts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sr, err := salvage.NewResolver(b, dir, &salvage.Options{
+			Flink: &flinkckpt.Options{FlinkRoot: "file:///fixtures/flink"}, Job: job, Kafka: kafkaoffset.Log{Client: cl}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return (&resume.Chain{Resolvers: []resume.Resolver{fr, sr}}).Resolve(ctx)
+	}
+
+	// The refactored job: its source has another uid.
+	d, err := chain(flinkckpt.JobFromUIDs("orders-kafka-source"))
+	if err != nil {
+		t.Fatalf("refactored job: %v\n%s", err, d.Explain())
+	}
+	if d.Chosen == nil || d.Chosen.Resolver != salvage.DefaultName || d.Chosen.Guarantee != resume.ExactInput {
+		t.Fatalf("refactored job: chose %+v\n%s", d.Chosen, d.Explain())
+	}
+	for i, s := range kafkaStarts(t, *d.Chosen) {
+		if s.Partition != int32(i) || s.Offset != 10 || s.Lost != 0 {
+			t.Errorf("partition %d: %+v", i, s)
+		}
+	}
+	if !strings.Contains(strings.Join(d.Chosen.Reasons, "\n"), "cannot be restored into the new job (state of 1 operator(s) would be dropped: cb16aa5adb311e8ac72482def19accbe") {
+		t.Errorf("reasons do not say why the state is lost: %q", d.Chosen.Reasons)
+	}
+	if o := d.Considered[0]; o.Verdict != resume.VerdictNoPosition {
+		t.Errorf("flinkckpt resolver: %s %v", o.Verdict, o.Err)
+	}
+
+	// The unchanged job restores the savepoint.
+	d, err = chain(flinkckpt.JobFromUIDs("kafka-source-operator-uid"))
+	if err != nil {
+		t.Fatalf("same job: %v\n%s", err, d.Explain())
+	}
+	if d.Chosen == nil || d.Chosen.Resolver != flinkckpt.DefaultName || d.Chosen.Guarantee != resume.ExactlyOnce {
+		t.Fatalf("same job: chose %+v\n%s", d.Chosen, d.Explain())
+	}
+	if o := d.Considered[1]; o.Verdict != resume.VerdictNoPosition || !errors.Is(o.Err, resume.ErrNoPosition) ||
+		!strings.Contains(o.Err.Error(), "restores into the new job with its state") {
+		t.Errorf("salvage: %s %v", o.Verdict, o.Err)
+	}
+}
