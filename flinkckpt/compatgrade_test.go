@@ -84,7 +84,7 @@ func TestResolverWithJobRejectsDroppedState(t *testing.T) {
 	// Neither restores into a job without operator 1: nothing to offer,
 	// and the error names what would be dropped.
 	_, err := e.resolve(&flinkckpt.Options{FlinkRoot: e.l.FlinkRoot(), Job: jobOf(t, 0)})
-	if !errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), "no operator for the state of "+flinkckpttest.OperatorID(1)) {
+	if !errors.Is(err, resume.ErrNoPosition) || !errors.Is(err, flinkckpt.ErrIncompatible) || !strings.Contains(err.Error(), "no operator for the state of "+flinkckpttest.OperatorID(1)) {
 		t.Errorf("error %v", err)
 	}
 }

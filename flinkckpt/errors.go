@@ -25,6 +25,23 @@ func (emptyLocationError) Error() string {
 
 func (emptyLocationError) Unwrap() error { return resume.ErrNoPosition }
 
+// ErrIncompatible is wrapped when nothing restorable was offered and
+// snapshots were passed over because the new job (Options.Job) cannot
+// restore them: state it would drop, or a parallelism it refuses. It wraps
+// [resume.ErrNoPosition] — the state is there but of no use to this job,
+// so a chain falls back to other sources; the best of those is usually the
+// snapshot's own source positions (package salvage, resumectl resolve
+// with the new job given). Check it with errors.Is.
+var ErrIncompatible error = incompatibleError{}
+
+type incompatibleError struct{}
+
+func (incompatibleError) Error() string {
+	return "no snapshot restores into the new job (its source positions can still be salvaged)"
+}
+
+func (incompatibleError) Unwrap() error { return resume.ErrNoPosition }
+
 // ErrNoFlinkPath is wrapped when the snapshot to choose has no known Flink
 // path: its references are all relative (a canonical savepoint) or none
 // contains its key, and no Flink root was given or derived. Resolve fails

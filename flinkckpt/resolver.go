@@ -265,7 +265,7 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 	// Passed-over snapshots that are probably fine (their files could not
 	// be checked, or they do not fit the intent) make "nothing restorable"
 	// a failure: a chain must not start stateless in their place.
-	mappingFailures, unverified, refused := 0, 0, 0
+	mappingFailures, unverified, refused, incompatible := 0, 0, 0, 0
 	for {
 		var heads []*snap
 		for _, s := range sources {
@@ -290,6 +290,9 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 			case refused > 0:
 				return resume.Candidate{}, fmt.Errorf("flinkckpt: nothing under %q serves an %s, and %d snapshots were refused for it (%s): %w",
 					r.prefix, r.opts.Intent, refused, reasons, ErrIntent)
+			case incompatible > 0:
+				return resume.Candidate{}, fmt.Errorf("flinkckpt: nothing under %q restores into the new job: %d snapshots cannot (%s): %w",
+					r.prefix, incompatible, reasons, ErrIncompatible)
 			}
 			return resume.Candidate{}, fmt.Errorf("flinkckpt: no restorable checkpoint or savepoint under %q (%s): %w",
 				r.prefix, reasons, resume.ErrNoPosition)
@@ -313,6 +316,7 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 		// never settled or verified.
 		jc := r.gradeForJob(best) // compatgrade.go
 		if jc != nil && jc.reject != "" {
+			incompatible++
 			if err := skip(jc.reject, passIncompatible); err != nil {
 				return resume.Candidate{}, err
 			}
