@@ -120,9 +120,11 @@
 // # Errors
 //
 // Resolve returns an error wrapping [resume.ErrNoPosition] when nothing
-// under the prefix is restorable (the reasons are in the message; that
-// includes every snapshot being rejected by [Options.Job]), and
-// [ErrEmptyLocation] (which wraps it) when nothing at all is stored there.
+// under the prefix is restorable (the reasons are in the message),
+// [ErrIncompatible] (which wraps it) when every snapshot was rejected
+// because [Options.Job] cannot restore it — its source positions can
+// still be salvaged (package salvage) — and [ErrEmptyLocation] (which
+// wraps it too) when nothing at all is stored there.
 // It fails — and a chain does not fall back past it — with storage errors
 // naming the key, an error wrapping ctx.Err() when the context ends, a
 // [*TooLargeError] when the snapshot to read is over
