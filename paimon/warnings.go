@@ -45,4 +45,7 @@ const (
 	// WarnConsumerFileUnusable: a reset replaces an unreadable consumer
 	// file.
 	WarnConsumerFileUnusable = "paimon.consumer-file-unusable"
+	// WarnConsumerRecentlyModified: the consumer file was modified within
+	// DefaultResetQuietPeriod: a job may still be running.
+	WarnConsumerRecentlyModified = "paimon.consumer-recently-modified"
 )

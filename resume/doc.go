@@ -71,6 +71,7 @@
 //	paimon.loss-by-tag                     a tag proves that records of expired ids are lost
 //	paimon.possible-loss                   expired ids may have held records after the start time
 //	paimon.consumer-file-unusable          a reset replaces an unreadable consumer file
+//	paimon.consumer-recently-modified      the consumer file changed within the last minute: a job may be running
 //
 // Each code is also a constant of the emitting package
 // (flinkckpt.WarnOlderThanBroken, kafkaoffset.WarnNotObserved, …);

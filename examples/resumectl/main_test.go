@@ -41,8 +41,6 @@ func TestScripts(t *testing.T) {
 		Dir:           "testdata/script",
 		UpdateScripts: *update,
 		Setup: func(env *testscript.Env) error {
-			// Keys of a local path are relative to the file system root.
-			env.Setenv("WORKKEY", strings.TrimPrefix(filepath.ToSlash(env.WorkDir), "/"))
 			// Never let the AWS SDK look for credentials off this machine
 			// (instance metadata): the scripts touch loopback only.
 			env.Setenv("AWS_EC2_METADATA_DISABLED", "true")

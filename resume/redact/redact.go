@@ -37,6 +37,7 @@ package redact
 
 import (
 	"encoding/json"
+	"errors"
 	"net/url"
 	"slices"
 	"strconv"
@@ -146,6 +147,11 @@ func Text(s string) string {
 		for end < len(s) && !isTerminator(s[end]) {
 			end++
 		}
+		// One punctuation mark closing a URL in a sentence ("…/x: failed")
+		// is not part of it.
+		if end > i+4 && strings.IndexByte(":,.;)]", s[end-1]) >= 0 && (end == len(s) || s[end] == ' ') {
+			end--
+		}
 		b.WriteString(params(s[last:start]))
 		b.WriteString(URL(s[start:end]))
 		last = end
@@ -203,6 +209,49 @@ func isTerminator(c byte) bool {
 		return true
 	}
 	return false
+}
+
+// ParseError returns an error for a failed url.Parse of a URL that may hold
+// credentials: net/url's *url.Error quotes the whole URL, and its inner
+// errors quote the offending part ("invalid port \":wJalr\" after host" is
+// the first half of a password with a raw "/"). The result keeps what went
+// wrong without any quoted text; errors.As still reaches the *url.Error.
+// Other errors come back unchanged.
+func ParseError(err error) error {
+	var ue *url.Error
+	if !errors.As(err, &ue) {
+		return err
+	}
+	msg := "not a valid URL"
+	if ue.Err != nil {
+		msg = dropQuoted(ue.Err.Error())
+	}
+	return &maskedError{msg: msg, err: err}
+}
+
+// dropQuoted removes every double-quoted part of s.
+func dropQuoted(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '"')
+		if i < 0 {
+			b.WriteString(s)
+			break
+		}
+		b.WriteString(s[:i])
+		j := i + 1
+		for j < len(s) && s[j] != '"' {
+			if s[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j >= len(s) {
+			break // an unterminated quote: drop the rest
+		}
+		s = s[j+1:]
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
 }
 
 // Secrets returns the secret values of a URL (user name, password and secret

@@ -97,3 +97,17 @@ func Example() {
 	// s3://REDACTED@bucket/wh?region=eu&token=REDACTED
 	// the SDK said: access denied for REDACTED
 }
+
+func TestParseError(t *testing.T) {
+	raw := "s3://AKIA:" + secret + "@bucket/p"
+	_, err := url.Parse(raw)
+	got := redact.ParseError(err)
+	var ue *url.Error
+	if strings.Contains(got.Error(), "wJalr") || !errors.As(got, &ue) || got.Error() != "invalid port after host" {
+		t.Errorf("ParseError = %q", got)
+	}
+	plain := errors.New("x")
+	if redact.ParseError(plain) != plain {
+		t.Error("ParseError changed a non-URL error")
+	}
+}

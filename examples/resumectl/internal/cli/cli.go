@@ -4,11 +4,18 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
+	"sync"
+	"time"
+
+	"gocloud.dev/blob"
+
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // Exit statuses, as DESIGN.md specifies.
@@ -48,7 +55,61 @@ func withExit(code int, err error) error { return exitError{code: code, err: err
 // env is what every command gets.
 type env struct {
 	stdout, stderr io.Writer
+	hooks          *hooks
+	// expired is closed when the command's deadline passed (plus a short
+	// grace); Main then returns without waiting for the command.
+	expired  chan struct{}
+	deadline sync.Once
+	timeout  time.Duration
 }
+
+// hooks let tests reach into a run without package-level knobs.
+type hooks struct {
+	// bucket, when set, wraps every bucket a command opens (a blobtest
+	// wrapper that blocks a call, say).
+	bucket func(*blob.Bucket) *blob.Bucket
+	// wait, when set, replaces the pauses of Paimon tables
+	// (paimon.TableOptions.Wait): retries and the reset's observation.
+	wait func(ctx context.Context, d time.Duration) error
+}
+
+// tableWait is the paimon.TableOptions.Wait of a run.
+func (e *env) tableWait() func(context.Context, time.Duration) error {
+	if e.hooks == nil {
+		return nil
+	}
+	return e.hooks.wait
+}
+
+// DefaultTimeout is the default --timeout of every command.
+const DefaultTimeout = 5 * time.Minute
+
+// addTimeout registers --timeout on a command's flags.
+func addTimeout(fs *flag.FlagSet, def time.Duration) *durationFlag {
+	d := &durationFlag{d: def}
+	fs.Var(d, "timeout", "give up after this long (`DURATION`; 0: never); the command ends at the deadline even when a storage or Kafka call hangs")
+	return d
+}
+
+// context returns the command's context, ending after d (never when d is
+// 0), and arms the hard deadline: when the command has not returned a short
+// grace after ctx ended — a storage call that ignores its context — Main
+// returns without it.
+func (e *env) context(d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return context.WithCancel(context.Background())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	e.deadline.Do(func() {
+		e.timeout = d
+		grace := min(max(d/10, 10*time.Millisecond), 2*time.Second)
+		time.AfterFunc(d+grace, func() { close(e.expired) })
+	})
+	return ctx, cancel
+}
+
+// errTimedOut is the error of a command abandoned at its deadline.
+var errTimedOut = errors.New("timed out")
 
 type command struct {
 	name, summary string
@@ -68,20 +129,48 @@ func commands() []command {
 // Main runs resumectl with args (without the program name) and returns the
 // exit status.
 func Main(args []string, stdout, stderr io.Writer) int {
-	e := &env{stdout: stdout, stderr: stderr}
+	return run(args, stdout, stderr, nil)
+}
+
+// run is Main with test hooks. Everything written goes through output
+// (secrets masked, control characters escaped).
+func run(args []string, stdout, stderr io.Writer, h *hooks) int {
+	red := redact.New(urlArgs(args)...)
+	out, errOut := newOutput(stdout, red, 0), newOutput(stderr, red, maxErrLine)
+	defer out.close()
+	defer errOut.close()
+	e := &env{stdout: out, stderr: errOut, hooks: h, expired: make(chan struct{})}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		printUsage(stdout)
+		printUsage(out)
 		if len(args) == 0 {
 			return ExitUsage
 		}
 		return ExitOK
 	}
 	for _, c := range commands() {
-		if c.name == args[0] {
-			return exitStatus(stderr, c.run(e, args[1:]))
+		if c.name != args[0] {
+			continue
+		}
+		done := make(chan error, 1)
+		go func() {
+			defer func() {
+				if v := recover(); v != nil {
+					done <- fmt.Errorf("internal error (panic): %v", v)
+				}
+			}()
+			done <- c.run(e, args[1:])
+		}()
+		select {
+		case err := <-done:
+			return exitStatus(errOut, err)
+		case <-e.expired:
+			// Do not wait for the command, nor for Bucket.Close behind
+			// it: a blocked call holds the bucket.
+			out.close()
+			return exitStatus(errOut, fmt.Errorf("%s: %w after %s (--timeout): a storage or Kafka call did not return", c.name, errTimedOut, e.timeout))
 		}
 	}
-	fmt.Fprintf(stderr, "resumectl: unknown command %q (run resumectl help)\n", args[0])
+	fmt.Fprintf(errOut, "resumectl: unknown command %s (run resumectl help)\n", quoteShort(args[0]))
 	return ExitUsage
 }
 
@@ -105,17 +194,17 @@ func exitStatus(stderr io.Writer, err error) int {
 	}
 	var ue usageError
 	if errors.As(err, &ue) {
-		fmt.Fprintf(stderr, "resumectl: %s\n", redact(ue.msg))
+		fmt.Fprintf(stderr, "resumectl: %s\n", oneLine(ue.msg))
 		return ExitUsage
 	}
 	var ee exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil && ee.Error() != "" {
-			fmt.Fprintf(stderr, "resumectl: %s\n", oneLine(redact(ee.Error())))
+			fmt.Fprintf(stderr, "resumectl: %s\n", oneLine(ee.Error()))
 		}
 		return ee.code
 	}
-	fmt.Fprintf(stderr, "resumectl: %s\n", oneLine(redact(err.Error())))
+	fmt.Fprintf(stderr, "resumectl: %s\n", oneLine(err.Error()))
 	return ExitFailed
 }
 

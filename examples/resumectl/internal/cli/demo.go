@@ -10,13 +10,13 @@ import (
 	"time"
 
 	"gocloud.dev/blob"
-	"gocloud.dev/blob/fileblob"
 
 	"github.com/resumekit/resumekit/examples/internal/scenario"
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/kafkaoffset"
 	"github.com/resumekit/resumekit/paimon"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/localblob"
 )
 
 // runDemo builds the three restart situations of DESIGN.md in a temporary
@@ -24,14 +24,15 @@ import (
 // Every time in the story is fixed, so the output changes only with the
 // directory and the Kafka port.
 func runDemo(e *env, args []string) error {
-	fs := newFlags(e, "demo", "[--keep DIR]")
+	fs := newFlags(e, "demo", "[--keep DIR] [--timeout DUR]")
 	keep := fs.String("keep", "", "build in `DIR` and leave the files there, to run the other commands on them")
+	timeout := addTimeout(fs, DefaultTimeout)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
-		return usagef("demo takes no arguments, got %q", pos)
+		return usagef("demo takes no arguments, got %s", quoteShort(strings.Join(pos, " ")))
 	}
 	dir := *keep
 	if dir == "" {
@@ -47,14 +48,16 @@ func runDemo(e *env, args []string) error {
 			return err
 		}
 	}
-	b, err := fileblob.OpenBucket(dir, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
+	b, err := localblob.OpenBucket(dir, &localblob.Options{NoSync: true})
 	if err != nil {
 		return err
 	}
 	defer b.Close()
+	ctx, cancel := e.context(timeout.d)
+	defer cancel()
 	d := &demo{
 		w:   e.stdout,
-		ctx: context.Background(),
+		ctx: ctx,
 		dir: dir,
 		env: &scenario.Env{Bucket: b, Root: "file://" + filepath.ToSlash(dir) + "/", Touch: func(key string, t time.Time) error {
 			return os.Chtimes(filepath.Join(dir, filepath.FromSlash(key)), t, t)
@@ -131,7 +134,7 @@ func (d *demo) paimon() error {
 		return err
 	}
 	d.cmd("paimon", "reset-consumer", d.local(p.TablePath), "--consumer", p.NewConsumer, "--next-snapshot", fmt.Sprint(pp.NextSnapshot), "--execute")
-	plan, err := table.ResetConsumer(d.ctx, p.NewConsumer, pp.NextSnapshot)
+	plan, err := table.ResetConsumer(d.ctx, p.NewConsumer, pp.NextSnapshot, &paimon.ResetOptions{ExpectAbsent: true, Observe: -1})
 	if err != nil {
 		return err
 	}

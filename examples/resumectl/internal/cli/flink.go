@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -12,8 +13,8 @@ import (
 	"github.com/resumekit/resumekit/flinkckpt"
 )
 
-const flinkUsage = `list URL [--json] [--job-id ID] [--flink-root URI] [--no-verify] [--strict]
-       resumectl flink inspect PATH|URL [--json] [--flink-root URI] [--strict]`
+const flinkUsage = `list URL [--json] [--job-id ID] [--flink-root URI] [--no-verify] [--strict] [--timeout DUR]
+       resumectl flink inspect PATH|URL [--json] [--flink-root URI] [--strict] [--timeout DUR]`
 
 // runFlink implements "resumectl flink list" and "resumectl flink inspect".
 func runFlink(e *env, args []string) error {
@@ -27,6 +28,7 @@ func runFlink(e *env, args []string) error {
 	root := fs.String("flink-root", "", "the Flink file-system `URI` of the location or of its bucket root (inferred when absent)")
 	noVerify := fs.Bool("no-verify", false, "do not check that referenced files exist")
 	strict := fs.Bool("strict", false, "count references that cannot be checked as broken")
+	timeout := addTimeout(fs, DefaultTimeout)
 	pos, err := parseFlags(fs, args[1:])
 	if err != nil {
 		return err
@@ -34,7 +36,8 @@ func runFlink(e *env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("flink %s: want exactly one location, got %d (usage: resumectl flink %s)", sub, len(pos), flinkUsage)
 	}
-	ctx := context.Background()
+	ctx, cancel := e.context(timeout.d)
+	defer cancel()
 	switch sub {
 	case "list":
 		opts := &flinkckpt.Options{JobID: *jobID, FlinkRoot: *root, SkipVerify: *noVerify, Strict: *strict}
@@ -45,20 +48,21 @@ func runFlink(e *env, args []string) error {
 		}
 		return flinkInspect(ctx, e, pos[0], &flinkckpt.Options{FlinkRoot: *root, Strict: *strict}, *asJSON)
 	default:
-		return usagef("flink: unknown subcommand %q: want list or inspect", sub)
+		return usagef("flink: unknown subcommand %s: want list or inspect", quoteShort(sub))
 	}
 }
 
 // openFlink opens a location; for local paths and file:// URLs without a
-// Flink root it uses the directory's file:// URI, which is how Flink names
-// local paths.
-func openFlink(ctx context.Context, raw string, opts *flinkckpt.Options) (*location, error) {
-	loc, err := openLocation(ctx, raw)
+// Flink root it uses the file:// URI of the directory the bucket is confined
+// to (the named dir, or for a chk-<n> dir its job dir), which is how Flink
+// names local paths.
+func openFlink(ctx context.Context, e *env, raw string, opts *flinkckpt.Options) (*location, error) {
+	loc, err := openLocationAt(ctx, e, raw, true)
 	if err != nil {
 		return nil, err
 	}
-	if opts.FlinkRoot == "" && loc.Local != "" {
-		opts.FlinkRoot = "file://" + strings.TrimSuffix(loc.Local, "/")
+	if opts.FlinkRoot == "" && loc.Root != "" {
+		opts.FlinkRoot = "file://" + strings.TrimSuffix(filepath.ToSlash(loc.Root), "/")
 	}
 	if opts.FlinkRoot == "" {
 		// For snapshots whose references are all relative (canonical
@@ -66,7 +70,7 @@ func openFlink(ctx context.Context, raw string, opts *flinkckpt.Options) (*locat
 		opts.FallbackFlinkRoot = loc.FlinkFallback
 	}
 	if err := validateFlinkOptions(loc, opts); err != nil {
-		loc.Close()
+		loc.Close(ctx)
 		return nil, err
 	}
 	return loc, nil
@@ -93,11 +97,11 @@ type flinkListEntry struct {
 }
 
 func flinkList(ctx context.Context, e *env, raw string, opts *flinkckpt.Options, asJSON bool) error {
-	loc, err := openFlink(ctx, raw, opts)
+	loc, err := openFlink(ctx, e, raw, opts)
 	if err != nil {
 		return err
 	}
-	defer loc.Close()
+	defer loc.Close(ctx)
 	snaps, listErr := flinkckpt.List(ctx, loc.Bucket, loc.Prefix, opts)
 	if snaps == nil && listErr != nil {
 		return fmt.Errorf("flink list %s: %w", loc.Display, listErr)
@@ -182,11 +186,11 @@ func flinkInspect(ctx context.Context, e *env, raw string, opts *flinkckpt.Optio
 	if raw == "_metadata" {
 		raw = "."
 	}
-	loc, err := openFlink(ctx, raw, opts)
+	loc, err := openFlink(ctx, e, raw, opts)
 	if err != nil {
 		return err
 	}
-	defer loc.Close()
+	defer loc.Close(ctx)
 	s, err := flinkckpt.Inspect(ctx, loc.Bucket, loc.Prefix, opts)
 	if s == nil || s.Metadata == nil {
 		if err == nil {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,7 +17,7 @@ import (
 	"github.com/resumekit/resumekit/resume"
 )
 
-const kafkaUsage = "offsets --brokers H:P[,H:P] --topic T[,T] [--group G] [--at TIME] [--observe DURATION] [--timeout DURATION] [--json]"
+const kafkaUsage = "offsets --brokers H:P[,H:P] --topic T[,T] [--group G] [--at TIME] [--observe DURATION] [--timeout DUR] [--json]"
 
 // runKafka implements "resumectl kafka offsets": the per-partition table of
 // log start, end, committed offset, offset by time, the chosen start and why,
@@ -38,7 +37,7 @@ func runKafka(e *env, args []string) error {
 		brokers, topics, group string
 		at                     = timeFlag{}
 		observe                = durationFlag{}
-		timeout                = durationFlag{d: time.Minute}
+		timeout                = durationFlag{d: DefaultTimeout}
 		asJSON                 bool
 	)
 	fs.StringVar(&brokers, "brokers", "", "seed brokers, `H:P[,H:P]`")
@@ -46,7 +45,7 @@ func runKafka(e *env, args []string) error {
 	fs.StringVar(&group, "group", "", "the group KafkaSource committed offsets to (its group.id)")
 	fs.Var(&at, "at", "start `TIME` for partitions without a commit (all partitions without --group): RFC 3339, \"2006-01-02 15:04:05\" (UTC), unix ms, or -15m")
 	fs.Var(&observe, "observe", "watch the group's offsets this long (`DURATION`) and fail if they move: the old job still runs")
-	fs.Var(&timeout, "timeout", "give up after this long (`DURATION`)")
+	fs.Var(&timeout, "timeout", "give up after this long (`DURATION`; 0: never); the command ends at the deadline even when a Kafka call hangs")
 	fs.BoolVar(&asJSON, "json", false, "print JSON instead of the table")
 	pos, err := parseFlags(fs, args[1:])
 	if err != nil {
@@ -54,10 +53,10 @@ func runKafka(e *env, args []string) error {
 	}
 	switch {
 	case len(pos) > 0:
-		return usagef("kafka offsets: unexpected argument %q", pos[0])
+		return usagef("kafka offsets: unexpected argument %s", quoteShort(pos[0]))
 	case brokers == "" || topics == "":
 		return usagef("kafka offsets: --brokers and --topic are required")
-	case group == "" && at.t.IsZero():
+	case group == "" && !at.set:
 		return usagef("kafka offsets: give --group, --at, or both")
 	}
 	cl, err := dialKafka(brokers)
@@ -70,12 +69,8 @@ func runKafka(e *env, args []string) error {
 		return usagef("kafka offsets: %v", err)
 	}
 
-	ctx := context.Background()
-	if timeout.d > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout.d)
-		defer cancel()
-	}
+	ctx, cancel := e.context(timeout.d)
+	defer cancel()
 	res, lookupErr := r.Offsets(ctx)
 	var cand resume.Candidate
 	gradeErr := lookupErr
@@ -115,7 +110,7 @@ func dialKafka(brokers string) (*kgo.Client, error) {
 		kgo.MetadataMinAge(100*time.Millisecond),
 	)
 	if err != nil {
-		return nil, usagef("kafka offsets: --brokers %q: %v", brokers, err)
+		return nil, usagef("kafka offsets: --brokers %s: %v", quoteShort(brokers), err)
 	}
 	return cl, nil
 }

@@ -10,12 +10,12 @@ import (
 // flinkResolvers builds the checkpoint resolver and the savepoint resolver
 // (one per location, as DESIGN.md says: the chain's newest-At rule picks
 // between them).
-func (f *resolveFlags) flinkResolvers(ctx context.Context) ([]resume.Resolver, func(), error) {
+func (f *resolveFlags) flinkResolvers(ctx context.Context, e *env) ([]resume.Resolver, func(), error) {
 	var out []resume.Resolver
 	var locs []*location
 	closeAll := func() {
 		for _, l := range locs {
-			l.Close()
+			l.Close(ctx)
 		}
 	}
 	for _, src := range []struct{ url, name string }{
@@ -26,7 +26,7 @@ func (f *resolveFlags) flinkResolvers(ctx context.Context) ([]resume.Resolver, f
 			continue
 		}
 		opts := &flinkckpt.Options{Name: src.name, JobID: f.flinkJobID, FlinkRoot: f.flinkRoot, Strict: f.flinkStrict}
-		loc, err := openFlink(ctx, src.url, opts)
+		loc, err := openFlink(ctx, e, src.url, opts)
 		if err != nil {
 			return nil, closeAll, err
 		}
