@@ -182,6 +182,8 @@ func printUsage(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Storage URLs: a local path, file:///dir, mem://, s3://bucket/path?region=&endpoint=, gs://bucket/path, azblob://container/path.")
+	fmt.Fprintln(w, "Local paths are confined to the directory named (a chk-<n> dir to its job dir): links leading out are refused.")
+	fmt.Fprintln(w, "Every command takes --timeout DURATION (default 5m; 0: never) and ends at the deadline.")
 	fmt.Fprintln(w, "Exit status: 0 chosen, 1 something failed, 2 usage, 3 nothing acceptable.")
 }
 

@@ -74,9 +74,19 @@ func openS3(ctx context.Context, u *url.URL) (*blob.Bucket, error) {
 	cfg.HTTPClient = &http.Client{
 		Transport: awshttp.NewBuildableClient().GetTransport(),
 		CheckRedirect: func(req *http.Request, _ []*http.Request) error {
-			return fmt.Errorf("refusing to follow a redirect to %s: a read must not leave the bucket it was pointed at", redact.URL(req.URL.String()))
+			return redirectError{to: redact.URL(req.URL.String())}
 		},
 	}
 	bopts.RequestChecksumCalculation = cfg.RequestChecksumCalculation
 	return s3blob.OpenBucket(ctx, s3.NewFromConfig(cfg, s3opts...), u.Host, &bopts)
 }
+
+// redirectError refuses a redirect; the SDK does not retry it.
+type redirectError struct{ to string }
+
+func (e redirectError) Error() string {
+	return "refusing to follow a redirect to " + e.to + ": a read must not leave the bucket it was pointed at"
+}
+
+// RetryableError tells the AWS SDK's retryer not to try again.
+func (redirectError) RetryableError() bool { return false }
