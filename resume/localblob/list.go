@@ -23,9 +23,9 @@ const walkPageSize = 1000
 // entry is one name of a directory read.
 type entry struct {
 	key  string      // full key; a directory's ends in "/"
+	path string      // the path relative to the root, for Lstat
 	dir  bool        // a directory, or a link to one inside the root
 	link bool        // a symbolic link
-	de   fs.DirEntry // for Info, read only for entries a page returns
 	fi   os.FileInfo // a link's target, when it resolves inside the root
 }
 
@@ -48,7 +48,7 @@ func (b *bucket) readDir(ctx context.Context, dirKey string) ([]entry, error) {
 		}
 		return nil, b.fail("list", dirKey, err)
 	}
-	des, err := f.ReadDir(-1)
+	des, err := readDirEntries(f)
 	f.Close()
 	if b.opts.OnReadDir != nil {
 		b.opts.OnReadDir(strings.TrimSuffix(dirKey, "/"))
@@ -61,12 +61,12 @@ func (b *bucket) readDir(ctx context.Context, dirKey string) ([]entry, error) {
 	}
 	out := make([]entry, 0, len(des))
 	for _, de := range des {
-		e := entry{key: dirKey + de.Name(), de: de, dir: de.IsDir()}
+		e := entry{key: dirKey + de.Name(), path: path.Join(osDir, de.Name()), dir: de.IsDir()}
 		if de.Type()&fs.ModeSymlink != 0 {
 			e.link = true
 			// Followed inside the root only; a link leading out (or
 			// dangling) stays an object whose reads are refused.
-			if fi, err := b.root.Stat(path.Join(osDir, de.Name())); err == nil {
+			if fi, err := b.root.Stat(e.path); err == nil {
 				e.fi, e.dir = fi, fi.IsDir()
 			}
 		}
@@ -80,12 +80,13 @@ func (b *bucket) readDir(ctx context.Context, dirKey string) ([]entry, error) {
 }
 
 // object returns the list object of a non-directory entry; ok is false when
-// the file vanished since the directory was read.
-func (e *entry) object() (*driver.ListObject, bool) {
+// the file vanished since the directory was read. Its size and time come
+// from an Lstat through the root, made only for entries a page returns.
+func (b *bucket) object(e *entry) (*driver.ListObject, bool) {
 	fi := e.fi
 	if fi == nil {
 		var err error
-		if fi, err = e.de.Info(); err != nil {
+		if fi, err = b.root.Lstat(e.path); err != nil {
 			if e.link {
 				// A link leading out or dangling: listed so that reading it
 				// reports why, with no size or time.
@@ -152,7 +153,7 @@ func (b *bucket) listDir(ctx context.Context, prefix string, pageSize int, id ui
 			page.Objects = append(page.Objects, &driver.ListObject{Key: e.key, IsDir: true})
 			continue
 		}
-		if o, ok := e.object(); ok {
+		if o, ok := b.object(e); ok {
 			page.Objects = append(page.Objects, o)
 		}
 	}
@@ -191,7 +192,7 @@ func (b *bucket) listWalk(ctx context.Context, prefix, delim string, pageSize in
 		if key <= after {
 			return true
 		}
-		o, ok := e.object()
+		o, ok := b.object(e)
 		if !ok {
 			return true
 		}
