@@ -28,7 +28,10 @@
 // keys with [Options.FlinkRoot] or a root inferred from the snapshot's own
 // key inside those paths, entropy-injected paths included. References that
 // cannot be mapped are counted and warned about ([Options.Strict] rejects
-// them). [List] reports every snapshot's state and [Inspect] one. The
+// them). [List] reports every snapshot's state and [Inspect] one;
+// [Sources] reads where each source of a snapshot was (package
+// flinkckpt/metadata/sourcestate decodes it; package flinkckpt/salvage turns
+// it into a stateless start). The
 // _metadata format itself is read by package
 // [github.com/resumekit/resumekit/flinkckpt/metadata], which is pure
 // (bytes in, model out).
@@ -66,6 +69,29 @@
 // to keys and count as unchecked. gocloud's fileblob, by contrast, follows
 // links wherever they lead.
 //
+// # The new job
+//
+// A snapshot restores into the job about to start only where their
+// operator ids meet. [Job] describes that job: user uids ([Job.AddUID],
+// whose ids are murmur3 hashes, [OperatorID]), uid hashes, operator ids,
+// SinkV2 sinks ([Job.AddSinkUID]) or a compiled SQL plan ([JobFromPlan]:
+// the uids the planner sets, from table.exec.uid.format, per-node
+// configuration, Flink 1.15's format and the transformations of each
+// ExecNode type; conditional ones marked Maybe, topology-hashed ones listed
+// as unpredictable, unknown node types refused rather than guessed).
+// [CheckCompat] classifies every operator of a snapshot the way Flink's
+// Checkpoints.loadAndValidateCheckpoint does — restored, dropped (it holds
+// state and the new job lacks it) or stateless — and checks parallelism
+// against the snapshot's max parallelism when it is known:
+//
+//	job, err := flinkckpt.JobFromPlan(planFile, nil)
+//	c := flinkckpt.CheckCompat(savepoint, job) // savepoint: a *metadata.Checkpoint
+//	if !c.Compatible { … c.DroppedNames() … }
+//
+// Given as [Options.Job], the resolver rejects snapshots the job cannot
+// restore (with [Options.AllowNonRestoredState]: offers them graded
+// exact-input at best, launched with --allowNonRestoredState).
+//
 // # Errors
 //
 // [metadata.ErrMalformed] (the error is a [*metadata.FormatError] with the byte offset and
@@ -76,4 +102,10 @@
 // and storage errors, naming the key, when it could not look; a cancelled
 // context gives an error wrapping ctx.Err(). [List] returns per-snapshot
 // storage failures in [Snapshot.Err] and joined with errors.Join.
+//
+// [ReadPlan] returns a [*PlanError] (node, field, problem) wrapping
+// [ErrMalformedPlan] for input that is not a compiled plan,
+// [ErrPlanTooLarge] past the size limit, and, together with the plan, one
+// [*PlanError] per node of an unknown type ([ErrUnknownNodeType]) or per
+// colliding uid ([ErrUIDCollision]), joined; check them with errors.Is.
 package flinkckpt

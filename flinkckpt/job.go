@@ -3,7 +3,6 @@ package flinkckpt
 import (
 	"encoding/hex"
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -18,6 +17,18 @@ type Job struct {
 	// Operators are the new job's operators in the order added, each id
 	// once.
 	Operators []JobOperator
+	// Unpredictable describes operators of the new job whose ids its
+	// description cannot give: without a uid Flink hashes the topology
+	// (StreamGraphHasherV2.generateDeterministicHash). A snapshot operator
+	// that matches none of Operators may be one of them.
+	Unpredictable []string
+	// Parallelism and MaxParallelism of the new job's operators when known
+	// and not set per operator (JobOperator); 0 when unknown. A plan does
+	// not record them.
+	Parallelism    int
+	MaxParallelism int
+
+	byID map[string]int // position of each id in Operators (see index)
 }
 
 // JobOperator is one operator of the new job.
@@ -33,6 +44,11 @@ type JobOperator struct {
 	// description does not settle (a planner transformation created only
 	// for some inputs): it may or may not be in the job.
 	Maybe bool
+	// Parallelism and MaxParallelism of the operator in the new job when
+	// known; 0 means Job.Parallelism / Job.MaxParallelism. A max
+	// parallelism given here is taken as configured explicitly.
+	Parallelism    int
+	MaxParallelism int
 }
 
 // OperatorID returns the operator id Flink derives from a user-specified
@@ -80,6 +96,20 @@ func (j *Job) AddUID(uid string) {
 	j.add(JobOperator{ID: OperatorID(uid), UID: uid})
 }
 
+// AddSinkUID adds a sink written with sinkTo(…).uid(uid): its writer has
+// the uid, and a SinkV2 (or SinkV1) sink with a committer or a global
+// committer expands to operators with the uids "Sink Committer: <uid>" and
+// "Sink <uid> Global Committer" (SinkTransformationTranslator), added as
+// Maybe: whether the sink has them is the connector's choice. Sub-operators
+// of a custom pre- or post-commit topology get "<uid>: <their uid>" only
+// when the connector sets one, and are not added.
+func (j *Job) AddSinkUID(uid string) {
+	j.add(JobOperator{ID: OperatorID(uid), UID: uid})
+	for _, u := range []string{"Sink Committer: " + uid, "Sink " + uid + " Global Committer"} {
+		j.add(JobOperator{ID: OperatorID(u), UID: u, Maybe: true})
+	}
+}
+
 // AddUIDHash adds an operator whose uid hash was set directly
 // (DataStream .setUidHash(…)): the hash is the operator id.
 func (j *Job) AddUIDHash(hash string) error {
@@ -98,8 +128,8 @@ func (j *Job) AddOperatorID(id string) error {
 }
 
 // Add adds an operator; one already present by id keeps its first entry,
-// filled in with a uid or name it lacked, and stops being Maybe when added
-// for certain.
+// filled in with a uid, name or parallelism it lacked, and stops being
+// Maybe when added for certain.
 func (j *Job) Add(op JobOperator) error {
 	id, err := ParseOperatorID(op.ID)
 	if err != nil {
@@ -111,7 +141,7 @@ func (j *Job) Add(op JobOperator) error {
 }
 
 func (j *Job) add(op JobOperator) {
-	if i := slices.IndexFunc(j.Operators, func(o JobOperator) bool { return o.ID == op.ID }); i >= 0 {
+	if i := j.index(op.ID); i >= 0 {
 		o := &j.Operators[i]
 		if o.UID == "" {
 			o.UID = op.UID
@@ -119,13 +149,51 @@ func (j *Job) add(op JobOperator) {
 		if o.Name == "" {
 			o.Name = op.Name
 		}
+		if o.Parallelism == 0 {
+			o.Parallelism = op.Parallelism
+		}
+		if o.MaxParallelism == 0 {
+			o.MaxParallelism = op.MaxParallelism
+		}
 		o.Maybe = o.Maybe && op.Maybe
 		return
 	}
 	j.Operators = append(j.Operators, op)
+	if j.byID != nil {
+		j.byID[op.ID] = len(j.Operators) - 1
+	}
 }
 
-// Operator returns the new job's operator with the id, if any.
+// index returns the position of the operator with the id in Operators, or
+// -1. It keeps a map from id to position, rebuilt when Operators was
+// changed other than through add (a length it was not built for, or an
+// entry that moved).
+func (j *Job) index(id string) int {
+	if j.byID == nil || len(j.byID) != len(j.Operators) {
+		j.reindex()
+	}
+	i, ok := j.byID[id]
+	if ok && i < len(j.Operators) && j.Operators[i].ID == id {
+		return i
+	}
+	if ok {
+		j.reindex()
+		if i, ok := j.byID[id]; ok {
+			return i
+		}
+	}
+	return -1
+}
+
+func (j *Job) reindex() {
+	j.byID = make(map[string]int, len(j.Operators))
+	for i, o := range j.Operators {
+		j.byID[o.ID] = i
+	}
+}
+
+// Operator returns the new job's operator with the id, if any. It only
+// reads the Job (a linear search), so concurrent calls are safe.
 func (j *Job) Operator(id string) (JobOperator, bool) {
 	if j == nil {
 		return JobOperator{}, false

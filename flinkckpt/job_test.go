@@ -48,3 +48,23 @@ func TestJobAdd(t *testing.T) {
 		}
 	}
 }
+
+// TestJobAddAfterDirectEdits: Operators may be edited directly; Add still
+// keeps each id once.
+func TestJobAddAfterDirectEdits(t *testing.T) {
+	j := flinkckpt.JobFromUIDs("a", "b")
+	j.Operators = append(j.Operators, flinkckpt.JobOperator{ID: flinkckpt.OperatorID("c")})
+	j.AddUID("c")
+	j.Operators[0], j.Operators[1] = j.Operators[1], j.Operators[0]
+	j.AddUID("a")
+	j.AddUID("b")
+	j.Operators = j.Operators[1:]
+	j.AddUID("b")
+	var uids []string
+	for _, o := range j.Operators {
+		uids = append(uids, o.UID)
+	}
+	if diff := cmp.Diff([]string{"a", "c", "b"}, uids); diff != "" {
+		t.Errorf("uids (-want +got):\n%s", diff)
+	}
+}

@@ -32,6 +32,10 @@ type Position struct {
 	Version int `json:"version"`
 	// Drained marks a savepoint taken with stop --drain.
 	Drained bool `json:"drained,omitempty"`
+	// AllowNonRestoredState: the new job (Options.Job) has no operator for
+	// some of the snapshot's state and is launched with
+	// --allowNonRestoredState, which drops it (Options.AllowNonRestoredState).
+	AllowNonRestoredState bool `json:"allow_non_restored_state,omitempty"`
 }
 
 var _ resume.Position = Position{}
@@ -59,19 +63,28 @@ func (p Position) String() string {
 
 // Launch returns flink run -s <path> and both configuration keys for the
 // restore path (execution.state-recovery.path since 1.20,
-// execution.savepoint.path before; every version accepts both). It is empty
-// when Path is unknown.
+// execution.savepoint.path before; every version accepts both), and with
+// AllowNonRestoredState --allowNonRestoredState and both keys for it
+// (execution.state-recovery.ignore-unclaimed-state,
+// execution.savepoint.ignore-unclaimed-state). It is empty when Path is
+// unknown.
 func (p Position) Launch() resume.Launch {
 	if p.Path == "" {
 		return resume.Launch{}
 	}
-	return resume.Launch{
+	l := resume.Launch{
 		Args: []string{"-s", p.Path},
 		Config: map[string]string{
 			"execution.state-recovery.path": p.Path,
 			"execution.savepoint.path":      p.Path,
 		},
 	}
+	if p.AllowNonRestoredState {
+		l.Args = append(l.Args, "--allowNonRestoredState")
+		l.Config[resume.ConfigIgnoreUnclaimedState] = "true"
+		l.Config[resume.ConfigSavepointIgnoreUnclaimedState] = "true"
+	}
+	return l
 }
 
 // MarshalJSON encodes the position with its exported fields.

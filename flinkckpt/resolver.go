@@ -64,6 +64,21 @@ type Options struct {
 	// MaxMetadataSize limits the size of a _metadata file; metadata.DefaultMaxSize
 	// when 0.
 	MaxMetadataSize int64
+	// Job is the job that will restore the snapshot: its operators, from
+	// uids, uid hashes, operator ids or a compiled plan (JobFromPlan). With
+	// it every snapshot is checked against it (CheckCompat): one whose
+	// state the new job would not take is not offered — it is rejected with
+	// the operators named, and an older one is tried — unless
+	// AllowNonRestoredState is set. nil means the new job is not known.
+	Job *Job
+	// AllowNonRestoredState is set when the new job will be started with
+	// --allowNonRestoredState: a snapshot whose state it drops in part is
+	// offered, graded exact-input at best (data-loss when a source
+	// enumerator's state is dropped) with a coded warning naming the
+	// dropped operators, and its launch carries --allowNonRestoredState.
+	// It needs Job: without the new job's operators nothing says what is
+	// dropped.
+	AllowNonRestoredState bool
 }
 
 var hexJobRE = regexp.MustCompile(`^[0-9a-f]{32}$`)
@@ -82,6 +97,10 @@ func (o *Options) validate() error {
 		return fmt.Errorf("flinkckpt: negative metadata size limit %d", o.MaxMetadataSize)
 	case strings.Contains(o.EntropyKey, "/"):
 		return fmt.Errorf("flinkckpt: entropy key %q contains a slash", o.EntropyKey)
+	case o.AllowNonRestoredState && o.Job == nil:
+		return errors.New("flinkckpt: AllowNonRestoredState needs Options.Job: without the new job's operators nothing says which state would be dropped")
+	case o.Job != nil && len(o.Job.Operators) == 0 && len(o.Job.Unpredictable) == 0:
+		return errors.New("flinkckpt: Options.Job has no operators")
 	}
 	return nil
 }
@@ -175,6 +194,8 @@ type passed struct {
 	mod       time.Time
 	ancestors map[string]bool
 	pathless  bool
+	// incompatible: Options.Job cannot restore it (gradeForJob).
+	incompatible bool
 }
 
 func (s *snap) name() string {
@@ -321,6 +342,16 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 				src = s
 			}
 		}
+		// The new job's check is pure: before any storage call.
+		jc := r.gradeForJob(best) // compatgrade.go
+		if jc != nil && jc.reject != "" {
+			skipped = append(skipped, best.name()+": "+jc.reject)
+			src.passed = append(src.passed, passed{name: best.name(), key: best.key, jobKey: best.jobKey, id: best.id, mod: best.mod, ancestors: best.ancestors, incompatible: true})
+			if err := r.advance(ctx, src); err != nil {
+				return resume.Candidate{}, err
+			}
+			continue
+		}
 		if !best.settled {
 			if err := ctx.Err(); err != nil {
 				return resume.Candidate{}, err
@@ -362,7 +393,9 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 				continue
 			}
 		}
-		c := r.candidate(best, heads, v, collectReasons(sources, skipped), outranking(best, src, sources))
+		above := outranking(best, src, sources)
+		c := r.candidate(best, heads, v, collectReasons(sources, skipped), above)
+		r.applyJob(&c, jc, above)
 		if w := r.restartedRun(ctx, best, src); w != "" {
 			c.Warnings = append(c.Warnings, resume.Warning{Code: WarnRestartedRun, Text: w})
 		}
@@ -569,9 +602,10 @@ func (r *Resolver) candidate(best *snap, heads []*snap, v *Verification, skipped
 	}
 	var broken, pathless []string
 	for _, p := range above {
-		if p.pathless {
+		switch {
+		case p.pathless:
 			pathless = append(pathless, p.name)
-		} else {
+		case !p.incompatible: // applyJob warns about those
 			broken = append(broken, p.name)
 		}
 	}

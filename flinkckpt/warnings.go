@@ -25,4 +25,19 @@ const (
 	// WarnRestartedRun: in a fixed job dir a lower checkpoint id is newer
 	// than the chosen one (a run restarted its ids).
 	WarnRestartedRun = "flink.restarted-run"
+	// WarnDroppedState: with Options.AllowNonRestoredState the new job
+	// (Options.Job) drops the state of the operators named; the candidate
+	// is graded exact-input at best and launched with
+	// --allowNonRestoredState.
+	WarnDroppedState = "flink.dropped-state"
+	// WarnDroppedSourceState: the dropped state includes an operator
+	// coordinator's (a FLIP-27 source's enumerator): graded data-loss.
+	WarnDroppedSourceState = "flink.dropped-source-state"
+	// WarnConditionalRestore: state is restored into operators the new
+	// job creates only under conditions its description does not settle.
+	WarnConditionalRestore = "flink.conditional-restore"
+	// WarnOlderThanIncompatible: newer snapshots completed but the new job
+	// cannot restore them; a transactional sink may already have published
+	// what they committed.
+	WarnOlderThanIncompatible = "flink.older-than-incompatible"
 )

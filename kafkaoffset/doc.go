@@ -24,22 +24,63 @@
 // commit asynchronously and only log failed commits, so partitions can sit at
 // different checkpoints. Starting by time is Replay too, with the warning that
 // a job lagging more than the rewind skipped records. A commit below the log
-// start, or a time older than the retained data, is [resume.DataLoss], naming
-// the partitions and the records lost. The [Position] lists every partition
-// with its start, end, commit, chosen offset and reason, and launches with
-// scan.startup.mode=specific-offsets (one topic) or timestamp; its JSON is
-// ready for DataStream OffsetsInitializer.offsets.
+// start, or a time older than the retained data (one record left after it,
+// or none at all), is [resume.DataLoss], naming the partitions and the records
+// lost: possible loss counts as loss. The [Position] lists every partition
+// with its start, end, last stable offset, commit, chosen offset and reason,
+// and launches with scan.startup.mode=specific-offsets (one topic) or
+// timestamp; its JSON is ready for DataStream OffsetsInitializer.offsets.
+//
+// # What the grade assumes, and checks
+//
+//   - Transactions. The new job is assumed to read read_committed
+//     ([Options.IsolationLevel]): every start above a partition's last stable
+//     offset (the first offset of the oldest open transaction) is lowered to
+//     it, since a read_committed reader started above an open transaction
+//     never reads the transaction's records below its start once it commits.
+//     Flink's own timestamp initializer has this blind spot.
+//   - Where commits come from. Commits are a replay point only if the old job
+//     committed when its checkpoints completed ([CommitOnCheckpoint], the
+//     default, said in a warning). With enable.auto.commit the consumer
+//     commits its fetch position, ahead of records in flight:
+//     [CommitAuto] and [CommitUnknown] grade a start at a commit as data loss.
+//   - The commit times. With a group, the group's commit records are read
+//     from __consumer_offsets when the client may read it: the last commit
+//     time is said, and each commit's time is the candidate's At (else the
+//     time of the record before the commit; a time after now counts as now,
+//     with a warning). A group with members fails with a [*GroupMembersError]:
+//     KafkaSource never joins its group, so members mean another application
+//     shares the group id.
+//   - The observation window ([Options.ObserveWindow]) proves nothing about a
+//     job whose checkpoint interval is longer than the window; a commit record
+//     inside the window fails even when the offsets did not move (an idle job
+//     re-commits them), and when every commit equals its end offset the
+//     candidate warns that a running idle job cannot be told apart.
+//   - Compacted topics. One DescribeConfigs request reads cleanup.policy,
+//     delete.retention.ms and message.timestamp.type of every topic; a start
+//     on a compacted topic further behind than delete.retention.ms may miss
+//     deletes whose tombstones were compacted away: a warning, data loss under
+//     [Options.Strict]. A LogAppendTime topic's record times are the broker's.
 //
 // [ResetGroup] commits a position's offsets to a group, the
 // kafka-consumer-groups --reset-offsets workflow: a dry run unless asked,
 // offsets clamped into [start, end], refused while the group has members.
 //
-// Requests: one Metadata request, then one ListOffsets request per broker for
-// end offsets, one for log start offsets and, with a time, one by time (at
-// most three per broker whatever the partition count, retries of failed
-// partitions aside), one OffsetFetch to the group coordinator (two with an
-// observation window), and one Fetch per broker to read the record before
-// each commit (skip it with Options.SkipRecordTimes).
+// # Cost
+//
+// One Metadata request (the topics and __consumer_offsets), one
+// DescribeGroups and one OffsetFetch to the group coordinator (two
+// OffsetFetch with an observation window), one DescribeConfigs, then one
+// ListOffsets request per broker for end offsets, one for last stable
+// offsets (read_committed only), one for log start offsets and, with a time,
+// one by time: at most four per broker whatever the partition count (three
+// under read_uncommitted), retries of failed partitions aside; the group's
+// __consumer_offsets partition rides along in the end and log start
+// requests. Then at most 8 Fetch requests of at most 1 MiB to the leader of
+// that partition for the commit records (none when it is not readable; skip
+// with Options.SkipCommitTimes), and one Fetch per broker to read the record
+// before each commit whose time was not read (skip with
+// Options.SkipRecordTimes).
 //
 // # Errors
 //
@@ -49,7 +90,10 @@
 //     it has no commit on any partition of the topics (an unknown group has
 //     none);
 //   - [ErrStillCommitting] when the group's offsets moved during the
-//     observation window;
+//     observation window, a commit record falls inside it, or the newest
+//     commit records hold other offsets than OffsetFetch answered;
+//   - a [*GroupMembersError] (errors.Is [ErrGroupNotEmpty]) when the group
+//     has members;
 //   - a [*PartitionErrors] when some partitions could not be looked up or
 //     have no valid start, with one error per partition naming it: a commit
 //     above the end offset wraps [ErrCommitAboveEnd]; broker errors wrap their
@@ -62,7 +106,9 @@
 //   - errors wrapping ctx.Err() once ctx is done.
 //
 // Offsets returns the partitions it could look up together with its error.
-// [ResetGroup] returns [ErrGroupNotEmpty] when the group has members, and a
+// Reading the commit records or the topics' configuration never fails a
+// lookup: the candidate says what could not be read and what it assumed.
+// [ResetGroup] returns a [*GroupMembersError] when the group has members, and a
 // [*PartitionErrors] (having committed nothing) when a partition could not
 // be listed.
 package kafkaoffset

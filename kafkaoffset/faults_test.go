@@ -15,6 +15,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/resumekit/resumekit/kafkaoffset"
+	"github.com/resumekit/resumekit/kafkaoffset/kafkaoffsettest"
 	"github.com/resumekit/resumekit/resume"
 )
 
@@ -188,32 +189,50 @@ func TestFaultBrokerStops(t *testing.T) {
 	}
 }
 
-// TestRequestCountBound checks the cost model: at most three ListOffsets
-// requests per broker (end, log start, by time), one OffsetFetch and at most
-// one Fetch per broker (record times), whatever the number of partitions.
+// TestRequestCountBound checks the cost model: at most four ListOffsets
+// requests per broker (end, last stable, log start, by time; three under
+// read_uncommitted), one DescribeConfigs, one DescribeGroups, one
+// OffsetFetch, and at most one Fetch per broker (record times) whatever the
+// number of partitions; with a readable commit log, Fetch requests for the
+// group's commit records instead (here one) and none for record times.
 func TestRequestCountBound(t *testing.T) {
+	ten := []string{"t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9"}
 	for _, tc := range []struct {
-		name    string
-		brokers int
-		parts   int32
-		topics  []string
+		name      string
+		parts     int32
+		topics    []string
+		isolation kafkaoffset.IsolationLevel
+		commitLog bool
+		listed    int // ListOffsets requests per broker
 	}{
-		{"OneTopic", 3, 300, []string{"t"}},
-		{"TenTopics", 3, 30, []string{"t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9"}},
+		{"OneTopic", 300, []string{"t"}, "", false, 4},
+		{"TenTopics", 30, ten, "", false, 4},
+		{"ReadUncommitted", 300, []string{"t"}, kafkaoffset.ReadUncommitted, false, 3},
+		{"CommitLog", 300, []string{"t"}, "", true, 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newEnv(t, tc.brokers, tc.parts, tc.topics)
+			const brokers = 3
+			var topics []kafkaoffsettest.Topic
+			for _, name := range tc.topics {
+				topics = append(topics, kafkaoffsettest.Topic{Name: name, Partitions: tc.parts})
+			}
+			k := kafkaoffsettest.New(t, &kafkaoffsettest.Options{Brokers: brokers, Topics: topics, CommitLog: tc.commitLog})
 			for i, topic := range tc.topics {
-				e.produceN(t, topic, int32(i)%tc.parts, 3)
+				k.Produce(topic, int32(i)%tc.parts, base, base.Add(time.Second), base.Add(2*time.Second))
 				offs := map[int32]int64{}
 				for p := int32(0); p < tc.parts; p += 2 { // half the partitions have a commit
 					offs[p] = 0
 				}
 				offs[int32(i)%tc.parts] = 2
-				e.commit(t, "job", topic, offs)
+				k.CommitAt(base.Add(time.Minute), "job", topic, offs)
 			}
+			e := &env{c: k.Kafka}
 			lo, of, fe := observe(e, kmsg.ListOffsets), observe(e, kmsg.OffsetFetch), observe(e, kmsg.Fetch)
-			r := mustResolver(t, e, tc.topics, &kafkaoffset.Options{Group: "job", At: base.Add(time.Second)})
+			dc, dg := observe(e, kmsg.DescribeConfigs), observe(e, kmsg.DescribeGroups)
+			r, err := kafkaoffset.NewResolver(k.Client, tc.topics, &kafkaoffset.Options{Group: "job", At: base.Add(time.Second), IsolationLevel: tc.isolation})
+			if err != nil {
+				t.Fatal(err)
+			}
 			c, err := r.Resolve(context.Background())
 			if err != nil {
 				t.Fatal(err)
@@ -221,17 +240,28 @@ func TestRequestCountBound(t *testing.T) {
 			if c.Guarantee != resume.Replay {
 				t.Errorf("guarantee %s", c.Guarantee)
 			}
-			if lo.max() > 3 {
-				t.Errorf("%d ListOffsets requests to one broker, want at most 3", lo.max())
+			if lo.max() > tc.listed {
+				t.Errorf("%d ListOffsets requests to one broker, want at most %d", lo.max(), tc.listed)
 			}
-			if lo.total() != 3*tc.brokers {
-				t.Errorf("%d ListOffsets requests, want %d (every broker leads partitions)", lo.total(), 3*tc.brokers)
+			// Every broker leads partitions; the commit log's partition
+			// rides along in the end and log start requests.
+			if lo.total() != tc.listed*brokers {
+				t.Errorf("%d ListOffsets requests, want %d", lo.total(), tc.listed*brokers)
 			}
-			if of.total() != 1 {
-				t.Errorf("%d OffsetFetch requests, want 1", of.total())
+			if of.total() != 1 || dc.total() != 1 || dg.total() != 1 {
+				t.Errorf("OffsetFetch %d, DescribeConfigs %d, DescribeGroups %d requests, want 1 each", of.total(), dc.total(), dg.total())
 			}
-			// Record times: one bounded Fetch per broker at most.
-			if fe.max() > 1 {
+			if tc.commitLog {
+				// The group's commit records are at the end of its
+				// partition: one Fetch finds them all, and no record
+				// before a commit is read.
+				if fe.total() != 1 {
+					t.Errorf("%d Fetch requests, want 1 (commit log)", fe.total())
+				}
+				if !strings.Contains(strings.Join(c.Reasons, "\n"), "the last commit was at "+base.Add(time.Minute).Format(time.RFC3339)) {
+					t.Errorf("reasons lack the last commit time:\n%s", strings.Join(c.Reasons, "\n"))
+				}
+			} else if fe.max() > 1 {
 				t.Errorf("%d Fetch requests to one broker, want at most 1", fe.max())
 			}
 		})

@@ -17,12 +17,20 @@ import (
 //   - a commit inside [start, end]: the commit;
 //   - with a time: the first offset at or after it, data loss when that is
 //     the log start, records were deleted below it and the first retained
-//     record is after the time (they may have been at or after it); with no
-//     record at or after the time, the end offset (what kafka-consumer-groups
-//     --to-datetime and Flink's timestamp initializer do);
+//     record is after the time (they may have been at or after it);
+//   - with a time and every record deleted (start = end > 0): the end
+//     offset, data loss of up to start records, the same question as the
+//     case before with no record left to compare (possible loss counts as
+//     loss);
+//   - with a time and no record at or after it: the end offset (what
+//     kafka-consumer-groups --to-datetime and Flink's timestamp initializer
+//     do);
 //   - otherwise the log start, as Flink starts newly discovered partitions.
+//
+// Then, when the last stable offset was listed (read_committed), a start
+// above it is lowered to it (lowerToStable).
 func choose(p *PartitionOffsets, hasAt bool, atMillis int64) {
-	p.DataLoss, p.Lost, p.Err = false, 0, nil
+	p.DataLoss, p.Lost, p.Err, p.LoweredToStable = false, 0, nil, false
 	switch {
 	case p.Committed >= 0 && p.Committed < p.Start:
 		p.Offset, p.From = p.Start, FromCommit
@@ -34,6 +42,7 @@ func choose(p *PartitionOffsets, hasAt bool, atMillis int64) {
 		p.Reason = fmt.Sprintf("committed %d is above the end offset %d", p.Committed, p.End)
 		p.Err = fmt.Errorf("kafkaoffset: %s: committed offset %d is above the end offset %d (topic truncated, or deleted and recreated?): %w",
 			p.name(), p.Committed, p.End, ErrCommitAboveEnd)
+		return
 	case p.Committed >= 0:
 		p.Offset, p.From = p.Committed, FromCommit
 		p.Reason = fmt.Sprintf("committed %d (log %d..%d, %d records after it)", p.Committed, p.Start, p.End, p.End-p.Committed)
@@ -41,11 +50,16 @@ func choose(p *PartitionOffsets, hasAt bool, atMillis int64) {
 		p.Offset, p.From = p.ByTime, FromTime
 		p.Reason = fmt.Sprintf("no commit; first record at or after %s is offset %d (timestamp %s)",
 			fmtMillis(atMillis), p.ByTime, fmtMillis(p.ByTimeMillis))
-		if p.Committed < 0 && p.ByTime == p.Start && p.Start > 0 && p.ByTimeMillis > atMillis {
+		if p.ByTime == p.Start && p.Start > 0 && p.ByTimeMillis > atMillis {
 			p.DataLoss, p.Lost = true, p.Start
 			p.Reason = fmt.Sprintf("the time %s is older than the retained data: the first retained record (offset %d) has timestamp %s; up to %d deleted records below it may be at or after the time",
 				fmtMillis(atMillis), p.Start, fmtMillis(p.ByTimeMillis), p.Start)
 		}
+	case hasAt && p.Start > 0 && p.Start == p.End:
+		p.Offset, p.From = p.End, FromEnd
+		p.DataLoss, p.Lost = true, p.Start
+		p.Reason = fmt.Sprintf("no record at or after %s: every record was deleted (log start = end = %d); up to %d deleted records may have been at or after the time, which cannot be told (possible loss counts as loss); starts at the end offset",
+			fmtMillis(atMillis), p.Start, p.Start)
 	case hasAt:
 		p.Offset, p.From = p.End, FromEnd
 		p.Reason = fmt.Sprintf("no record at or after %s: starts at the end offset %d", fmtMillis(atMillis), p.End)
@@ -53,6 +67,7 @@ func choose(p *PartitionOffsets, hasAt bool, atMillis int64) {
 		p.Offset, p.From = p.Start, FromLogStart
 		p.Reason = fmt.Sprintf("no commit: starts at the log start %d, as Flink starts newly discovered partitions (%d records)", p.Start, p.End-p.Start)
 	}
+	lowerToStable(p)
 }
 
 func fmtMillis(ms int64) string {
@@ -83,22 +98,27 @@ func names(ps []*PartitionOffsets, detail func(*PartitionOffsets) string) string
 // candidate grades the partitions' choices into a candidate.
 func (r *Resolver) candidate(res []PartitionOffsets) (resume.Candidate, error) {
 	by := map[string][]*PartitionOffsets{}
-	var lost []*PartitionOffsets
+	var all, lost, commits []*PartitionOffsets
 	var lostRecords int64
 	for i := range res {
 		p := &res[i]
+		all = append(all, p)
 		by[p.From] = append(by[p.From], p)
 		if p.DataLoss {
 			lost = append(lost, p)
 			lostRecords += p.Lost
+		}
+		if p.From == FromCommit && !p.DataLoss {
+			commits = append(commits, p) // commits still inside the log
 		}
 	}
 	if r.group != "" && !r.hasAt && len(by[FromCommit]) == 0 {
 		return resume.Candidate{}, fmt.Errorf("kafkaoffset: group %q has no commits on %s: %w",
 			r.group, strings.Join(r.topics, ", "), resume.ErrNoPosition)
 	}
+	now := r.now()
 
-	pos := &Position{Topics: append([]string(nil), r.topics...), Group: r.group, Mode: ModeSpecificOffsets}
+	pos := &Position{Topics: append([]string(nil), r.topics...), Group: r.group, Mode: ModeSpecificOffsets, IsolationLevel: r.isolation}
 	if r.hasAt {
 		pos.TimestampMillis = r.at.UnixMilli()
 	}
@@ -106,7 +126,10 @@ func (r *Resolver) candidate(res []PartitionOffsets) (resume.Candidate, error) {
 		pos.Mode = ModeTimestamp
 	}
 	for _, p := range res {
-		pp := Partition{Topic: p.Topic, Partition: p.Partition, Start: p.Start, End: p.End, Offset: p.Offset, Reason: p.Reason}
+		pp := Partition{Topic: p.Topic, Partition: p.Partition, Start: p.Start, End: p.End, Offset: p.Offset, From: p.From, Reason: p.Reason}
+		if p.LastStable >= 0 {
+			pp.LastStable = ptr(p.LastStable)
+		}
 		if p.Committed >= 0 {
 			pp.Committed = ptr(p.Committed)
 		}
@@ -118,7 +141,11 @@ func (r *Resolver) candidate(res []PartitionOffsets) (resume.Candidate, error) {
 	sortPartitions(pos.Partitions, pos.Topics)
 
 	c := resume.Candidate{Resolver: r.name, Position: pos, Guarantee: resume.Replay}
-	what := "end offsets, then log start offsets"
+	what := "end offsets"
+	if r.isolation == ReadCommitted {
+		what += ", last stable offsets"
+	}
+	what += ", log start offsets, the topics' cleanup.policy, delete.retention.ms and message.timestamp.type"
 	if r.group != "" {
 		what += fmt.Sprintf(", the commits of group %q", r.group)
 	}
@@ -126,21 +153,23 @@ func (r *Resolver) candidate(res []PartitionOffsets) (resume.Candidate, error) {
 		what += fmt.Sprintf(", the offsets at %s", fmtMillis(r.at.UnixMilli()))
 	}
 	c.Reasons = append(c.Reasons, fmt.Sprintf("listed %s for %d partitions of %s", what, len(res), strings.Join(r.topics, ", ")))
-	intact := 0 // commits still inside the log; lost ones are reported below
-	for _, p := range by[FromCommit] {
-		if !p.DataLoss {
-			intact++
-		}
-	}
-	if n := intact; n > 0 {
+	if n := len(commits); n > 0 {
 		c.Reasons = append(c.Reasons, fmt.Sprintf("%d of %d partitions start at group %q's committed offsets: a replay point, not an exact one, since KafkaSource subtasks commit asynchronously after each completed checkpoint and a failed commit is only logged, so partitions can sit at different checkpoints",
 			n, len(res), r.group))
 	}
 	if n := len(by[FromTime]); n > 0 {
 		c.Reasons = append(c.Reasons, fmt.Sprintf("%d partitions start at the first record at or after %s (ListOffsets by time)", n, fmtMillis(r.at.UnixMilli())))
 	}
+	c.Reasons = append(c.Reasons, r.isolationReason(all))
+
+	lastCommit := r.commitTimes(&c, all, now)
 	if r.window > 0 {
-		c.Reasons = append(c.Reasons, fmt.Sprintf("group %q's committed offsets did not move during a %s observation window", r.group, r.window))
+		s := fmt.Sprintf("group %q's committed offsets did not move during a %s observation window; that proves nothing about a job whose checkpoint interval is longer than %s: KafkaSource commits only when a checkpoint completes",
+			r.group, r.window, r.window)
+		if !lastCommit.IsZero() {
+			s += fmt.Sprintf("; no commit record falls inside the window (the last is at %s)", lastCommit.UTC().Format(time.RFC3339))
+		}
+		c.Reasons = append(c.Reasons, s)
 	}
 
 	if len(lost) > 0 {
@@ -153,48 +182,14 @@ func (r *Resolver) candidate(res []PartitionOffsets) (resume.Candidate, error) {
 				return fmt.Sprintf(" (up to %d records deleted below log start %d)", p.Lost, p.Start)
 			})))
 	}
+	r.gradeCommitSource(&c, commits)
 
-	// At: the start time for partitions by time, the time of the record
-	// before the commit for the others (OffsetFetch has no commit time);
-	// the oldest of them.
-	var at time.Time
-	var unread []*PartitionOffsets
-	readTimes := 0
-	for i := range res {
-		p := &res[i]
-		var t time.Time
-		switch p.From {
-		case FromTime, FromEnd:
-			t = r.at
-		case FromCommit:
-			if p.PrevMillis >= 0 {
-				t = time.UnixMilli(p.PrevMillis).UTC()
-				readTimes++
-			} else if !p.DataLoss && p.Committed > p.Start {
-				unread = append(unread, p)
-			}
-		}
-		if !t.IsZero() && (at.IsZero() || t.Before(at)) {
-			at = t
-		}
-	}
+	at, atReason, future := r.startTime(res, now)
 	c.At = at
-	byTime := len(by[FromTime]) + len(by[FromEnd])
-	switch {
-	case readTimes > 0:
-		s := fmt.Sprintf("At is the oldest timestamp of the record just before a committed offset (read for %d partitions)", readTimes)
-		if byTime > 0 {
-			s = fmt.Sprintf("At is the oldest of the start time (%d partitions by time) and the timestamps of the records just before the committed offsets (read for %d partitions)", byTime, readTimes)
-		}
-		if len(unread) > 0 {
-			s += fmt.Sprintf("; not read for %d: %s", len(unread), names(unread, nil))
-		}
-		c.Reasons = append(c.Reasons, s)
-	case byTime > 0:
-		c.Reasons = append(c.Reasons, "At is the start time")
-	case len(by[FromCommit]) > 0:
-		c.Reasons = append(c.Reasons, "At is unknown: no record just before a committed offset was read")
+	if atReason != "" {
+		c.Reasons = append(c.Reasons, atReason)
 	}
+	r.gradeCompaction(&c, all, now)
 
 	if r.group != "" && len(by[FromCommit]) == 0 {
 		c.Warnings = append(c.Warnings, resume.Warnf(WarnNoCommits, "group %q has no commits on %s (an unknown group, offsets expired after offsets.retention.minutes, 7 days by default, or another group.id): every partition starts by time",
@@ -209,8 +204,7 @@ func (r *Resolver) candidate(res []PartitionOffsets) (resume.Candidate, error) {
 			len(ps), fmtMillis(r.at.UnixMilli()), names(ps, nil)))
 		// A partition whose every record was deleted (start == end > 0)
 		// answers "nothing at or after the time" whatever the deleted
-		// records' times were: it cannot be told whether the old job had
-		// read them.
+		// records' times were: graded as loss by choose.
 		var emptied []*PartitionOffsets
 		for _, p := range ps {
 			if p.Start > 0 && p.Start == p.End {
@@ -218,18 +212,27 @@ func (r *Resolver) candidate(res []PartitionOffsets) (resume.Candidate, error) {
 			}
 		}
 		if len(emptied) > 0 {
-			c.Warnings = append(c.Warnings, resume.Warnf(WarnPartitionEmptied, "%d partitions hold no records at all, every one deleted (retention or DeleteRecords): whether any deleted record was at or after %s cannot be told; if the old job had not read them they are lost: %s",
+			c.Warnings = append(c.Warnings, resume.Warnf(WarnPartitionEmptied, "%d partitions hold no records at all, every one deleted (retention or DeleteRecords): whether any deleted record was at or after %s cannot be told, so they count as lost: %s",
 				len(emptied), fmtMillis(r.at.UnixMilli()), names(emptied, func(p *PartitionOffsets) string { return fmt.Sprintf(" (%d deleted)", p.Start) })))
 		}
 	}
 	if len(by[FromTime])+len(by[FromEnd]) > 0 {
-		now := r.now()
 		if r.at.After(now) {
 			c.Warnings = append(c.Warnings, resume.Warnf(WarnStartInFuture, "the start time %s is in the future (now %s)", fmtMillis(r.at.UnixMilli()), fmtMillis(now.UnixMilli())))
 		} else {
 			c.Warnings = append(c.Warnings, resume.Warnf(WarnRewindLag, "starting by time rewinds %s before now: if the old job lagged more than that when it stopped, the records it had not yet read from before the start time are skipped",
 				now.Sub(r.at).Round(time.Second)))
 		}
+	}
+	if text := openTransactions(all); text != "" {
+		c.Warnings = append(c.Warnings, resume.Warnf(WarnOpenTransaction, "%s", text))
+	}
+	if len(future) > 0 {
+		c.Warnings = append(c.Warnings, resume.Warnf(WarnFutureTime, "%d partitions have a commit or record time after now (%s), which At counts as now: %s",
+			len(future), fmtMillis(now.UnixMilli()), strings.Join(future, ", ")))
+	}
+	if w, ok := idleWarning(commits, lastCommit, now); ok {
+		c.Warnings = append(c.Warnings, w)
 	}
 	if r.group != "" && r.window == 0 {
 		c.Warnings = append(c.Warnings, resume.Warnf(WarnNotObserved, "the old job was not checked for being stopped (no observation window): KafkaSource uses assign(), so an empty group proves nothing; a job still running keeps committing"))
@@ -238,6 +241,67 @@ func (r *Resolver) candidate(res []PartitionOffsets) (resume.Candidate, error) {
 		c.Warnings = append(c.Warnings, resume.Warnf(WarnSeveralTopics, "several topics: scan.startup.specific-offsets covers one topic; start the job with DataStream OffsetsInitializer.offsets(...) built from the position's partitions"))
 	}
 	return c, nil
+}
+
+// isolationReason states the isolation level the offsets assume and which
+// starts it lowered.
+func (r *Resolver) isolationReason(ps []*PartitionOffsets) string {
+	if r.isolation == ReadUncommitted {
+		return "the offsets assume a read_uncommitted reader (Options.IsolationLevel): starts are not lowered to the last stable offset, and a read_committed job started from them skips the records of transactions open when they were listed"
+	}
+	var lowered []*PartitionOffsets
+	for _, p := range ps {
+		if p.LoweredToStable {
+			lowered = append(lowered, p)
+		}
+	}
+	s := "the offsets assume a read_committed reader (Options.IsolationLevel; also safe for a read_uncommitted one): a start above a partition's last stable offset is lowered to it"
+	if len(lowered) > 0 {
+		s += fmt.Sprintf("; lowered on %d partitions: %s", len(lowered), names(lowered, func(p *PartitionOffsets) string {
+			return fmt.Sprintf(" (to %d, high watermark %d)", p.LastStable, p.End)
+		}))
+	}
+	return s
+}
+
+// gradeCommitSource grades the starts at commits by how the old job
+// committed (Options.CommitSource).
+func (r *Resolver) gradeCommitSource(c *resume.Candidate, commits []*PartitionOffsets) {
+	if len(commits) == 0 {
+		return
+	}
+	list := names(commits, nil)
+	switch r.commitSource {
+	case CommitAuto:
+		c.Guarantee = resume.DataLoss
+		c.Reasons = append(c.Reasons, fmt.Sprintf("possible loss: auto-commit runs ahead of processing: the old job's consumer committed its fetch position every auto.commit.interval.ms (enable.auto.commit=true, Options.CommitSource auto), ahead of records still in flight in the job, and a restart from those commits skips them; %d partitions start at a commit: %s. To replay instead, start by a time before the old job stopped (a time without the group)",
+			len(commits), list))
+	case CommitUnknown:
+		c.Guarantee = resume.DataLoss
+		c.Reasons = append(c.Reasons, fmt.Sprintf("possible loss: how the old job committed is unknown (Options.CommitSource unknown): had it auto-committed (enable.auto.commit=true), its commits run ahead of processing and a restart from them skips the records in flight; possible loss counts as loss; %d partitions start at a commit: %s",
+			len(commits), list))
+	default:
+		c.Warnings = append(c.Warnings, resume.Warnf(WarnCommitSourceAssumed, "assumed: the old job committed when its checkpoints completed (KafkaSource's commit.offsets.on.checkpoint, with enable.auto.commit unset or false), so every record below a commit was processed; had its consumer auto-committed, the commits run ahead of records in flight and this start skips them: set Options.CommitSource to auto or unknown"))
+	}
+}
+
+// idleWarning says that a running idle job cannot be told apart when every
+// commit equals its partition's end offset.
+func idleWarning(commits []*PartitionOffsets, lastCommit, now time.Time) (resume.Warning, bool) {
+	if len(commits) == 0 {
+		return resume.Warning{}, false
+	}
+	for _, p := range commits {
+		if p.Committed != p.End {
+			return resume.Warning{}, false
+		}
+	}
+	s := "every committed offset equals its partition's end offset: the old job had read everything, and a job still running with no new input commits the same offsets on every checkpoint, so a running idle job cannot be told apart from a stopped one by its offsets"
+	if !lastCommit.IsZero() {
+		s += fmt.Sprintf("; its last commit record is at %s, %s before now: only a job whose checkpoint interval is longer than that can still be running",
+			lastCommit.UTC().Format(time.RFC3339), now.Sub(lastCommit).Round(time.Second))
+	}
+	return resume.Warnf(WarnIdleIndistinguishable, "%s", s), true
 }
 
 func ptr(v int64) *int64 { return &v }
@@ -277,4 +341,26 @@ func fmtOffset(o int64, ok bool) string {
 		return "none"
 	}
 	return fmt.Sprint(o)
+}
+
+// recommitted fails when a commit record's time falls inside the
+// observation window although the offsets did not move: a running job whose
+// input is idle re-commits unchanged offsets on every checkpoint. The
+// commit time is the broker's clock, the window's start ours.
+func recommitted(res []PartitionOffsets, group string, window time.Duration, start time.Time) error {
+	var in []string
+	for _, p := range res {
+		if p.CommitMillis >= 0 && p.CommitMillis >= start.UnixMilli() {
+			in = append(in, fmt.Sprintf("%s at %s", p.name(), fmtMillis(p.CommitMillis)))
+		}
+	}
+	if len(in) == 0 {
+		return nil
+	}
+	slices.Sort(in)
+	if len(in) > maxNamed {
+		in = append(in[:maxNamed], fmt.Sprintf("and %d more", len(in)-maxNamed))
+	}
+	return fmt.Errorf("%w: group %q committed inside the %s observation window (from %s) with unchanged offsets, as a running job with idle input does: %s",
+		ErrStillCommitting, group, window, start.UTC().Format(time.RFC3339), strings.Join(in, ", "))
 }

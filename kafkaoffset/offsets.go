@@ -14,7 +14,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-// Where a partition's chosen offset comes from ([PartitionOffsets.From]).
+// Where a partition's chosen offset comes from ([PartitionOffsets.From], and
+// [Partition.From] in a position's JSON, "from").
 const (
 	FromCommit   = "commit"    // the group's committed offset (or the log start when it is below it)
 	FromTime     = "time"      // the first offset at or after the start time
@@ -23,12 +24,16 @@ const (
 )
 
 // PartitionOffsets is what [Resolver.Offsets] found and chose for one
-// partition. Offsets that were not listed are -1.
+// partition. Offsets and times that were not listed or read are -1.
 type PartitionOffsets struct {
 	Topic     string
 	Partition int32
 	// Start is the log start offset, End the end offset (high watermark).
 	Start, End int64
+	// LastStable is the last stable offset (LSO): the end a read_committed
+	// reader reaches, below End while a transaction is open; -1 when not
+	// listed (Options.IsolationLevel read_uncommitted).
+	LastStable int64
 	// Committed is the group's committed offset; -1 when there is none.
 	Committed int64
 	// ByTime is the first offset at or after the start time and
@@ -36,11 +41,29 @@ type PartitionOffsets struct {
 	// no record is at or after the time.
 	ByTime, ByTimeMillis int64
 	// PrevMillis is the timestamp of the record just before Committed; -1
-	// when it was not read.
-	PrevMillis int64
+	// when it was not read (it is not read when CommitMillis was).
+	// PrevLogAppendTime reports that the record's batch is marked
+	// LogAppendTime: its time is the broker's, not a producer-set
+	// CreateTime (so is every record of a topic whose Config says
+	// LogAppendTime, once the topic has it).
+	PrevMillis        int64
+	PrevLogAppendTime bool
+	// CommitMillis is the commit time (commit_timestamp, the broker's
+	// clock) of the group's newest commit record for the partition in
+	// __consumer_offsets; -1 when not read. CommitTimeErr says why not, for
+	// a partition with a commit (the client may not read the topic, or the
+	// record is older than the scan reaches).
+	CommitMillis  int64
+	CommitTimeErr error
+	// Config is the topic's configuration: cleanup policy, tombstone
+	// retention, timestamp type.
+	Config TopicConfig
 	// Offset is the chosen start offset, From where it comes from.
-	Offset int64
-	From   string
+	// LoweredToStable reports that the rules gave a start above LastStable
+	// and it was lowered to it (read_committed).
+	Offset          int64
+	From            string
+	LoweredToStable bool
 	// DataLoss is set when records between the old job's progress and
 	// Offset are gone; Lost is how many (for a time older than the retained
 	// data, an upper bound: every record below the log start).
@@ -51,6 +74,8 @@ type PartitionOffsets struct {
 	// Err is why the partition could not be listed or has no valid start
 	// (a commit above the end offset wraps ErrCommitAboveEnd).
 	Err error
+
+	aux bool // the group's __consumer_offsets partition, listed alongside
 }
 
 func (p *PartitionOffsets) key() tp { return tp{p.Topic, p.Partition} }
@@ -62,12 +87,23 @@ type tp struct {
 	p int32
 }
 
-// lookup is one pass over every partition: metadata, then end offsets FIRST
-// (Flink lists them before the time lookup too: a record produced between the
-// two must not make "nothing at or after T" jump past it), log start offsets,
-// committed offsets, offsets by time, and the record times for At.
+// lookup is one pass over every partition: metadata, the group's members,
+// the topics' configurations, then end offsets FIRST (Flink lists them
+// before the time lookup too: a record produced between the two must not
+// make "nothing at or after T" jump past it), last stable offsets, log
+// start offsets, committed offsets, offsets by time, and the times for At:
+// the group's commit records, else the records before the commits.
 func (r *Resolver) lookup(ctx context.Context) ([]PartitionOffsets, error) {
 	meta, err := r.metadata(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if r.group != "" {
+		if err := r.checkMembers(ctx); err != nil {
+			return nil, err
+		}
+	}
+	configs, err := r.describeConfigs(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +112,8 @@ func (r *Resolver) lookup(ctx context.Context) ([]PartitionOffsets, error) {
 		for _, p := range meta.parts[t] {
 			parts = append(parts, PartitionOffsets{
 				Topic: t, Partition: p,
-				Start: -1, End: -1, Committed: -1, ByTime: -1, ByTimeMillis: -1, PrevMillis: -1, Offset: -1,
+				Start: -1, End: -1, LastStable: -1, Committed: -1, ByTime: -1, ByTimeMillis: -1,
+				PrevMillis: -1, CommitMillis: -1, Offset: -1, Config: configs[t],
 			})
 		}
 	}
@@ -85,19 +122,40 @@ func (r *Resolver) lookup(ctx context.Context) ([]PartitionOffsets, error) {
 		ptrs[i] = &parts[i]
 	}
 	var shards []*kadm.ShardErrors
-	list := func(ts int64, what string, ps []*PartitionOffsets, set func(*PartitionOffsets, int64, int64)) error {
-		se, err := r.listOffsets(ctx, ts, what, ps, set)
+	list := func(ts int64, isolation int8, what string, ps []*PartitionOffsets, set func(*PartitionOffsets, int64, int64)) error {
+		se, err := r.listOffsets(ctx, ts, isolation, what, ps, set)
 		if se != nil {
 			shards = append(shards, se)
 		}
 		return err
 	}
+	// The group's __consumer_offsets partition rides along in the end and
+	// log start requests: its leader gets one more partition, not one more
+	// request.
+	withLog := ptrs
+	var logPart *PartitionOffsets
+	if log := meta.log; log != nil && log.err == nil {
+		logPart = &PartitionOffsets{Topic: ConsumerOffsetsTopic, Partition: log.partition, Start: -1, End: -1, aux: true}
+		withLog = append(slices.Clip(ptrs), logPart)
+	}
 
-	if err := list(-1, "end offset", ptrs, func(p *PartitionOffsets, o, _ int64) { p.End = o }); err != nil {
+	if err := list(-1, 0, "end offset", withLog, func(p *PartitionOffsets, o, _ int64) { p.End = o }); err != nil {
 		return parts, err
 	}
-	if err := list(-2, "log start offset", ptrs, func(p *PartitionOffsets, o, _ int64) { p.Start = o }); err != nil {
+	if r.isolation == ReadCommitted {
+		if err := list(-1, 1, "last stable offset", ptrs, func(p *PartitionOffsets, o, _ int64) { p.LastStable = o }); err != nil {
+			return parts, err
+		}
+	}
+	if err := list(-2, 0, "log start offset", withLog, func(p *PartitionOffsets, o, _ int64) { p.Start = o }); err != nil {
 		return parts, err
+	}
+	if logPart != nil {
+		if logPart.Err != nil {
+			meta.log.err = logPart.Err
+		} else {
+			meta.log.start, meta.log.end = logPart.Start, logPart.End
+		}
 	}
 	if r.group != "" {
 		committed, err := r.fetchCommitted(ctx)
@@ -120,7 +178,10 @@ func (r *Resolver) lookup(ctx context.Context) ([]PartitionOffsets, error) {
 				need = append(need, p)
 			}
 		}
-		err := list(r.at.UnixMilli(), "offset by time", need, func(p *PartitionOffsets, o, ts int64) {
+		// Looked up read_uncommitted, whatever the job's level: an answer
+		// at or above the LSO is lowered to it by choose, and says where
+		// the first record at or after the time is.
+		err := list(r.at.UnixMilli(), 0, "offset by time", need, func(p *PartitionOffsets, o, ts int64) {
 			// -1 without an error is the broker's "no record at or
 			// after this time"; the end offset listed above answers it.
 			if o >= 0 {
@@ -155,7 +216,7 @@ func (r *Resolver) lookup(ctx context.Context) ([]PartitionOffsets, error) {
 		for _, p := range above {
 			p.Err = nil
 		}
-		if err := list(-1, "end offset", above, func(p *PartitionOffsets, o, _ int64) { p.End = o }); err != nil {
+		if err := list(-1, 0, "end offset", above, func(p *PartitionOffsets, o, _ int64) { p.End = o }); err != nil {
 			return parts, err
 		}
 		for _, p := range above {
@@ -165,6 +226,17 @@ func (r *Resolver) lookup(ctx context.Context) ([]PartitionOffsets, error) {
 		}
 	}
 
+	if meta.log != nil {
+		moved, err := r.readCommitTimes(ctx, meta.log, ptrs)
+		if err != nil {
+			return parts, err
+		}
+		if len(moved) > 0 {
+			slices.Sort(moved)
+			return parts, fmt.Errorf("%w: group %q committed while it was looked up: its newest commit records in %s hold other offsets than OffsetFetch answered: %s",
+				ErrStillCommitting, r.group, ConsumerOffsetsTopic, strings.Join(moved, ", "))
+		}
+	}
 	if !r.noTimes {
 		if err := r.readRecordTimes(ctx, meta, ptrs); err != nil {
 			return parts, err
@@ -183,88 +255,6 @@ func (r *Resolver) lookup(ctx context.Context) ([]PartitionOffsets, error) {
 		return parts, &perr
 	}
 	return parts, nil
-}
-
-type metadata struct {
-	parts   map[string][]int32 // sorted partitions of each topic
-	ids     map[string][16]byte
-	leaders map[tp]int32
-}
-
-// metadata lists the topics' partitions and leaders with a fresh Metadata
-// request: kadm's ListTopics answers from the client's cache for up to
-// MetadataMinAge (5 s by default), which would hide partitions just added or
-// show a recreated topic as it was. kgo stores the answer, so the
-// ListOffsets requests that follow are routed by it too. A missing topic
-// fails at once; retriable topic errors (a topic being created) are retried.
-func (r *Resolver) metadata(ctx context.Context) (metadata, error) {
-	for attempt := 0; ; attempt++ {
-		req := kmsg.NewPtrMetadataRequest()
-		req.AllowAutoTopicCreation = false // looking must not create a topic
-		for _, t := range r.topics {
-			rt := kmsg.NewMetadataRequestTopic()
-			rt.Topic = kmsg.StringPtr(t)
-			req.Topics = append(req.Topics, rt)
-		}
-		resp, err := req.RequestWith(ctx, r.cl)
-		if err != nil {
-			if ctx.Err() != nil {
-				err = ctx.Err()
-			}
-			return metadata{}, fmt.Errorf("kafkaoffset: metadata of %s: %w", strings.Join(r.topics, ", "), err)
-		}
-		got := map[string]*kmsg.MetadataResponseTopic{}
-		for i := range resp.Topics {
-			if rt := &resp.Topics[i]; rt.Topic != nil {
-				got[*rt.Topic] = rt
-			}
-		}
-		var errs []error
-		retry := false
-		for _, t := range r.topics {
-			rt, ok := got[t]
-			var terr error
-			if ok {
-				terr = kerr.ErrorForCode(rt.ErrorCode)
-			}
-			switch {
-			case !ok:
-				errs = append(errs, fmt.Errorf("kafkaoffset: topic %q: not in the metadata response", t))
-			case errors.Is(terr, kerr.UnknownTopicOrPartition):
-				errs = append(errs, fmt.Errorf("kafkaoffset: topic %q does not exist: %w", t, terr))
-			case terr != nil:
-				errs = append(errs, fmt.Errorf("kafkaoffset: topic %q: %w", t, terr))
-				retry = retry || kerr.IsRetriable(terr)
-			case len(rt.Partitions) == 0:
-				errs = append(errs, fmt.Errorf("kafkaoffset: topic %q has no partitions", t))
-			}
-		}
-		if len(errs) == 0 {
-			m := metadata{parts: map[string][]int32{}, ids: map[string][16]byte{}, leaders: map[tp]int32{}}
-			for _, t := range r.topics {
-				rt := got[t]
-				m.ids[t] = rt.TopicID
-				for _, p := range rt.Partitions {
-					m.parts[t] = append(m.parts[t], p.Partition)
-					// A partition with an error code (no leader) keeps
-					// -1: its listing fails and is retried.
-					leader := p.Leader
-					if p.ErrorCode != 0 {
-						leader = -1
-					}
-					m.leaders[tp{t, p.Partition}] = leader
-				}
-				slices.Sort(m.parts[t])
-			}
-			return m, nil
-		}
-		if !retry || attempt >= r.retries {
-			return metadata{}, errors.Join(errs...)
-		}
-		if err := r.pause(ctx, attempt); err != nil {
-			return metadata{}, fmt.Errorf("kafkaoffset: metadata: %w (after: %w)", err, errors.Join(errs...))
-		}
-	}
 }
 
 // pause waits before retry attempt+1, doubling the backoff up to 2 s.
@@ -287,12 +277,14 @@ func (r *Resolver) pauseAtLeast(ctx context.Context, attempt int, least time.Dur
 const maxBackoff = 2e9 // 2 s
 
 // listOffsets asks the leaders of ps for the offset at timestamp ts (-1 end,
-// -2 log start, else by time) with one ListOffsets request per broker, and
-// sets each answer with set. Partitions with retriable errors are asked again
-// (only they) up to r.retries times; other failures land in the partition's
+// -2 log start, else by time) with one ListOffsets request per broker at the
+// isolation level (0 read_uncommitted; 1 read_committed, whose end is the
+// last stable offset), and sets each answer with set. Partitions with
+// retriable errors are asked again (only they, and never the commit log's
+// partition) up to r.retries times; other failures land in the partition's
 // Err. It returns the ShardErrors of the first round, if any, and an error
 // only when ctx is done.
-func (r *Resolver) listOffsets(ctx context.Context, ts int64, what string, ps []*PartitionOffsets, set func(*PartitionOffsets, int64, int64)) (*kadm.ShardErrors, error) {
+func (r *Resolver) listOffsets(ctx context.Context, ts int64, isolation int8, what string, ps []*PartitionOffsets, set func(*PartitionOffsets, int64, int64)) (*kadm.ShardErrors, error) {
 	var first *kadm.ShardErrors
 	var pending []*PartitionOffsets
 	for _, p := range ps {
@@ -303,6 +295,7 @@ func (r *Resolver) listOffsets(ctx context.Context, ts int64, what string, ps []
 	for attempt := 0; len(pending) > 0; attempt++ {
 		req := kmsg.NewPtrListOffsetsRequest()
 		req.ReplicaID = -1
+		req.IsolationLevel = isolation
 		byTopic := map[string]int{}
 		for _, p := range pending {
 			i, ok := byTopic[p.Topic]
@@ -366,7 +359,7 @@ func (r *Resolver) listOffsets(ctx context.Context, ts int64, what string, ps []
 				p.Err = fmt.Errorf("kafkaoffset: %s: list %s: no answer from the broker", p.name(), what)
 			case a.err == nil:
 				set(p, a.offset, a.ts)
-			case kerr.IsRetriable(a.err) && attempt < r.retries:
+			case kerr.IsRetriable(a.err) && attempt < r.retries && !p.aux:
 				// kgo retries failed connections itself, but not a
 				// partition it could not route (no leader in the
 				// metadata) nor per-partition error codes.

@@ -37,6 +37,10 @@ type Position struct {
 	// TimestampMillis is the start time looked up (unix milliseconds); 0
 	// when the position comes from commits only.
 	TimestampMillis int64 `json:"timestamp_millis,omitempty"`
+	// IsolationLevel is the isolation level the offsets assume
+	// (read_committed: no start is above a partition's last stable
+	// offset); "" in documents written before it was recorded.
+	IsolationLevel IsolationLevel `json:"isolation_level,omitempty"`
 	// Mode is the scan.startup.mode the launch uses: specific-offsets, or
 	// timestamp when every partition was looked up by time and nothing was
 	// lost. With several topics and specific offsets no SQL option can
@@ -56,6 +60,10 @@ type Partition struct {
 	// both as listed when the position was resolved.
 	Start int64 `json:"start"`
 	End   int64 `json:"end"`
+	// LastStable is the last stable offset, the end a read_committed
+	// reader reaches (below End while a transaction is open); nil when not
+	// listed (read_uncommitted).
+	LastStable *int64 `json:"last_stable,omitempty"`
 	// Committed is the group's committed offset; nil when the partition has
 	// no commit (or no group was asked).
 	Committed *int64 `json:"committed"`
@@ -64,6 +72,10 @@ type Partition struct {
 	ByTime *int64 `json:"by_time,omitempty"`
 	// Offset is the chosen start offset.
 	Offset int64 `json:"offset"`
+	// From says how Offset was found: FromCommit, FromTime, FromEnd or
+	// FromLogStart (see [PartitionOffsets.From]). Omitted from the JSON only
+	// in positions recorded before it existed.
+	From string `json:"from,omitempty"`
 	// Reason says why Offset was chosen, in one line.
 	Reason string `json:"reason"`
 }

@@ -22,11 +22,11 @@ func i64(v int64) *int64 { return &v }
 
 func goldenPosition() *kafkaoffset.Position {
 	return &kafkaoffset.Position{
-		Topics: []string{"orders"}, Group: "orders-job", TimestampMillis: 1795946400000, Mode: kafkaoffset.ModeSpecificOffsets,
+		Topics: []string{"orders"}, Group: "orders-job", TimestampMillis: 1795946400000, IsolationLevel: kafkaoffset.ReadCommitted, Mode: kafkaoffset.ModeSpecificOffsets,
 		Partitions: []kafkaoffset.Partition{
-			{Topic: "orders", Partition: 0, Start: 0, End: 50, Committed: i64(42), ByTime: i64(40), Offset: 42, Reason: "committed 42 (log 0..50, 8 records after it)"},
-			{Topic: "orders", Partition: 1, Start: 310, End: 400, Committed: i64(300), ByTime: i64(310), Offset: 310, Reason: "committed 300 is below the log start 310: 10 records were deleted before they were read; starts at the log start"},
-			{Topic: "orders", Partition: 2, Start: 0, End: 7, Offset: 7, Reason: "no record at or after 2026-11-29T10:00:00Z: starts at the end offset 7"},
+			{Topic: "orders", Partition: 0, Start: 0, End: 50, LastStable: i64(45), Committed: i64(42), ByTime: i64(40), Offset: 42, From: kafkaoffset.FromCommit, Reason: "committed 42 (log 0..50, 8 records after it)"},
+			{Topic: "orders", Partition: 1, Start: 310, End: 400, Committed: i64(300), ByTime: i64(310), Offset: 310, From: kafkaoffset.FromCommit, Reason: "committed 300 is below the log start 310: 10 records were deleted before they were read; starts at the log start"},
+			{Topic: "orders", Partition: 2, Start: 0, End: 7, Offset: 7, From: kafkaoffset.FromEnd, Reason: "no record at or after 2026-11-29T10:00:00Z: starts at the end offset 7"},
 		},
 	}
 }

@@ -10,13 +10,16 @@ import (
 )
 
 // readRecordTimes reads the record just before each committed offset, for At
-// (OffsetFetch returns no commit time). One Fetch request per leader, each
-// response bounded by r.readMax; partitions whose record did not come back
-// keep PrevMillis -1. Only a done ctx is an error.
+// (OffsetFetch returns no commit time), on the partitions whose commit time
+// was not read from the group's commit records. One Fetch request per
+// leader, each response bounded by r.readMax; partitions whose record did
+// not come back keep PrevMillis -1. The record's own timestamp type says
+// whose clock it is: a LogAppendTime batch carries the broker's. Only a
+// done ctx is an error.
 func (r *Resolver) readRecordTimes(ctx context.Context, meta metadata, ps []*PartitionOffsets) error {
 	byLeader := map[int32][]*PartitionOffsets{}
 	for _, p := range ps {
-		if p.Err == nil && p.From == FromCommit && !p.DataLoss && p.Committed > p.Start {
+		if p.Err == nil && p.From == FromCommit && !p.DataLoss && p.Committed > p.Start && p.CommitMillis < 0 {
 			l := meta.leaders[p.key()]
 			byLeader[l] = append(byLeader[l], p)
 		}
@@ -92,6 +95,7 @@ func (r *Resolver) readLeader(ctx context.Context, meta metadata, leader int32, 
 			for _, rec := range fp.Records {
 				if rec.Offset == p.Committed-1 {
 					p.PrevMillis = rec.Timestamp.UnixMilli()
+					p.PrevLogAppendTime = rec.Attrs.TimestampType() == 1
 					break
 				}
 			}

@@ -10,7 +10,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
-// ErrGroupNotEmpty is returned by [ResetGroup] when the group has members:
+// ErrGroupNotEmpty is matched by the [*GroupMembersError] that [ResetGroup]
+// and the resolver return when the group has members:
 // kafka-consumer-groups --reset-offsets refuses then too, because the members
 // would overwrite the reset with their next commit. Check it with errors.Is.
 var ErrGroupNotEmpty = errors.New("kafkaoffset: the group has active members")
@@ -35,10 +36,10 @@ type ResetPartition struct {
 // ResetGroup commits a position's offsets to group, the workflow of
 // kafka-consumer-groups --reset-offsets --from-file: a dry run unless execute
 // is true; each offset clamped into the partition's current [start, end];
-// refused with [ErrGroupNotEmpty] when the group has members. A job that uses
-// group-offsets as its startup mode then starts exactly there, and the
-// commits cannot expire before it starts as long as offsets.retention.minutes
-// has not passed.
+// refused with a [*GroupMembersError] (errors.Is [ErrGroupNotEmpty]) when the
+// group has members. A job that uses group-offsets as its startup mode then
+// starts exactly there, and the commits cannot expire before it starts as
+// long as offsets.retention.minutes has not passed.
 //
 // KafkaSource uses assign(), so a running Flink job shows no members: check
 // that the old job has stopped first (Options.ObserveWindow of the resolver
@@ -84,7 +85,11 @@ func ResetGroup(ctx context.Context, client *kgo.Client, group string, p *Positi
 		case d.Err != nil && !errors.Is(d.Err, kerr.GroupIDNotFound):
 			return nil, fmt.Errorf("kafkaoffset: reset: describe group %q: %w", group, d.Err)
 		case len(d.Members) > 0:
-			return nil, fmt.Errorf("%w: group %q is %s with %d members: stop them first", ErrGroupNotEmpty, group, d.State, len(d.Members))
+			e := &GroupMembersError{Group: group, State: d.State, Reset: true}
+			for _, m := range d.Members {
+				e.Members = append(e.Members, m.ClientID+"@"+m.ClientHost)
+			}
+			return nil, e
 		}
 	}
 

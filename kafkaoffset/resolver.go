@@ -33,7 +33,11 @@ type Options struct {
 	// long, and reads them again: if they moved, the old job is still
 	// running and Resolve fails with ErrStillCommitting. KafkaSource uses
 	// assign(), so a running job's group shows no members: only moving
-	// offsets tell. It needs Group.
+	// offsets tell — or, when the group's commit records can be read, a
+	// commit record inside the window (a running job whose input is idle
+	// re-commits unchanged offsets; the record's time is the broker's
+	// clock, the window's start ours). A window proves nothing about a job
+	// whose checkpoint interval is longer than it. It needs Group.
 	ObserveWindow time.Duration
 	// Wait pauses for the observation window. nil waits on a timer and
 	// returns ctx's error early when ctx is done. Tests set it to make
@@ -61,6 +65,31 @@ type Options struct {
 	// 0 means 1 MiB. Partitions whose batch did not fit have no record time
 	// (the reasons say how many).
 	RecordReadBytes int32
+	// SkipCommitTimes skips reading the group's commit records from
+	// __consumer_offsets, which give each commit's time (the better At,
+	// and the group's last commit time). Reading costs no request when the
+	// client may not describe the topic, else at most 8 Fetch requests of
+	// at most 1 MiB to the leader of the group's partition, from the end
+	// backwards.
+	SkipCommitTimes bool
+
+	// IsolationLevel is the new job's consumer isolation.level; "" means
+	// ReadCommitted. Under ReadCommitted the last stable offset of every
+	// partition is listed too (one more ListOffsets request per broker)
+	// and every start above it is lowered to it: a read_committed reader
+	// started above an open transaction never reads the transaction's
+	// records below its start once it commits.
+	IsolationLevel IsolationLevel
+	// CommitSource is how the old job committed the group's offsets; ""
+	// means CommitOnCheckpoint, said as an assumption in a warning. Under
+	// CommitAuto and CommitUnknown a start at a commit is graded
+	// [resume.DataLoss]: auto-commit runs ahead of processing.
+	CommitSource CommitSource
+	// Strict grades as [resume.DataLoss] what may have been lost but
+	// cannot be shown: today, a compacted topic whose start is further
+	// behind than delete.retention.ms, when compaction may have removed
+	// the tombstones written since (without Strict: a warning).
+	Strict bool
 }
 
 // Resolver finds where a job reading Kafka starts: from a consumer group's
@@ -83,6 +112,12 @@ type Resolver struct {
 	noTimes bool
 	readMax int32
 	minAge  time.Duration // the client's MetadataMinAge
+
+	noCommitTimes bool
+	logFetches    int // commitLogMaxFetches; tests lower it
+	isolation     IsolationLevel
+	commitSource  CommitSource
+	strict        bool
 }
 
 var _ resume.Resolver = (*Resolver)(nil)
@@ -90,7 +125,8 @@ var _ resume.Resolver = (*Resolver)(nil)
 // NewResolver returns a resolver for topics read through client. It checks
 // the options before any I/O: it fails without a client, without topics, with
 // an invalid or repeated topic name, with neither Group nor At, with At before
-// 1970, or with an ObserveWindow that is negative or has no Group.
+// 1970, with an ObserveWindow that is negative or has no Group, or with an
+// unknown IsolationLevel or CommitSource.
 func NewResolver(client *kgo.Client, topics []string, opts *Options) (*Resolver, error) {
 	if opts == nil {
 		opts = &Options{}
@@ -127,6 +163,12 @@ func NewResolver(client *kgo.Client, topics []string, opts *Options) (*Resolver,
 	if opts.RetryBackoff < 0 || opts.RecordReadBytes < 0 {
 		return nil, errors.New("kafkaoffset: negative RetryBackoff or RecordReadBytes")
 	}
+	if err := opts.IsolationLevel.valid(); err != nil {
+		return nil, err
+	}
+	if err := opts.CommitSource.valid(); err != nil {
+		return nil, err
+	}
 	r := &Resolver{
 		cl:      client,
 		adm:     kadm.NewClient(client),
@@ -142,6 +184,12 @@ func NewResolver(client *kgo.Client, topics []string, opts *Options) (*Resolver,
 		backoff: opts.RetryBackoff,
 		noTimes: opts.SkipRecordTimes,
 		readMax: opts.RecordReadBytes,
+
+		noCommitTimes: opts.SkipCommitTimes,
+		logFetches:    commitLogMaxFetches,
+		isolation:     opts.IsolationLevel.orDefault(),
+		commitSource:  opts.CommitSource.orDefault(),
+		strict:        opts.Strict,
 	}
 	if r.name == "" {
 		r.name = DefaultName
@@ -218,7 +266,9 @@ func (r *Resolver) Name() string { return r.name }
 // retained data is [resume.DataLoss], naming the partitions and records lost.
 // It returns an error wrapping [resume.ErrNoPosition] when the group has no
 // commit on any partition and no time was given, [ErrStillCommitting] when
-// the group's offsets moved during the observation window, and a
+// the group's offsets moved during the observation window (or its commit
+// records show it committing), a [*GroupMembersError] when the group has
+// members, and a
 // [*PartitionErrors] when some partition could not be looked up or has a
 // commit above its end offset ([ErrCommitAboveEnd]).
 func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
@@ -250,12 +300,17 @@ func (r *Resolver) Grade(res []PartitionOffsets) (resume.Candidate, error) {
 // each partition's start offset with its reason. It returns every partition
 // it could list, each with its own Err, together with an error (a
 // [*PartitionErrors], which may wrap a [*kadm.ShardErrors]) when any
-// partition failed; and [ErrStillCommitting] when the group's offsets moved
-// during the observation window.
+// partition failed; [ErrStillCommitting] when the group's offsets moved
+// during the observation window, or its commit records show a commit inside
+// it (a running idle job re-commits unchanged offsets), or newer offsets
+// than OffsetFetch answered; and a [*GroupMembersError] when the group has
+// members.
 func (r *Resolver) Offsets(ctx context.Context) ([]PartitionOffsets, error) {
 	var before map[tp]int64
+	var windowStart time.Time
 	if r.window > 0 {
 		var err error
+		windowStart = r.now()
 		if before, err = r.fetchCommitted(ctx); err != nil {
 			return nil, err
 		}
@@ -269,6 +324,9 @@ func (r *Resolver) Offsets(ctx context.Context) ([]PartitionOffsets, error) {
 	}
 	if r.window > 0 {
 		if err := moved(before, res, r.group, r.window); err != nil {
+			return res, err
+		}
+		if err := recommitted(res, r.group, r.window, windowStart); err != nil {
 			return res, err
 		}
 	}

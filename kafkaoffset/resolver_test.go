@@ -13,6 +13,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/resumekit/resumekit/kafkaoffset"
+	"github.com/resumekit/resumekit/kafkaoffset/kafkaoffsettest"
 	"github.com/resumekit/resumekit/resume"
 )
 
@@ -36,17 +37,55 @@ func rows(res []kafkaoffset.PartitionOffsets) []row {
 
 func mustResolver(t testing.TB, e *env, topics []string, o *kafkaoffset.Options) *kafkaoffset.Resolver {
 	t.Helper()
+	return newResolver(t, e.cl, topics, o)
+}
+
+func newResolver(t testing.TB, cl *kgo.Client, topics []string, o *kafkaoffset.Options) *kafkaoffset.Resolver {
+	t.Helper()
 	if o.Retries == 0 {
 		o.Retries = 3
 	}
 	if o.RetryBackoff == 0 {
 		o.RetryBackoff = time.Millisecond
 	}
-	r, err := kafkaoffset.NewResolver(e.cl, topics, o)
+	r, err := kafkaoffset.NewResolver(cl, topics, o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// resolve resolves and returns the candidate with its position; it fails
+// the test on an error.
+func resolve(t testing.TB, cl *kgo.Client, topics []string, o *kafkaoffset.Options) (resume.Candidate, *kafkaoffset.Position) {
+	t.Helper()
+	c, err := newResolver(t, cl, topics, o).Resolve(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := kafkaoffset.PositionOf(c.Position)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, p
+}
+
+// secs returns base+0s, base+1s, … base+(n-1)s.
+func secs(from, n int) []time.Time {
+	out := make([]time.Time, n)
+	for i := range out {
+		out[i] = base.Add(time.Duration(from+i) * time.Second)
+	}
+	return out
+}
+
+// offsets returns each partition's chosen offset, in position order.
+func offsets(p *kafkaoffset.Position) []int64 {
+	var out []int64
+	for _, pp := range p.Partitions {
+		out = append(out, pp.Offset)
+	}
+	return out
 }
 
 // contains checks that reasons, or warnings as "code: text", contain every
@@ -522,16 +561,33 @@ func TestResolveConcurrently(t *testing.T) {
 
 // TestResolveByTimeWholeLogDeleted: every record of the partition was
 // deleted, so a time lookup answers "nothing at or after" whatever the
-// deleted records' times were; the candidate says loss cannot be ruled out.
+// deleted records' times were. It is the question of the one-record case
+// (TestResolveDataLoss/TimeOlderThanRetainedData) with no record left to
+// compare: graded the same way, possible loss counted as loss, with the
+// count.
 func TestResolveByTimeWholeLogDeleted(t *testing.T) {
-	e := newEnv(t, 1, 1, []string{"t"})
-	e.produceN(t, "t", 0, 10)
-	e.deleteRecords(t, "t", 0, 10)
-	r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{At: base.Add(-time.Hour), Now: func() time.Time { return base.Add(time.Hour) }})
-	c, err := r.Resolve(context.Background())
+	k := kafkaoffsettest.New(t, &kafkaoffsettest.Options{Topics: []kafkaoffsettest.Topic{{Name: "t", Partitions: 2}}})
+	k.Produce("t", 0, secs(0, 10)...)
+	k.Produce("t", 1, secs(0, 10)...)
+	k.DeleteRecords("t", 0, 10) // every record
+	k.DeleteRecords("t", 1, 9)  // one record left, after the time
+	r := newResolver(t, k.Client, []string{"t"}, &kafkaoffset.Options{At: base.Add(-time.Hour), Now: func() time.Time { return base.Add(time.Hour) }})
+	res, err := r.Offsets(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
+	want := []row{{0, 10, 10, -1, 10, kafkaoffset.FromEnd, 10}, {1, 9, 10, -1, 9, kafkaoffset.FromTime, 9}}
+	if diff := cmp.Diff(want, rows(res)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	c, err := r.Grade(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Guarantee != resume.DataLoss {
+		t.Errorf("guarantee %s, want data-loss", c.Guarantee)
+	}
+	contains(t, "reasons", c.Reasons, "data loss on 2 partition(s), 19 records: t/0 (up to 10 records deleted below log start 10), t/1 (up to 9 records deleted below log start 9)")
 	contains(t, "warnings", c.Warnings, "kafka.partition-emptied: ", "hold no records at all, every one deleted", "t/0 (10 deleted)")
 }
 

@@ -25,3 +25,27 @@ const (
 	// WarnSeveralTopics: specific-offsets options cover one topic only.
 	WarnSeveralTopics = "kafka.several-topics"
 )
+
+// Codes of the warnings about transactions, commits, compaction and times.
+const (
+	// WarnOpenTransaction: partitions have an open transaction (last
+	// stable offset below the high watermark); a read_committed job stops
+	// there until it ends.
+	WarnOpenTransaction = "kafka.open-transaction"
+	// WarnCommitSourceAssumed: starts at commits assume the old job
+	// committed on completed checkpoints, not by auto-commit.
+	WarnCommitSourceAssumed = "kafka.commit-source-assumed"
+	// WarnIdleIndistinguishable: every commit equals its end offset, so a
+	// running idle job cannot be told apart from a stopped one.
+	WarnIdleIndistinguishable = "kafka.idle-indistinguishable"
+	// WarnTombstonesMayBeGone: starts on compacted topics are further
+	// behind than delete.retention.ms; deletes may be missed (data loss
+	// under Options.Strict).
+	WarnTombstonesMayBeGone = "kafka.tombstones-may-be-gone"
+	// WarnConfigsUnread: the topics' configuration could not be read;
+	// cleanup.policy=delete and CreateTime are assumed.
+	WarnConfigsUnread = "kafka.configs-unread"
+	// WarnFutureTime: a commit or record time is after now; At counts it
+	// as now.
+	WarnFutureTime = "kafka.future-time"
+)

@@ -104,6 +104,9 @@ func BenchmarkConsumerResolve(b *testing.B) {
 		b.Run(fmt.Sprintf("snapshots=%d", n), func(b *testing.B) {
 			mb, path := benchTableOf(b, n)
 			wb, rec := blobtest.Wrap(mb, nil)
+			// The job stopped just after reading snapshot n/2 (memblob
+			// would stamp the consumer file "now").
+			rec.SetModTime(path+"consumer/consumer-job", at(n/2).Add(30*time.Second))
 			tbl := openTable(b, wb, path, nil)
 			r, err := paimon.NewResolver(tbl, "job", nil)
 			if err != nil {
@@ -142,6 +145,7 @@ func benchStale(b *testing.B, n int) {
 		}
 		return data
 	}})
+	rec.SetModTime(path+"consumer/consumer-job", at(n/2).Add(30*time.Second))
 	tbl := openTable(b, wb, path, nil)
 	r, _ := paimon.NewResolver(tbl, "job", nil)
 	b.ReportAllocs()

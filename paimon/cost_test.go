@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/resumekit/resumekit/paimon"
+	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
 )
 
@@ -28,11 +29,17 @@ func TestCostConsumerResolve(t *testing.T) {
 			t.Run(fmt.Sprintf("n=%d/next=%d", n, next), func(t *testing.T) {
 				b, tb := newTable(t, n, map[string]string{"consumer.expiration-time": "1 d"})
 				tb.Consumer("job", next)
-				wb, rec := blobtest.Wrap(b, nil)
+				// The job stopped just after reading snapshot next-1 (a
+				// consumer file newer than every snapshot it passed).
+				wb, rec := stoppedAt(t, b, tb, at(int(next-1)).Add(30*time.Second))
 				tbl := openTable(t, wb, tb.Path(), nil)
 				r, _ := paimon.NewResolver(tbl, "job", nil)
-				if _, err := r.Resolve(bg); err != nil {
+				c, err := r.Resolve(bg)
+				if err != nil {
 					t.Fatal(err)
+				}
+				if c.Guarantee != resume.ExactInput {
+					t.Fatalf("%v, want exact-input; warnings %q", c.Guarantee, c.Warnings)
 				}
 				if rec.Count(blobtest.OpList) != 0 || rec.Count(blobtest.OpRead) > 6 || rec.Count(blobtest.OpAttributes) > 3 {
 					t.Errorf("cost %s; want list=0 read<=6 attributes<=3", rec)

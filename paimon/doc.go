@@ -25,6 +25,26 @@
 // earliest snapshot that disappears while it is read (expiry running) is
 // skipped.
 //
+// # What a grade assumes
+//
+// The grade follows what the Paimon reader does, read from the newest
+// schema's options plus [Options.TableOptions], as the Paimon release in
+// [Options.PaimonVersion] reads them (the newest, 1.4, when empty):
+//
+//   - the old job's consumer.mode decides what its consumer file means
+//     ([Options.WrittenMode]; when nothing says, exactly-once is assumed
+//     with [WarnWrittenModeAssumed]); [Options.Mode] is the new job's and
+//     shapes the launch only;
+//   - long-lived changelogs below the earliest snapshot are read only when
+//     the retention options decouple them (CoreOptions.changelogLifecycleDecoupled,
+//     and in 0.8 a changelog-producer other than none); files in changelog/
+//     that the options do not read give [WarnChangelogIgnored];
+//   - ids re-committed after a rollback below the consumer's nextSnapshot
+//     are possible loss ([WarnRollbackSuspected]), with the lowest offered as
+//     [Position.ReplayFrom];
+//   - every launch carries scan.snapshot-id, a fallback for a consumer that
+//     expiry deletes before the job starts.
+//
 // Drivers: [OpenTable] opens gocloud URLs; import the driver packages the
 // URLs need (gocloud.dev/blob/s3blob, gcsblob, azureblob, memblob). file://
 // URLs and plain paths always work.

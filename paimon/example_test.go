@@ -53,7 +53,7 @@ func ExampleResolver() {
 	fmt.Println(p.SQLHint)
 	// Output:
 	// exact-input 8 10:06:00
-	// /*+ OPTIONS('consumer-id'='orders-job') */
+	// /*+ OPTIONS('consumer-id'='orders-job','scan.snapshot-id'='8') */
 }
 
 // A job that never had a consumer id: find where a read from a time starts,

@@ -100,14 +100,16 @@ func paimontestDeleteConsumer(t *testing.T, b *blob.Bucket, path string) {
 }
 
 // TestChainDecidesFromHealthyResolvers: a failing paimon resolver is a
-// failure in the decision, and a healthy resolver is still chosen.
+// failure in the decision, and a healthy resolver at least as strong as what
+// it could have offered (exact input) is still chosen. (A weaker one would be
+// blocked: paimon.TestMaxGuarantee.)
 func TestChainDecidesFromHealthyResolvers(t *testing.T) {
 	b, path := faultTable(t)
 	wb, _ := blobtest.Wrap(b, &blobtest.Options{Fault: blobtest.FailKeys(regexp.MustCompile(`consumer-job$`))})
 	tbl := openTable(t, wb, path, nil)
 	r, _ := paimon.NewResolver(tbl, "job", nil)
 	healthy := resume.ResolverFunc("healthy", func(context.Context) (resume.Candidate, error) {
-		return resume.Candidate{Position: &resume.RawPosition{PositionKind: "test", Summary: "x"}, Guarantee: resume.Replay, At: time.Now()}, nil
+		return resume.Candidate{Position: &resume.RawPosition{PositionKind: "test", Summary: "x"}, Guarantee: resume.ExactInput, At: time.Now()}, nil
 	})
 	chain := &resume.Chain{Resolvers: []resume.Resolver{r, healthy}}
 	d, err := chain.Resolve(bg)

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/resumekit/resumekit/paimon"
+	"github.com/resumekit/resumekit/paimon/paimontest"
+	"github.com/resumekit/resumekit/resume"
 )
 
 // Seed corpora live in testdata/fuzz/<FuzzName>/.
@@ -101,6 +103,53 @@ func FuzzParseDuration(f *testing.F) {
 		d, err := paimon.ParseDuration(s)
 		if err == nil && d < 0 {
 			t.Fatalf("ParseDuration(%q) = %v", s, d)
+		}
+	})
+}
+
+// FuzzTableOptions: any table option in the newest schema, and any declared
+// Paimon version, is read without a panic: a version that does not parse
+// is refused by NewResolver; an option that does not parse becomes a coded
+// warning. Snapshots 1..5 expired into long-lived changelogs; the consumer
+// is at 3, so the decoupling decision is exercised every time.
+func FuzzTableOptions(f *testing.F) {
+	f.Add("changelog.time-retained", "7 d", "")
+	f.Add("changelog.num-retained.max", "2147483647", "0.8")
+	f.Add("consumer.changelog-only", "TRUE", "1.4.1")
+	f.Add("changelog-producer", "lookup", "0.8.2")
+	f.Add("scan.mode", "latest", "1.5-SNAPSHOT")
+	f.Add("consumer.mode", "AT-LEAST-ONCE", "2.0")
+	f.Add("snapshot.time-retained", "99999999999999 d", "0.7")
+	b, tb := newTable(f, 10, nil)
+	tb.Consumer("job", 3).ExpireKeepChangelog(6)
+	tbl := openTable(f, b, tb.Path(), nil)
+	f.Fuzz(func(t *testing.T, key, value, version string) {
+		r, err := paimon.NewResolver(tbl, "job", &paimon.Options{PaimonVersion: version})
+		if err != nil {
+			return
+		}
+		if err := b.WriteAll(bg, tb.Key("schema/schema-1"), paimontest.SchemaJSON(1, map[string]string{key: value}, t0), nil); err != nil {
+			t.Fatal(err)
+		}
+		c, err := r.Resolve(bg)
+		if err != nil {
+			if key == "consumer.mode" {
+				return // Paimon refuses an unknown mode too
+			}
+			t.Fatalf("options {%q: %q}: %v", key, value, err)
+		}
+		p, err := paimon.PositionOf(c.Position)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case p.NextSnapshot == 3 && c.Guarantee >= resume.Replay && p.ChangelogDecoupled:
+		case p.NextSnapshot == 6 && c.Guarantee == resume.DataLoss && !p.ChangelogDecoupled:
+		default:
+			t.Fatalf("options {%q: %q} version %q: %v next %d decoupled %v", key, value, version, c.Guarantee, p.NextSnapshot, p.ChangelogDecoupled)
+		}
+		if c.Position.Launch().Options["scan.snapshot-id"] == "" {
+			t.Fatal("no scan.snapshot-id in the launch")
 		}
 	})
 }

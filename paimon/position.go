@@ -42,11 +42,30 @@ type Position struct {
 	// EarliestChangelog is the earliest long-lived changelog id, 0 when
 	// changelogs are not decoupled or were not looked at.
 	EarliestChangelog int64 `json:"earliest_changelog,omitempty"`
-	// Mode is the consumer.mode the job runs with.
+	// ChangelogDecoupled says whether the table's options make a streaming
+	// read continue below the earliest snapshot from long-lived changelogs
+	// (CoreOptions.changelogLifecycleDecoupled, for the declared Paimon
+	// version).
+	ChangelogDecoupled bool `json:"changelog_decoupled,omitempty"`
+	// Mode is the consumer.mode the new job runs with.
 	Mode string `json:"mode"`
+	// WrittenMode is the consumer.mode the grade takes the old job to have
+	// written the consumer file with (Options.WrittenMode, else the table's,
+	// else exactly-once, assumed); empty when there is no consumer file.
+	WrittenMode string `json:"written_mode,omitempty"`
+	// ReplayFrom, when not 0, is the lowest id committed again after the
+	// consumer's last progress (a rollback): the start that skips nothing
+	// where the consumer's nextSnapshot may. The consumer file wins over
+	// scan.snapshot-id, so the consumer must be reset to it first
+	// (ResetConsumerSQL) for the job to start there; with
+	// consumer.ignore-progress NextSnapshot is it already.
+	ReplayFrom int64 `json:"replay_from,omitempty"`
 	// IgnoreProgress mirrors consumer.ignore-progress: when true the consumer
 	// file does not set the start, so the launch pins scan.snapshot-id.
 	IgnoreProgress bool `json:"ignore_progress,omitempty"`
+	// ScanMode is the scan.mode the launch sets: empty, or "from-snapshot"
+	// when the table's own scan.mode would refuse scan.snapshot-id.
+	ScanMode string `json:"scan_mode,omitempty"`
 	// SQLHint is the ready OPTIONS hint for the source table.
 	SQLHint string `json:"sql_hint"`
 	// ResetConsumerSQL binds the consumer up front with the Flink procedure.
@@ -68,23 +87,51 @@ func (p Position) String() string {
 	if !p.ConsumerFile {
 		s += " (no consumer file yet)"
 	}
+	if p.ReplayFrom > 0 && p.ReplayFrom < p.NextSnapshot {
+		s += fmt.Sprintf(" (reset it to %d to read what a rollback committed again)", p.ReplayFrom)
+	}
 	return s
 }
 
-// Launch returns the source options: consumer-id, plus scan.snapshot-id when
-// the consumer file does not set the start, plus consumer.mode in
-// at-least-once mode.
+// ScanModeFromSnapshot is the scan.mode a launch sets when the table's own
+// scan.mode would refuse scan.snapshot-id.
+const ScanModeFromSnapshot = "from-snapshot"
+
+// Launch returns the source options: consumer-id and scan.snapshot-id
+// always, plus consumer.mode in at-least-once mode (and scan.mode when the
+// table's own would refuse scan.snapshot-id).
+//
+// scan.snapshot-id is a free fallback: Paimon starts from the consumer file
+// when it exists (unless consumer.ignore-progress), and from
+// scan.snapshot-id only when it does not (AbstractDataTableScan.createStartingScanner;
+// 0.8: AbstractInnerTableScan).
+// A consumer idle past consumer.expiration-time is deleted by the next
+// writer commit; without the option the job would then start by scan.mode's
+// default (latest-full: a full read, with no changes emitted for what
+// happened in between). Its value is NextSnapshot, or ReplayFrom when set.
 func (p Position) Launch() resume.Launch {
 	return resume.Launch{Options: p.options()}
 }
 
+// scanSnapshotID is the launch's scan.snapshot-id: where a job without the
+// consumer file should start.
+func (p Position) scanSnapshotID() int64 {
+	if p.ReplayFrom > 0 {
+		return p.ReplayFrom
+	}
+	return p.NextSnapshot
+}
+
 func (p Position) options() map[string]string {
-	o := map[string]string{"consumer-id": p.ConsumerID}
-	if !p.ConsumerFile || p.IgnoreProgress {
-		o["scan.snapshot-id"] = strconv.FormatInt(p.NextSnapshot, 10)
+	o := map[string]string{
+		"consumer-id":     p.ConsumerID,
+		OptScanSnapshotID: strconv.FormatInt(p.scanSnapshotID(), 10),
 	}
 	if p.Mode == ModeAtLeastOnce {
 		o[OptConsumerMode] = ModeAtLeastOnce
+	}
+	if p.ScanMode != "" {
+		o[OptScanMode] = p.ScanMode
 	}
 	return o
 }

@@ -73,10 +73,9 @@ func names(t *testing.T, dir string) []string {
 	return out
 }
 
-// liveConsumer is a running job's consumer: every Wait (the reset's
-// observation) is a completed checkpoint that rewrites the file one snapshot
-// further, as Paimon's source does.
-func liveConsumer(b *blob.Bucket, key string, next int64) func(context.Context, time.Duration) error {
+// appearingConsumer is a job starting meanwhile: every Wait (the reset's
+// observation) is a checkpoint that writes its consumer file.
+func appearingConsumer(b *blob.Bucket, key string, next int64) func(context.Context, time.Duration) error {
 	return func(ctx context.Context, _ time.Duration) error {
 		next++
 		return b.WriteAll(ctx, key, paimon.ConsumerJSON(next), nil)
@@ -108,21 +107,22 @@ func TestResetRefusesALiveConsumer(t *testing.T) {
 		t.Errorf("the dry run does not warn: %+v, %v", plan, err)
 	}
 
-	// Modified an hour ago, but the job checkpoints while the reset
-	// watches.
-	rec.SetModTime(key, now.Add(-time.Hour))
-	o.Wait = liveConsumer(b, key, 6)
-	tbl = openTable(t, wb, tb.Path(), o)
-	_, err = tbl.ResetConsumer(bg, "job", 3, nil)
-	if !errors.Is(err, paimon.ErrConsumerActive) || !strings.Contains(err.Error(), "changed during a 5s observation") {
-		t.Errorf("live consumer: %v", err)
+	// Outside the quiet period, but the job checkpoints while the reset
+	// watches (paimontest's live consumer rewrites the file between looks).
+	live := tb.LiveConsumer("job", 6)
+	lb, lrec := blobtest.Wrap(b, &blobtest.Options{Before: live.Before})
+	lo := fastOpts()
+	tbl = openTable(t, lb, tb.Path(), lo)
+	_, err = tbl.ResetConsumer(bg, "job", 3, &paimon.ResetOptions{QuietPeriod: -1})
+	if !errors.Is(err, paimon.ErrConsumerActive) || !strings.Contains(err.Error(), "changed during a 5s observation") || live.Checkpoints() == 0 {
+		t.Errorf("live consumer: %v (%d checkpoints)", err, live.Checkpoints())
 	}
-	if rec.Count(blobtest.OpWrite) != 0 {
-		t.Errorf("%d writes after refusals", rec.Count(blobtest.OpWrite))
+	if rec.Count(blobtest.OpWrite)+lrec.Count(blobtest.OpWrite) != 0 {
+		t.Errorf("%d writes after refusals", rec.Count(blobtest.OpWrite)+lrec.Count(blobtest.OpWrite))
 	}
 
 	// A new consumer that a starting job creates while the reset watches.
-	o.Wait = liveConsumer(b, tb.Key("consumer/consumer-new"), 1)
+	o.Wait = appearingConsumer(b, tb.Key("consumer/consumer-new"), 1)
 	tbl = openTable(t, wb, tb.Path(), o)
 	if _, err = tbl.ResetConsumer(bg, "new", 3, nil); !errors.Is(err, paimon.ErrConsumerActive) || !strings.Contains(err.Error(), "it appeared") {
 		t.Errorf("appearing consumer: %v", err)

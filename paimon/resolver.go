@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -29,12 +28,34 @@ type Options struct {
 	// a streaming read with scan.timestamp-millis would (Replay). Zero means
 	// no fallback: a missing consumer is resume.ErrNoPosition.
 	StartTime time.Time
-	// Mode overrides the table's consumer.mode: "exactly-once" or
-	// "at-least-once" (the mode the new job will run with), in any case, as
-	// Paimon reads it.
+	// Mode is the consumer.mode the new job will run with, "exactly-once"
+	// or "at-least-once" in any case, as Paimon reads it; default the
+	// table's. It shapes the launch only (at-least-once adds the
+	// consumer.mode option): what the consumer file means is decided by
+	// WrittenMode.
 	Mode string
+	// WrittenMode is the consumer.mode the old job ran with, which decides
+	// what its consumer file means: in exactly-once mode nextSnapshot is
+	// one past the last fully read snapshot (ExactInput); in at-least-once
+	// mode it is the snapshot the slowest reader was still reading, which a
+	// restart reads again (Replay). consumer.mode is usually a SQL hint on
+	// the old job and never reaches the table's schema; when neither this
+	// field, TableOptions nor the schema says, exactly-once (Paimon's
+	// default) is assumed, and the candidate carries a
+	// WarnWrittenModeAssumed warning naming the assumption.
+	WrittenMode string
+	// PaimonVersion is the Paimon release the new job reads the table with,
+	// "major.minor" ("0.8", "1.4.1"). Where releases read the same options
+	// differently the grade follows it: Paimon 0.8 reads long-lived
+	// changelogs only when changelog-producer is not none, releases before
+	// 0.8 never do, and consumer.changelog-only exists from 1.4. Empty means
+	// the newest behaviour (1.4), with a WarnVersionAssumed warning where
+	// the version would change the grade.
+	PaimonVersion string
 	// TableOptions override the options of the newest schema file
-	// (consumer.expiration-time, consumer.mode, consumer.ignore-progress, ...).
+	// (consumer.expiration-time, consumer.mode, consumer.ignore-progress,
+	// the snapshot and changelog retention options, changelog-producer,
+	// consumer.changelog-only, ...), e.g. the dynamic options the jobs set.
 	TableOptions map[string]string
 	// Now returns the current time for idle checks; nil means the table's
 	// Now (time.Now by default).
@@ -44,16 +65,18 @@ type Options struct {
 // Resolver offers the start position of a streaming read of a Paimon table
 // for one consumer id. It is immutable and safe for concurrent use.
 type Resolver struct {
-	table *Table
-	id    string
-	o     Options
+	table   *Table
+	id      string
+	o       Options
+	version paimonVersion
 }
 
 var _ resume.Resolver = (*Resolver)(nil)
 
 // NewResolver returns a resolver for consumerID on table. Bad arguments (nil
 // table, an id that could escape the consumer folder, an unknown mode, an
-// unparsable consumer.expiration-time override) fail here, before any I/O.
+// unreadable Paimon version, a table option override that does not parse)
+// fail here, before any I/O.
 func NewResolver(table *Table, consumerID string, opts *Options) (*Resolver, error) {
 	if table == nil {
 		return nil, errors.New("paimon: NewResolver: nil table")
@@ -76,18 +99,24 @@ func NewResolver(table *Table, consumerID string, opts *Options) (*Resolver, err
 	if err := checkMode(o.Mode, "Options.Mode"); err != nil {
 		return nil, err
 	}
+	o.WrittenMode = normMode(o.WrittenMode)
+	if err := checkMode(o.WrittenMode, "Options.WrittenMode"); err != nil {
+		return nil, err
+	}
+	v, err := parsePaimonVersion(o.PaimonVersion)
+	if err != nil {
+		return nil, err
+	}
 	if v, ok := o.TableOptions[OptConsumerMode]; ok {
 		o.TableOptions[OptConsumerMode] = normMode(v)
 		if err := checkMode(o.TableOptions[OptConsumerMode], "TableOptions["+OptConsumerMode+"]"); err != nil {
 			return nil, err
 		}
 	}
-	if v := o.TableOptions[OptConsumerExpiration]; v != "" {
-		if _, err := ParseDuration(v); err != nil {
-			return nil, fmt.Errorf("paimon: NewResolver: TableOptions[%s]: %w", OptConsumerExpiration, err)
-		}
+	if err := checkTableOptions(o.TableOptions); err != nil {
+		return nil, err
 	}
-	return &Resolver{table: table, id: consumerID, o: o}, nil
+	return &Resolver{table: table, id: consumerID, o: o, version: v}, nil
 }
 
 // normMode lower-cases a consumer.mode value: Paimon parses enum options
@@ -108,11 +137,12 @@ func (r *Resolver) Name() string { return r.o.Name }
 
 // resolution collects one Resolve call's findings.
 type resolution struct {
-	r        *Resolver
-	t        *Table
-	snaps    map[int64]*Snapshot
-	reasons  []string
-	warnings []resume.Warning
+	r          *Resolver
+	t          *Table
+	snaps      map[int64]*Snapshot
+	changelogs map[int64]*Snapshot
+	reasons    []string
+	warnings   []resume.Warning
 }
 
 func (x *resolution) reason(format string, args ...any) {
@@ -138,11 +168,19 @@ func (x *resolution) snapshot(ctx context.Context, id int64) (*Snapshot, error) 
 // Resolve reads the consumer file and the snapshot hints and grades a
 // restart:
 //
-//   - consumer file present: start at its nextSnapshot, ExactInput
-//     (Replay in at-least-once mode); DataLoss when nextSnapshot is below the
-//     earliest readable id (snapshot, or long-lived changelog), naming the
-//     lost range, because Paimon silently moves such a start up; an error
-//     when nextSnapshot > latest+1 (the table was probably recreated).
+//   - consumer file present: start at its nextSnapshot, ExactInput when the
+//     old job wrote it in exactly-once mode (Options.WrittenMode, else the
+//     table's consumer.mode, else assumed with a WarnWrittenModeAssumed
+//     warning), Replay in at-least-once mode; DataLoss when nextSnapshot is
+//     below the earliest readable id (the earliest snapshot, or the
+//     earliest long-lived changelog when the table's options make Paimon
+//     read them), naming the lost range, because Paimon silently moves such
+//     a start up; DataLoss worded "possible loss" when snapshots below
+//     nextSnapshot were committed after the consumer file was last written
+//     (a rollback re-committed ids the job had passed: Paimon never reads
+//     them), offering the lowest such id as the replay start (ReplayFrom);
+//     an error when nextSnapshot > latest+1 (the table was probably
+//     recreated).
 //   - consumer file missing with Options.StartTime: the snapshot a streaming
 //     scan.timestamp-millis read starts from (after the last snapshot, or
 //     long-lived changelog, committed before the time), Replay, launched
@@ -161,9 +199,12 @@ func (x *resolution) snapshot(ctx context.Context, id int64) (*Snapshot, error) 
 //     resume.ErrNoPosition.
 //
 // With correct hints a consumer resolve makes no listing and at most 6
-// object reads, whatever the number of snapshots.
+// object reads, whatever the number of snapshots; a suspected rollback adds
+// at most 2*ceil(log2(d+1)) snapshot reads, where d is the number of ids
+// between the consumer's nextSnapshot and the earliest snapshot (see
+// rollbackStart).
 func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
-	x := &resolution{r: r, t: r.table, snaps: map[int64]*Snapshot{}}
+	x := &resolution{r: r, t: r.table, snaps: map[int64]*Snapshot{}, changelogs: map[int64]*Snapshot{}}
 	if err := ctx.Err(); err != nil {
 		return resume.Candidate{}, fmt.Errorf("paimon: resolve %s: %w", r.table, err)
 	}
@@ -182,27 +223,24 @@ func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
 	}
 }
 
-// options reads the newest schema's options (found from the latest
-// snapshot's schema id without a listing) and applies the overrides.
-func (x *resolution) options(ctx context.Context, latest *Snapshot) (map[string]string, string, error) {
+// config reads the newest schema's options (found from the latest
+// snapshot's schema id without a listing), applies the overrides and reads
+// them as the declared Paimon version does.
+func (x *resolution) config(ctx context.Context, latest *Snapshot) (tableConfig, error) {
 	schema, err := x.t.schemaFrom(ctx, latest.SchemaID)
 	if err != nil {
-		return nil, "", err
+		return tableConfig{}, err
 	}
-	opts := maps.Clone(schema.Options)
-	maps.Copy(opts, x.r.o.TableOptions)
-	mode := normMode(opts[OptConsumerMode])
-	if x.r.o.Mode != "" {
-		mode = x.r.o.Mode
-	}
-	if mode == "" {
-		mode = ModeExactlyOnce
-	}
-	if err := checkMode(mode, schema.Key+": "+OptConsumerMode); err != nil {
-		return nil, "", err
+	cfg, err := readConfig(schema, &x.r.o, x.r.version)
+	if err != nil {
+		return tableConfig{}, err
 	}
 	x.reason("table options from %s (%d options%s)", schema.Key, len(schema.Options), overrideNote(x.r.o.TableOptions))
-	return opts, mode, nil
+	x.warnings = append(x.warnings, cfg.warnings...)
+	if cfg.scanMode != "" {
+		x.reason("the table's %s %q would refuse %s (SchemaValidation.validateStartupMode) or, as from-snapshot-full, read a full snapshot there: the launch sets %s=from-snapshot", OptScanMode, cfg.scanMode, OptScanSnapshotID, OptScanMode)
+	}
+	return cfg, nil
 }
 
 func overrideNote(m map[string]string) string {
@@ -250,6 +288,22 @@ func (x *resolution) bounds(ctx context.Context) (earliest, latest int64, err er
 	return earliest, latest, nil
 }
 
+// writtenGrade is what the consumer file promises, by the mode the old job
+// wrote it in (ConsumerProgressCalculator for at-least-once; MonitorSource
+// for exactly-once).
+func (x *resolution) writtenGrade(cfg tableConfig, n int64) resume.Guarantee {
+	switch {
+	case cfg.writtenMode == ModeAtLeastOnce:
+		x.reason("the old job's consumer.mode is at-least-once (from %s): nextSnapshot %d is the snapshot its slowest reader was still reading, which is read again", cfg.writtenFrom, n)
+		return resume.Replay
+	case cfg.writtenFrom == "":
+		x.warn(WarnWrittenModeAssumed, "assumed: the old job wrote the consumer file in exactly-once mode (Paimon's default; neither the table's options nor the caller name its consumer.mode, which is usually a SQL hint). If it ran 'consumer.mode'='at-least-once', snapshot-%d was partly read and is read again (replay, not exact input); say so with Options.WrittenMode (resumectl --paimon-written-mode)", n)
+	default:
+		x.reason("the old job's consumer.mode is exactly-once (from %s): every snapshot below %d was fully read", cfg.writtenFrom, n)
+	}
+	return resume.ExactInput
+}
+
 func (x *resolution) fromConsumer(ctx context.Context, c *Consumer) (resume.Candidate, error) {
 	t, n := x.t, c.NextSnapshot
 	x.reason("consumer file %s: nextSnapshot %d, last written %s", c.Key, n, fmtTime(c.ModTime))
@@ -266,24 +320,19 @@ func (x *resolution) fromConsumer(ctx context.Context, c *Consumer) (resume.Cand
 	}
 	latest = latestSnap.ID
 	if n > latest+1 {
-		return resume.Candidate{}, fmt.Errorf("paimon: consumer %s says nextSnapshot %d but the latest snapshot is %d: the table was probably recreated (Paimon fails with \"The next expected snapshot is too big!\")", c.Key, n, latest)
+		return resume.Candidate{}, fmt.Errorf("paimon: consumer %s says nextSnapshot %d but the latest snapshot is %d: the table was probably recreated, or rolled back further than it has committed since (Paimon fails with \"The next expected snapshot is too big!\")", c.Key, n, latest)
 	}
 	x.reason("snapshots %d..%d", earliest, latest)
-	opts, mode, err := x.options(ctx, latestSnap)
+	cfg, err := x.config(ctx, latestSnap)
 	if err != nil {
 		return resume.Candidate{}, err
 	}
-	pos := x.position(n, earliest, latest, mode, opts)
-	pos.ConsumerFile, pos.ConsumerNextSnapshot = true, n
-	g := resume.ExactInput
-	if mode == ModeAtLeastOnce {
-		g = resume.Replay
-		x.reason("consumer.mode at-least-once: a partly read snapshot may be read again")
-	}
-	var at time.Time
-	switch {
-	case n < earliest:
-		rd, err := t.earliestReadable(ctx, earliest)
+	pos := x.position(n, earliest, latest, cfg)
+	pos.ConsumerFile, pos.ConsumerNextSnapshot, pos.WrittenMode = true, n, cfg.writtenMode
+	g := x.writtenGrade(cfg, n)
+	floor := earliest
+	if n < earliest {
+		rd, err := x.readableFrom(ctx, cfg, earliest)
 		if err != nil {
 			return resume.Candidate{}, err
 		}
@@ -291,53 +340,36 @@ func (x *resolution) fromConsumer(ctx context.Context, c *Consumer) (resume.Cand
 			pos.EarliestChangelog = rd.id
 		}
 		if n < rd.id {
-			return x.consumerLost(ctx, c, pos, rd)
+			return x.consumerLost(ctx, c, pos, rd, cfg)
 		}
+		floor = rd.id
 		x.reason("snapshot-%d expired but the long-lived changelog from changelog-%d is kept (decoupled changelog): the read continues there", n, rd.id)
-		at, err = x.lastConsumedTime(ctx, c, n, true)
-		if err != nil {
+	}
+	if n == latest+1 {
+		x.reason("the consumer has read every snapshot: the job waits for the next commit")
+	}
+	var last *Snapshot
+	if n > 1 {
+		last, err = x.readAny(ctx, n-1, earliest, cfg.readsChangelog)
+		if err != nil && !errors.Is(err, ErrSnapshotNotFound) {
 			return resume.Candidate{}, err
-		}
-	default:
-		at, err = x.lastConsumedTime(ctx, c, n, n-1 >= earliest)
-		if err != nil {
-			return resume.Candidate{}, err
-		}
-		if n == latest+1 {
-			x.reason("the consumer has read every snapshot: the job waits for the next commit")
 		}
 	}
-	x.consumerWarnings(c, opts, pos)
+	at := c.ModTime
+	switch {
+	case last != nil && last.Time.After(c.ModTime):
+		return x.rolledBack(ctx, c, pos, last, min(floor, last.ID), earliest, cfg)
+	case last != nil:
+		at = last.Time
+		x.reason("last consumed snapshot-%d committed at %s", n-1, fmtTime(last.Time))
+	default:
+		x.reason("the last consumed snapshot-%d has expired: its commit time is taken as the consumer file's modification time %s (an upper bound)", n-1, fmtTime(c.ModTime))
+	}
+	x.consumerWarnings(c, cfg, pos)
 	return x.candidate(pos, g, at), nil
 }
 
-// lastConsumedTime is the commit time of snapshot n-1, the last one the
-// consumer read (a changelog when changelog is true and the snapshot
-// expired). When that file is gone the consumer file's modification time
-// bounds it from above.
-func (x *resolution) lastConsumedTime(ctx context.Context, c *Consumer, n int64, readable bool) (time.Time, error) {
-	if n > 1 && readable {
-		s, err := x.snapshot(ctx, n-1)
-		if err != nil && errors.Is(err, ErrSnapshotNotFound) {
-			s, err = x.t.Changelog(ctx, n-1)
-		}
-		if err == nil {
-			x.reason("last consumed snapshot-%d committed at %s", n-1, fmtTime(s.Time))
-			if s.Time.After(c.ModTime) {
-				x.warn(WarnRollbackSuspected, "snapshot-%d was committed at %s, after the consumer file was last written (%s): a rollback_to may have re-committed the ids, so nextSnapshot %d may point at different data than the job consumed",
-					n-1, fmtTime(s.Time), fmtTime(c.ModTime), n)
-			}
-			return s.Time, nil
-		}
-		if !errors.Is(err, ErrSnapshotNotFound) {
-			return time.Time{}, err
-		}
-	}
-	x.reason("the last consumed snapshot-%d has expired: its commit time is taken as the consumer file's modification time %s (an upper bound)", n-1, fmtTime(c.ModTime))
-	return c.ModTime, nil
-}
-
-func (x *resolution) consumerLost(ctx context.Context, c *Consumer, pos Position, rd readable) (resume.Candidate, error) {
+func (x *resolution) consumerLost(ctx context.Context, c *Consumer, pos Position, rd readable, cfg tableConfig) (resume.Candidate, error) {
 	kind, read := "snapshot", x.snapshot
 	if rd.changelog {
 		kind, read = "changelog", x.t.Changelog
@@ -348,35 +380,44 @@ func (x *resolution) consumerLost(ctx context.Context, c *Consumer, pos Position
 	}
 	pos.NextSnapshot = rd.id
 	pos.ResetConsumerSQL = ResetConsumerSQL(x.t.SQLName(), x.r.id, rd.id)
-	pos.SQLHint = hintText(pos.options())
 	x.reason("nextSnapshot %d is below the earliest readable id %d (%s-%d, committed at %s): Paimon silently moves the start up to it",
 		c.NextSnapshot, rd.id, kind, rd.id, fmtTime(first.Time))
 	x.warn(WarnExpiredBeforeRead, "data loss: snapshots %d..%d expired before the job read them (committed after the consumer's last progress at %s and before %s-%d at %s); their records are never read",
 		c.NextSnapshot, rd.id-1, fmtTime(c.ModTime), kind, rd.id, fmtTime(first.Time))
+	x.consumerWarnings(c, cfg, pos)
 	return x.candidate(pos, resume.DataLoss, first.Time), nil
 }
 
-func (x *resolution) consumerWarnings(c *Consumer, opts map[string]string, pos Position) {
+// consumerWarnings says how long the consumer is safe, and what pins what.
+// "Never expired" only means that the table's options (and overrides) set
+// no consumer.expiration-time: expiry runs in the writer's commit with the
+// writer's options (TableCommitImpl, ConsumerManager.expire), so a writer's
+// dynamic option can still expire the consumer.
+func (x *resolution) consumerWarnings(c *Consumer, cfg tableConfig, pos Position) {
 	now := x.r.o.Now()
 	idle := now.Sub(c.ModTime)
-	if v := opts[OptConsumerExpiration]; v != "" {
+	pins := fmt.Sprintf("snapshot-%d and later", c.NextSnapshot)
+	if cfg.changelogOnly {
+		pins = fmt.Sprintf("long-lived changelog-%d and later, not snapshots (%s=true, Paimon 1.4+: snapshots expire regardless of consumers and the read continues from changelogs)", c.NextSnapshot, OptConsumerChangelogOnly)
+	}
+	if v := cfg.expiration; v != "" {
 		exp, err := ParseDuration(v)
 		switch {
 		case err != nil:
 			x.warn(WarnExpirationUnreadable, "%s %q cannot be read (%v): idle time not checked", OptConsumerExpiration, v, err)
 		case idle > exp:
-			x.warn(WarnConsumerExpired, "consumer idle for %s, longer than %s %s: the next commit's expiry deletes it, and snapshots from %d may then expire too; start the job promptly or bind it again with %s",
-				roundDur(idle), OptConsumerExpiration, v, c.NextSnapshot, pos.ResetConsumerSQL)
+			x.warn(WarnConsumerExpired, "consumer idle for %s, longer than %s %s: the next commit's expiry deletes it, and what it pins (%s) may then expire too; start the job promptly or bind it again with %s",
+				roundDur(idle), OptConsumerExpiration, v, pins, pos.ResetConsumerSQL)
 		case exp > 0 && idle >= exp-exp/5: // idle >= 4/5 of exp, without multiplying (exp may be near the int64 limit)
 			x.warn(WarnConsumerExpiring, "consumer idle for %s, close to %s %s: once exceeded, the next commit's expiry deletes it", roundDur(idle), OptConsumerExpiration, v)
 		default:
-			x.reason("consumer idle for %s, within %s %s", roundDur(idle), OptConsumerExpiration, v)
+			x.reason("consumer idle for %s, within %s %s; it pins %s", roundDur(idle), OptConsumerExpiration, v, pins)
 		}
 	} else {
-		x.reason("no %s: the consumer is never expired (it pins snapshot-%d and later)", OptConsumerExpiration, c.NextSnapshot)
+		x.reason("%s is not set in the table's options: commits that use only those never expire the consumer (a writer's dynamic option can still set it); it pins %s", OptConsumerExpiration, pins)
 	}
 	if pos.IgnoreProgress {
-		x.warn(WarnIgnoreProgress, "%s=true: Paimon does not start from the consumer file, so the launch pins scan.snapshot-id=%d", OptConsumerIgnoreProgress, pos.NextSnapshot)
+		x.warn(WarnIgnoreProgress, "%s=true: Paimon does not start from the consumer file, so the launch pins scan.snapshot-id=%d", OptConsumerIgnoreProgress, pos.scanSnapshotID())
 	}
 	x.warn(WarnNoStateRestore, "start the job without -s / execution.state-recovery.path: state restored from a checkpoint or savepoint wins over the consumer file")
 }
@@ -398,12 +439,12 @@ func (x *resolution) fromTime(ctx context.Context) (resume.Candidate, error) {
 	if err != nil {
 		return resume.Candidate{}, err
 	}
-	opts, mode, err := x.options(ctx, latestSnap)
+	cfg, err := x.config(ctx, latestSnap)
 	if err != nil {
 		return resume.Candidate{}, err
 	}
 	n := res.lastID + 1
-	pos := x.position(n, earliest, latest, mode, opts)
+	pos := x.position(n, earliest, latest, cfg)
 	g, when := resume.Replay, at
 	if res.last != nil {
 		when = res.last.Time
@@ -411,7 +452,7 @@ func (x *resolution) fromTime(ctx context.Context) (resume.Candidate, error) {
 	} else {
 		x.reason("every retained snapshot is at or after %s (the earliest is snapshot-%d)", fmtTime(at), earliest)
 		if earliest > 1 {
-			rd, err := t.earliestReadable(ctx, earliest)
+			rd, err := x.readableFrom(ctx, cfg, earliest)
 			if err != nil {
 				return resume.Candidate{}, err
 			}
@@ -433,7 +474,7 @@ func (x *resolution) fromTime(ctx context.Context) (resume.Candidate, error) {
 						}
 					}
 				}
-				pos = x.position(n, earliest, latest, mode, opts)
+				pos = x.position(n, earliest, latest, cfg)
 				pos.EarliestChangelog = rd.id
 			} else if g, err = x.belowFirst(ctx, at, "snapshot", res.earliest); err != nil {
 				return resume.Candidate{}, err
@@ -445,24 +486,33 @@ func (x *resolution) fromTime(ctx context.Context) (resume.Candidate, error) {
 	}
 	x.warn(WarnTimeStartLag, "starting by time skips records if the old job lagged more than the gap between its last read and %s; an earlier time replays more instead", fmtTime(at))
 	x.warn(WarnConsumerIDChangesOperator, "adding consumer-id %q changes the Flink source operator: a savepoint taken without it cannot restore that source (restore fails or needs --allowNonRestoredState)", x.r.id)
-	if pos.NextSnapshot < earliest {
+	switch {
+	case pos.NextSnapshot < earliest:
 		x.warn(WarnChangelogOnlyStart, "id %d exists only as a long-lived changelog: reset_consumer refuses it (it checks snapshot-%d), so start the job promptly with scan.snapshot-id before changelog expiry removes it", pos.NextSnapshot, pos.NextSnapshot)
-	} else if pos.NextSnapshot <= latest {
+	case pos.NextSnapshot <= latest && cfg.changelogOnly:
+		x.warn(WarnBindConsumerFirst, "bind the consumer before starting the job — ResetConsumer or %s — so that changelog expiry keeps id %d: with %s=true (Paimon 1.4+) consumers do not stop snapshot expiry, and the read then continues from the long-lived changelog-%d", pos.ResetConsumerSQL, pos.NextSnapshot, OptConsumerChangelogOnly, pos.NextSnapshot)
+	case pos.NextSnapshot <= latest:
 		x.warn(WarnBindConsumerFirst, "bind the consumer before starting the job — ResetConsumer or %s — so that expiry cannot delete snapshot-%d first", pos.ResetConsumerSQL, pos.NextSnapshot)
 	}
-	if opts[OptConsumerExpiration] == "" {
-		x.warn(WarnNoConsumerExpiration, "table has no %s: a consumer created for this job pins snapshots forever once abandoned", OptConsumerExpiration)
+	if cfg.expiration == "" {
+		what := "snapshots"
+		if cfg.changelogOnly {
+			what = "long-lived changelogs (consumer.changelog-only)"
+		}
+		x.warn(WarnNoConsumerExpiration, "%s is not set in the table's options: a consumer created for this job pins %s forever once abandoned, unless a writer sets it as a dynamic option", OptConsumerExpiration, what)
 	}
 	return x.candidate(pos, g, when), nil
 }
 
-func (x *resolution) position(n, earliest, latest int64, mode string, opts map[string]string) Position {
+func (x *resolution) position(n, earliest, latest int64, cfg tableConfig) Position {
 	p := Position{
 		Table: x.t.String(), TableName: x.t.Name(), Branch: x.t.branch, ConsumerID: x.r.id,
-		NextSnapshot: n, Earliest: earliest, Latest: latest, Mode: mode,
+		NextSnapshot: n, Earliest: earliest, Latest: latest, Mode: cfg.launchMode,
+		IgnoreProgress:     cfg.ignoreProgress,
+		ChangelogDecoupled: cfg.readsChangelog,
 	}
-	if v, _ := strconv.ParseBool(opts[OptConsumerIgnoreProgress]); v {
-		p.IgnoreProgress = true
+	if cfg.scanMode != "" {
+		p.ScanMode = ScanModeFromSnapshot
 	}
 	p.ResetConsumerSQL = ResetConsumerSQL(x.t.SQLName(), x.r.id, n)
 	return p

@@ -178,18 +178,24 @@ func TestStartByTimeMainExpiredIsPossibleLoss(t *testing.T) {
 }
 
 // TestConsumerModeIsCaseInsensitive: Paimon parses consumer.mode without
-// regard to case, from the schema, Options.Mode and TableOptions alike.
+// regard to case, from the schema, Options.Mode, Options.WrittenMode and
+// TableOptions alike. The old job's mode (schema, TableOptions,
+// WrittenMode) decides the grade; the new job's (Options.Mode, else the
+// table's) only the launch.
 func TestConsumerModeIsCaseInsensitive(t *testing.T) {
 	for _, tc := range []struct {
-		name   string
-		schema string
-		opts   paimon.Options
-		want   resume.Guarantee
+		name              string
+		schema            string
+		opts              paimon.Options
+		want              resume.Guarantee
+		launch, written   string
+		writtenAssumption bool
 	}{
-		{"Schema", "AT-LEAST-ONCE", paimon.Options{}, resume.Replay},
-		{"OptionsMode", "", paimon.Options{Mode: "At-Least-Once"}, resume.Replay},
-		{"TableOptions", "", paimon.Options{TableOptions: map[string]string{"consumer.mode": "AT-LEAST-ONCE"}}, resume.Replay},
-		{"ExactlyOnceUpper", "at-least-once", paimon.Options{Mode: "EXACTLY-ONCE"}, resume.ExactInput},
+		{"Schema", "AT-LEAST-ONCE", paimon.Options{}, resume.Replay, "at-least-once", "at-least-once", false},
+		{"OptionsModeIsTheNewJobs", "", paimon.Options{Mode: "At-Least-Once"}, resume.ExactInput, "at-least-once", "exactly-once", true},
+		{"WrittenMode", "", paimon.Options{WrittenMode: "At-Least-Once"}, resume.Replay, "exactly-once", "at-least-once", false},
+		{"TableOptions", "", paimon.Options{TableOptions: map[string]string{"consumer.mode": "AT-LEAST-ONCE"}}, resume.Replay, "at-least-once", "at-least-once", false},
+		{"ExactlyOnceUpper", "at-least-once", paimon.Options{WrittenMode: "EXACTLY-ONCE"}, resume.ExactInput, "at-least-once", "exactly-once", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, tb := newTable(t, 10, nil)
@@ -198,24 +204,25 @@ func TestConsumerModeIsCaseInsensitive(t *testing.T) {
 			}
 			tb.Consumer("job", 7)
 			c, p := resolveBy(t, openTable(t, b, tb.Path(), nil), &tc.opts)
-			if c.Guarantee != tc.want {
-				t.Fatalf("guarantee %v, want %v", c.Guarantee, tc.want)
+			if c.Guarantee != tc.want || p.NextSnapshot != 7 {
+				t.Fatalf("guarantee %v next %d, want %v next 7", c.Guarantee, p.NextSnapshot, tc.want)
 			}
-			wantMode := "exactly-once"
-			if tc.want == resume.Replay {
-				wantMode = "at-least-once"
+			if p.Mode != tc.launch || p.WrittenMode != tc.written {
+				t.Errorf("position mode %q written %q, want %q and %q", p.Mode, p.WrittenMode, tc.launch, tc.written)
 			}
-			if p.Mode != wantMode {
-				t.Errorf("position mode %q, want %q", p.Mode, wantMode)
+			if got, want := c.Position.Launch().Options["consumer.mode"], map[bool]string{true: "at-least-once"}[tc.launch == "at-least-once"]; got != want {
+				t.Errorf("launch consumer.mode %q, want %q", got, want)
 			}
-			if got := c.Position.Launch().Options["consumer.mode"]; tc.want == resume.Replay && got != "at-least-once" {
-				t.Errorf("launch consumer.mode %q", got)
+			if got := c.HasWarning(paimon.WarnWrittenModeAssumed); got != tc.writtenAssumption {
+				t.Errorf("written-mode-assumed warning %v, want %v: %q", got, tc.writtenAssumption, c.Warnings)
 			}
 		})
 	}
 	b, tb := newTable(t, 1, nil)
-	if _, err := paimon.NewResolver(openTable(t, b, tb.Path(), nil), "job", &paimon.Options{Mode: "TWICE"}); err == nil {
-		t.Error("an unknown mode in capitals was accepted")
+	for _, o := range []paimon.Options{{Mode: "TWICE"}, {WrittenMode: "TWICE"}} {
+		if _, err := paimon.NewResolver(openTable(t, b, tb.Path(), nil), "job", &o); err == nil {
+			t.Errorf("an unknown mode in capitals was accepted: %+v", o)
+		}
 	}
 }
 

@@ -15,6 +15,10 @@ import (
 
 func at(i int) time.Time { return t0.Add(time.Duration(i-1) * time.Minute) } // commit time of snapshot i
 
+// decoupled are table options under which Paimon reads long-lived
+// changelogs: changelog.time-retained 7 d > snapshot.time-retained 1 h.
+var decoupled = map[string]string{"changelog.time-retained": "7 d"}
+
 func TestResolve(t *testing.T) {
 	future := t0.Add(1000 * time.Hour)
 	type want struct {
@@ -35,49 +39,60 @@ func TestResolve(t *testing.T) {
 		{
 			name:  "ConsumerPresent",
 			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 7) },
-			want: want{g: resume.ExactInput, next: 7, at: at(6), options: map[string]string{"consumer-id": "job"},
+			want: want{g: resume.ExactInput, next: 7, at: at(6), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7"},
 				warnings: []string{"paimon.no-state-restore: start the job without -s"}},
 		},
 		{
 			name:  "PythonStyleConsumer",
 			build: func(t *testing.T, tb *paimontest.Table) { tb.ConsumerPython("job", 3) },
-			want:  want{g: resume.ExactInput, next: 3, at: at(2), options: map[string]string{"consumer-id": "job"}},
+			want:  want{g: resume.ExactInput, next: 3, at: at(2), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "3"}},
 		},
 		{
 			name: "AtLeastOnceFromTableOption",
 			build: func(t *testing.T, tb *paimontest.Table) {
 				tb.Schema(map[string]string{"consumer.mode": "at-least-once"}).Commit(at(11)).Consumer("job", 7)
 			},
-			want: want{g: resume.Replay, next: 7, at: at(6), options: map[string]string{"consumer-id": "job", "consumer.mode": "at-least-once"}},
+			want: want{g: resume.Replay, next: 7, at: at(6), options: map[string]string{"consumer-id": "job", "consumer.mode": "at-least-once", "scan.snapshot-id": "7"}},
 		},
 		{
-			name:  "AtLeastOnceOverride",
+			// Options.Mode is the new job's mode: the launch only. The old
+			// job's mode is unknown, so exactly-once is assumed, out loud.
+			name:  "AtLeastOnceNewJobOnly",
 			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 7) },
 			opts:  paimon.Options{Mode: "at-least-once"},
-			want:  want{g: resume.Replay, next: 7, at: at(6), options: map[string]string{"consumer-id": "job", "consumer.mode": "at-least-once"}},
+			want: want{g: resume.ExactInput, next: 7, at: at(6), options: map[string]string{"consumer-id": "job", "consumer.mode": "at-least-once", "scan.snapshot-id": "7"},
+				warnings: []string{"paimon.written-mode-assumed: assumed: the old job wrote the consumer file in exactly-once mode"}},
+		},
+		{
+			name:  "AtLeastOnceWritten",
+			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 7) },
+			opts:  paimon.Options{WrittenMode: "AT-LEAST-ONCE"},
+			want:  want{g: resume.Replay, next: 7, at: at(6), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7"}},
 		},
 		{
 			name:  "CaughtUp",
 			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 11) },
-			want:  want{g: resume.ExactInput, next: 11, at: at(10), options: map[string]string{"consumer-id": "job"}},
+			want:  want{g: resume.ExactInput, next: 11, at: at(10), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "11"}},
 		},
 		{
 			name:  "BehindEarliest",
 			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 2).ExpireBefore(5) },
-			want: want{g: resume.DataLoss, next: 5, at: at(5), options: map[string]string{"consumer-id": "job"},
+			want: want{g: resume.DataLoss, next: 5, at: at(5), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "5"},
 				warnings: []string{"paimon.expired-before-read: data loss: snapshots 2..4 expired"}},
 		},
 		{
 			name:  "BehindEarliestSnapshotButChangelogKept",
 			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 3).ExpireKeepChangelog(6) },
-			want:  want{g: resume.ExactInput, next: 3, at: at(2), options: map[string]string{"consumer-id": "job"}},
+			opts:  paimon.Options{TableOptions: decoupled},
+			want:  want{g: resume.ExactInput, next: 3, at: at(2), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "3"}},
 		},
 		{
 			name: "BehindChangelogToo",
 			build: func(t *testing.T, tb *paimontest.Table) {
 				tb.Consumer("job", 2).ExpireKeepChangelog(8).ExpireChangelogBefore(4)
 			},
-			want: want{g: resume.DataLoss, next: 4, at: at(4), options: map[string]string{"consumer-id": "job"},
+			opts: paimon.Options{TableOptions: decoupled},
+			want: want{g: resume.DataLoss, next: 4, at: at(4), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "4"},
 				warnings: []string{"snapshots 2..3 expired", "changelog-4"}},
 		},
 		{
@@ -90,7 +105,7 @@ func TestResolve(t *testing.T) {
 			build: func(t *testing.T, tb *paimontest.Table) {},
 			opts:  paimon.Options{StartTime: at(4).Add(30 * time.Second)},
 			want: want{g: resume.Replay, next: 5, at: at(4), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "5"},
-				warnings: []string{"skips records if the old job lagged", "changes the Flink source operator", "bind the consumer before starting", "CALL sys.reset_consumer('default.t', 'job', 5)", "no consumer.expiration-time"}},
+				warnings: []string{"skips records if the old job lagged", "changes the Flink source operator", "bind the consumer before starting", "CALL sys.reset_consumer('default.t', 'job', 5)", "consumer.expiration-time is not set in the table's options"}},
 		},
 		{
 			name:  "MissingWithStartTimeOnACommit",
@@ -114,14 +129,14 @@ func TestResolve(t *testing.T) {
 		{
 			name:  "MissingWithStartTimeInChangelogRange",
 			build: func(t *testing.T, tb *paimontest.Table) { tb.ExpireKeepChangelog(6) },
-			opts:  paimon.Options{StartTime: at(3).Add(30 * time.Second)},
+			opts:  paimon.Options{StartTime: at(3).Add(30 * time.Second), TableOptions: decoupled},
 			want: want{g: resume.Replay, next: 4, at: at(3), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "4"},
 				warnings: []string{"exists only as a long-lived changelog"}},
 		},
 		{
 			name:  "MissingWithStartTimeBeforeChangelogs",
 			build: func(t *testing.T, tb *paimontest.Table) { tb.ExpireKeepChangelog(6).ExpireChangelogBefore(3) },
-			opts:  paimon.Options{StartTime: at(1)},
+			opts:  paimon.Options{StartTime: at(1), TableOptions: decoupled},
 			want: want{g: resume.DataLoss, next: 3, at: at(1), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "3"},
 				warnings: []string{"possible loss: ids 1..2 (snapshots and long-lived changelogs) expired"}},
 		},
@@ -135,7 +150,7 @@ func TestResolve(t *testing.T) {
 		{
 			name:  "LatestHintAheadOfSnapshots",
 			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 7).SetHint("LATEST", "15") },
-			want:  want{g: resume.ExactInput, next: 7, at: at(6), options: map[string]string{"consumer-id": "job"}},
+			want:  want{g: resume.ExactInput, next: 7, at: at(6), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7"}},
 		},
 		{
 			name:  "LatestHintAheadByTime",
@@ -153,8 +168,10 @@ func TestResolve(t *testing.T) {
 			build: func(t *testing.T, tb *paimontest.Table) {
 				tb.Consumer("job", 9).RollbackTo(6).Commit(future, future.Add(time.Minute), future.Add(2*time.Minute))
 			},
-			want: want{g: resume.ExactInput, next: 9, at: future.Add(time.Minute), options: map[string]string{"consumer-id": "job"},
-				warnings: []string{"paimon.rollback-suspected: ", "rollback_to may have re-committed the ids"}},
+			// The consumer file is written "now" (memblob), before the
+			// re-commits at future times: snapshots 7 and 8 are new data.
+			want: want{g: resume.DataLoss, next: 9, options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7"},
+				warnings: []string{"paimon.rollback-suspected: possible loss: snapshots 7..8 were committed after the consumer's last progress", "CALL sys.reset_consumer('default.t', 'job', 7)"}},
 		},
 		{
 			name: "IdleBeyondExpiration",
@@ -162,7 +179,7 @@ func TestResolve(t *testing.T) {
 				tb.Schema(map[string]string{"consumer.expiration-time": "1 h"}).Commit(at(11)).Consumer("job", 7)
 			},
 			opts: paimon.Options{Now: func() time.Time { return time.Now().Add(2 * time.Hour) }},
-			want: want{g: resume.ExactInput, next: 7, at: at(6), options: map[string]string{"consumer-id": "job"},
+			want: want{g: resume.ExactInput, next: 7, at: at(6), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7"},
 				warnings: []string{"paimon.consumer-expired: ", "longer than consumer.expiration-time 1 h"}},
 		},
 		{
@@ -171,7 +188,7 @@ func TestResolve(t *testing.T) {
 				tb.Schema(map[string]string{"consumer.expiration-time": "1 h"}).Commit(at(11)).Consumer("job", 7)
 			},
 			opts: paimon.Options{Now: func() time.Time { return time.Now().Add(55 * time.Minute) }},
-			want: want{g: resume.ExactInput, next: 7, at: at(6), options: map[string]string{"consumer-id": "job"},
+			want: want{g: resume.ExactInput, next: 7, at: at(6), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7"},
 				warnings: []string{"close to consumer.expiration-time 1 h"}},
 		},
 		{
@@ -185,7 +202,7 @@ func TestResolve(t *testing.T) {
 			name:  "ConsumerAtEarliestLastConsumedExpired",
 			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 5).ExpireBefore(5) },
 			// At is the consumer file's modification time (now, in memblob).
-			want: want{g: resume.ExactInput, next: 5, options: map[string]string{"consumer-id": "job"}},
+			want: want{g: resume.ExactInput, next: 5, options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "5"}},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -282,12 +299,35 @@ func TestNewResolverRefusesBadArguments(t *testing.T) {
 		{"UnknownMode", tbl, "job", &paimon.Options{Mode: "twice"}},
 		{"UnknownModeOption", tbl, "job", &paimon.Options{TableOptions: map[string]string{"consumer.mode": "twice"}}},
 		{"BadExpiration", tbl, "job", &paimon.Options{TableOptions: map[string]string{"consumer.expiration-time": "soon"}}},
+		{"UnknownWrittenMode", tbl, "job", &paimon.Options{WrittenMode: "twice"}},
+		{"VersionWord", tbl, "job", &paimon.Options{PaimonVersion: "latest"}},
+		{"VersionMajorOnly", tbl, "job", &paimon.Options{PaimonVersion: "1"}},
+		{"VersionZero", tbl, "job", &paimon.Options{PaimonVersion: "0.0"}},
+		{"VersionTooManyParts", tbl, "job", &paimon.Options{PaimonVersion: "1.4.1.2"}},
+		{"BadRetentionCount", tbl, "job", &paimon.Options{TableOptions: map[string]string{"changelog.num-retained.max": "many"}}},
+		{"RetentionCountBeyondInt32", tbl, "job", &paimon.Options{TableOptions: map[string]string{"snapshot.num-retained.max": "2147483648"}}},
+		{"BadRetentionTime", tbl, "job", &paimon.Options{TableOptions: map[string]string{"changelog.time-retained": "a week"}}},
+		{"BadChangelogOnly", tbl, "job", &paimon.Options{TableOptions: map[string]string{"consumer.changelog-only": "yes"}}},
+		{"BadIgnoreProgress", tbl, "job", &paimon.Options{TableOptions: map[string]string{"consumer.ignore-progress": "1"}}},
+		{"BadChangelogProducer", tbl, "job", &paimon.Options{TableOptions: map[string]string{"changelog-producer": "always"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := paimon.NewResolver(tc.tbl, tc.id, tc.opts); err == nil {
 				t.Error("NewResolver succeeded")
 			}
 		})
+	}
+}
+
+// TestNewResolverAcceptsPaimonVersions: release numbers as people write
+// them.
+func TestNewResolverAcceptsPaimonVersions(t *testing.T) {
+	b, tb := newTable(t, 1, nil)
+	tbl := openTable(t, b, tb.Path(), nil)
+	for _, v := range []string{"", "0.8", "0.8.2", "1.4.1", "1.5-SNAPSHOT", "2.0.0", "0.7"} {
+		if _, err := paimon.NewResolver(tbl, "job", &paimon.Options{PaimonVersion: v}); err != nil {
+			t.Errorf("%q: %v", v, err)
+		}
 	}
 }
 

@@ -21,6 +21,20 @@ const (
 	OptSnapshotNumRetainMin   = "snapshot.num-retained.min"
 	OptSnapshotNumRetainMax   = "snapshot.num-retained.max"
 	OptSnapshotTimeRetained   = "snapshot.time-retained"
+	// OptChangelogNumRetainMin is changelog.num-retained.min; like the other
+	// changelog retention options it defaults to its snapshot counterpart.
+	OptChangelogNumRetainMin = "changelog.num-retained.min"
+	// OptChangelogProducer is changelog-producer (none, input,
+	// full-compaction, lookup; default none). Paimon 0.8 reads long-lived
+	// changelogs only when it is not none.
+	OptChangelogProducer = "changelog-producer"
+	// OptConsumerChangelogOnly is consumer.changelog-only (Paimon 1.4+,
+	// default false): with decoupled changelogs, consumers protect
+	// changelogs only and no longer stop snapshot expiry.
+	OptConsumerChangelogOnly = "consumer.changelog-only"
+	// OptScanMode is scan.mode; OptScanSnapshotID is scan.snapshot-id.
+	OptScanMode       = "scan.mode"
+	OptScanSnapshotID = "scan.snapshot-id"
 )
 
 // Consumer modes (consumer.mode).
@@ -114,6 +128,18 @@ func (t *Table) schemaFrom(ctx context.Context, id int64) (*Schema, error) {
 // ParseDuration reads a Paimon (Flink TimeUtils) duration such as "1 d",
 // "7d", "12 h", "30 min", "90s", "500 ms", or a bare number of milliseconds.
 func ParseDuration(s string) (time.Duration, error) {
+	n, mult, err := parseDurationParts(s)
+	if err != nil {
+		return 0, err
+	}
+	if n > int64((1<<63-1)/mult) {
+		return 0, fmt.Errorf("paimon: duration %q is too long", s)
+	}
+	return time.Duration(n) * mult, nil
+}
+
+// parseDurationParts splits a Paimon duration into a count and a unit.
+func parseDurationParts(s string) (int64, time.Duration, error) {
 	in := s
 	s = strings.TrimSpace(s)
 	i := 0
@@ -121,11 +147,11 @@ func ParseDuration(s string) (time.Duration, error) {
 		i++
 	}
 	if i == 0 {
-		return 0, fmt.Errorf("paimon: duration %q does not start with a number", in)
+		return 0, 0, fmt.Errorf("paimon: duration %q does not start with a number", in)
 	}
 	n, err := strconv.ParseInt(s[:i], 10, 64)
 	if err != nil {
-		return 0, fmt.Errorf("paimon: duration %q: %v", in, err)
+		return 0, 0, fmt.Errorf("paimon: duration %q: %v", in, err)
 	}
 	unit := strings.ToLower(strings.TrimLeftFunc(s[i:], unicode.IsSpace))
 	var mult time.Duration
@@ -145,10 +171,7 @@ func ParseDuration(s string) (time.Duration, error) {
 	case "d", "day", "days":
 		mult = 24 * time.Hour
 	default:
-		return 0, fmt.Errorf("paimon: duration %q: unknown unit %q", in, unit)
+		return 0, 0, fmt.Errorf("paimon: duration %q: unknown unit %q", in, unit)
 	}
-	if n > int64((1<<63-1)/mult) {
-		return 0, fmt.Errorf("paimon: duration %q is too long", in)
-	}
-	return time.Duration(n) * mult, nil
+	return n, mult, nil
 }

@@ -4,8 +4,10 @@ package paimon
 // results (see [resume.Warning]; the table in package resume's doc lists
 // every code).
 const (
-	// WarnRollbackSuspected: snapshot nextSnapshot-1 was committed after the
-	// consumer file was written (a rollback_to may have re-committed ids).
+	// WarnRollbackSuspected: snapshots below nextSnapshot were committed
+	// after the consumer file was last written (a rollback re-committed ids
+	// the job had passed): possible loss, graded DataLoss, with the lowest
+	// such id offered as Position.ReplayFrom.
 	WarnRollbackSuspected = "paimon.rollback-suspected"
 	// WarnExpiredBeforeRead: snapshots the consumer had not read expired.
 	WarnExpiredBeforeRead = "paimon.expired-before-read"
@@ -48,4 +50,17 @@ const (
 	// WarnConsumerRecentlyModified: the consumer file was modified within
 	// DefaultResetQuietPeriod: a job may still be running.
 	WarnConsumerRecentlyModified = "paimon.consumer-recently-modified"
+	// WarnWrittenModeAssumed: nothing says which consumer.mode the old job
+	// ran with; exactly-once is assumed (Options.WrittenMode).
+	WarnWrittenModeAssumed = "paimon.written-mode-assumed"
+	// WarnChangelogIgnored: changelog/ holds long-lived changelogs, but the
+	// table's options say Paimon does not read them.
+	WarnChangelogIgnored = "paimon.changelog-ignored"
+	// WarnVersionAssumed: the grade or the start depends on the Paimon
+	// version, which was not declared (Options.PaimonVersion); the newest
+	// is assumed.
+	WarnVersionAssumed = "paimon.version-assumed"
+	// WarnOptionUnreadable: a table option does not parse; its default is
+	// used.
+	WarnOptionUnreadable = "paimon.option-unreadable"
 )

@@ -17,9 +17,12 @@ import (
 // part's is unknown), its launch the union of the parts' launches, and its
 // reasons and warnings the parts', each prefixed with the part's name.
 //
-// It fails if any part fails; if parts have nothing to offer and none failed,
-// its error wraps [ErrNoPosition] (a failure elsewhere keeps it a failure); if two parts set the same launch option or configuration
-// key to different values, it fails rather than pick one.
+// It fails if any part fails, and with an error wrapping [ErrUsage] when it
+// was given no parts; if parts have nothing to offer and none failed,
+// its error wraps [ErrNoPosition] (a failure elsewhere keeps it a failure);
+// if two parts set the same launch option or configuration key to different
+// values, it fails rather than pick one. The resolver it returns implements
+// [GuaranteeBounder]: its bound is the weakest of the parts' bounds.
 func All(name string, parts ...Resolver) Resolver {
 	return allResolver{name: name, parts: parts}
 }
@@ -31,9 +34,20 @@ type allResolver struct {
 
 func (a allResolver) Name() string { return a.name }
 
+// MaxGuarantee is the weakest of the parts' bounds (see [MaxGuarantee]: a
+// part without one counts as exactly-once): the combined candidate is only
+// as good as its weakest part.
+func (a allResolver) MaxGuarantee() Guarantee {
+	g := ExactlyOnce
+	for _, p := range a.parts {
+		g = min(g, MaxGuarantee(p))
+	}
+	return g
+}
+
 func (a allResolver) Resolve(ctx context.Context) (Candidate, error) {
 	if len(a.parts) == 0 {
-		return Candidate{}, fmt.Errorf("resume: %s: no parts: %w", a.name, ErrNoPosition)
+		return Candidate{}, fmt.Errorf("resume: %s: %w: All was given no parts", a.name, ErrUsage)
 	}
 	answers := make([]answer, len(a.parts))
 	names := make([]string, len(a.parts))
@@ -52,7 +66,7 @@ func (a allResolver) Resolve(ctx context.Context) (Candidate, error) {
 	for i, ans := range answers {
 		err := ans.err
 		if err == nil {
-			err = validate(ans.cand, names[i])
+			err = validate(ans.cand, names[i], MaxGuarantee(a.parts[i]))
 		}
 		switch {
 		case err == nil:

@@ -13,7 +13,8 @@ import (
 )
 
 // Policy says which candidates a [Chain] may choose. The zero value means:
-// Replay or better, any age, no timeout, the wall clock.
+// Replay or better, any age, no timeout, the wall clock, and a failed
+// resolver blocks the candidates weaker than what it could have offered.
 type Policy struct {
 	// MinGuarantee is the weakest acceptable guarantee; 0 means Replay, so
 	// DataLoss is never chosen unless asked for explicitly.
@@ -26,6 +27,19 @@ type Policy struct {
 	Timeout time.Duration
 	// Now returns the current time; nil means time.Now.
 	Now func() time.Time
+	// OnFailure says what a failed resolver does to the others' candidates.
+	// The zero value, BlockWeaker, blocks every candidate weaker than what
+	// the failed resolver could have offered; ChooseAnyway chooses among
+	// what was offered.
+	OnFailure FailurePolicy
+}
+
+// record returns the policy as a Decision records it: MinGuarantee explicit,
+// Now cleared (Decision.DecidedAt records the time).
+func (p Policy) record() Policy {
+	p.MinGuarantee = p.minGuarantee()
+	p.Now = nil
+	return p
 }
 
 func (p Policy) minGuarantee() Guarantee {
@@ -62,23 +76,47 @@ func (e *PanicError) Error() string {
 	return fmt.Sprintf("resume: resolver %s panicked: %v", e.Resolver, e.Value)
 }
 
+// ErrUsage is what [Chain.Resolve]'s error wraps when the chain itself is
+// wrong — no resolvers, a nil resolver, two resolvers with the same name, a
+// policy value out of range — detected before any resolver is asked, and
+// what [All] returns when it was given no parts. It is a programming or
+// configuration error, not an answer about the sources (resumectl exits 2).
+// Check it with errors.Is.
+var ErrUsage = errors.New("resume: bad chain")
+
 // Resolve asks every resolver concurrently, each under the policy's timeout,
 // and chooses: candidates below MinGuarantee or older than MaxAge are rejected;
-// of the rest the highest guarantee wins, then the newest At, then chain order.
+// under [BlockWeaker] so are the candidates weaker than what a failed
+// resolver could have offered ("blocked: …"); of the rest the highest
+// guarantee wins, then the newest At, then chain order.
 //
-// It always returns a non-nil Decision with one outcome per resolver in chain
+// It always returns a non-nil Decision. Before asking anyone it checks the
+// chain: no resolvers, a nil resolver, duplicate names or a policy value out
+// of range return an error wrapping [ErrUsage] and a Decision without
+// outcomes. Otherwise the Decision has one outcome per resolver in chain
 // order. The error is nil only when no resolver failed; otherwise it names
 // each failure on one line, in chain order, and errors.Is / errors.As reach
-// each cause. With failures, Chosen may still be set. When nothing acceptable
-// was offered, the error wraps [ErrNoPosition]. When ctx ends before the
-// decision, nothing is chosen and the error wraps ctx.Err(); resolvers are not
-// called at all if ctx has already ended.
+// each cause ([Decision.Failed] lists them). With failures, Chosen may still
+// be set: under ChooseAnyway, or when no failed resolver could have offered
+// more than the chosen candidate. The error wraps [ErrNoPosition] only when
+// nothing acceptable was offered and no resolver failed. When ctx ends before
+// the decision, nothing is chosen and the error wraps ctx.Err(); resolvers are
+// not called at all if ctx has already ended.
 func (c *Chain) Resolve(ctx context.Context) (*Decision, error) {
-	d := &Decision{Considered: make([]Outcome, len(c.Resolvers))}
+	d := &Decision{Policy: c.Policy.record(), Version: ModuleVersion()}
+	names, err := c.check()
+	if err != nil {
+		d.DecidedAt = c.Policy.now().UTC()
+		if !d.Policy.MinGuarantee.Valid() || !d.Policy.OnFailure.Valid() {
+			d.Policy = Policy{} // not recordable: the document omits it
+		}
+		return d, err
+	}
+	d.Considered = make([]Outcome, len(c.Resolvers))
 	answers := make([]answer, len(c.Resolvers))
 	var wg sync.WaitGroup
 	for i, r := range c.Resolvers {
-		d.Considered[i].Resolver = safeName(r, i)
+		d.Considered[i].Resolver = names[i]
 		if ctx.Err() != nil {
 			answers[i] = answer{err: fmt.Errorf("not asked: %w", ctx.Err())}
 			continue
@@ -86,18 +124,22 @@ func (c *Chain) Resolve(ctx context.Context) (*Decision, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			answers[i] = call(ctx, r, d.Considered[i].Resolver, c.Policy.Timeout)
+			answers[i] = call(ctx, r, names[i], c.Policy.Timeout)
 		}()
 	}
 	wg.Wait()
+	now := c.Policy.now()
+	d.DecidedAt = now.UTC()
 
 	var failures *multierror.Error
 	var offered []int
+	var blockers []blocker
 	for i := range answers {
 		o := &d.Considered[i]
 		a := answers[i]
+		bound := MaxGuarantee(c.Resolvers[i])
 		if a.err == nil {
-			a.err = validate(a.cand, o.Resolver)
+			a.err = validate(a.cand, o.Resolver, bound)
 		}
 		switch {
 		case a.err == nil:
@@ -111,7 +153,16 @@ func (c *Chain) Resolve(ctx context.Context) (*Decision, error) {
 			o.Verdict, o.Err = VerdictNoPosition, a.err
 		default:
 			o.Verdict, o.Err = VerdictFailed, a.err
-			failures = multierror.Append(failures, fmt.Errorf("%s: %w", o.Resolver, a.err))
+			cause := a.err
+			if errors.Is(cause, ErrNoPosition) {
+				// Only when ctx ended: the aggregate must not read as
+				// "nothing to offer" while something failed.
+				cause = errors.New(cause.Error())
+			}
+			failures = multierror.Append(failures, fmt.Errorf("%s: %w", o.Resolver, cause))
+			if c.Policy.OnFailure == BlockWeaker {
+				blockers = append(blockers, blocker{resolver: o.Resolver, bound: bound})
+			}
 		}
 	}
 
@@ -128,7 +179,7 @@ func (c *Chain) Resolve(ctx context.Context) (*Decision, error) {
 	for k, i := range offered {
 		cands[k] = d.Considered[i].Candidate
 	}
-	winner, whys := choose(cands, c.Policy, c.Policy.now())
+	winner, whys := choose(cands, c.Policy, now, blockers)
 	for k, i := range offered {
 		o := &d.Considered[i]
 		if k == winner {
@@ -141,9 +192,58 @@ func (c *Chain) Resolve(ctx context.Context) (*Decision, error) {
 		o.Verdict, o.Why = VerdictRejected, whys[k]
 	}
 	if d.Chosen == nil {
-		failures = multierror.Append(failures, noPositionError(d))
+		failures = multierror.Append(failures, nothingChosenError(d, failures == nil))
 	}
 	return d, finish(failures)
+}
+
+// check returns the outcome names, or an error wrapping ErrUsage for a chain
+// that cannot be asked.
+func (c *Chain) check() ([]string, error) {
+	if len(c.Resolvers) == 0 {
+		return nil, fmt.Errorf("%w: the chain has no resolvers", ErrUsage)
+	}
+	if g := c.Policy.MinGuarantee; g != GuaranteeUnknown && !g.Valid() {
+		return nil, fmt.Errorf("%w: Policy.MinGuarantee is %s, not a guarantee", ErrUsage, g)
+	}
+	if !c.Policy.OnFailure.Valid() {
+		return nil, fmt.Errorf("%w: Policy.OnFailure is %s, not block-weaker or choose-anyway", ErrUsage, c.Policy.OnFailure)
+	}
+	names := make([]string, len(c.Resolvers))
+	first := make(map[string]int, len(c.Resolvers))
+	for i, r := range c.Resolvers {
+		if r == nil {
+			return nil, fmt.Errorf("%w: resolver %d of the chain is nil", ErrUsage, i+1)
+		}
+		names[i] = safeName(r, i)
+		if j, dup := first[names[i]]; dup {
+			return nil, fmt.Errorf("%w: resolvers %d and %d are both named %q: names identify outcomes and failures, so they must be unique within a chain", ErrUsage, j+1, i+1, names[i])
+		}
+		first[names[i]] = i
+	}
+	return names, nil
+}
+
+// blocker is a failed resolver under BlockWeaker and the best guarantee it
+// could have offered.
+type blocker struct {
+	resolver string
+	bound    Guarantee
+}
+
+// blockedWhy returns the reason a candidate of guarantee g is blocked, naming
+// every failed resolver that could have offered more, or "" when none could.
+func blockedWhy(g Guarantee, blockers []blocker) string {
+	var parts []string
+	for _, b := range blockers {
+		if b.bound > g {
+			parts = append(parts, fmt.Sprintf("%s failed and could have offered %s", b.resolver, b.bound))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "blocked: " + strings.Join(parts, "; ")
 }
 
 // answer is one resolver's raw reply.
@@ -195,13 +295,17 @@ func safeName(r Resolver, i int) (name string) {
 	return r.Name()
 }
 
-// validate checks the contract for a candidate returned with a nil error.
-func validate(c Candidate, name string) error {
+// validate checks the contract for a candidate returned with a nil error by
+// a resolver whose MaxGuarantee is bound.
+func validate(c Candidate, name string, bound Guarantee) error {
 	if c.Position == nil {
 		return fmt.Errorf("resume: resolver %s returned no position and no error", name)
 	}
 	if !c.Guarantee.Valid() {
 		return fmt.Errorf("resume: resolver %s returned a candidate with guarantee %s", name, c.Guarantee)
+	}
+	if c.Guarantee > bound {
+		return fmt.Errorf("resume: resolver %s offered %s, above its MaxGuarantee %s", name, c.Guarantee, bound)
 	}
 	return nil
 }
@@ -224,12 +328,14 @@ func continueWarnings(w *Candidate, cands []*Candidate, winner int) {
 }
 
 // choose picks the winner among cands (in chain order) and returns a reason
-// for every loser. It is pure: the policy and the clock come in as values.
-// winner is -1 when no candidate is acceptable.
-func choose(cands []*Candidate, p Policy, now time.Time) (winner int, whys []string) {
+// for every loser. It is pure: the policy, the clock and the failed
+// resolvers that block weaker candidates come in as values. winner is -1 when
+// no candidate is acceptable.
+func choose(cands []*Candidate, p Policy, now time.Time, blockers []blocker) (winner int, whys []string) {
 	whys = make([]string, len(cands))
 	min := p.minGuarantee()
 	winner = -1
+	var blocked []int // acceptable but for a failure that could have offered more
 	for k, c := range cands {
 		switch {
 		case c.Guarantee < min:
@@ -238,6 +344,8 @@ func choose(cands []*Candidate, p Policy, now time.Time) (winner int, whys []str
 			whys[k] = fmt.Sprintf("age unknown (no time for the position) and the policy has a max age of %s", p.MaxAge)
 		case p.MaxAge > 0 && c.At.Before(now.Add(-p.MaxAge)):
 			whys[k] = fmt.Sprintf("at %s is %s old, older than the max age %s", formatAt(c.At), now.Sub(c.At).Round(time.Second), p.MaxAge)
+		case blockedWhy(c.Guarantee, blockers) != "":
+			blocked = append(blocked, k)
 		default:
 			if winner < 0 || better(c, cands[winner]) {
 				winner = k
@@ -245,8 +353,14 @@ func choose(cands []*Candidate, p Policy, now time.Time) (winner int, whys []str
 		}
 	}
 	if winner < 0 {
+		for _, k := range blocked {
+			whys[k] = blockedWhy(cands[k].Guarantee, blockers)
+		}
 		return winner, whys
 	}
+	// A blocked candidate is weaker than every bound that blocks it, and
+	// the winner is at least as strong as every bound: it lost on its
+	// guarantee, and says so below, whatever the failures.
 	w := cands[winner]
 	for k, c := range cands {
 		if k == winner || whys[k] != "" {
@@ -276,20 +390,24 @@ func better(a, b *Candidate) bool {
 	return a.At.After(b.At)
 }
 
-func noPositionError(d *Decision) error {
+// nothingChosenError says why nothing was chosen, naming every rejected
+// candidate and every resolver that had nothing. It wraps ErrNoPosition only
+// when noFailures: a failure is never reported as "nothing to offer".
+func nothingChosenError(d *Decision, noFailures bool) error {
 	var parts []string
 	for _, o := range d.Considered {
 		if o.Verdict == VerdictRejected || o.Verdict == VerdictNoPosition {
 			parts = append(parts, o.Resolver+": "+oneLine(o.why()))
 		}
 	}
-	if len(d.Considered) == 0 {
-		parts = append(parts, "the chain has no resolvers")
+	detail := ""
+	if len(parts) > 0 {
+		detail = " (" + strings.Join(parts, "; ") + ")"
 	}
-	if len(parts) == 0 {
-		return fmt.Errorf("%w: nothing acceptable was offered", ErrNoPosition)
+	if noFailures {
+		return fmt.Errorf("%w: nothing acceptable was offered%s", ErrNoPosition, detail)
 	}
-	return fmt.Errorf("%w: nothing acceptable was offered (%s)", ErrNoPosition, strings.Join(parts, "; "))
+	return fmt.Errorf("resume: nothing chosen%s", detail)
 }
 
 // finish returns the aggregate error, one line per failure, or nil.

@@ -129,11 +129,6 @@ func TestChainSelection(t *testing.T) {
 			resolvers: []resume.Resolver{resumetest.Failing("empty", fmt.Errorf("no checkpoints: %w", resume.ErrNoPosition)), static("b", resume.Replay, t0)},
 			want:      []string{"empty=no-position", "b=chosen"},
 		},
-		{
-			name:      "EmptyChain",
-			want:      nil,
-			wantErrIs: resume.ErrNoPosition,
-		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.policy.Now = func() time.Time { return now }
@@ -220,11 +215,11 @@ func (s stubborn) Resolve(context.Context) (resume.Candidate, error) {
 
 func TestChainFailures(t *testing.T) {
 	errStorage := errors.New("storage unreachable")
-	t.Run("FailureAndSuccessMixed", func(t *testing.T) {
+	t.Run("FailureAndSuccessMixedChooseAnyway", func(t *testing.T) {
 		c := &resume.Chain{Resolvers: []resume.Resolver{
 			resumetest.Failing("bad", fmt.Errorf("list ck/: %w", errStorage)),
 			static("good", resume.Replay, t0),
-		}}
+		}, Policy: resume.Policy{OnFailure: resume.ChooseAnyway}}
 		d, err := c.Resolve(context.Background())
 		if !errors.Is(err, errStorage) {
 			t.Errorf("err = %v, want it to wrap the failure", err)
@@ -246,14 +241,17 @@ func TestChainFailures(t *testing.T) {
 		if d.Chosen != nil {
 			t.Error("chose something")
 		}
-		for _, want := range []error{errA, errB, resume.ErrNoPosition} {
+		for _, want := range []error{errA, errB} {
 			if !errors.Is(err, want) {
 				t.Errorf("err does not wrap %v", want)
 			}
 		}
+		if errors.Is(err, resume.ErrNoPosition) {
+			t.Errorf("err = %v: resolvers failed, so not ErrNoPosition", err)
+		}
 		lines := strings.Split(err.Error(), "\n")
-		if len(lines) != 3 || !strings.HasPrefix(lines[0], "a: ") || !strings.HasPrefix(lines[1], "b: b broke; second line") {
-			t.Errorf("err lines = %q, want one line per failure in chain order, then the no-position line", lines)
+		if len(lines) != 3 || !strings.HasPrefix(lines[0], "a: ") || !strings.HasPrefix(lines[1], "b: b broke; second line") || lines[2] != "resume: nothing chosen" {
+			t.Errorf("err lines = %q, want one line per failure in chain order, then the nothing-chosen line", lines)
 		}
 	})
 	t.Run("PanicRecovered", func(t *testing.T) {
@@ -263,8 +261,14 @@ func TestChainFailures(t *testing.T) {
 		if !errors.As(err, &pe) || pe.Resolver != "boom" || len(pe.Stack) == 0 {
 			t.Errorf("err = %v, want a PanicError for boom with a stack", err)
 		}
-		if d.Chosen == nil || d.Chosen.Resolver != "ok" {
-			t.Errorf("chosen = %+v", d.Chosen)
+		// A panic is a failure: by default it blocks what boom could have
+		// beaten (it has no bound: exactly-once).
+		if d.Chosen != nil || d.Considered[1].Why != "blocked: boom failed and could have offered exactly-once" {
+			t.Errorf("chosen = %+v, ok's why %q", d.Chosen, d.Considered[1].Why)
+		}
+		c.Policy.OnFailure = resume.ChooseAnyway
+		if d, _ := c.Resolve(context.Background()); d.Chosen == nil || d.Chosen.Resolver != "ok" {
+			t.Errorf("choose-anyway: chosen = %+v", d.Chosen)
 		}
 	})
 	t.Run("IgnoresContextPastTimeout", func(t *testing.T) {
@@ -275,8 +279,9 @@ func TestChainFailures(t *testing.T) {
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("err = %v, want DeadlineExceeded", err)
 		}
-		if d.Considered[0].Verdict != resume.VerdictFailed || d.Chosen == nil || d.Chosen.Resolver != "ok" {
-			t.Errorf("verdicts %v, chosen %+v", verdicts(d), d.Chosen)
+		// A timeout is a failure: it blocks the weaker replay.
+		if d.Considered[0].Verdict != resume.VerdictFailed || d.Chosen != nil || !strings.HasPrefix(d.Considered[1].Why, "blocked: stubborn failed") {
+			t.Errorf("verdicts %v, chosen %+v, why %q", verdicts(d), d.Chosen, d.Considered[1].Why)
 		}
 	})
 	t.Run("NilPositionNilError", func(t *testing.T) {
@@ -424,7 +429,7 @@ func TestGuaranteeText(t *testing.T) {
 
 func TestSingleFailureIsOneLine(t *testing.T) {
 	errBoom := errors.New("boom\nsecond line")
-	_, err := (&resume.Chain{Resolvers: []resume.Resolver{resumetest.Failing("a", errBoom), static("b", resume.Replay, t0)}}).Resolve(context.Background())
+	_, err := (&resume.Chain{Resolvers: []resume.Resolver{resumetest.Failing("a", errBoom), static("b", resume.ExactlyOnce, t0)}}).Resolve(context.Background())
 	if !errors.Is(err, errBoom) || strings.Contains(err.Error(), "\n") {
 		t.Errorf("err = %q, want one line wrapping the failure", err)
 	}

@@ -71,14 +71,42 @@ type Outcome struct {
 	Why string
 }
 
-// Decision is the result of [Chain.Resolve].
+// Decision is the result of [Chain.Resolve], and a record of how it was
+// made: when, under which policy, by which resumekit version.
 type Decision struct {
 	// Chosen is the winning candidate; nil when nothing is acceptable (then
 	// Resolve's error says why).
 	Chosen *Candidate
 	// Considered has one outcome per resolver, in chain order, the winner's
-	// included.
+	// included. It is empty when Resolve refused the chain ([ErrUsage]).
 	Considered []Outcome
+	// DecidedAt is the time the decision was made, Policy.Now() (the wall
+	// clock by default) in UTC: the time MaxAge was measured from. Zero in a
+	// decision read from a document that does not record it.
+	DecidedAt time.Time
+	// Policy is the policy the decision was made under, with MinGuarantee
+	// explicit (Replay for 0) and Now cleared (DecidedAt records it). A
+	// decision read from a document that records no policy has a zero
+	// MinGuarantee, and marshals without one again.
+	Policy Policy
+	// Version is the resumekit module version that decided ([ModuleVersion]:
+	// "(devel)" when unknown); "" when not recorded. A golden test sets it
+	// to a fixed value before marshalling.
+	Version string
+}
+
+// Failed returns the outcomes of the resolvers that failed (VerdictFailed:
+// they could not look, panicked, timed out, broke the contract, or were not
+// asked because the context ended), in chain order; nil when none failed. A
+// deploy tool branches on it, or on [Classify], never on error text.
+func (d *Decision) Failed() []Outcome {
+	var out []Outcome
+	for _, o := range d.Considered {
+		if o.Verdict == VerdictFailed {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // Explain returns the human report: the choice and how to launch from it, its

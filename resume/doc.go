@@ -17,8 +17,13 @@
 //		Policy:    resume.Policy{MinGuarantee: resume.Replay, MaxAge: 24 * time.Hour},
 //	}
 //	d, err := chain.Resolve(ctx)
-//	if d.Chosen != nil {
-//		fmt.Println(d.Chosen.Position.Launch().Args) // e.g. [-s s3a://b/ck/<job>/chk-42]
+//	switch resume.Classify(d, err) {
+//	case resume.ResultChosen:
+//		deploy(d.Chosen.Position.Launch()) // e.g. -s s3a://b/ck/<job>/chk-42
+//	case resume.ResultFailed:
+//		// a source could not be read (d.Failed()): fix it, do not deploy
+//	case resume.ResultNothingAcceptable:
+//		// every source answered; nothing meets the policy (a first deploy?)
 //	}
 //	fmt.Print(d.Explain())
 //
@@ -29,6 +34,21 @@
 // [ExactInput] (input resumes exactly after durably recorded progress, operator
 // state starts empty), [ExactlyOnce] (operator state and input position restored
 // together). The chain never chooses DataLoss unless the policy asks for it.
+//
+// # Failing closed
+//
+// A resolver that fails — storage unreachable, a panic, a timeout, a broken
+// contract — has not said what it would have offered. Under the default
+// [Policy.OnFailure], [BlockWeaker], it blocks every candidate weaker than
+// the best it could have offered: its [GuaranteeBounder] bound (flinkckpt
+// exactly-once, paimon exact-input, kafkaoffset replay, [All] the weakest of
+// its parts), exactly-once for a resolver without one. A checkpoint store that
+// answers 503 therefore blocks a stateless Kafka start ("blocked:
+// flink-checkpoints failed and could have offered exactly-once") instead of
+// deploying it; a failed Kafka blocks nothing that is exact-input or better. A
+// failure whose bound is not above the best acceptable candidate changes
+// nothing: that candidate is chosen, and the error still names the failure.
+// [ChooseAnyway] keeps the partial choice instead.
 //
 // # Warning codes
 //
@@ -47,6 +67,10 @@
 //	flink.path-from-location               the -s path comes from the storage URL, not the snapshot
 //	flink.keep-until-first-checkpoint      keep the snapshot until the new job's first checkpoint
 //	flink.restarted-run                    a lower checkpoint id in a fixed job dir is newer than the chosen one
+//	flink.dropped-state                    the new job drops some operators' state (--allowNonRestoredState): exact-input at best
+//	flink.dropped-source-state             the dropped state includes a source enumerator's: input may be skipped (data-loss)
+//	flink.conditional-restore              state goes to operators the new job creates only under unsettled conditions
+//	flink.older-than-incompatible          newer snapshots would drop state in the new job: duplicates downstream
 //	kafka.no-commits                       the group has no commits on the topics: every partition starts by time
 //	kafka.uncommitted-partitions           partitions without a commit start at the log start offset
 //	kafka.start-at-end                     partitions with no record at or after the time start at the end offset
@@ -55,7 +79,13 @@
 //	kafka.rewind-lag                       a start by time skips what a lagging job had not read
 //	kafka.not-observed                     the old job was not observed for being stopped
 //	kafka.several-topics                   specific-offsets options cover one topic only
-//	paimon.rollback-suspected              snapshot nextSnapshot-1 was committed after the consumer file was written
+//	kafka.open-transaction                 a transaction is open: a read_committed job stops at the last stable offset
+//	kafka.commit-source-assumed            starts at commits assume the old job committed on completed checkpoints
+//	kafka.idle-indistinguishable           every commit equals its end offset: a running idle job cannot be told apart
+//	kafka.tombstones-may-be-gone           a compacted topic's start is further behind than delete.retention.ms
+//	kafka.configs-unread                   topic configs unreadable: cleanup.policy=delete and CreateTime assumed
+//	kafka.future-time                      a commit or record time after now counts as now in At
+//	paimon.rollback-suspected              ids below nextSnapshot were committed after the consumer's last progress: possible loss
 //	paimon.expired-before-read             snapshots the consumer had not read expired: data loss
 //	paimon.expiration-unreadable           consumer.expiration-time does not parse
 //	paimon.consumer-expired                the consumer is idle longer than consumer.expiration-time
@@ -72,18 +102,67 @@
 //	paimon.possible-loss                   expired ids may have held records after the start time
 //	paimon.consumer-file-unusable          a reset replaces an unreadable consumer file
 //	paimon.consumer-recently-modified      the consumer file changed within the last minute: a job may be running
+//	paimon.written-mode-assumed            the old job's consumer.mode is not known: exactly-once assumed
+//	paimon.changelog-ignored               changelog/ holds changelogs the table's options say are not read
+//	paimon.version-assumed                 the grade depends on the Paimon version, which was not declared
+//	paimon.option-unreadable               a table option does not parse: its default is used
+//	salvage.data-loss                      records or snapshots a salvaged source had not read are gone
+//	salvage.not-checked                    a salvaged position was not checked against the live system
+//	salvage.unresolved-marker              Kafka partitions the old job had not started have no offset
+//	salvage.resolved-marker                Kafka partitions the old job had not started start at today's log start or end
+//	salvage.partly-read-snapshot           a Paimon snapshot was partly read: its emitted records are read again
+//	salvage.mysql-snapshot-phase           a MySQL CDC source had no binlog position yet: it snapshots again
+//	salvage.several-sources                several sources' connector options collide: each keeps its own
+//	salvage.source-notes                   what a source's state held but its position leaves out
 //
 // Each code is also a constant of the emitting package
 // (flinkckpt.WarnOlderThanBroken, kafkaoffset.WarnNotObserved, …);
 // [Candidate.HasWarning] tests for one.
 //
+// # The document
+//
+// [Decision] marshals to the resumekit.decision/v1 document and reads back
+// from it (json.Unmarshal into a Decision, or a single [Candidate] from its
+// candidate form): positions become [*RawPosition]s that each resolver
+// package's PositionOf decodes, and marshalling again gives the same bytes. The
+// document is a record of how the decision was made: "resumekit" (the module
+// version, [ModuleVersion]), "decided_at" (Policy.Now in UTC) and "policy"
+// ("min_guarantee"; "max_age" and "timeout" as Go duration strings such as
+// "24h0m0s", omitted when 0; "on_failure").
+//
+// Compatibility within v1:
+//   - fields may be added, at any level; readers must ignore fields they do
+//     not know, and a field added later is omitted when it is not recorded
+//     (an older document reads back and marshals to its own bytes);
+//   - no field is removed, renamed or changes meaning or type;
+//   - the sets of verdicts (chosen, rejected, failed, no-position),
+//     guarantees (data-loss, replay, exact-input, exactly-once) and failure
+//     policies (block-weaker, choose-anyway) are closed: a reader may switch
+//     on them exhaustively, and a new value means a new schema,
+//     resumekit.decision/v2;
+//   - warning codes are stable (never renamed, never reused); new codes may
+//     appear, so a reader treats an unknown code as a warning it cannot
+//     interpret, not as an error;
+//   - the position object of each kind follows the same rules (its resolver
+//     package keeps a golden file of it).
+//
 // # Errors
 //
 // [ErrNoPosition] (checked with errors.Is) is what a resolver returns when it
 // honestly found nothing to offer, and what [Chain.Resolve]'s error wraps when
-// nothing acceptable was offered. [Chain.Resolve] always returns a non-nil
-// [*Decision]; its error is nil only when no resolver failed, and otherwise
-// names every failure on one line each, in chain order, with errors.Is and
-// errors.As reaching each cause. A Decision with failures may still have a
-// chosen candidate (a partial result).
+// nothing acceptable was offered and no resolver failed — never when one
+// failed, as database/sql never returns ErrNoRows for a broken connection.
+// [ErrUsage] (checked with errors.Is) means the chain itself is wrong: no
+// resolvers, a nil resolver, two resolvers with the same name, a policy value
+// out of range; it is returned before any resolver is asked.
+//
+// [Chain.Resolve] always returns a non-nil [*Decision]; its error is nil only
+// when no resolver failed, and otherwise names every failure on one line
+// each, in chain order, with errors.Is and errors.As reaching each cause (a
+// panic is a [*PanicError]). [Decision.Failed] lists the failed outcomes. A
+// Decision with failures may still have a chosen candidate: under
+// [ChooseAnyway], or when no failed resolver could have offered more.
+// [Classify] turns a decision and its error into one [Result] — chosen,
+// failed, usage, nothing acceptable — that a tool branches on (resumectl
+// exits 0, 1, 2, 3).
 package resume

@@ -12,7 +12,11 @@ import (
 
 // A chain of three sources: a retained checkpoint, a Paimon consumer that
 // moved on after it, and Kafka, which is down. The checkpoint wins because it
-// restores operator state; the report says why the others lost.
+// restores operator state; the report says why the others lost. Kafka's
+// failure blocks nothing here: at best it could have offered a replay, less
+// than the checkpoint (kafkaoffset's resolver declares that bound; a
+// resolver without one is assumed to offer exactly-once). The error still
+// names the failure.
 func ExampleChain() {
 	at := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
 	checkpoint := resumetest.Static("flink-checkpoints", resume.Candidate{
@@ -27,7 +31,7 @@ func ExampleChain() {
 		Guarantee: resume.ExactInput, At: at.Add(30 * time.Minute),
 		Reasons: []string{"consumer job-1: nextSnapshot 121"},
 	})
-	kafka := resumetest.Failing("kafka-offsets", errors.New("broker 127.0.0.1:9092 unreachable"))
+	kafka := resume.WithMaxGuarantee(resumetest.Failing("kafka-offsets", errors.New("broker 127.0.0.1:9092 unreachable")), resume.Replay)
 
 	chain := &resume.Chain{
 		Resolvers: []resume.Resolver{checkpoint, consumer, kafka},
@@ -36,6 +40,7 @@ func ExampleChain() {
 	d, err := chain.Resolve(context.Background())
 	fmt.Print(d.Explain())
 	fmt.Println("error:", err)
+	fmt.Println("result:", resume.Classify(d, err))
 	// Output:
 	// chosen: flink-checkpoints: chk-42 of job 4b1c (exactly-once, at 2026-11-29T10:00:00Z)
 	//   run: flink run -s s3a://b/ck/4b1c/chk-42
@@ -46,6 +51,63 @@ func ExampleChain() {
 	//   paimon-consumer: rejected: exact-input is weaker than the chosen exactly-once from flink-checkpoints
 	//   kafka-offsets: failed: broker 127.0.0.1:9092 unreachable
 	// error: kafka-offsets: broker 127.0.0.1:9092 unreachable
+	// result: failed
+}
+
+// The default is to fail closed: the checkpoint store answers 503, so the
+// chain cannot know whether a checkpoint would have restored the job's
+// state, and it refuses the stateless Kafka start rather than deploy it by
+// default. The error is not ErrNoPosition (something failed), and Failed
+// lists what to fix.
+func ExampleChain_failClosed() {
+	at := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	checkpoints := resumetest.Failing("flink-checkpoints", errors.New("list ck/: 503 Service Unavailable"))
+	kafka := resume.WithMaxGuarantee(resumetest.Static("kafka-offsets", resume.Candidate{
+		Position:  resumetest.Position{PositionKind: "kafka-offsets", Summary: "orders: partition:0,offset:42 (group job-1)"},
+		Guarantee: resume.Replay, At: at, Reasons: []string{"group job-1 committed offsets"},
+	}), resume.Replay)
+
+	d, err := (&resume.Chain{Resolvers: []resume.Resolver{checkpoints, kafka}}).Resolve(context.Background())
+	fmt.Print(d.Explain())
+	fmt.Println("no position:", errors.Is(err, resume.ErrNoPosition))
+	for _, o := range d.Failed() {
+		fmt.Println("failed:", o.Resolver)
+	}
+	r := resume.Classify(d, err)
+	fmt.Println("result:", r, "exit", r.ExitCode())
+	// Output:
+	// chosen: nothing acceptable
+	// others:
+	//   flink-checkpoints: failed: list ck/: 503 Service Unavailable
+	//   kafka-offsets: rejected: blocked: flink-checkpoints failed and could have offered exactly-once
+	// no position: false
+	// failed: flink-checkpoints
+	// result: failed exit 1
+}
+
+// ChooseAnyway takes the partial choice instead: the best of what was
+// offered. The failure is still an error and the result is still "failed",
+// so a tool that deploys it does so on purpose.
+func ExampleChain_chooseAnyway() {
+	at := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	checkpoints := resumetest.Failing("flink-checkpoints", errors.New("list ck/: 503 Service Unavailable"))
+	kafka := resume.WithMaxGuarantee(resumetest.Static("kafka-offsets", resume.Candidate{
+		Position:  resumetest.Position{PositionKind: "kafka-offsets", Summary: "orders: partition:0,offset:42 (group job-1)"},
+		Guarantee: resume.Replay, At: at, Reasons: []string{"group job-1 committed offsets"},
+	}), resume.Replay)
+
+	chain := &resume.Chain{
+		Resolvers: []resume.Resolver{checkpoints, kafka},
+		Policy:    resume.Policy{OnFailure: resume.ChooseAnyway},
+	}
+	d, err := chain.Resolve(context.Background())
+	fmt.Println("chosen:", d.Chosen.Resolver, d.Chosen.Guarantee)
+	fmt.Println("error:", err)
+	fmt.Println("result:", resume.Classify(d, err))
+	// Output:
+	// chosen: kafka-offsets replay
+	// error: flink-checkpoints: list ck/: 503 Service Unavailable
+	// result: failed
 }
 
 // All makes one candidate for a job that reads two sources: it is only as

@@ -15,8 +15,17 @@ const Schema = "resumekit.decision/v1"
 type (
 	decisionJSON struct {
 		Schema     string         `json:"schema"`
+		Resumekit  string         `json:"resumekit,omitempty"`
+		DecidedAt  string         `json:"decided_at,omitempty"`
+		Policy     *policyJSON    `json:"policy,omitempty"`
 		Chosen     *candidateJSON `json:"chosen"`
 		Considered []outcomeJSON  `json:"considered"`
+	}
+	policyJSON struct {
+		MinGuarantee Guarantee     `json:"min_guarantee"`
+		MaxAge       string        `json:"max_age,omitempty"`
+		OnFailure    FailurePolicy `json:"on_failure"`
+		Timeout      string        `json:"timeout,omitempty"`
 	}
 	outcomeJSON struct {
 		Resolver  string         `json:"resolver"`
@@ -38,13 +47,18 @@ type (
 	}
 )
 
-// MarshalJSON encodes the decision as the resumekit.decision/v1 document: the
-// chosen candidate (null when none) and every outcome in chain order, the
-// winner included. Times are UTC and omitted when unknown, errors are text,
-// arrays are never null, and each position is encoded with its own
-// json.Marshaler (or its exported fields) under "position".
+// MarshalJSON encodes the decision as the resumekit.decision/v1 document:
+// the resumekit version, the decision time and the policy (each omitted when
+// not recorded), the chosen candidate (null when none) and every outcome in
+// chain order, the winner included. Times are UTC and omitted when unknown,
+// durations are Go duration strings omitted when 0, errors are text, arrays
+// are never null, and each position is encoded with its own json.Marshaler
+// (or its exported fields) under "position".
 func (d Decision) MarshalJSON() ([]byte, error) {
-	doc := decisionJSON{Schema: Schema, Considered: make([]outcomeJSON, 0, len(d.Considered))}
+	doc := decisionJSON{Schema: Schema, Resumekit: d.Version, Policy: toPolicyJSON(d.Policy), Considered: make([]outcomeJSON, 0, len(d.Considered))}
+	if !d.DecidedAt.IsZero() {
+		doc.DecidedAt = formatAt(d.DecidedAt)
+	}
 	if d.Chosen != nil {
 		c, err := toCandidateJSON(d.Chosen)
 		if err != nil {
@@ -67,6 +81,71 @@ func (d Decision) MarshalJSON() ([]byte, error) {
 		doc.Considered = append(doc.Considered, oj)
 	}
 	return json.Marshal(doc)
+}
+
+// toPolicyJSON returns the recorded form of p, nil when nothing is recorded
+// (a zero policy, as in a decision read from a document without one).
+func toPolicyJSON(p Policy) *policyJSON {
+	if p.MinGuarantee == GuaranteeUnknown && p.MaxAge == 0 && p.Timeout == 0 && p.OnFailure == BlockWeaker {
+		return nil
+	}
+	pj := &policyJSON{MinGuarantee: p.minGuarantee(), OnFailure: p.OnFailure}
+	if p.MaxAge != 0 {
+		pj.MaxAge = p.MaxAge.String()
+	}
+	if p.Timeout != 0 {
+		pj.Timeout = p.Timeout.String()
+	}
+	return pj
+}
+
+func (pj *policyJSON) policy() (Policy, error) {
+	p := Policy{MinGuarantee: pj.MinGuarantee, OnFailure: pj.OnFailure}
+	if !p.MinGuarantee.Valid() {
+		return p, errors.New("resume: decode decision: policy: no min_guarantee")
+	}
+	for _, f := range []struct {
+		name, text string
+		into       *time.Duration
+	}{{"max_age", pj.MaxAge, &p.MaxAge}, {"timeout", pj.Timeout, &p.Timeout}} {
+		if f.text == "" {
+			continue
+		}
+		v, err := time.ParseDuration(f.text)
+		if err != nil {
+			return p, fmt.Errorf("resume: decode decision: policy: %s: %w", f.name, err)
+		}
+		*f.into = v
+	}
+	return p, nil
+}
+
+// MarshalJSON encodes the candidate on its own, in the candidate form of the
+// decision document: resolver, kind, guarantee, at (UTC, omitted when
+// unknown), position, summary, launch, reasons and warnings.
+func (c Candidate) MarshalJSON() ([]byte, error) {
+	cj, err := toCandidateJSON(&c)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(cj)
+}
+
+// UnmarshalJSON reads the candidate form of the decision document back; the
+// position becomes a [*RawPosition] (each resolver package's PositionOf
+// decodes it). A missing or unknown guarantee, or a missing kind, is an
+// error. Marshalling the result gives the same bytes again.
+func (c *Candidate) UnmarshalJSON(data []byte) error {
+	var cj candidateJSON
+	if err := json.Unmarshal(data, &cj); err != nil {
+		return fmt.Errorf("resume: decode candidate: %w", err)
+	}
+	out, err := cj.candidate()
+	if err != nil {
+		return err
+	}
+	*c = *out
+	return nil
 }
 
 func toCandidateJSON(c *Candidate) (*candidateJSON, error) {
@@ -120,7 +199,21 @@ func (d *Decision) UnmarshalJSON(data []byte) error {
 	if doc.Schema != Schema {
 		return fmt.Errorf("resume: decode decision: schema %q, want %q", doc.Schema, Schema)
 	}
-	out := Decision{Considered: make([]Outcome, 0, len(doc.Considered))}
+	out := Decision{Version: doc.Resumekit, Considered: make([]Outcome, 0, len(doc.Considered))}
+	if doc.DecidedAt != "" {
+		t, err := time.Parse(time.RFC3339Nano, doc.DecidedAt)
+		if err != nil {
+			return fmt.Errorf("resume: decode decision: decided_at: %w", err)
+		}
+		out.DecidedAt = t.UTC()
+	}
+	if doc.Policy != nil {
+		p, err := doc.Policy.policy()
+		if err != nil {
+			return err
+		}
+		out.Policy = p
+	}
 	if doc.Chosen != nil {
 		c, err := doc.Chosen.candidate()
 		if err != nil {
@@ -128,7 +221,10 @@ func (d *Decision) UnmarshalJSON(data []byte) error {
 		}
 		out.Chosen = c
 	}
-	for _, oj := range doc.Considered {
+	for i, oj := range doc.Considered {
+		if oj.Verdict == 0 {
+			return fmt.Errorf("resume: decode decision: outcome %d (%q): no verdict", i+1, oj.Resolver)
+		}
 		o := Outcome{Resolver: oj.Resolver, Verdict: oj.Verdict, Why: oj.Why}
 		if oj.Error != "" {
 			o.Err = errors.New(oj.Error)
@@ -150,6 +246,12 @@ func (d *Decision) UnmarshalJSON(data []byte) error {
 }
 
 func (cj *candidateJSON) candidate() (*Candidate, error) {
+	if !cj.Guarantee.Valid() {
+		return nil, fmt.Errorf("resume: decode candidate of %q: no guarantee", cj.Resolver)
+	}
+	if cj.Kind == "" {
+		return nil, fmt.Errorf("resume: decode candidate of %q: no kind", cj.Resolver)
+	}
 	c := &Candidate{
 		Resolver:  cj.Resolver,
 		Guarantee: cj.Guarantee,

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -51,14 +52,25 @@ func sampleDecision(t *testing.T) *resume.Decision {
 		Guarantee: resume.ExactInput, At: time.Date(2026, 11, 29, 10, 30, 0, 0, time.UTC),
 		Reasons: []string{"consumer job-1: nextSnapshot 121"},
 	})
-	kafka := resumetest.Failing("kafka-offsets", errors.New("list end offsets: broker 127.0.0.1:9092 unreachable"))
+	// Kafka is down; at best it offers replay, so it blocks nothing here.
+	kafka := resume.WithMaxGuarantee(resumetest.Failing("kafka-offsets", errors.New("list end offsets: broker 127.0.0.1:9092 unreachable")), resume.Replay)
 	none := resume.ResolverFunc("flink-savepoints", func(context.Context) (resume.Candidate, error) {
 		return resume.Candidate{}, errorsJoin(resume.ErrNoPosition)
 	})
-	d, err := (&resume.Chain{Resolvers: []resume.Resolver{ckpt, consumer, kafka, none}}).Resolve(context.Background())
+	chain := &resume.Chain{
+		Resolvers: []resume.Resolver{ckpt, consumer, kafka, none},
+		Policy: resume.Policy{MaxAge: 36 * time.Hour, Timeout: 30 * time.Second,
+			Now: func() time.Time { return time.Date(2026, 11, 29, 12, 0, 0, 0, time.FixedZone("CET", 3600)) }},
+	}
+	d, err := chain.Resolve(context.Background())
 	if err == nil {
 		t.Fatal("want the kafka failure")
 	}
+	// The version is the build's; a golden document pins it.
+	if d.Version != resume.ModuleVersion() || d.Version == "" {
+		t.Errorf("version %q, want the module version %q", d.Version, resume.ModuleVersion())
+	}
+	d.Version = "v1.4.0"
 	return d
 }
 
@@ -121,12 +133,13 @@ func TestDecisionJSONReadBack(t *testing.T) {
 func TestDecisionJSONRules(t *testing.T) {
 	t.Run("NothingChosenIsNullAndArraysNeverNull", func(t *testing.T) {
 		r := resumetest.Static("a", resume.Candidate{Position: pos("k", "s"), Guarantee: resume.DataLoss})
-		d, _ := (&resume.Chain{Resolvers: []resume.Resolver{r}}).Resolve(context.Background())
+		d, _ := (&resume.Chain{Resolvers: []resume.Resolver{r}, Policy: resume.Policy{Now: func() time.Time { return t0 }}}).Resolve(context.Background())
+		d.Version = "(devel)"
 		got, err := json.Marshal(d)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := `{"schema":"resumekit.decision/v1","chosen":null,"considered":[{"resolver":"a","verdict":"rejected","why":"guarantee data-loss is below the minimum replay","candidate":{"resolver":"a","kind":"k","guarantee":"data-loss","position":{"kind":"k","summary":"s","launch":{"args":null,"config":null,"options":null}},"summary":"s","launch":{"args":[],"config":{},"options":{}},"reasons":[],"warnings":[]}}]}`
+		want := `{"schema":"resumekit.decision/v1","resumekit":"(devel)","decided_at":"2026-11-29T10:00:00Z","policy":{"min_guarantee":"replay","on_failure":"block-weaker"},"chosen":null,"considered":[{"resolver":"a","verdict":"rejected","why":"guarantee data-loss is below the minimum replay","candidate":{"resolver":"a","kind":"k","guarantee":"data-loss","position":{"kind":"k","summary":"s","launch":{"args":null,"config":null,"options":null}},"summary":"s","launch":{"args":[],"config":{},"options":{}},"reasons":[],"warnings":[]}}]}`
 		if diff := cmp.Diff(want, string(got)); diff != "" {
 			t.Errorf("(-want +got):\n%s", diff)
 		}
@@ -143,6 +156,177 @@ func TestDecisionJSONRules(t *testing.T) {
 		err := json.Unmarshal([]byte(`{"schema":"resumekit.decision/v1","chosen":{"resolver":"a","kind":"k","guarantee":"best-effort","position":{},"summary":"","launch":{},"reasons":[],"warnings":[]},"considered":[]}`), &d)
 		if err == nil {
 			t.Error("accepted an unknown guarantee")
+		}
+	})
+}
+
+// TestDecisionGoldenReadsBackByteIdentical reads the golden document (with
+// warning codes, decided_at, policy and version) and marshals it again: the
+// same bytes, and the record fields come back as values.
+func TestDecisionGoldenReadsBackByteIdentical(t *testing.T) {
+	want, err := os.ReadFile(filepath.Join("testdata", "decision.golden.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d resume.Decision
+	if err := json.Unmarshal(want, &d); err != nil {
+		t.Fatal(err)
+	}
+	got, err := json.MarshalIndent(d, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), string(got)+"\n"); diff != "" {
+		t.Errorf("read back and marshalled again (-golden +got):\n%s", diff)
+	}
+	if d.Version != "v1.4.0" || !d.DecidedAt.Equal(time.Date(2026, 11, 29, 11, 0, 0, 0, time.UTC)) {
+		t.Errorf("version %q decided at %v", d.Version, d.DecidedAt)
+	}
+	wantPolicy := resume.Policy{MinGuarantee: resume.Replay, MaxAge: 36 * time.Hour, Timeout: 30 * time.Second, OnFailure: resume.BlockWeaker}
+	if d.Policy.MinGuarantee != wantPolicy.MinGuarantee || d.Policy.MaxAge != wantPolicy.MaxAge || d.Policy.Timeout != wantPolicy.Timeout || d.Policy.OnFailure != wantPolicy.OnFailure {
+		t.Errorf("policy %+v, want %+v", d.Policy, wantPolicy)
+	}
+	if !d.Chosen.HasWarning(resume.WarnNewerProgress) {
+		t.Errorf("warning codes lost: %+v", d.Chosen.Warnings)
+	}
+	if r := resume.Classify(&d, nil); len(d.Failed()) != 1 || r != resume.ResultFailed {
+		t.Errorf("read-back decision: failed %v, result %s", d.Failed(), r)
+	}
+}
+
+func TestDecisionJSONOptionalRecordFields(t *testing.T) {
+	// A v1 document from before decided_at, policy and resumekit existed
+	// reads, and marshals without them again.
+	old := `{"schema":"resumekit.decision/v1","chosen":null,"considered":[{"resolver":"a","verdict":"no-position","error":"nothing"}]}`
+	var d resume.Decision
+	if err := json.Unmarshal([]byte(old), &d); err != nil {
+		t.Fatal(err)
+	}
+	got, err := json.Marshal(d)
+	if err != nil || string(got) != old {
+		t.Errorf("got %s, %v; want %s", got, err, old)
+	}
+	for _, tc := range []struct{ name, doc, wantErr string }{
+		{"BadMaxAge", `{"schema":"resumekit.decision/v1","policy":{"min_guarantee":"replay","max_age":"a week","on_failure":"block-weaker"},"considered":[]}`, "max_age"},
+		{"UnknownOnFailure", `{"schema":"resumekit.decision/v1","policy":{"min_guarantee":"replay","on_failure":"ignore"},"considered":[]}`, "unknown failure policy"},
+		{"PolicyWithoutMinimum", `{"schema":"resumekit.decision/v1","policy":{"on_failure":"block-weaker"},"considered":[]}`, "no min_guarantee"},
+		{"BadDecidedAt", `{"schema":"resumekit.decision/v1","decided_at":"yesterday","considered":[]}`, "decided_at"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var d resume.Decision
+			err := json.Unmarshal([]byte(tc.doc), &d)
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("err = %v, want it to mention %q", err, tc.wantErr)
+			}
+		})
+	}
+}
+
+// TestCandidateJSONRoundTrip: a Candidate marshals on its own in the
+// document's candidate form and reads back to the same bytes, with a
+// RawPosition that keeps kind, summary, launch and JSON.
+func TestCandidateJSONRoundTrip(t *testing.T) {
+	c := resume.Candidate{
+		Resolver: "flink-checkpoints",
+		Position: resumetest.Position{PositionKind: "flink-checkpoint", Summary: "chk-42 of job 4b1c",
+			Start: resume.Launch{Args: []string{"-s", "s3a://b/ck/4b1c/chk-42"}, Config: map[string]string{resume.ConfigStateRecoveryPath: "s3a://b/ck/4b1c/chk-42"}}},
+		Guarantee: resume.ExactlyOnce,
+		At:        time.Date(2026, 11, 29, 11, 0, 0, 5, time.FixedZone("CET", 3600)),
+		Reasons:   []string{"chk-42: all 122 referenced files present"},
+		Warnings:  []resume.Warning{{Code: "flink.keep-until-first-checkpoint", Text: "keep chk-42"}},
+	}
+	first, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The candidate form, as in the document's "chosen".
+	d, err := (&resume.Chain{Resolvers: []resume.Resolver{resumetest.Static("flink-checkpoints", c)}}).Resolve(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, _ := json.Marshal(d)
+	var chosen struct {
+		Chosen json.RawMessage `json:"chosen"`
+	}
+	if err := json.Unmarshal(doc, &chosen); err != nil {
+		t.Fatal(err)
+	}
+	winner, _ := json.Marshal(d.Chosen)
+	if !bytes.Equal(chosen.Chosen, winner) {
+		t.Errorf("Candidate.MarshalJSON differs from the document's candidate form:\n%s\n%s", winner, chosen.Chosen)
+	}
+
+	var back resume.Candidate
+	if err := json.Unmarshal(first, &back); err != nil {
+		t.Fatal(err)
+	}
+	second, err := json.Marshal(back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(first), string(second)); diff != "" {
+		t.Errorf("round trip (-first +second):\n%s", diff)
+	}
+	if !back.At.Equal(c.At) || back.Guarantee != c.Guarantee || back.Position.Kind() != "flink-checkpoint" || back.Position.Launch().RestorePath() != "s3a://b/ck/4b1c/chk-42" || !back.HasWarning("flink.keep-until-first-checkpoint") {
+		t.Errorf("read back %+v", back)
+	}
+	// By value and by pointer alike.
+	byPtr, _ := json.Marshal(&c)
+	if !bytes.Equal(first, byPtr) {
+		t.Error("value and pointer marshal differently")
+	}
+	for _, bad := range []string{
+		`{"resolver":"a","kind":"k","position":{},"summary":"","launch":{},"reasons":[],"warnings":[]}`,
+		`{"resolver":"a","guarantee":"replay","position":{},"summary":"","launch":{},"reasons":[],"warnings":[]}`,
+		`{"resolver":"a","kind":"k","guarantee":"replay","at":"noon","position":{}}`,
+		`[1,2]`,
+	} {
+		var c resume.Candidate
+		if err := json.Unmarshal([]byte(bad), &c); err == nil {
+			t.Errorf("accepted %s", bad)
+		}
+	}
+}
+
+// FuzzDecisionJSON: any input either fails to read, or reads into a Decision
+// (and a Candidate) that marshals, and whose document is a fixed point after
+// one round (read it back, marshal again: the same bytes). No input panics.
+// Seeds: the golden document and testdata/fuzz/FuzzDecisionJSON.
+func FuzzDecisionJSON(f *testing.F) {
+	golden, err := os.ReadFile(filepath.Join("testdata", "decision.golden.json"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(golden)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var d resume.Decision
+		if err := json.Unmarshal(data, &d); err == nil {
+			first, err := json.Marshal(d)
+			if err != nil {
+				t.Fatalf("read %q but cannot marshal it: %v", data, err)
+			}
+			var back resume.Decision
+			if err := json.Unmarshal(first, &back); err != nil {
+				t.Fatalf("cannot read back %s: %v", first, err)
+			}
+			second, err := json.Marshal(back)
+			if err != nil || !bytes.Equal(first, second) {
+				t.Fatalf("not a fixed point (%v):\n%s\n%s", err, first, second)
+			}
+		}
+		var c resume.Candidate
+		if err := json.Unmarshal(data, &c); err == nil {
+			first, err := json.Marshal(c)
+			if err != nil {
+				t.Fatalf("read candidate %q but cannot marshal it: %v", data, err)
+			}
+			var back resume.Candidate
+			if err := json.Unmarshal(first, &back); err != nil {
+				t.Fatalf("cannot read back %s: %v", first, err)
+			}
+			if second, err := json.Marshal(back); err != nil || !bytes.Equal(first, second) {
+				t.Fatalf("candidate not a fixed point (%v):\n%s\n%s", err, first, second)
+			}
 		}
 	})
 }

@@ -3,6 +3,7 @@ package resume
 import (
 	"maps"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -29,6 +30,54 @@ type Launch struct {
 	// Options holds source table or connector options (SQL hints), e.g.
 	// consumer-id and scan.snapshot-id.
 	Options map[string]string `json:"options"`
+}
+
+// The Flink configuration keys of a restore path: ConfigStateRecoveryPath
+// since Flink 1.20, ConfigSavepointPath before (both are set, so that either
+// version restores). A launch that restores state carries them and "-s".
+const (
+	ConfigStateRecoveryPath = "execution.state-recovery.path"
+	ConfigSavepointPath     = "execution.savepoint.path"
+)
+
+// RestorePath returns the checkpoint or savepoint the launch restores: the
+// argument of -s (or --fromSavepoint) in Args, else the
+// execution.state-recovery.path or execution.savepoint.path configuration;
+// "" for a stateless start. It is a Flink file-system URI
+// (s3a://b/ck/<job>/chk-42), what flink run -s and the flink-kubernetes-operator's
+// initialSavepointPath take.
+func (l Launch) RestorePath() string {
+	for i := 0; i+1 < len(l.Args); i++ {
+		if l.Args[i] == "-s" || l.Args[i] == "--fromSavepoint" {
+			return l.Args[i+1]
+		}
+	}
+	if p := l.Config[ConfigStateRecoveryPath]; p != "" {
+		return p
+	}
+	return l.Config[ConfigSavepointPath]
+}
+
+// The Flink configuration keys that let a restore skip state the new job has
+// no operator for (flink run --allowNonRestoredState):
+// ConfigIgnoreUnclaimedState since Flink 1.20, ConfigSavepointIgnoreUnclaimedState
+// before; a launch that allows it carries both and the flag.
+const (
+	ConfigIgnoreUnclaimedState          = "execution.state-recovery.ignore-unclaimed-state"
+	ConfigSavepointIgnoreUnclaimedState = "execution.savepoint.ignore-unclaimed-state"
+)
+
+// AllowNonRestoredState reports whether the launch lets Flink drop state the
+// new job has no operator for: --allowNonRestoredState (or -n) in Args, or
+// either ignore-unclaimed-state key set to true.
+func (l Launch) AllowNonRestoredState() bool {
+	for _, a := range l.Args {
+		if a == "--allowNonRestoredState" || a == "-n" {
+			return true
+		}
+	}
+	return strings.EqualFold(l.Config[ConfigIgnoreUnclaimedState], "true") ||
+		strings.EqualFold(l.Config[ConfigSavepointIgnoreUnclaimedState], "true")
 }
 
 // IsZero reports whether the launch carries nothing.

@@ -8,7 +8,7 @@ import (
 // ErrNoPosition is returned (wrapped) by a resolver that looked and honestly
 // found nothing to offer — an empty checkpoint root, a consumer that does not
 // exist and no start time — and by [Chain.Resolve] when nothing acceptable was
-// offered. Check it with errors.Is.
+// offered and no resolver failed. Check it with errors.Is.
 var ErrNoPosition = errors.New("resume: no position")
 
 // A Resolver finds one candidate start position from one source.
@@ -23,15 +23,25 @@ var ErrNoPosition = errors.New("resume: no position")
 // The chain runs resolvers concurrently, each under [Policy.Timeout]; a resolver
 // that panics, ignores its deadline, or breaks the rules above is recorded as a
 // failure, never chosen.
+//
+// A resolver that can never offer exactly-once should also implement
+// [GuaranteeBounder] (MaxGuarantee, the best guarantee it can offer; wrap a
+// [ResolverFunc] with [WithMaxGuarantee]): when it fails, the chain blocks
+// only the candidates below that bound. Without it a failure counts as a lost
+// exactly-once candidate and blocks every stateless start. A candidate above
+// the declared bound is a failure.
 type Resolver interface {
 	// Name identifies the resolver in decisions and reports, e.g.
-	// "flink-checkpoints". It should be unique within a chain.
+	// "flink-checkpoints". It must be unique within a chain: [Chain.Resolve]
+	// refuses duplicates with [ErrUsage].
 	Name() string
 	// Resolve returns the best candidate or an error, as described above.
 	Resolve(ctx context.Context) (Candidate, error)
 }
 
-// ResolverFunc adapts a function to a [Resolver] with the given name.
+// ResolverFunc adapts a function to a [Resolver] with the given name. It has
+// no [GuaranteeBounder] bound (it counts as exactly-once); wrap it with
+// [WithMaxGuarantee] to declare one.
 func ResolverFunc(name string, f func(context.Context) (Candidate, error)) Resolver {
 	return funcResolver{name: name, f: f}
 }

@@ -34,10 +34,20 @@ type Start struct {
 // Plan resolves the job's sources and returns how to start it. It accepts a
 // stateless restart from exact input (a Paimon consumer) but never a replay
 // or data loss: the job's sink is not idempotent.
+//
+// It keeps the chain's fail-closed default (resume.BlockWeaker): when the
+// checkpoint store cannot be read, the consumer is not used in its place —
+// a checkpoint nobody could see may have restored the job's state — and Plan
+// refuses to start, saying which source failed. Its error wraps
+// resume.ErrNoPosition only when every source answered and none was safe.
 func Plan(ctx context.Context, sources ...resume.Resolver) (*Start, error) {
 	chain := &resume.Chain{Resolvers: sources, Policy: resume.Policy{MinGuarantee: resume.ExactInput}}
 	d, err := chain.Resolve(ctx)
 	if d.Chosen == nil {
+		if failed := d.Failed(); len(failed) > 0 {
+			return nil, fmt.Errorf("restart: not starting: %d source(s) could not be read, and %s could have offered a safer start: %w",
+				len(failed), failed[0].Resolver, err)
+		}
 		return nil, fmt.Errorf("restart: no safe start position: %w", err)
 	}
 	l := d.Chosen.Position.Launch()
@@ -46,8 +56,10 @@ func Plan(ctx context.Context, sources ...resume.Resolver) (*Start, error) {
 		s.SourceHint = "/*+ OPTIONS(" + resume.HintOptions(l.Options) + ") */"
 	}
 	if err != nil {
-		// Some source could not be read, but a safe position was found:
-		// start, and put the failure in the deploy log.
+		// Some source could not be read, but the chain chose anyway: the
+		// failed source could not have offered more than the chosen one
+		// (the fail-closed default blocks everything weaker). Start, and put
+		// the failure in the deploy log.
 		s.Because += "; ignored: " + strings.ReplaceAll(err.Error(), "\n", "; ")
 	}
 	return s, nil

@@ -3,6 +3,7 @@ package restarttest
 import (
 	"context"
 	"errors"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -24,11 +25,12 @@ const job = "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
 
 var t0 = time.Date(2026, 11, 29, 11, 0, 0, 0, time.UTC)
 
-// storage is one in-memory bucket with pinned modification times.
-func storage(t *testing.T) (*blob.Bucket, *blobtest.Recorder) {
+// storage is one in-memory bucket with pinned modification times, and the
+// given fault (nil: none).
+func storage(t *testing.T, fault func(blobtest.Call) error) (*blob.Bucket, *blobtest.Recorder) {
 	mem := memblob.OpenBucket(nil)
 	t.Cleanup(func() { mem.Close() })
-	b, rec := blobtest.Wrap(mem, nil)
+	b, rec := blobtest.Wrap(mem, &blobtest.Options{Fault: fault})
 	t.Cleanup(func() { b.Close() })
 	return b, rec
 }
@@ -56,9 +58,11 @@ func TestPlan(t *testing.T) {
 		name       string
 		checkpoint *flinkckpttest.Checkpoint // nil: no checkpoint at all
 		expireTo   int64                     // expire Paimon snapshots below this id (0: none)
+		fault      func(blobtest.Call) error // storage fault (nil: none)
 		wantArgs   []string
 		wantHint   string
-		wantErr    error
+		wantErr    error // the error wraps it
+		wantFault  bool  // the error is the storage fault, not resume.ErrNoPosition
 	}{
 		{
 			name:       "CompleteCheckpointRestoresState",
@@ -68,21 +72,29 @@ func TestPlan(t *testing.T) {
 		{
 			name:       "IncompleteCheckpointFallsBackToConsumer",
 			checkpoint: &flinkckpttest.Checkpoint{Incomplete: true},
-			wantHint:   "/*+ OPTIONS('consumer-id'='orders-job') */",
+			wantHint:   "/*+ OPTIONS('consumer-id'='orders-job','scan.snapshot-id'='6') */",
 		},
 		{
 			name:       "BrokenCheckpointFallsBackToConsumer",
 			checkpoint: &flinkckpttest.Checkpoint{SkipFiles: true},
-			wantHint:   "/*+ OPTIONS('consumer-id'='orders-job') */",
+			wantHint:   "/*+ OPTIONS('consumer-id'='orders-job','scan.snapshot-id'='6') */",
 		},
 		{
 			name:     "ExpiredConsumerIsRefused",
 			expireTo: 8, // the consumer still needs snapshot 6
 			wantErr:  resume.ErrNoPosition,
 		},
+		{
+			// The checkpoint store answers errors: the consumer is not
+			// used in place of a checkpoint nobody could see.
+			name:       "CheckpointStoreDownIsRefused",
+			checkpoint: &flinkckpttest.Checkpoint{Shared: []string{"sst-1"}},
+			fault:      blobtest.FailKeys(regexp.MustCompile(`^ck/`), blobtest.OpList),
+			wantFault:  true,
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			b, rec := storage(t)
+			b, rec := storage(t, tc.fault)
 			if tc.checkpoint != nil {
 				l := &flinkckpttest.Layout{Bucket: b, Prefix: "ck/", Root: "s3a://bucket/"}
 				w, err := l.Checkpoint(ctx, job, 7, tc.checkpoint)
@@ -101,9 +113,16 @@ func TestPlan(t *testing.T) {
 			}
 
 			got, err := Plan(ctx, sources(t, b)...)
+			if tc.wantFault {
+				var fe *blobtest.FaultError
+				if got != nil || !errors.As(err, &fe) || errors.Is(err, resume.ErrNoPosition) {
+					t.Fatalf("started %+v, err = %v: want the storage fault, not ErrNoPosition", got, err)
+				}
+				return
+			}
 			if tc.wantErr != nil {
-				if !errors.Is(err, tc.wantErr) {
-					t.Fatalf("err = %v, want %v", err, tc.wantErr)
+				if got != nil || !errors.Is(err, tc.wantErr) {
+					t.Fatalf("started %+v, err = %v, want %v", got, err, tc.wantErr)
 				}
 				return
 			}
@@ -121,8 +140,9 @@ func TestPlan(t *testing.T) {
 }
 
 // TestPlanWithFixedSources checks Plan's own rules with resolvers whose
-// answers are fixed: a replay is refused, and a failing source is logged but
-// does not stop a safe start.
+// answers are fixed: a replay is refused; a failed source that could have
+// offered more (the checkpoints) stops the start; a failed source that could
+// not (Kafka, at best a replay) is logged and does not stop a safe start.
 func TestPlanWithFixedSources(t *testing.T) {
 	ctx := context.Background()
 	replay := resumetest.Static("kafka", resume.Candidate{
@@ -137,12 +157,21 @@ func TestPlanWithFixedSources(t *testing.T) {
 			Start: resume.Launch{Options: map[string]string{"consumer-id": "orders-job"}}},
 		Guarantee: resume.ExactInput, Reasons: []string{"consumer file"},
 	})
-	down := resumetest.Failing("checkpoints", errors.New("bucket unreachable"))
+	errDown := errors.New("bucket unreachable")
+	down := resumetest.Failing("checkpoints", errDown)
 	got, err := Plan(ctx, down, exact)
+	if got != nil || !errors.Is(err, errDown) || errors.Is(err, resume.ErrNoPosition) {
+		t.Fatalf("started %+v with the checkpoints unreadable (err %v)", got, err)
+	}
+	if !strings.Contains(err.Error(), "checkpoints could have offered a safer start") {
+		t.Errorf("err = %v", err)
+	}
+	kafkaDown := resume.WithMaxGuarantee(resumetest.Failing("kafka", errors.New("broker down")), resume.Replay)
+	got, err = Plan(ctx, kafkaDown, exact)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(got.Because, "consumer: snapshot 6 (exact-input); ignored: checkpoints: bucket unreachable") {
+	if !strings.Contains(got.Because, "consumer: snapshot 6 (exact-input); ignored: kafka: broker down") {
 		t.Errorf("because = %q", got.Because)
 	}
 }
@@ -150,7 +179,7 @@ func TestPlanWithFixedSources(t *testing.T) {
 // TestSourcesKeepTheContract runs resumekit's contract check on the
 // resolvers the deploy tool builds, as it would on a resolver of its own.
 func TestSourcesKeepTheContract(t *testing.T) {
-	b, _ := storage(t)
+	b, _ := storage(t, nil)
 	l := &flinkckpttest.Layout{Bucket: b, Prefix: "ck/", Root: "s3a://bucket/"}
 	if _, err := l.Checkpoint(context.Background(), job, 7, nil); err != nil {
 		t.Fatal(err)

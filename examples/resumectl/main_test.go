@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/resumekit/resumekit/examples/internal/scenario"
 	"github.com/resumekit/resumekit/examples/resumectl/internal/cli"
+	"github.com/resumekit/resumekit/resume"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/script")
@@ -30,23 +32,47 @@ func TestMain(m *testing.M) {
 	})
 }
 
-// TestScripts runs testdata/script/*.txtar. Custom commands:
+// TestScripts runs testdata/script/*.txtar, with $COMPAT (flinkckpt's
+// testdata/compat) and $FIXTURES (the shared fixtures folder, which may be
+// absent) set. Custom commands:
 //
 //	status N cmd args...   run cmd and expect exit status N (stdout/stderr kept for later checks)
-//	build paimon|flink DIR build the demo's Paimon table or checkpoint tree in DIR
+//	build paimon|flink|sources DIR build the demo's Paimon table, checkpoint tree or sources savepoint in DIR
 //	kafka                  start the demo's Kafka (kfake on 127.0.0.1), set $BROKERS
 //	kafka-retention        delete partition 2 below offset 54 on that Kafka
+//
+// and the condition [fixtures]: the shared fixtures are present.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: *update,
 		Setup: func(env *testscript.Env) error {
+			// The version the decision document records: the test binary
+			// runs as resumectl, so it is this binary's (cmpenv goldens say
+			// "$RESUMEKIT_VERSION").
+			env.Setenv("RESUMEKIT_VERSION", resume.ModuleVersion())
 			// Never let the AWS SDK look for credentials off this machine
 			// (instance metadata): the scripts touch loopback only.
 			env.Setenv("AWS_EC2_METADATA_DISABLED", "true")
 			env.Setenv("AWS_ACCESS_KEY_ID", "resumekit-test")
 			env.Setenv("AWS_SECRET_ACCESS_KEY", "resumekit-test")
+			// flinkckpt's generated compat plan and savepoint, and the real
+			// fixtures (../shared/fixtures, absent in a plain clone: the
+			// scripts that need them skip).
+			compat, err := filepath.Abs(filepath.Join("..", "..", "flinkckpt", "testdata", "compat"))
+			if err != nil {
+				return err
+			}
+			env.Setenv("COMPAT", compat)
+			env.Setenv("FIXTURES", fixturesDir())
 			return nil
+		},
+		Condition: func(cond string) (bool, error) {
+			if cond == "fixtures" {
+				_, err := os.Stat(filepath.Join(fixturesDir(), "flink-plans"))
+				return err == nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"status": cmdStatus,
@@ -63,6 +89,20 @@ func TestScripts(t *testing.T) {
 			},
 		},
 	})
+}
+
+// fixturesDir is the shared fixtures folder: $RESUMEKIT_FIXTURES, or
+// ../shared/fixtures beside the module root.
+func fixturesDir() string {
+	fx := os.Getenv("RESUMEKIT_FIXTURES")
+	if fx == "" {
+		fx = filepath.Join("..", "..", "..", "shared", "fixtures")
+	}
+	abs, err := filepath.Abs(fx)
+	if err != nil {
+		return fx
+	}
+	return abs
 }
 
 func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
@@ -87,7 +127,7 @@ func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
 
 func cmdBuild(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 2 {
-		ts.Fatalf("usage: build paimon|flink DIR")
+		ts.Fatalf("usage: build paimon|flink|sources DIR")
 	}
 	dir := ts.MkAbs(args[1])
 	ts.Check(os.MkdirAll(dir, 0o755))
@@ -102,6 +142,8 @@ func cmdBuild(ts *testscript.TestScript, neg bool, args []string) {
 		_, err = scenario.BuildPaimon(env, "")
 	case "flink":
 		_, err = scenario.BuildFlink(env, "")
+	case "sources":
+		_, err = scenario.BuildSources(env, "")
 	default:
 		ts.Fatalf("build: unknown scenario %q", args[0])
 	}

@@ -3,7 +3,11 @@
 // operator and channel handle type), the state files they reference, and
 // whole layouts — job dirs, chk-<n> dirs, shared/ files referenced by
 // absolute Flink URIs (optionally entropy-injected), savepoint dirs, and the
-// incomplete and broken checkpoints that restarts must skip.
+// incomplete and broken checkpoints that restarts must skip — and the
+// source state inside them ([Source]: KafkaSource splits and enumerator
+// states v0–v3, Paimon splits, enumerator and MonitorSource state, Flink CDC
+// MySQL splits v1–v4 and enumerator), inline, in files, or
+// Snappy-compressed, byte-exact to the connectors' serializers.
 //
 // It is resumekit's own encoder, built to the layout of Flink's
 // MetadataV2V3SerializerBase and its V3–V7 successors; package flinkckpt's

@@ -63,6 +63,10 @@ type Checkpoint struct {
 	Corrupt bool
 	// SkipFiles writes _metadata only: every referenced file is missing.
 	SkipFiles bool
+	// Sources are source operators added after the Operators (see
+	// Source): their reader and enumerator state, inline or in files of
+	// the snapshot dir.
+	Sources []Source
 }
 
 // Written says what Checkpoint or Savepoint wrote.
@@ -138,6 +142,7 @@ func (l *Layout) write(ctx context.Context, parent, name, job string, id int64, 
 		size int64
 	}
 	var files []file
+	contents := map[string][]byte{}
 	var relative []string
 	for i := 0; i < cc.Exclusive; i++ {
 		rel := fmt.Sprintf("%08x-exclusive-%d", id, i)
@@ -168,10 +173,18 @@ func (l *Layout) write(ctx context.Context, parent, name, job string, id int64, 
 		Version: cc.Version, CheckpointID: id, Operators: cc.Operators, Relative: relative,
 		Absolute: absolute, FileSize: cc.FileSize, Savepoint: cc.Savepoint, Format: cc.Format, Drained: cc.Drained,
 	}).Metadata()
+	for _, sf := range l.addSources(md, dir, cc.Sources) {
+		files = append(files, file{sf.key, int64(len(sf.data))})
+		contents[sf.key] = sf.data
+	}
 	w.Metadata = md
 	if !cc.SkipFiles {
 		for _, f := range files {
-			if err := l.Bucket.WriteAll(ctx, f.key, bytes.Repeat([]byte{'s'}, int(f.size)), nil); err != nil {
+			data, ok := contents[f.key]
+			if !ok {
+				data = bytes.Repeat([]byte{'s'}, int(f.size))
+			}
+			if err := l.Bucket.WriteAll(ctx, f.key, data, nil); err != nil {
 				return nil, fmt.Errorf("flinkckpttest: write %q: %w", f.key, err)
 			}
 			w.Files = append(w.Files, f.key)

@@ -2,8 +2,11 @@
 // tests: snapshots with chosen commit times (full version-3 snapshot JSON as
 // Paimon writes it), expiry (files deleted, EARLIEST moved), stale or missing
 // hints, consumers in the Java and the Python JSON style, schema files with
-// options, tags, branches (empty or created from a tag), decoupled
-// changelogs, and a rollback that lets ids be committed again. Only metadata is written: no manifests or data files, which
+// options and option changes across schemas (schema-1, schema-2, … as ALTER
+// TABLE writes them), tags, branches (empty or created from a tag),
+// decoupled changelogs, a rollback that lets ids be committed again, and a
+// live consumer (the file of a job that is still running, rewritten between
+// reads). Only metadata is written: no manifests or data files, which
 // resumekit never reads.
 //
 // Use it for your own restart tests:
@@ -22,7 +25,9 @@ package paimontest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -111,8 +116,9 @@ func (t *Table) DeleteFile(rel string) *Table {
 	return t
 }
 
-// Schema writes the next schema file, schema-<id+1>, holding options (as
-// ALTER TABLE ... SET does). Later snapshots carry its id.
+// Schema writes the next schema file, schema-<id+1>, holding exactly
+// options (the earlier schema's options are dropped). Later snapshots carry
+// its id. AlterOptions changes some options and keeps the others.
 func (t *Table) Schema(options map[string]string) *Table {
 	t.tb.Helper()
 	t.schemaID++
@@ -120,6 +126,29 @@ func (t *Table) Schema(options map[string]string) *Table {
 	t.write(fmt.Sprintf("schema/schema-%d", t.schemaID), SchemaJSON(t.schemaID, options, time.UnixMilli(1784213607048)))
 	return t
 }
+
+// AlterOptions writes the next schema file, schema-<id+1>, with the newest
+// options changed as ALTER TABLE ... SET (set) and RESET (reset) change
+// them: the others are kept. Snapshots committed before keep the older
+// schema id; Paimon reads the options of the newest schema.
+func (t *Table) AlterOptions(set map[string]string, reset ...string) *Table {
+	t.tb.Helper()
+	opts := maps.Clone(t.options)
+	if opts == nil {
+		opts = map[string]string{}
+	}
+	maps.Copy(opts, set)
+	for _, k := range reset {
+		delete(opts, k)
+	}
+	return t.Schema(opts)
+}
+
+// Options returns a copy of the newest schema's options.
+func (t *Table) Options() map[string]string { return maps.Clone(t.options) }
+
+// SchemaID returns the newest schema id.
+func (t *Table) SchemaID() int64 { return t.schemaID }
 
 // Commit writes one snapshot per time, with consecutive ids, and moves the
 // LATEST hint (and EARLIEST on the first commit), as a Paimon commit does.
@@ -165,9 +194,13 @@ func (t *Table) ExpireBefore(k int64) *Table {
 }
 
 // ExpireKeepChangelog expires snapshots below k like ExpireBefore but keeps
-// their changelogs longer (changelog.num-retained.max / time-retained above
-// the snapshot retention): changelog-<id> files are written for the expired
-// ids and changelog/EARLIEST and LATEST moved.
+// their changelogs longer, as Paimon's expiry does when the changelog
+// retention options exceed the snapshot ones (changelog.time-retained above
+// snapshot.time-retained, say): changelog-<id> files are written for the
+// expired ids and changelog/EARLIEST and LATEST moved. It writes the files
+// whatever the options say; a reader follows the options (set them with
+// Schema or AlterOptions), so a table whose options were changed after the
+// changelogs were written can be built too.
 func (t *Table) ExpireKeepChangelog(k int64) *Table {
 	t.tb.Helper()
 	return t.expire(k, true)
@@ -226,8 +259,11 @@ func (t *Table) ExpireChangelogBefore(k int64) *Table {
 	return t
 }
 
-// RollbackTo deletes snapshots after id and sets LATEST to id, as Paimon's
-// rollback_to does; the next Commit reuses id+1.
+// RollbackTo does what Paimon's rollback_to does (RollbackHelper): it
+// deletes the snapshots after id, the long-lived changelogs after id and the
+// tags of snapshots after id, and sets LATEST to id (the changelog LATEST
+// hint to the last kept changelog). Consumer files are left alone. The next
+// Commit reuses id+1.
 func (t *Table) RollbackTo(id int64) *Table {
 	t.tb.Helper()
 	if id < t.earliest || id > t.latest {
@@ -238,7 +274,56 @@ func (t *Table) RollbackTo(id int64) *Table {
 	}
 	t.latest = id
 	t.write("snapshot/LATEST", []byte(fmt.Sprint(id)))
+	if t.clEarly != 0 && t.clLate > id {
+		for n := max(id+1, t.clEarly); n <= t.clLate; n++ {
+			t.delete(fmt.Sprintf("changelog/changelog-%d", n))
+		}
+		if id < t.clEarly {
+			// As RollbackHelper: LATEST -1 (nothing known), EARLIEST left
+			// naming a file that is gone.
+			t.write("changelog/LATEST", []byte("-1"))
+			t.clEarly, t.clLate = 0, 0
+		} else {
+			t.clLate = id
+			t.write("changelog/LATEST", []byte(fmt.Sprint(id)))
+		}
+	}
+	t.dropTagsAfter(id)
 	return t
+}
+
+// Recommit rolls back to id and commits one snapshot per time with the
+// reused ids id+1, id+2, …: what a writer does after rollback_to. A
+// consumer that had passed those ids now points past data it never read.
+func (t *Table) Recommit(id int64, times ...time.Time) *Table {
+	t.tb.Helper()
+	return t.RollbackTo(id).Commit(times...)
+}
+
+// dropTagsAfter deletes the tags of snapshots after id.
+func (t *Table) dropTagsAfter(id int64) {
+	t.tb.Helper()
+	ctx := context.Background()
+	dir := t.base + "tag/"
+	it := t.bucket.List(&blob.ListOptions{Prefix: dir + "tag-", Delimiter: "/"})
+	for {
+		obj, err := it.Next(ctx)
+		if err != nil {
+			if err != io.EOF {
+				t.tb.Fatalf("paimontest: list %s: %v", dir, err)
+			}
+			return
+		}
+		data, err := t.bucket.ReadAll(ctx, obj.Key)
+		if err != nil {
+			t.tb.Fatalf("paimontest: read %s: %v", obj.Key, err)
+		}
+		if s, err := paimon.ParseSnapshot(obj.Key, data); err == nil && s.ID > id {
+			if err := t.bucket.Delete(ctx, obj.Key); err != nil {
+				t.tb.Fatalf("paimontest: delete %s: %v", obj.Key, err)
+			}
+		}
+	}
 }
 
 // SetHint writes raw content to snapshot/<name> (EARLIEST or LATEST): a
@@ -354,6 +439,16 @@ func SnapshotJSON(id, schemaID int64, at time.Time, commitUser string) []byte {
 }`, id, schemaID, id, id, commitUser, id, at.UnixMilli(), id)
 }
 
+// jsonString quotes s as a JSON string, as Jackson does (no HTML escaping;
+// invalid UTF-8 becomes U+FFFD).
+func jsonString(s string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
 // SchemaJSON returns a schema file with one primary-key column and options,
 // as Paimon writes it.
 func SchemaJSON(id int64, options map[string]string, at time.Time) []byte {
@@ -364,7 +459,7 @@ func SchemaJSON(id int64, options map[string]string, at time.Time) []byte {
 	} else {
 		opts.WriteString("{\n")
 		for i, k := range keys {
-			fmt.Fprintf(&opts, "    %q : %q", k, options[k])
+			fmt.Fprintf(&opts, "    %s : %s", jsonString(k), jsonString(options[k]))
 			if i < len(keys)-1 {
 				opts.WriteString(",")
 			}

@@ -16,7 +16,7 @@ import (
 var (
 	// ErrOutside means a key resolves outside the bucket's directory: through
 	// "..", or a symbolic link leading out (gcerrors code PermissionDenied).
-	ErrOutside = errors.New("localblob: leads outside the directory")
+	ErrOutside = errors.New("localblob: outside the directory")
 	// ErrNotRegular means a key names a named pipe, device, socket or
 	// directory where a regular file was expected (FailedPrecondition).
 	ErrNotRegular = errors.New("localblob: not a regular file")
@@ -76,7 +76,7 @@ func errorCode(err error) gcerrors.ErrorCode {
 // "path escapes from parent" into ErrOutside.
 func (b *bucket) fail(op, key string, err error) error {
 	if isEscape(err) {
-		return &Error{Op: op, Key: key, Err: fmt.Errorf("%w %s (a symbolic link or \"..\" in the path): refused", ErrOutside, b.dir)}
+		return &Error{Op: op, Key: key, Err: fmt.Errorf("%w: it resolves through a symlink (or \"..\") to a place outside %s: refused", ErrOutside, b.dir)}
 	}
 	return &Error{Op: op, Key: key, Err: err}
 }

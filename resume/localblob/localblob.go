@@ -58,6 +58,10 @@ func openDriver(dir string, o Options) (*bucket, error) {
 	}
 	root, err := os.OpenRoot(abs)
 	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // it repeats the path
+		}
 		return nil, fmt.Errorf("localblob: open %s: %w", abs, err)
 	}
 	return &bucket{root: root, dir: abs, opts: o, cache: newDirCache(o.DirCache)}, nil

@@ -51,7 +51,9 @@ func (p Position) String() string { return p.Summary }
 func (p Position) Launch() resume.Launch { return p.Start }
 
 // Static returns a resolver named name that always offers c. When c has no
-// Resolver, the chain fills in name.
+// Resolver, the chain fills in name. It declares no bound (a failure of it
+// would count as exactly-once); to stand in for a resolver that declares one,
+// wrap it: resume.WithMaxGuarantee(Static(...), resume.Replay).
 func Static(name string, c resume.Candidate) resume.Resolver {
 	return resume.ResolverFunc(name, func(ctx context.Context) (resume.Candidate, error) {
 		if err := ctx.Err(); err != nil {
@@ -66,6 +68,11 @@ func Static(name string, c resume.Candidate) resume.Resolver {
 
 // Failing returns a resolver named name that always fails with err. Pass an
 // error wrapping resume.ErrNoPosition for a resolver that found nothing.
+// Under the chain's default resume.BlockWeaker its failure blocks every
+// candidate below exactly-once; to stand in for a failed Kafka (at best
+// replay) or Paimon (at best exact-input) resolver, declare the bound:
+//
+//	kafka := resume.WithMaxGuarantee(resumetest.Failing("kafka-offsets", err), resume.Replay)
 func Failing(name string, err error) resume.Resolver {
 	return resume.ResolverFunc(name, func(ctx context.Context) (resume.Candidate, error) {
 		if cerr := ctx.Err(); cerr != nil {
@@ -91,7 +98,8 @@ var CheckTimeout = 30 * time.Second
 // resume.Resolver contract it finds (nil when there are none):
 //   - Name is empty or not one line;
 //   - Resolve panics, or does not return within CheckTimeout;
-//   - a nil error with a nil Position, an invalid Guarantee, no Reasons, a
+//   - a nil error with a nil Position, an invalid Guarantee or one above
+//     the resolver's resume.MaxGuarantee, no Reasons, a
 //     Candidate.Resolver other than Name, a Position whose Kind or String is
 //     empty or spans lines, or that does not marshal to JSON;
 //   - with a cancelled context: a candidate instead of an error, or an error
@@ -119,7 +127,7 @@ func CheckResolver(ctx context.Context, r resume.Resolver) []error {
 
 	first := call(ctx, r)
 	if first.err == nil && first.panicked == nil && !first.timedOut {
-		checkCandidate(name, first.cand, fail)
+		checkCandidate(r, name, first.cand, fail)
 	}
 	first.report("Resolve", fail)
 
@@ -152,13 +160,15 @@ func CheckResolver(ctx context.Context, r resume.Resolver) []error {
 	return errs
 }
 
-func checkCandidate(name string, c resume.Candidate, fail func(string, ...any)) {
+func checkCandidate(r resume.Resolver, name string, c resume.Candidate, fail func(string, ...any)) {
 	if c.Position == nil {
 		fail("Resolve returned a nil error and a nil Position")
 		return
 	}
 	if !c.Guarantee.Valid() {
 		fail("Resolve returned guarantee %s, want data-loss, replay, exact-input or exactly-once", c.Guarantee)
+	} else if bound := resume.MaxGuarantee(r); c.Guarantee > bound {
+		fail("Resolve returned guarantee %s, above its MaxGuarantee %s", c.Guarantee, bound)
 	}
 	if c.Resolver != "" && c.Resolver != name {
 		fail("Candidate.Resolver is %q, want %q (its Name) or empty", c.Resolver, name)

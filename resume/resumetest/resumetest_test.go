@@ -21,6 +21,7 @@ func TestCheckResolverPassesGoodOnes(t *testing.T) {
 	for _, r := range []resume.Resolver{
 		resumetest.Static("static", good),
 		resumetest.Failing("empty", fmt.Errorf("nothing here: %w", resume.ErrNoPosition)),
+		resume.WithMaxGuarantee(resumetest.Static("bounded", good), resume.Replay),
 	} {
 		for _, err := range resumetest.CheckResolver(context.Background(), r) {
 			t.Errorf("%s: %v", r.Name(), err)
@@ -38,6 +39,7 @@ func TestCheckResolverReportsEveryViolation(t *testing.T) {
 		want []string
 	}{
 		{"EmptyName", resumetest.Static("", good), []string{"Name() is empty"}},
+		{"AboveItsBound", resume.WithMaxGuarantee(resumetest.Static("liar", good), resume.DataLoss), []string{"guarantee replay, above its MaxGuarantee data-loss"}},
 		{"NilPosition", resume.ResolverFunc("nil", func(context.Context) (resume.Candidate, error) {
 			return resume.Candidate{Guarantee: resume.Replay}, nil
 		}), []string{"nil Position", "cancelled context returned a candidate"}},

@@ -18,7 +18,9 @@ import (
 	"github.com/resumekit/resumekit/resume/redact"
 )
 
-// Exit statuses, as DESIGN.md specifies.
+// Exit statuses, as DESIGN.md specifies; resolve takes them from
+// resume.Classify (resume.Result.ExitCode), so that a Go deploy tool branches
+// the same way.
 const (
 	ExitOK      = 0 // a position was chosen and nothing failed
 	ExitFailed  = 1 // something failed (a document is still printed where there is one)
@@ -119,7 +121,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"resolve", "choose the safest start position among checkpoints, Paimon consumers and Kafka offsets", runResolve},
-		{"flink", "list checkpoints and savepoints, inspect one _metadata (flink list|inspect)", runFlink},
+		{"flink", "list checkpoints and savepoints, inspect one _metadata, check it against the new job, read its source positions (flink list|inspect|compat|sources)", runFlink},
 		{"paimon", "Paimon consumers, snapshots and reset-consumer (paimon consumers|snapshots|reset-consumer)", runPaimon},
 		{"kafka", "Kafka start offsets from a group or a time (kafka offsets)", runKafka},
 		{"demo", "build the three restart situations locally and resolve each", runDemo},

@@ -93,7 +93,7 @@ func (d *demo) local(key string) string { return filepath.Join(d.dir, filepath.F
 func (d *demo) resolve(rs ...resume.Resolver) (*resume.Decision, error) {
 	dec, err := (&resume.Chain{Resolvers: rs, Policy: d.policy}).Resolve(d.ctx)
 	writeReport(d.w, dec)
-	if err != nil && hasFailure(dec) {
+	if err != nil && len(dec.Failed()) > 0 {
 		return dec, err
 	}
 	return dec, nil
@@ -138,7 +138,7 @@ func (d *demo) paimon() error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(d.w, "wrote %s: nextSnapshot %d; the job now starts with %s\n", plan.Key, plan.NextSnapshot, resume.HintOptions(map[string]string{"consumer-id": p.NewConsumer}))
+	fmt.Fprintf(d.w, "wrote %s: nextSnapshot %d; the job now starts with %s\n", plan.Key, plan.NextSnapshot, resume.HintOptions(map[string]string{"consumer-id": p.NewConsumer, paimon.OptScanSnapshotID: fmt.Sprint(plan.NextSnapshot)}))
 	return nil
 }
 

@@ -14,14 +14,19 @@ import (
 )
 
 const flinkUsage = `list URL [--json] [--job-id ID] [--flink-root URI] [--no-verify] [--strict] [--timeout DUR]
-       resumectl flink inspect PATH|URL [--json] [--flink-root URI] [--strict] [--timeout DUR]`
+       resumectl flink inspect PATH|URL [--json] [--flink-root URI] [--strict] [--timeout DUR]
+       resumectl flink sources SNAPSHOT [--json] [--flink-root URI] [--timeout DUR]
+       resumectl flink ` + flinkCompatUsage
 
 // runFlink implements "resumectl flink list" and "resumectl flink inspect".
 func runFlink(e *env, args []string) error {
 	if len(args) == 0 {
-		return usagef("flink: want a subcommand: list or inspect (usage: resumectl flink %s)", flinkUsage)
+		return usagef("flink: want a subcommand: list, inspect, compat or sources (usage: resumectl flink %s)", flinkUsage)
 	}
 	sub := args[0]
+	if sub == "compat" {
+		return runFlinkCompat(e, args[1:])
+	}
 	fs := newFlags(e, "flink "+sub, flinkUsage)
 	asJSON := fs.Bool("json", false, "print JSON")
 	jobID := fs.String("job-id", "", "only this job's checkpoints and savepoints (32 hex)")
@@ -47,8 +52,13 @@ func runFlink(e *env, args []string) error {
 			return usagef("flink inspect: --job-id and --no-verify apply to flink list only")
 		}
 		return flinkInspect(ctx, e, pos[0], &flinkckpt.Options{FlinkRoot: *root, Strict: *strict}, *asJSON)
+	case "sources":
+		if *jobID != "" || *noVerify || *strict {
+			return usagef("flink sources: --job-id, --no-verify and --strict apply to flink list and inspect only")
+		}
+		return flinkSources(ctx, e, pos[0], &flinkckpt.Options{FlinkRoot: *root}, *asJSON)
 	default:
-		return usagef("flink: unknown subcommand %s: want list or inspect", quoteShort(sub))
+		return usagef("flink: unknown subcommand %s: want list, inspect, compat or sources", quoteShort(sub))
 	}
 }
 

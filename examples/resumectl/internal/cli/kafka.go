@@ -17,7 +17,7 @@ import (
 	"github.com/resumekit/resumekit/resume"
 )
 
-const kafkaUsage = "offsets --brokers H:P[,H:P] --topic T[,T] [--group G] [--at TIME] [--observe DURATION] [--timeout DUR] [--json]"
+const kafkaUsage = "offsets --brokers H:P[,H:P] --topic T[,T] [--group G] [--at TIME] [--observe DURATION] [--isolation read_committed|read_uncommitted] [--commit-source checkpoint|auto|unknown] [--strict] [--timeout DUR] [--json]"
 
 // runKafka implements "resumectl kafka offsets": the per-partition table of
 // log start, end, committed offset, offset by time, the chosen start and why,
@@ -35,6 +35,8 @@ func runKafka(e *env, args []string) error {
 	fs := newFlags(e, "kafka offsets", kafkaUsage)
 	var (
 		brokers, topics, group string
+		isolation, commitSrc   string
+		strict                 bool
 		at                     = timeFlag{}
 		observe                = durationFlag{}
 		timeout                = durationFlag{d: DefaultTimeout}
@@ -45,6 +47,9 @@ func runKafka(e *env, args []string) error {
 	fs.StringVar(&group, "group", "", "the group KafkaSource committed offsets to (its group.id)")
 	fs.Var(&at, "at", "start `TIME` for partitions without a commit (all partitions without --group): RFC 3339, \"2006-01-02 15:04:05\" (UTC), unix ms, or -15m")
 	fs.Var(&observe, "observe", "watch the group's offsets this long (`DURATION`) and fail if they move: the old job still runs")
+	fs.StringVar(&isolation, "isolation", "", "the new job's isolation.level: read_committed (default: starts stay below open transactions) or read_uncommitted")
+	fs.StringVar(&commitSrc, "commit-source", "", "how the old job committed: checkpoint (default, assumed), auto (enable.auto.commit: data loss) or unknown (data loss)")
+	fs.BoolVar(&strict, "strict", false, "grade as data loss what may be lost but cannot be shown (compacted topics further behind than delete.retention.ms)")
 	fs.Var(&timeout, "timeout", "give up after this long (`DURATION`; 0: never); the command ends at the deadline even when a Kafka call hangs")
 	fs.BoolVar(&asJSON, "json", false, "print JSON instead of the table")
 	pos, err := parseFlags(fs, args[1:])
@@ -64,7 +69,8 @@ func runKafka(e *env, args []string) error {
 		return err
 	}
 	defer cl.Close()
-	r, err := kafkaoffset.NewResolver(cl, splitComma(topics), &kafkaoffset.Options{Group: group, At: at.t, ObserveWindow: observe.d})
+	r, err := kafkaoffset.NewResolver(cl, splitComma(topics), &kafkaoffset.Options{Group: group, At: at.t, ObserveWindow: observe.d,
+		IsolationLevel: kafkaoffset.IsolationLevel(isolation), CommitSource: kafkaoffset.CommitSource(commitSrc), Strict: strict})
 	if err != nil {
 		return usagef("kafka offsets: %v", err)
 	}
@@ -134,14 +140,14 @@ func offsetCell(o int64) string {
 
 func writeKafkaTable(e *env, res []kafkaoffset.PartitionOffsets, c resume.Candidate, err error) {
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "TOPIC\tPARTITION\tSTART\tEND\tCOMMITTED\tBY-TIME\tCHOSEN\tWHY")
+	fmt.Fprintln(tw, "TOPIC\tPARTITION\tSTART\tEND\tSTABLE\tCOMMITTED\tBY-TIME\tCHOSEN\tWHY")
 	for _, p := range res {
 		why := p.Reason
 		if p.Err != nil {
 			why = "error: " + strings.TrimPrefix(p.Err.Error(), "kafkaoffset: ")
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Topic, p.Partition, offsetCell(p.Start), offsetCell(p.End),
-			offsetCell(p.Committed), offsetCell(p.ByTime), offsetCell(p.Offset), oneLine(why))
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Topic, p.Partition, offsetCell(p.Start), offsetCell(p.End),
+			offsetCell(p.LastStable), offsetCell(p.Committed), offsetCell(p.ByTime), offsetCell(p.Offset), oneLine(why))
 	}
 	tw.Flush()
 	if err != nil {
@@ -184,12 +190,15 @@ type (
 		Partition int32  `json:"partition"`
 		Start     *int64 `json:"start"`
 		End       *int64 `json:"end"`
-		Committed *int64 `json:"committed"`
-		ByTime    *int64 `json:"by_time"`
-		Offset    *int64 `json:"offset"`
-		From      string `json:"from,omitempty"`
-		Reason    string `json:"reason,omitempty"`
-		Error     string `json:"error,omitempty"`
+		// LastStable is the last stable offset (null when not listed:
+		// --isolation read_uncommitted).
+		LastStable *int64 `json:"last_stable"`
+		Committed  *int64 `json:"committed"`
+		ByTime     *int64 `json:"by_time"`
+		Offset     *int64 `json:"offset"`
+		From       string `json:"from,omitempty"`
+		Reason     string `json:"reason,omitempty"`
+		Error      string `json:"error,omitempty"`
 	}
 )
 
@@ -204,7 +213,7 @@ func writeKafkaJSON(e *env, res []kafkaoffset.PartitionOffsets, c resume.Candida
 	doc := kafkaJSON{Partitions: []kafkaPartitionJSON{}, Reasons: []string{}, Warnings: []resume.Warning{}}
 	for _, p := range res {
 		pj := kafkaPartitionJSON{Topic: p.Topic, Partition: p.Partition, Start: opt64(p.Start), End: opt64(p.End),
-			Committed: opt64(p.Committed), ByTime: opt64(p.ByTime), Offset: opt64(p.Offset), From: p.From, Reason: p.Reason}
+			LastStable: opt64(p.LastStable), Committed: opt64(p.Committed), ByTime: opt64(p.ByTime), Offset: opt64(p.Offset), From: p.From, Reason: p.Reason}
 		if p.Err != nil {
 			pj.Error = p.Err.Error()
 		}

@@ -11,6 +11,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/resumekit/resumekit/kafkaoffset/kafkaoffsettest"
 )
 
 // kafkaCluster starts an in-process Kafka on loopback with topic "t" (two
@@ -58,9 +60,9 @@ func TestKafkaOffsetsTable(t *testing.T) {
 		t.Fatalf("exit %d, stderr %s\n%s", code, errOut, out)
 	}
 	for _, want := range []string{
-		"TOPIC  PARTITION  START  END  COMMITTED  BY-TIME  CHOSEN  WHY",
-		"t      0          0      5    3          2        3       committed 3 (log 0..5, 2 records after it)",
-		"t      1          0      0    -          -        0       no record at or after 2026-11-29T10:01:30Z: starts at the end offset 0",
+		"TOPIC  PARTITION  START  END  STABLE  COMMITTED  BY-TIME  CHOSEN  WHY",
+		"t      0          0      5    5       3          2        3       committed 3 (log 0..5, 2 records after it)",
+		"t      1          0      0    0       -          -        0       no record at or after 2026-11-29T10:01:30Z: starts at the end offset 0",
 		"guarantee: replay at 2026-11-29T10:01:30Z",
 		"option: scan.startup.mode=specific-offsets",
 		"option: scan.startup.specific-offsets=partition:0,offset:3;partition:1,offset:0",
@@ -144,6 +146,8 @@ func TestKafkaOffsetsUsage(t *testing.T) {
 		{"BadTopic", []string{"kafka", "offsets", "--brokers", "127.0.0.1:1", "--topic", "a b", "--group", "g"}, "invalid topic name"},
 		{"Positional", []string{"kafka", "offsets", "extra", "--brokers", "127.0.0.1:1", "--topic", "t", "--group", "g"}, "unexpected argument"},
 		{"ObserveWithoutGroup", []string{"kafka", "offsets", "--brokers", "127.0.0.1:1", "--topic", "t", "--at", "-15m", "--observe", "10s"}, "needs a group"},
+		{"BadIsolation", []string{"kafka", "offsets", "--brokers", "127.0.0.1:1", "--topic", "t", "--group", "g", "--isolation", "read_most"}, `unknown isolation level "read_most"`},
+		{"BadCommitSource", []string{"kafka", "offsets", "--brokers", "127.0.0.1:1", "--topic", "t", "--group", "g", "--commit-source", "cron"}, `unknown commit source "cron"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, errOut := runCLI(tc.args...)
@@ -151,5 +155,72 @@ func TestKafkaOffsetsUsage(t *testing.T) {
 				t.Errorf("exit %d, stderr %q, want 2 and %q", code, errOut, tc.want)
 			}
 		})
+	}
+}
+
+// TestKafkaOffsetsTransactionsAndCommitSource: the table and the JSON show
+// the last stable offset, a start above an open transaction is lowered to
+// it (unless --isolation read_uncommitted), and --commit-source auto grades
+// the commits as data loss (exit 3).
+func TestKafkaOffsetsTransactionsAndCommitSource(t *testing.T) {
+	t0 := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	k := kafkaoffsettest.New(t, &kafkaoffsettest.Options{Topics: []kafkaoffsettest.Topic{{Name: "t"}}})
+	k.Produce("t", 0, t0, t0.Add(time.Minute))
+	k.BeginTransaction("sink").Produce("t", 0, t0.Add(2*time.Minute), t0.Add(3*time.Minute)) // open: LSO 2, end 4
+	k.Commit("job", "t", map[int32]int64{0: 1})
+	addr := k.Addrs()[0]
+
+	code, out, errOut := runCLI("kafka", "offsets", "--brokers", addr, "--topic", "t", "--at", "2026-11-29T10:03:00Z", "--json")
+	if code != ExitOK {
+		t.Fatalf("exit %d, stderr %s", code, errOut)
+	}
+	var doc struct {
+		Partitions []struct {
+			End        *int64 `json:"end"`
+			LastStable *int64 `json:"last_stable"`
+			Offset     *int64 `json:"offset"`
+		}
+		Position struct {
+			IsolationLevel string `json:"isolation_level"`
+			Partitions     []struct {
+				LastStable *int64 `json:"last_stable"`
+			}
+		}
+		Warnings []struct{ Code string }
+	}
+	unmarshal := func(out string) {
+		t.Helper()
+		doc.Partitions, doc.Position.Partitions, doc.Warnings = nil, nil, nil
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatalf("%v:\n%s", err, out)
+		}
+	}
+	unmarshal(out)
+	p := doc.Partitions[0]
+	if *p.End != 4 || p.LastStable == nil || *p.LastStable != 2 || *p.Offset != 2 || doc.Position.IsolationLevel != "read_committed" ||
+		doc.Position.Partitions[0].LastStable == nil || *doc.Position.Partitions[0].LastStable != 2 {
+		t.Errorf("read_committed: %s", out)
+	}
+	if !strings.Contains(out, `"last_stable": 2`) || !strings.Contains(out, "kafka.open-transaction") {
+		t.Errorf("no last_stable or open-transaction warning:\n%s", out)
+	}
+
+	code, out, _ = runCLI("kafka", "offsets", "--brokers", addr, "--topic", "t", "--at", "2026-11-29T10:03:00Z", "--isolation", "read_uncommitted", "--json")
+	unmarshal(out)
+	if code != ExitOK || doc.Partitions[0].LastStable != nil || *doc.Partitions[0].Offset != 3 || doc.Position.IsolationLevel != "read_uncommitted" {
+		t.Errorf("read_uncommitted: exit %d\n%s", code, out)
+	}
+
+	code, out, _ = runCLI("kafka", "offsets", "--brokers", addr, "--topic", "t", "--group", "job")
+	if code != ExitOK || !strings.Contains(out, "TOPIC  PARTITION  START  END  STABLE  COMMITTED") || !strings.Contains(out, "[kafka.commit-source-assumed]") {
+		t.Errorf("checkpoint: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI("kafka", "offsets", "--brokers", addr, "--topic", "t", "--group", "job", "--commit-source", "auto", "--strict")
+	if code != ExitNothing || !strings.Contains(out, "guarantee: data-loss") || !strings.Contains(out, "auto-commit runs ahead of processing") {
+		t.Errorf("auto: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI("resolve", "--kafka-brokers", addr, "--kafka-topic", "t", "--kafka-group", "job", "--kafka-commit-source", "unknown", "--kafka-isolation", "read_committed", "--kafka-strict")
+	if code != ExitNothing || !strings.Contains(out, "rejected (data-loss)") {
+		t.Errorf("resolve --kafka-commit-source unknown: exit %d\n%s", code, out)
 	}
 }

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"path/filepath"
 	"regexp"
@@ -141,6 +143,9 @@ func openLocal(raw string, flink bool) (*location, error) {
 		root, prefix = filepath.Dir(abs), filepath.Base(abs)+"/"
 	}
 	b, err := localblob.OpenBucket(root, nil)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("local path %s does not exist", root)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("local path %s: %w", abs, err)
 	}

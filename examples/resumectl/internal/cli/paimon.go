@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/resumekit/resumekit/paimon"
+	"github.com/resumekit/resumekit/resume"
 )
 
 const paimonUsage = `consumers URL [--branch B] [--json] [--timeout DUR]
@@ -377,7 +378,11 @@ func paimonReset(e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "consumer %s of %s: nextSnapshot %s -> %d (snapshot %d committed at %s)\n", plan.ConsumerID, t.SQLName(), prev, plan.NextSnapshot, plan.NextSnapshot, plan.Snapshot.Time.Format(time.RFC3339Nano))
 	fmt.Fprintf(e.stdout, "%s %s:\n%s\n", verb, plan.Key, indent(plan.Content))
 	fmt.Fprintf(e.stdout, "same as: %s\n", plan.SQL)
-	fmt.Fprintf(e.stdout, "start the job with: /*+ OPTIONS('consumer-id'='%s') */\n", strings.ReplaceAll(plan.ConsumerID, "'", "''"))
+	// scan.snapshot-id is a free fallback: the consumer file wins while it
+	// exists, and the option starts the job at the same snapshot if expiry
+	// deletes the consumer first.
+	fmt.Fprintf(e.stdout, "start the job with: /*+ OPTIONS(%s) */\n", resume.HintOptions(map[string]string{
+		"consumer-id": plan.ConsumerID, paimon.OptScanSnapshotID: fmt.Sprint(plan.NextSnapshot)}))
 	for _, w := range plan.Warnings {
 		fmt.Fprintf(e.stdout, "warning: %s [%s]\n", oneLine(w.Text), w.Code)
 	}

@@ -163,3 +163,61 @@ func TestPaimonResetConsumer(t *testing.T) {
 		t.Error("hostile id wrote a file")
 	}
 }
+
+// TestResolvePaimonTableFlags: --paimon-option, --paimon-version and
+// --paimon-written-mode reach the resolver and change the grade: changelogs
+// 1..5 are kept in changelog/, the consumer is at 3 (below the earliest
+// snapshot, 6).
+func TestResolvePaimonTableFlags(t *testing.T) {
+	root := t.TempDir()
+	b, err := fileblob.OpenBucket(root, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	tb := paimontest.New(t, b, "wh/default.db/t")
+	tb.CommitEvery(10, time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC), time.Minute).Consumer("job", 3).ExpireKeepChangelog(6)
+	dir := filepath.Join(root, "wh", "default.db", "t")
+	for _, tc := range []struct {
+		name  string
+		flags []string
+		want  string // guarantee
+		next  int64
+		codes []string
+	}{
+		{"OptionsSayNotDecoupled", nil, "data-loss", 6, []string{"paimon.changelog-ignored"}},
+		{"OptionOverrideDecouples", []string{"--paimon-option", "changelog.time-retained=7 d"}, "exact-input", 3, []string{"paimon.version-assumed", "paimon.written-mode-assumed"}},
+		{"Paimon08ProducerNone", []string{"--paimon-option", "changelog.time-retained=7 d", "--paimon-version", "0.8"}, "data-loss", 6, []string{"paimon.changelog-ignored"}},
+		{"Paimon08ProducerInput", []string{"--paimon-option", "changelog.time-retained=7 d", "--paimon-option", "changelog-producer=input", "--paimon-version", "0.8.2", "--paimon-written-mode", "at-least-once"}, "replay", 3, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"resolve", "--paimon-table", dir, "--paimon-consumer", "job", "--min-guarantee", "data-loss", "--json"}, tc.flags...)
+			code, out, errs := runPaimonCLI(args...)
+			if code != ExitOK {
+				t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+			}
+			var doc struct {
+				Chosen struct {
+					Guarantee string `json:"guarantee"`
+					Position  struct {
+						NextSnapshot int64 `json:"next_snapshot"`
+					} `json:"position"`
+					Warnings []struct {
+						Code string `json:"code"`
+					} `json:"warnings"`
+				} `json:"chosen"`
+			}
+			if err := json.Unmarshal([]byte(out), &doc); err != nil {
+				t.Fatal(err)
+			}
+			if doc.Chosen.Guarantee != tc.want || doc.Chosen.Position.NextSnapshot != tc.next {
+				t.Fatalf("got %s at %d, want %s at %d\n%s", doc.Chosen.Guarantee, doc.Chosen.Position.NextSnapshot, tc.want, tc.next, out)
+			}
+			for _, code := range tc.codes {
+				if !strings.Contains(out, `"code": "`+code+`"`) {
+					t.Errorf("no %s warning:\n%s", code, out)
+				}
+			}
+		})
+	}
+}

@@ -3,29 +3,41 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"time"
 
 	"github.com/resumekit/resumekit/kafkaoffset"
 	"github.com/resumekit/resumekit/paimon"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/k8s"
 )
 
-const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flink-job-id ID] [--flink-root URI]
-        [--paimon-table URL --paimon-consumer ID [--paimon-mode at-least-once] [--paimon-from TIME]]
-        [--kafka-brokers H:P --kafka-topic T [--kafka-group G] [--kafka-from TIME | --kafka-rewind DUR]]
-        [--together] [--min-guarantee NAME] [--max-age DUR] [--timeout DUR] [--json | --format text|json|k8s]`
+const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flink-job-id ID] [--flink-root URI] [--flink-strict] [--flink-sources]
+        [--flink-plan FILE | --flink-uid UID... | --flink-sink-uid UID... | --flink-uid-hash HEX... | --flink-operator-id HEX...]
+        [--flink-plan-config KEY=VALUE...] [--flink-version V] [--flink-allow-non-restored-state]
+        [--paimon-table URL --paimon-consumer ID [--paimon-mode at-least-once] [--paimon-from TIME]
+         [--paimon-written-mode MODE] [--paimon-version V] [--paimon-option KEY=VALUE]...]
+        [--kafka-brokers H:P --kafka-topic T [--kafka-group G] [--kafka-from TIME | --kafka-rewind DUR] [--kafka-observe DUR]
+         [--kafka-isolation read_committed|read_uncommitted] [--kafka-commit-source checkpoint|auto|unknown] [--kafka-strict]]
+        [--together] [--min-guarantee NAME] [--max-age DUR] [--timeout DUR] [--on-failure block-weaker|choose-anyway]
+        [--json | --format text|json|k8s [--k8s-nonce N]] [--now TIME]`
 
 // resolveFlags are the flags of resumectl resolve.
 type resolveFlags struct {
 	flinkCheckpoints, flinkSavepoints, flinkJobID, flinkRoot string
-	flinkStrict                                              bool
+	flinkStrict, flinkSources                                bool
+	flinkJob                                                 jobFlags // the new job (flink_compat.go)
+	flinkAllowNonRestored                                    bool
 	paimonTable, paimonConsumer, paimonMode                  string
+	paimonWrittenMode, paimonVersion                         string
+	paimonOptions                                            keyValueFlag
 	paimonFrom                                               timeFlag
 	kafkaBrokers, kafkaTopic, kafkaGroup                     string
+	kafkaIsolation, kafkaCommitSource                        string
+	kafkaStrict                                              bool
 	kafkaFrom                                                timeFlag
 	kafkaRewind, kafkaObserve                                durationFlag
 	together                                                 bool
@@ -34,6 +46,7 @@ type resolveFlags struct {
 	jsonOut                                                  bool
 	format                                                   string
 	k8sNonce                                                 int64
+	onFailure                                                string
 	now                                                      timeFlag
 }
 
@@ -45,16 +58,25 @@ func runResolve(e *env, args []string) error {
 	fs.StringVar(&f.flinkJobID, "flink-job-id", "", "only this job's checkpoints and savepoints (32 hex)")
 	fs.StringVar(&f.flinkRoot, "flink-root", "", "the Flink file-system `URI` of the location (s3a://bucket/ck) or of the bucket root (s3a://bucket/); inferred when absent")
 	fs.BoolVar(&f.flinkStrict, "flink-strict", false, "reject checkpoints with references that cannot be checked")
+	fs.BoolVar(&f.flinkSources, "flink-sources", false, "also offer a stateless start at the source positions stored in the chosen snapshot (salvage); --kafka-brokers and --paimon-table check them live")
+	f.flinkJob.register(fs, "flink-")
+	fs.BoolVar(&f.flinkAllowNonRestored, "flink-allow-non-restored-state", false, "the new job starts with --allowNonRestoredState: offer snapshots whose state it drops in part (exact-input at best)")
 	fs.StringVar(&f.paimonTable, "paimon-table", "", "Paimon table (`URL`), e.g. file:///wh/db.db/orders")
 	fs.StringVar(&f.paimonConsumer, "paimon-consumer", "", "the job's consumer-id")
 	fs.StringVar(&f.paimonMode, "paimon-mode", "", "consumer.mode of the new job: exactly-once or at-least-once (default: the table's)")
 	fs.Var(&f.paimonFrom, "paimon-from", "start `TIME` when the consumer has no file (RFC 3339, unix ms, or -15m)")
+	fs.StringVar(&f.paimonWrittenMode, "paimon-written-mode", "", "consumer.mode the old job ran with (`MODE`: exactly-once or at-least-once); decides exact-input vs replay (default: the table's, else exactly-once, assumed with a warning)")
+	fs.StringVar(&f.paimonVersion, "paimon-version", "", "Paimon release the new job reads with (`V`, e.g. 0.8 or 1.4.1; default: the newest behaviour)")
+	fs.Var(&f.paimonOptions, "paimon-option", "override a table option, `KEY=VALUE` (repeatable), e.g. changelog.time-retained=7d")
 	fs.StringVar(&f.kafkaBrokers, "kafka-brokers", "", "seed brokers, `H:P[,H:P]`")
 	fs.StringVar(&f.kafkaTopic, "kafka-topic", "", "topic(s) the job reads, `T[,T]`")
 	fs.StringVar(&f.kafkaGroup, "kafka-group", "", "the group KafkaSource committed offsets to (its group.id)")
 	fs.Var(&f.kafkaFrom, "kafka-from", "start `TIME` for partitions without a commit (or all, without --kafka-group)")
 	fs.Var(&f.kafkaRewind, "kafka-rewind", "like --kafka-from, as a `DURATION` before now (e.g. 15m)")
 	fs.Var(&f.kafkaObserve, "kafka-observe", "watch the group's offsets this long (`DURATION`) and fail if they move: the old job still runs")
+	fs.StringVar(&f.kafkaIsolation, "kafka-isolation", "", "the new job's isolation.level: read_committed (default: starts stay below open transactions) or read_uncommitted")
+	fs.StringVar(&f.kafkaCommitSource, "kafka-commit-source", "", "how the old job committed: checkpoint (default, assumed), auto (enable.auto.commit: data loss) or unknown (data loss)")
+	fs.BoolVar(&f.kafkaStrict, "kafka-strict", false, "grade as data loss what may be lost but cannot be shown (compacted topics further behind than delete.retention.ms)")
 	fs.BoolVar(&f.together, "together", false, "the job reads the Paimon table and the Kafka topic together: one position for both")
 	fs.StringVar(&f.minGuarantee, "min-guarantee", "", "weakest acceptable guarantee: data-loss, replay (default), exact-input, exactly-once")
 	fs.Var(&f.maxAge, "max-age", "reject positions older than this `DURATION` (e.g. 7d)")
@@ -62,7 +84,8 @@ func runResolve(e *env, args []string) error {
 	fs.Var(&f.timeout, "timeout", "give up after this long (`DURATION`; 0: never): sources still running are reported as timed out, and the command ends at the deadline even when a storage or Kafka call hangs")
 	fs.BoolVar(&f.jsonOut, "json", false, "print the resumekit.decision/v1 JSON document")
 	fs.StringVar(&f.format, "format", "text", "output: text, json, or k8s (a merge patch for a FlinkDeployment)")
-	fs.Int64Var(&f.k8sNonce, "k8s-nonce", 0, "savepointRedeployNonce for --format k8s (default: the current unix time, new on every run)")
+	fs.Int64Var(&f.k8sNonce, "k8s-nonce", 0, "savepointRedeployNonce for --format k8s (default: derived from the chosen position, so the same decision gives the same nonce)")
+	fs.StringVar(&f.onFailure, "on-failure", "", "when a source fails: block-weaker (default: refuse every weaker position) or choose-anyway (take the best of the rest; still exit 1)")
 	fs.Var(&f.now, "now", "evaluate as of `TIME` instead of the clock (reproducible reports and tests)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -103,10 +126,38 @@ func runResolve(e *env, args []string) error {
 		return err
 	}
 	d, rerr := (&resume.Chain{Resolvers: resolvers, Policy: policy}).Resolve(ctx)
-	if err := f.print(e.stdout, d); err != nil {
+	result := resume.Classify(d, rerr)
+	if err := f.print(e.stdout, d, result); err != nil {
 		return err
 	}
-	return decisionExit(d, rerr)
+	return decisionExit(result, rerr)
+}
+
+// keyValueFlag is a repeatable KEY=VALUE flag.
+type keyValueFlag struct{ m map[string]string }
+
+func (f *keyValueFlag) String() string {
+	if f == nil || len(f.m) == 0 {
+		return ""
+	}
+	keys := make([]string, 0, len(f.m))
+	for k := range f.m {
+		keys = append(keys, k+"="+f.m[k])
+	}
+	sort.Strings(keys)
+	return strings.Join(keys, ",")
+}
+
+func (f *keyValueFlag) Set(s string) error {
+	k, v, ok := strings.Cut(s, "=")
+	if !ok || strings.TrimSpace(k) == "" {
+		return fmt.Errorf("%q: want KEY=VALUE", s)
+	}
+	if f.m == nil {
+		f.m = map[string]string{}
+	}
+	f.m[strings.TrimSpace(k)] = v
+	return nil
 }
 
 // clock returns "now": --now when given, else the wall clock.
@@ -131,6 +182,13 @@ func (f *resolveFlags) policy() (resume.Policy, error) {
 		}
 		p.MinGuarantee = g
 	}
+	if f.onFailure != "" {
+		fp, err := resume.ParseFailurePolicy(f.onFailure)
+		if err != nil {
+			return p, usagef("resolve: --on-failure: %v", err)
+		}
+		p.OnFailure = fp
+	}
 	return p, nil
 }
 
@@ -144,20 +202,33 @@ func (f *resolveFlags) check() error {
 		return usagef("resolve: name at least one source: --flink-checkpoints, --flink-savepoints, --paimon-table or --kafka-brokers")
 	case !hasFlink && (f.flinkJobID != "" || f.flinkRoot != "" || f.flinkStrict):
 		return usagef("resolve: --flink-job-id, --flink-root and --flink-strict need --flink-checkpoints or --flink-savepoints")
-	case hasPaimon && (f.paimonTable == "" || f.paimonConsumer == ""):
+	case f.flinkSources && !hasFlink:
+		return usagef("resolve: --flink-sources needs --flink-checkpoints or --flink-savepoints")
+	case !hasFlink && (f.flinkJob.given() || f.flinkAllowNonRestored):
+		return usagef("resolve: --flink-plan, --flink-uid, --flink-sink-uid, --flink-uid-hash, --flink-operator-id and --flink-allow-non-restored-state need --flink-checkpoints or --flink-savepoints")
+	case f.flinkAllowNonRestored && !f.flinkJob.given():
+		return usagef("resolve: --flink-allow-non-restored-state needs the new job's operators (--flink-plan, --flink-uid, --flink-sink-uid, --flink-uid-hash or --flink-operator-id): without them nothing says which state would be dropped")
+	case hasPaimon && (f.paimonTable == "" || f.paimonConsumer == "") && !(f.flinkSources && f.paimonTable != ""):
 		return usagef("resolve: --paimon-table and --paimon-consumer go together")
-	case !hasPaimon && (f.paimonMode != "" || f.paimonFrom.set):
-		return usagef("resolve: --paimon-mode and --paimon-from need --paimon-table")
-	case hasKafka && (f.kafkaBrokers == "" || f.kafkaTopic == ""):
-		return usagef("resolve: --kafka-brokers and --kafka-topic go together")
+	case !hasPaimon && (f.paimonMode != "" || f.paimonFrom.set || f.paimonWrittenMode != "" || f.paimonVersion != "" || len(f.paimonOptions.m) > 0):
+		return usagef("resolve: --paimon-mode, --paimon-from, --paimon-written-mode, --paimon-version and --paimon-option need --paimon-table")
+	case hasKafka && (f.kafkaBrokers == "" || f.kafkaTopic == "") && !(f.flinkSources && f.kafkaBrokers != ""):
+		return usagef("resolve: --kafka-brokers and --kafka-topic go together (or --kafka-brokers alone with --flink-sources, to check salvaged offsets)")
+	case f.flinkSources && f.kafkaTopic == "" && f.kafkaBrokers != "" && (f.kafkaGroup != "" || f.kafkaFrom.set || f.kafkaRewind.d != 0 || f.kafkaObserve.d != 0 ||
+		f.kafkaIsolation != "" || f.kafkaCommitSource != "" || f.kafkaStrict):
+		return usagef("resolve: --kafka-group, --kafka-from, --kafka-rewind, --kafka-observe, --kafka-isolation, --kafka-commit-source and --kafka-strict need --kafka-topic")
 	case f.kafkaFrom.set && f.kafkaRewind.d != 0:
 		return usagef("resolve: --kafka-from and --kafka-rewind are exclusive")
-	case hasKafka && f.kafkaGroup == "" && !f.kafkaFrom.set && f.kafkaRewind.d == 0:
+	case hasKafka && f.kafkaTopic != "" && f.kafkaGroup == "" && !f.kafkaFrom.set && f.kafkaRewind.d == 0:
 		return usagef("resolve: Kafka needs --kafka-group, --kafka-from or --kafka-rewind")
-	case !hasKafka && (f.kafkaGroup != "" || f.kafkaFrom.set || f.kafkaRewind.d != 0 || f.kafkaObserve.d != 0):
-		return usagef("resolve: --kafka-group, --kafka-from, --kafka-rewind and --kafka-observe need --kafka-brokers")
-	case f.together && !(hasPaimon && hasKafka):
+	case !hasKafka && (f.kafkaGroup != "" || f.kafkaFrom.set || f.kafkaRewind.d != 0 || f.kafkaObserve.d != 0 ||
+		f.kafkaIsolation != "" || f.kafkaCommitSource != "" || f.kafkaStrict):
+		return usagef("resolve: --kafka-group, --kafka-from, --kafka-rewind, --kafka-observe, --kafka-isolation, --kafka-commit-source and --kafka-strict need --kafka-brokers")
+	case f.together && !(f.paimonConsumer != "" && f.kafkaTopic != ""):
 		return usagef("resolve: --together needs both --paimon-table and --kafka-brokers")
+	}
+	if err := f.flinkJob.check(); err != nil {
+		return usagef("resolve: %v", err)
 	}
 	return nil
 }
@@ -180,6 +251,7 @@ func (f *resolveFlags) build(ctx context.Context, e *env) ([]resume.Resolver, fu
 	out = append(out, flinkRs...)
 
 	var stateless []resume.Resolver
+	var checks salvageChecks
 	if f.paimonTable != "" {
 		loc, err := openLocation(ctx, e, f.paimonTable)
 		if err != nil {
@@ -190,11 +262,17 @@ func (f *resolveFlags) build(ctx context.Context, e *env) ([]resume.Resolver, fu
 		if err != nil {
 			return nil, closeAll, usagef("resolve: --paimon-table: %v", err)
 		}
-		r, err := paimon.NewResolver(table, f.paimonConsumer, &paimon.Options{StartTime: f.paimonFrom.t, Mode: f.paimonMode, Now: f.clock()})
-		if err != nil {
-			return nil, closeAll, usagef("resolve: %v", err)
+		checks.paimon = table
+		if f.paimonConsumer != "" {
+			r, err := paimon.NewResolver(table, f.paimonConsumer, &paimon.Options{
+				StartTime: f.paimonFrom.t, Mode: f.paimonMode, WrittenMode: f.paimonWrittenMode,
+				PaimonVersion: f.paimonVersion, TableOptions: f.paimonOptions.m, Now: f.clock(),
+			})
+			if err != nil {
+				return nil, closeAll, usagef("resolve: %v", err)
+			}
+			stateless = append(stateless, r)
 		}
-		stateless = append(stateless, r)
 	}
 	if f.kafkaBrokers != "" {
 		at := f.kafkaFrom.t
@@ -206,13 +284,25 @@ func (f *resolveFlags) build(ctx context.Context, e *env) ([]resume.Resolver, fu
 			return nil, closeAll, err
 		}
 		closers = append(closers, cl.Close)
-		r, err := kafkaoffset.NewResolver(cl, splitComma(f.kafkaTopic), &kafkaoffset.Options{
-			Group: f.kafkaGroup, At: at, ObserveWindow: f.kafkaObserve.d, Now: f.clock(),
-		})
-		if err != nil {
-			return nil, closeAll, usagef("resolve: %v", err)
+		checks.kafka = cl
+		if f.kafkaTopic != "" {
+			r, err := kafkaoffset.NewResolver(cl, splitComma(f.kafkaTopic), &kafkaoffset.Options{
+				Group: f.kafkaGroup, At: at, ObserveWindow: f.kafkaObserve.d, Now: f.clock(),
+				IsolationLevel: kafkaoffset.IsolationLevel(f.kafkaIsolation), CommitSource: kafkaoffset.CommitSource(f.kafkaCommitSource), Strict: f.kafkaStrict,
+			})
+			if err != nil {
+				return nil, closeAll, usagef("resolve: %v", err)
+			}
+			stateless = append(stateless, r)
 		}
-		stateless = append(stateless, r)
+	}
+	if f.flinkSources {
+		r, closeSalvage, err := f.salvageResolver(ctx, e, checks)
+		closers = append(closers, closeSalvage)
+		if err != nil {
+			return nil, closeAll, err
+		}
+		out = append(out, r)
 	}
 	if f.together {
 		out = append(out, resume.All("paimon+kafka", stateless...))
@@ -222,13 +312,18 @@ func (f *resolveFlags) build(ctx context.Context, e *env) ([]resume.Resolver, fu
 	return out, closeAll, nil
 }
 
-func (f *resolveFlags) print(w io.Writer, d *resume.Decision) error {
+func (f *resolveFlags) print(w io.Writer, d *resume.Decision, result resume.Result) error {
 	switch f.format {
 	case "json":
 		// Errors from storage SDKs may quote URLs with credentials: the
 		// output masks them (see output).
 		return writeJSON(w, d)
 	case "k8s":
+		if result != resume.ResultChosen {
+			// A patch is applied by scripts: on any non-zero exit stdout
+			// stays empty, and stderr says why.
+			return nil
+		}
 		return writeK8sPatch(w, d, f.k8sNonce)
 	default:
 		writeReport(w, d)
@@ -236,62 +331,25 @@ func (f *resolveFlags) print(w io.Writer, d *resume.Decision) error {
 	}
 }
 
-// writeK8sPatch prints a JSON merge patch for a flink-kubernetes-operator
-// FlinkDeployment (or FlinkSessionJob): spec.job.initialSavepointPath and a
-// new spec.job.savepointRedeployNonce, which makes the operator redeploy from
-// that path (FLINK-33763). Apply it with
+// writeK8sPatch prints the JSON merge patch for a flink-kubernetes-operator
+// FlinkDeployment (or FlinkSessionJob) that package k8s builds. Apply it with
 // kubectl patch flinkdeployment NAME --type merge -p "$(resumectl resolve ... --format k8s)".
 func writeK8sPatch(w io.Writer, d *resume.Decision, nonce int64) error {
-	if d.Chosen == nil {
-		return nil // the exit status and stderr say why
+	patch, err := k8s.NewPatch(d.Chosen, &k8s.Options{Nonce: nonce})
+	if err != nil {
+		return withExit(ExitFailed, fmt.Errorf("--format k8s: %w", err))
 	}
-	path := savepointPath(d.Chosen.Position.Launch())
-	if path == "" {
-		return withExit(ExitFailed, fmt.Errorf("--format k8s: the chosen %s position (%s) restores no checkpoint or savepoint: start the job stateless with its source options %s",
-			d.Chosen.Position.Kind(), d.Chosen.Position, resume.HintOptions(d.Chosen.Position.Launch().Options)))
-	}
-	if nonce == 0 {
-		nonce = time.Now().Unix()
-	}
-	patch := map[string]any{"spec": map[string]any{"job": map[string]any{
-		"initialSavepointPath":   path,
-		"savepointRedeployNonce": nonce,
-	}}}
 	return writeJSON(w, patch)
 }
 
-// savepointPath is the -s argument of a launch.
-func savepointPath(l resume.Launch) string {
-	for i := 0; i+1 < len(l.Args); i++ {
-		if l.Args[i] == "-s" || l.Args[i] == "--fromSavepoint" {
-			return l.Args[i+1]
-		}
-	}
-	return ""
-}
-
-// decisionExit maps a decision to the exit status: 0 chosen and nothing
-// failed, 1 something failed, 3 nothing acceptable.
-func decisionExit(d *resume.Decision, err error) error {
-	switch {
-	case err == nil:
+// decisionExit maps what the chain returned to the exit status with
+// resume.Classify: 0 chosen and nothing failed, 1 something failed, 2 a bad
+// chain, 3 nothing acceptable.
+func decisionExit(result resume.Result, err error) error {
+	if result == resume.ResultChosen {
 		return nil
-	case hasFailure(d):
-		return withExit(ExitFailed, err)
-	case d.Chosen == nil && errors.Is(err, resume.ErrNoPosition):
-		return withExit(ExitNothing, err)
-	default:
-		return withExit(ExitFailed, err)
 	}
-}
-
-func hasFailure(d *resume.Decision) bool {
-	for _, o := range d.Considered {
-		if o.Verdict == resume.VerdictFailed {
-			return true
-		}
-	}
-	return false
+	return withExit(result.ExitCode(), err)
 }
 
 var _ json.Marshaler = resume.Decision{}

@@ -18,6 +18,10 @@ func (f *resolveFlags) flinkResolvers(ctx context.Context, e *env) ([]resume.Res
 			l.Close(ctx)
 		}
 	}
+	job, err := f.flinkJob.job()
+	if err != nil {
+		return nil, closeAll, err
+	}
 	for _, src := range []struct{ url, name string }{
 		{f.flinkCheckpoints, flinkckpt.DefaultName},
 		{f.flinkSavepoints, "flink-savepoints"},
@@ -25,7 +29,8 @@ func (f *resolveFlags) flinkResolvers(ctx context.Context, e *env) ([]resume.Res
 		if src.url == "" {
 			continue
 		}
-		opts := &flinkckpt.Options{Name: src.name, JobID: f.flinkJobID, FlinkRoot: f.flinkRoot, Strict: f.flinkStrict}
+		opts := &flinkckpt.Options{Name: src.name, JobID: f.flinkJobID, FlinkRoot: f.flinkRoot, Strict: f.flinkStrict,
+			Job: job, AllowNonRestoredState: f.flinkAllowNonRestored}
 		loc, err := openFlink(ctx, e, src.url, opts)
 		if err != nil {
 			return nil, closeAll, err

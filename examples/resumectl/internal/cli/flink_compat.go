@@ -1,0 +1,299 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"gocloud.dev/gcerrors"
+
+	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/metadata"
+)
+
+const flinkCompatUsage = `compat SNAPSHOT (--plan FILE | --uid UID... | --sink-uid UID... | --uid-hash HEX... | --operator-id HEX...)
+         [--plan-config KEY=VALUE...] [--flink-version V] [--parallelism N] [--max-parallelism N] [--json] [--timeout DUR]`
+
+// stringsFlag is a repeatable flag.
+type stringsFlag []string
+
+func (f *stringsFlag) String() string { return strings.Join(*f, ",") }
+
+func (f *stringsFlag) Set(s string) error {
+	*f = append(*f, s)
+	return nil
+}
+
+// jobFlags describe the new job: the flags of flink compat, and of resolve
+// with the prefix "flink-".
+type jobFlags struct {
+	prefix         string
+	plan           string
+	uids, sinkUIDs stringsFlag
+	uidHashes, ids stringsFlag
+	planConfig     stringsFlag
+	flinkVersion   string
+	parallelism    int
+	maxParallelism int
+}
+
+func (j *jobFlags) register(fs *flag.FlagSet, prefix string) {
+	j.prefix = prefix
+	fs.StringVar(&j.plan, prefix+"plan", "", "the new job's compiled plan (`FILE`, COMPILE PLAN JSON)")
+	fs.Var(&j.uids, prefix+"uid", "a `UID` of the new job (DataStream .uid); repeatable")
+	fs.Var(&j.sinkUIDs, prefix+"sink-uid", "the `UID` of a sinkTo(...) sink: adds its committer and global committer uids as possible; repeatable")
+	fs.Var(&j.uidHashes, prefix+"uid-hash", "a uid hash of the new job (.setUidHash, 32 `HEX`); repeatable")
+	fs.Var(&j.ids, prefix+"operator-id", "an operator id of the new job (32 `HEX`, as Flink logs it); repeatable")
+	fs.Var(&j.planConfig, prefix+"plan-config", "a table option of the new job (`KEY=VALUE`, e.g. table.exec.uid.format=<id>_<transformation>); repeatable")
+	fs.StringVar(&j.flinkVersion, "flink-version", "", "the Flink `VERSION` that will run the plan (default: the plan's flinkVersion)")
+	if prefix == "" {
+		fs.IntVar(&j.parallelism, "parallelism", 0, "the new job's parallelism (`N`), to check it against the snapshot's max parallelism")
+		fs.IntVar(&j.maxParallelism, "max-parallelism", 0, "the new job's configured max parallelism (`N`), to check it against the snapshot's")
+	}
+}
+
+// given reports whether any flag names the new job's operators.
+func (j *jobFlags) given() bool {
+	return j.plan != "" || len(j.uids) > 0 || len(j.sinkUIDs) > 0 || len(j.uidHashes) > 0 || len(j.ids) > 0
+}
+
+// check refuses bad values before any I/O.
+func (j *jobFlags) check() error {
+	p := "--" + j.prefix
+	if !j.given() && (len(j.planConfig) > 0 || j.flinkVersion != "" || j.parallelism != 0 || j.maxParallelism != 0) {
+		return usagef("%splan-config, --flink-version, --parallelism and --max-parallelism describe the new job: name its operators with %splan, %suid, %ssink-uid, %suid-hash or %soperator-id",
+			p, p, p, p, p, p)
+	}
+	if j.plan == "" && (len(j.planConfig) > 0 || j.flinkVersion != "") {
+		return usagef("%splan-config and --flink-version apply to %splan", p, p)
+	}
+	if j.parallelism < 0 || j.maxParallelism < 0 {
+		return usagef("--parallelism and --max-parallelism must not be negative")
+	}
+	for _, kv := range j.planConfig {
+		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+			return usagef("%splan-config %s: want KEY=VALUE", p, quoteShort(kv))
+		}
+	}
+	for _, list := range []struct {
+		name string
+		vals []string
+	}{{"uid-hash", j.uidHashes}, {"operator-id", j.ids}} {
+		for _, v := range list.vals {
+			if _, err := flinkckpt.ParseOperatorID(v); err != nil {
+				return usagef("%s%s: %v", p, list.name, err)
+			}
+		}
+	}
+	for _, u := range append(append([]string{}, j.uids...), j.sinkUIDs...) {
+		if u == "" {
+			return usagef("%suid: empty uid", p)
+		}
+	}
+	return nil
+}
+
+// job builds the new job; nil when no flag names it. A plan that cannot be
+// read, or has nodes of unknown types, is an error: its operators would be
+// guessed.
+func (j *jobFlags) job() (*flinkckpt.Job, error) {
+	if !j.given() {
+		return nil, nil
+	}
+	job := &flinkckpt.Job{Parallelism: j.parallelism, MaxParallelism: j.maxParallelism}
+	if j.plan != "" {
+		opts := &flinkckpt.PlanOptions{FlinkVersion: j.flinkVersion, Config: map[string]string{}}
+		for _, kv := range j.planConfig {
+			k, v, _ := strings.Cut(kv, "=")
+			opts.Config[k] = v
+		}
+		var r io.Reader = os.Stdin
+		if j.plan != "-" {
+			f, err := os.Open(j.plan)
+			if err != nil {
+				return nil, usagef("--%splan: %v", j.prefix, err)
+			}
+			defer f.Close()
+			r = f
+		}
+		p, err := flinkckpt.ReadPlan(r, opts)
+		if err != nil {
+			return nil, usagef("--%splan %s: %v", j.prefix, j.plan, err)
+		}
+		job.AddPlan(p)
+	}
+	for _, u := range j.uids {
+		job.AddUID(u)
+	}
+	for _, u := range j.sinkUIDs {
+		job.AddSinkUID(u)
+	}
+	for _, h := range j.uidHashes {
+		if err := job.AddUIDHash(h); err != nil {
+			return nil, usagef("--%suid-hash: %v", j.prefix, err)
+		}
+	}
+	for _, id := range j.ids {
+		if err := job.AddOperatorID(id); err != nil {
+			return nil, usagef("--%soperator-id: %v", j.prefix, err)
+		}
+	}
+	return job, nil
+}
+
+// compatJSON is flink compat --json: exactly the fields the issue names.
+type compatJSON struct {
+	Snapshot        string               `json:"snapshot"`
+	CheckpointID    int64                `json:"checkpoint_id"`
+	Compatible      bool                 `json:"compatible"`
+	Operators       []compatOperatorJSON `json:"operators"`
+	Dropped         []string             `json:"dropped"`
+	NewWithoutState []string             `json:"new_without_state"`
+}
+
+type compatOperatorJSON struct {
+	ID       string          `json:"id"`
+	UID      string          `json:"uid,omitempty"`
+	Name     string          `json:"name,omitempty"`
+	HasState bool            `json:"has_state"`
+	Match    flinkckpt.Match `json:"match"`
+}
+
+// runFlinkCompat implements "resumectl flink compat": exit 0 when the
+// snapshot restores into the new job with all its state, 1 when state would
+// be dropped (or the restore would fail its parallelism checks), 2 for
+// usage errors and inputs that cannot be read.
+func runFlinkCompat(e *env, args []string) error {
+	fs := newFlags(e, "flink compat", flinkCompatUsage)
+	asJSON := fs.Bool("json", false, "print JSON")
+	var jf jobFlags
+	jf.register(fs, "")
+	timeout := addTimeout(fs, DefaultTimeout)
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("flink compat: want exactly one snapshot, got %d (usage: resumectl flink %s)", len(pos), flinkCompatUsage)
+	}
+	if !jf.given() {
+		return usagef("flink compat: name the new job's operators with --plan, --uid, --sink-uid, --uid-hash or --operator-id")
+	}
+	if err := jf.check(); err != nil {
+		return err
+	}
+	job, err := jf.job()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := e.context(timeout.d)
+	defer cancel()
+	cp, display, err := readSnapshotMetadata(ctx, e, pos[0])
+	if err != nil {
+		var ue usageError
+		if !errors.As(err, &ue) {
+			err = usagef("%s", err.Error()) // unreadable input: exit 2, not 1 (state dropped)
+		}
+		return err
+	}
+	c := flinkckpt.CheckCompat(cp, job)
+	c.Snapshot = display
+	if *asJSON {
+		doc := compatJSON{Snapshot: c.Snapshot, CheckpointID: c.CheckpointID, Compatible: c.Compatible,
+			Operators: []compatOperatorJSON{}, Dropped: c.Dropped, NewWithoutState: c.NewWithoutState}
+		for _, o := range c.Operators {
+			doc.Operators = append(doc.Operators, compatOperatorJSON{ID: o.ID, UID: o.UID, Name: o.Name, HasState: o.HasState, Match: o.Match})
+		}
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(doc); err != nil {
+			return err
+		}
+		// The document has exactly the fields of its contract; what else
+		// there is to say goes to stderr.
+		for _, p := range c.Problems {
+			fmt.Fprintf(e.stderr, "resumectl: problem: %s\n", p.Text)
+		}
+		for _, n := range c.Notes {
+			fmt.Fprintf(e.stderr, "resumectl: note: %s\n", n)
+		}
+	} else {
+		writeCompat(e.stdout, c)
+	}
+	if !c.Compatible {
+		return withExit(ExitFailed, nil)
+	}
+	return nil
+}
+
+func writeCompat(w io.Writer, c *flinkckpt.Compat) {
+	verdict := "compatible: every operator with state is restored"
+	if !c.Compatible {
+		verdict = "NOT compatible"
+		if len(c.Dropped) > 0 {
+			verdict += fmt.Sprintf(": the state of %d operator(s) would be dropped (the restore fails without --allowNonRestoredState)", len(c.Dropped))
+		}
+	}
+	fmt.Fprintf(w, "%s\n  checkpoint %d, %d operators: %s\n", c.Snapshot, c.CheckpointID, len(c.Operators), verdict)
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "  OPERATOR\tMATCH\tSTATE\tUID\tNAME")
+	for _, o := range c.Operators {
+		state := "-"
+		if o.HasState {
+			state = "state"
+		}
+		match := string(o.Match)
+		if o.Maybe {
+			match += " (if created)"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", o.ID, match, state, o.UID, o.Name)
+	}
+	tw.Flush()
+	if len(c.Dropped) > 0 {
+		fmt.Fprintf(w, "  dropped: %s\n", c.DroppedNames())
+	}
+	if len(c.NewWithoutState) > 0 {
+		fmt.Fprintf(w, "  new job's operators without state: %s\n", strings.Join(c.NewWithoutState, ", "))
+	}
+	for _, p := range c.Problems {
+		fmt.Fprintf(w, "  problem: %s\n", p.Text)
+	}
+	for _, n := range c.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
+	}
+}
+
+// readSnapshotMetadata reads the _metadata of a snapshot dir (a path or
+// URL; a trailing /_metadata is allowed) without verifying its files.
+func readSnapshotMetadata(ctx context.Context, e *env, raw string) (*metadata.Checkpoint, string, error) {
+	raw = strings.TrimSuffix(strings.TrimSuffix(raw, "/"), "/_metadata")
+	if raw == "_metadata" {
+		raw = "."
+	}
+	loc, err := openLocationAt(ctx, e, raw, true)
+	if err != nil {
+		return nil, "", err
+	}
+	defer loc.Close(ctx)
+	display := loc.Display
+	key := loc.Prefix + "_metadata"
+	r, err := loc.Bucket.NewReader(ctx, key, nil)
+	if gcerrors.Code(err) == gcerrors.NotFound {
+		return nil, display, usagef("flink compat %s: no _metadata: not a checkpoint or savepoint directory (or an incomplete one)", display)
+	}
+	if err != nil {
+		return nil, display, usagef("flink compat %s: read _metadata: %v", display, err)
+	}
+	defer r.Close()
+	cp, err := metadata.Read(r, nil)
+	if err != nil {
+		return nil, display, usagef("flink compat %s: %v", display, err)
+	}
+	return cp, display, nil
+}

@@ -1,0 +1,50 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/salvage"
+	"github.com/resumekit/resumekit/kafkaoffset"
+	"github.com/resumekit/resumekit/paimon"
+	"github.com/resumekit/resumekit/resume"
+)
+
+// salvageChecks are the live systems --kafka-brokers and --paimon-table
+// name, for checking salvaged positions.
+type salvageChecks struct {
+	kafka  *kgo.Client
+	paimon *paimon.Table
+}
+
+// salvageResolver builds the resolver of --flink-sources: the source
+// positions in the snapshot a flinkckpt resolver chooses at the
+// checkpoint location (else the savepoint location), checked against the
+// Kafka cluster and the Paimon table when given. This is where the two
+// sides meet: package salvage knows neither kafkaoffset nor paimon.
+func (f *resolveFlags) salvageResolver(ctx context.Context, e *env, checks salvageChecks) (resume.Resolver, func(), error) {
+	url := f.flinkCheckpoints
+	if url == "" {
+		url = f.flinkSavepoints
+	}
+	fo := &flinkckpt.Options{JobID: f.flinkJobID, FlinkRoot: f.flinkRoot}
+	loc, err := openFlink(ctx, e, url, fo)
+	if err != nil {
+		return nil, func() {}, err
+	}
+	opts := &salvage.Options{Flink: fo, PaimonConsumer: f.paimonConsumer}
+	if checks.kafka != nil {
+		opts.Kafka = kafkaoffset.Log{Client: checks.kafka}
+	}
+	if checks.paimon != nil {
+		opts.Paimon = checks.paimon
+	}
+	r, err := salvage.NewResolver(loc.Bucket, loc.Prefix, opts)
+	if err != nil {
+		loc.Close(ctx)
+		return nil, func() {}, usagef("resolve: %v", err)
+	}
+	return r, func() { loc.Close(ctx) }, nil
+}

@@ -1,0 +1,220 @@
+package flinkckpt_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/internal/fixtures"
+	"github.com/resumekit/resumekit/flinkckpt/metadata"
+)
+
+func id(i int) string { return strings.Repeat("0", 31) + string(rune('a'+i)) }
+
+var opHandle = &metadata.OperatorHandle{Type: metadata.TypeOperatorStream,
+	Stream: &metadata.StreamHandle{Type: metadata.TypeByteStream, Name: "s", Data: []byte{1}}}
+
+// TestCheckCompatEmptyOperatorRule follows loadAndValidateCheckpoint: an
+// operator missing from the new job may be skipped only when it has no
+// coordinator state and no subtask with any state handle.
+func TestCheckCompatEmptyOperatorRule(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		op   metadata.Operator
+		want flinkckpt.Match
+	}{
+		{"NoSubtasks", metadata.Operator{}, flinkckpt.MatchStateless},
+		{"SubtasksWithoutHandles", metadata.Operator{SubtaskStates: []metadata.SubtaskState{{Index: 0}, {Index: 1}}}, flinkckpt.MatchStateless},
+		{"FinishedOperator", metadata.Operator{Finished: true}, flinkckpt.MatchStateless},
+		{"FinishedSubtask", metadata.Operator{SubtaskStates: []metadata.SubtaskState{{Finished: true}}}, flinkckpt.MatchStateless},
+		{"CoordinatorOnly", metadata.Operator{Coordinator: &metadata.StreamHandle{Type: metadata.TypeByteStream, Data: []byte{0}}}, flinkckpt.MatchDropped},
+		{"ManagedOperatorState", metadata.Operator{SubtaskStates: []metadata.SubtaskState{{ManagedOperator: opHandle}}}, flinkckpt.MatchDropped},
+		{"EmptyOperatorStateHandle", metadata.Operator{SubtaskStates: []metadata.SubtaskState{{ManagedOperator: &metadata.OperatorHandle{Type: metadata.TypeOperatorStream}}}}, flinkckpt.MatchDropped},
+		{"RawOperatorState", metadata.Operator{SubtaskStates: []metadata.SubtaskState{{}, {RawOperator: opHandle}}}, flinkckpt.MatchDropped},
+		{"ManagedKeyedState", metadata.Operator{SubtaskStates: []metadata.SubtaskState{{ManagedKeyed: &metadata.KeyedHandle{Type: metadata.TypeKeyGroupsV2}}}}, flinkckpt.MatchDropped},
+		{"RawKeyedState", metadata.Operator{SubtaskStates: []metadata.SubtaskState{{RawKeyed: &metadata.KeyedHandle{Type: metadata.TypeKeyGroups}}}}, flinkckpt.MatchDropped},
+		{"InputChannelState", metadata.Operator{SubtaskStates: []metadata.SubtaskState{{InputChannels: []metadata.ChannelHandle{{Type: metadata.ChannelInput}}}}}, flinkckpt.MatchDropped},
+		{"ResultSubpartitionState", metadata.Operator{SubtaskStates: []metadata.SubtaskState{{ResultSubpartitions: []metadata.ChannelHandle{{Type: metadata.ChannelOutput}}}}}, flinkckpt.MatchDropped},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.op.ID = id(0)
+			cp := &metadata.Checkpoint{CheckpointID: 7, Operators: []metadata.Operator{tc.op}}
+			c := flinkckpt.CheckCompat(cp, &flinkckpt.Job{})
+			if got := c.Operators[0].Match; got != tc.want {
+				t.Fatalf("match %s, want %s", got, tc.want)
+			}
+			if dropped := tc.want == flinkckpt.MatchDropped; c.Compatible == dropped || (len(c.Dropped) == 1) != dropped ||
+				c.Restorable(false) == dropped || !c.Restorable(true) {
+				t.Errorf("compatible %v, dropped %v, restorable %v/%v", c.Compatible, c.Dropped, c.Restorable(false), c.Restorable(true))
+			}
+			// The same operator in the new job is restored either way.
+			j := &flinkckpt.Job{}
+			if err := j.AddOperatorID(id(0)); err != nil {
+				t.Fatal(err)
+			}
+			if c := flinkckpt.CheckCompat(cp, j); c.Operators[0].Match != flinkckpt.MatchRestored || !c.Compatible {
+				t.Errorf("in the new job: %+v", c)
+			}
+		})
+	}
+}
+
+func readFixture(t *testing.T, dir string) *metadata.Checkpoint {
+	t.Helper()
+	f, err := os.Open(filepath.Join(fixtures.Dir(t), dir, "_metadata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cp, err := metadata.Read(f, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cp
+}
+
+// TestCheckCompatKafkaSource: the real KafkaSource savepoints restore into
+// a job whose source has the uid they were taken with, and not into one
+// with another uid.
+func TestCheckCompatKafkaSource(t *testing.T) {
+	const sourceID = "cb16aa5adb311e8ac72482def19accbe"
+	for _, dir := range []string{"v4-kafka-source-native-savepoint/savepoint-3c7c0a-07c49f841952", "v5-kafka-source-enum3-savepoint/savepoint-246fa1-85f387ecce0c"} {
+		t.Run(strings.Split(dir, "/")[0], func(t *testing.T) {
+			cp := readFixture(t, dir)
+			c := flinkckpt.CheckCompat(cp, flinkckpt.JobFromUIDs("kafka-source-operator-uid"))
+			if !c.Compatible || len(c.Dropped) != 0 || len(c.NewWithoutState) != 0 {
+				t.Fatalf("compatible %v dropped %v new %v", c.Compatible, c.Dropped, c.NewWithoutState)
+			}
+			matches := map[string]flinkckpt.Match{}
+			for _, o := range c.Operators {
+				matches[o.ID] = o.Match
+				if o.ID == sourceID && o.UID != "kafka-source-operator-uid" {
+					t.Errorf("source uid %q", o.UID)
+				}
+			}
+			if matches[sourceID] != flinkckpt.MatchRestored || matches["7d246211b2be972287522fe7978b38c1"] != flinkckpt.MatchStateless {
+				t.Errorf("matches %v", matches)
+			}
+
+			c = flinkckpt.CheckCompat(cp, flinkckpt.JobFromUIDs("kafka-source-uid"))
+			if c.Compatible || !cmp.Equal(c.Dropped, []string{sourceID}) || !cmp.Equal(c.NewWithoutState, []string{"kafka-source-uid"}) {
+				t.Errorf("other uid: compatible %v dropped %v new %v", c.Compatible, c.Dropped, c.NewWithoutState)
+			}
+			if !strings.Contains(c.DroppedNames(), sourceID) {
+				t.Errorf("dropped names %q", c.DroppedNames())
+			}
+		})
+	}
+}
+
+// TestCheckCompatSinkUIDs: a real savepoint of a sink with writer, committer
+// and global committer (Flink's UnifiedSinkMigrationITCase, uid
+// 1c4ec0f9-…): the writer keeps the uid, the global committer's id is
+// "Sink <uid> Global Committer"'s.
+func TestCheckCompatSinkUIDs(t *testing.T) {
+	cp := readFixture(t, "v3-unified-sink/savepoint-7bd90b-3a2cda6957cb")
+	j := &flinkckpt.Job{}
+	j.AddSinkUID("1c4ec0f9-2d96-46e9-99ea-45e8c3df5202")
+	c := flinkckpt.CheckCompat(cp, j)
+	byUID := map[string]flinkckpt.CompatOperator{}
+	for _, o := range c.Operators {
+		byUID[o.UID] = o
+	}
+	writer, global := byUID["1c4ec0f9-2d96-46e9-99ea-45e8c3df5202"], byUID["Sink 1c4ec0f9-2d96-46e9-99ea-45e8c3df5202 Global Committer"]
+	if writer.Match != flinkckpt.MatchRestored || writer.Maybe || !writer.HasState {
+		t.Errorf("writer %+v", writer)
+	}
+	if global.Match != flinkckpt.MatchRestored || !global.Maybe || !global.HasState {
+		t.Errorf("global committer %+v", global)
+	}
+	// The source had no uid: its state (coordinator and reader) is dropped.
+	if !cmp.Equal(c.Dropped, []string{"cbc357ccb763df2852fee8c4fc7d55f2"}) || c.Compatible {
+		t.Errorf("dropped %v", c.Dropped)
+	}
+	if len(c.Notes) == 0 || !strings.Contains(c.Notes[0], "Global Committer") {
+		t.Errorf("notes %q", c.Notes)
+	}
+}
+
+func TestCheckCompatParallelism(t *testing.T) {
+	keyed := metadata.Operator{ID: id(0), Parallelism: 2, MaxParallelism: 128,
+		SubtaskStates: []metadata.SubtaskState{{ManagedKeyed: &metadata.KeyedHandle{Type: metadata.TypeKeyGroupsV2}}}}
+	stateless := metadata.Operator{ID: id(1), Parallelism: 2, MaxParallelism: 128, SubtaskStates: []metadata.SubtaskState{{}}}
+	cp := &metadata.Checkpoint{Operators: []metadata.Operator{keyed, stateless}}
+	codes := func(c *flinkckpt.Compat) []string {
+		var out []string
+		for _, p := range c.Problems {
+			out = append(out, p.Operator[31:]+" "+p.Code)
+		}
+		return out
+	}
+	job := func(par, maxPar int, ops ...flinkckpt.JobOperator) *flinkckpt.Job {
+		j := &flinkckpt.Job{Parallelism: par, MaxParallelism: maxPar}
+		for _, o := range ops {
+			if err := j.Add(o); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return j
+	}
+	for _, tc := range []struct {
+		name       string
+		job        *flinkckpt.Job
+		want       []string
+		compatible bool
+	}{
+		{"Unknown", job(0, 0, flinkckpt.JobOperator{ID: id(0)}, flinkckpt.JobOperator{ID: id(1)}), nil, true},
+		{"Same", job(4, 128, flinkckpt.JobOperator{ID: id(0)}, flinkckpt.JobOperator{ID: id(1)}), nil, true},
+		{"MaxParallelismChanged", job(4, 256, flinkckpt.JobOperator{ID: id(0)}, flinkckpt.JobOperator{ID: id(1)}),
+			[]string{"a max-parallelism-changed", "b max-parallelism-changed"}, false},
+		{"PerOperator", job(0, 0, flinkckpt.JobOperator{ID: id(0), MaxParallelism: 64}, flinkckpt.JobOperator{ID: id(1)}),
+			[]string{"a max-parallelism-changed"}, false},
+		{"ParallelismAboveOldMax", job(200, 0, flinkckpt.JobOperator{ID: id(0)}, flinkckpt.JobOperator{ID: id(1)}),
+			[]string{"a parallelism-above-max-parallelism"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := flinkckpt.CheckCompat(cp, tc.job)
+			if diff := cmp.Diff(tc.want, codes(c)); diff != "" || c.Compatible != tc.compatible || c.Restorable(true) != tc.compatible {
+				t.Errorf("problems (-want +got):\n%s compatible %v", diff, c.Compatible)
+			}
+			notChecked := slices.ContainsFunc(c.Notes, func(n string) bool { return strings.Contains(n, "were not checked") })
+			if notChecked != (tc.name == "Unknown") {
+				t.Errorf("notes %q", c.Notes)
+			}
+		})
+	}
+}
+
+func TestCheckCompatJSON(t *testing.T) {
+	cp := &metadata.Checkpoint{CheckpointID: 9, Operators: []metadata.Operator{
+		{ID: flinkckpt.OperatorID("a"), SubtaskStates: []metadata.SubtaskState{{ManagedOperator: opHandle}}},
+		{ID: id(1), Name: "Map", UID: "", SubtaskStates: []metadata.SubtaskState{{}}},
+		{ID: id(2), SubtaskStates: []metadata.SubtaskState{{ManagedOperator: opHandle}}},
+	}}
+	j := flinkckpt.JobFromUIDs("a", "b")
+	c := flinkckpt.CheckCompat(cp, j)
+	c.Snapshot = "s3a://b/sp/savepoint-1"
+	c.Notes = nil
+	got, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"snapshot":"s3a://b/sp/savepoint-1","checkpoint_id":9,"compatible":false,"operators":[` +
+		`{"id":"` + flinkckpt.OperatorID("a") + `","uid":"a","has_state":true,"match":"restored"},` +
+		`{"id":"` + id(1) + `","name":"Map","has_state":false,"match":"stateless"},` +
+		`{"id":"` + id(2) + `","has_state":true,"match":"dropped"}],` +
+		`"dropped":["` + id(2) + `"],"new_without_state":["b"]}`
+	if string(got) != want {
+		t.Errorf("JSON\n got %s\nwant %s", got, want)
+	}
+	empty, _ := json.Marshal(flinkckpt.CheckCompat(&metadata.Checkpoint{}, nil))
+	if !strings.Contains(string(empty), `"operators":[],"dropped":[],"new_without_state":[]`) {
+		t.Errorf("empty lists must be [] not null: %s", empty)
+	}
+}

@@ -1,0 +1,123 @@
+package flinkckpt
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/resumekit/resumekit/resume"
+)
+
+// jobCheck is what the resolver learned about a snapshot from
+// Options.Job: the check itself, and whether the snapshot may be offered.
+type jobCheck struct {
+	compat *Compat
+	// reject says why the snapshot cannot be offered ("" when it can).
+	reject string
+}
+
+// gradeForJob checks the snapshot s against Options.Job (nil without one).
+// A snapshot whose restore fails — state the new job does not take without
+// AllowNonRestoredState, or a parallelism the snapshot's max parallelism
+// forbids — is rejected with the operators named.
+func (r *Resolver) gradeForJob(s *snap) *jobCheck {
+	if r.opts.Job == nil {
+		return nil
+	}
+	c := CheckCompat(s.md, r.opts.Job)
+	jc := &jobCheck{compat: c}
+	var fatal []string
+	for _, p := range c.Problems {
+		if p.Fatal {
+			fatal = append(fatal, p.Text)
+		}
+	}
+	switch {
+	case len(fatal) > 0:
+		jc.reject = "the new job cannot restore it: " + strings.Join(fatal, "; ")
+	case len(c.Dropped) > 0 && !r.opts.AllowNonRestoredState:
+		jc.reject = fmt.Sprintf("the new job has no operator for the state of %s: the restore fails (\"Cannot map checkpoint/savepoint state for operator … to the new program\"); with AllowNonRestoredState (--allowNonRestoredState) that state would be dropped%s",
+			c.DroppedNames(), unpredictableHint(r.opts.Job))
+	}
+	return jc
+}
+
+func unpredictableHint(j *Job) string {
+	if len(j.Unpredictable) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d operator(s) of the new job have no predictable id and could take it: %s)", len(j.Unpredictable), strings.Join(j.Unpredictable, "; "))
+}
+
+// applyJob adds to the candidate what the check says: a reason, and with
+// dropped state (AllowNonRestoredState) the grade exact-input at best
+// (data-loss when an operator coordinator's state — a FLIP-27 source's
+// split enumerator, which holds the input positions — is dropped), a coded
+// warning naming the dropped operators, and --allowNonRestoredState in the
+// launch. above are the newer snapshots passed over, for the warning that
+// an older snapshot was chosen.
+func (r *Resolver) applyJob(c *resume.Candidate, jc *jobCheck, above []passed) {
+	if jc == nil {
+		return
+	}
+	cc := jc.compat
+	restored, stateless := 0, 0
+	for _, o := range cc.Operators {
+		switch o.Match {
+		case MatchRestored:
+			restored++
+		case MatchStateless:
+			stateless++
+		}
+	}
+	why := fmt.Sprintf("restores into the new job: %d of %d operators matched by id, %d without state skipped, %d dropped",
+		restored, len(cc.Operators), stateless, len(cc.Dropped))
+	if len(cc.NewWithoutState) > 0 {
+		why += fmt.Sprintf("; the new job's operators %s are not in it and start empty", strings.Join(cc.NewWithoutState, ", "))
+	}
+	c.Reasons = append(c.Reasons, why)
+	c.Reasons = append(c.Reasons, cc.Notes...)
+	var incompatible []string
+	for _, p := range above {
+		if p.incompatible {
+			incompatible = append(incompatible, p.name)
+		}
+	}
+	if len(incompatible) > 0 {
+		c.Warnings = append(c.Warnings, resume.Warnf(WarnOlderThanIncompatible, "older snapshot chosen because the new job cannot restore newer ones (%s): they completed, so transactional sinks may already have published what they committed — expect duplicates downstream",
+			strings.Join(incompatible, ", ")))
+	}
+	var maybe []string
+	for _, o := range cc.Operators {
+		if o.Match == MatchRestored && o.Maybe && o.HasState {
+			maybe = append(maybe, describeOperator(o))
+		}
+	}
+	if len(maybe) > 0 {
+		c.Warnings = append(c.Warnings, resume.Warnf(WarnConditionalRestore, "state restored into operators the new job creates only under conditions its description does not settle (%s): if it does not create them, the restore fails or, with --allowNonRestoredState, drops their state",
+			strings.Join(maybe, ", ")))
+	}
+	if len(cc.Dropped) == 0 {
+		return
+	}
+	// Only with AllowNonRestoredState: gradeForJob rejected it otherwise.
+	if c.Guarantee > resume.ExactInput {
+		c.Guarantee = resume.ExactInput
+	}
+	c.Warnings = append(c.Warnings, resume.Warnf(WarnDroppedState, "the new job drops the state of %s (--allowNonRestoredState): exactly-once for what remains is not exactly-once for the job, graded exact-input at best%s",
+		cc.DroppedNames(), unpredictableHint(r.opts.Job)))
+	var coordinators []string
+	for _, o := range cc.DroppedOperators() {
+		if o.CoordinatorState {
+			coordinators = append(coordinators, describeOperator(o))
+		}
+	}
+	if len(coordinators) > 0 {
+		c.Guarantee = resume.DataLoss
+		c.Warnings = append(c.Warnings, resume.Warnf(WarnDroppedSourceState, "the dropped state of %s includes an operator coordinator's (a FLIP-27 source's split enumerator, where the input positions are kept): that source starts from its startup options, so input may be skipped",
+			strings.Join(coordinators, ", ")))
+	}
+	if p, ok := c.Position.(Position); ok {
+		p.AllowNonRestoredState = true
+		c.Position = p
+	}
+}

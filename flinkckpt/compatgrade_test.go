@@ -1,0 +1,185 @@
+package flinkckpt_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/flinkckpt/metadata"
+	"github.com/resumekit/resumekit/resume"
+)
+
+// jobOf returns a Job with the layout writer's operators i (flinkckpttest
+// writes operator 0 with keyed state, the others with operator state).
+func jobOf(t *testing.T, ops ...int) *flinkckpt.Job {
+	t.Helper()
+	j := &flinkckpt.Job{}
+	for _, i := range ops {
+		if err := j.AddOperatorID(flinkckpttest.OperatorID(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return j
+}
+
+// twoCheckpoints: chk-1 has operators 0 and 1, chk-2 (newer) also 2.
+func twoCheckpoints(t *testing.T) *env {
+	e := newEnv(t, "ck/", "s3a://bucket/", nil)
+	e.chk(jobA, 1, t0, &flinkckpttest.Checkpoint{Operators: 2})
+	e.chk(jobA, 2, t0.Add(time.Minute), &flinkckpttest.Checkpoint{Operators: 3})
+	return e
+}
+
+func TestResolverWithJobRestoringEverything(t *testing.T) {
+	e := twoCheckpoints(t)
+	c, p := e.mustResolve(&flinkckpt.Options{FlinkRoot: e.l.FlinkRoot(), Job: jobOf(t, 0, 1, 2, 3)})
+	if p.CheckpointID != 2 || c.Guarantee != resume.ExactlyOnce || p.AllowNonRestoredState {
+		t.Fatalf("chose %d (%s), allow %v", p.CheckpointID, c.Guarantee, p.AllowNonRestoredState)
+	}
+	if !hasLine(c.Reasons, `restores into the new job: 3 of 3 operators matched by id, 0 without state skipped, 0 dropped; the new job's operators \S+ are not in it and start empty`) {
+		t.Errorf("reasons %q", c.Reasons)
+	}
+	for _, code := range []string{flinkckpt.WarnDroppedState, flinkckpt.WarnOlderThanIncompatible, flinkckpt.WarnConditionalRestore} {
+		if c.HasWarning(code) {
+			t.Errorf("warning %s: %v", code, c.Warnings)
+		}
+	}
+	if slicesContain(c.Position.Launch().Args, "--allowNonRestoredState") {
+		t.Errorf("launch %v", c.Position.Launch())
+	}
+}
+
+func slicesContain(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// TestResolverWithJobRejectsDroppedState: the newest checkpoint holds state
+// the new job has no operator for: rejected with the operator named; the
+// older one restores completely and is chosen, with the duplicates warning.
+func TestResolverWithJobRejectsDroppedState(t *testing.T) {
+	e := twoCheckpoints(t)
+	c, p := e.mustResolve(&flinkckpt.Options{FlinkRoot: e.l.FlinkRoot(), Job: jobOf(t, 0, 1)})
+	if p.CheckpointID != 1 || c.Guarantee != resume.ExactlyOnce {
+		t.Fatalf("chose %d (%s)", p.CheckpointID, c.Guarantee)
+	}
+	if !hasLine(c.Reasons, `chk-2 of job `+jobA+`: the new job has no operator for the state of `+flinkckpttest.OperatorID(2)+`: the restore fails`) {
+		t.Errorf("reasons %q", c.Reasons)
+	}
+	if !hasWarning(c.Warnings, flinkckpt.WarnOlderThanIncompatible, `cannot restore newer ones \(chk-2 of job `+jobA+`\)`) || c.HasWarning(flinkckpt.WarnOlderThanBroken) {
+		t.Errorf("warnings %v", c.Warnings)
+	}
+
+	// Neither restores into a job without operator 1: nothing to offer,
+	// and the error names what would be dropped.
+	_, err := e.resolve(&flinkckpt.Options{FlinkRoot: e.l.FlinkRoot(), Job: jobOf(t, 0)})
+	if !errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), "no operator for the state of "+flinkckpttest.OperatorID(1)) {
+		t.Errorf("error %v", err)
+	}
+}
+
+// TestResolverWithJobAllowNonRestoredState: the newest checkpoint is
+// offered, exact-input at best, with the dropped operator named and the
+// launch flag.
+func TestResolverWithJobAllowNonRestoredState(t *testing.T) {
+	e := twoCheckpoints(t)
+	c, p := e.mustResolve(&flinkckpt.Options{FlinkRoot: e.l.FlinkRoot(), Job: jobOf(t, 0, 1), AllowNonRestoredState: true})
+	if p.CheckpointID != 2 || c.Guarantee != resume.ExactInput || !p.AllowNonRestoredState {
+		t.Fatalf("chose %d (%s), allow %v", p.CheckpointID, c.Guarantee, p.AllowNonRestoredState)
+	}
+	if !hasWarning(c.Warnings, flinkckpt.WarnDroppedState, `drops the state of `+flinkckpttest.OperatorID(2)+` \(--allowNonRestoredState\)`) || c.HasWarning(flinkckpt.WarnDroppedSourceState) {
+		t.Errorf("warnings %v", c.Warnings)
+	}
+	l := c.Position.Launch()
+	if !cmp.Equal(l.Args[2:], []string{"--allowNonRestoredState"}) || l.Config["execution.state-recovery.ignore-unclaimed-state"] != "true" ||
+		l.Config["execution.savepoint.ignore-unclaimed-state"] != "true" {
+		t.Errorf("launch %+v", l)
+	}
+	// The chain keeps it: exact-input meets the default minimum (replay).
+	d, err := (&resume.Chain{Resolvers: []resume.Resolver{mustResolver(t, e, &flinkckpt.Options{FlinkRoot: e.l.FlinkRoot(), Job: jobOf(t, 0, 1), AllowNonRestoredState: true})}}).Resolve(e.ctx)
+	if err != nil || d.Chosen == nil || d.Chosen.Guarantee != resume.ExactInput {
+		t.Errorf("chain: %v, %+v", err, d.Chosen)
+	}
+}
+
+func mustResolver(t *testing.T, e *env, opts *flinkckpt.Options) *flinkckpt.Resolver {
+	t.Helper()
+	r, err := flinkckpt.NewResolver(e.bucket, e.l.Prefix, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestResolverWithJobDroppedSourceState: the dropped state includes an
+// operator coordinator's (a FLIP-27 source's enumerator): the source
+// starts from its startup options, so the grade is data-loss.
+func TestResolverWithJobDroppedSourceState(t *testing.T) {
+	e := newEnv(t, "sp/", "s3a://bucket/", nil)
+	md := &metadata.Checkpoint{Version: 5, CheckpointID: 4, Savepoint: true, Format: metadata.FormatNative, Operators: []metadata.Operator{
+		{ID: flinkckpt.OperatorID("kafka-source-operator-uid"), UID: "kafka-source-operator-uid", Parallelism: 1, MaxParallelism: 128,
+			Coordinator:   &metadata.StreamHandle{Type: metadata.TypeByteStream, Name: "c", Data: []byte{1}},
+			SubtaskStates: []metadata.SubtaskState{{ManagedOperator: opHandle}}},
+		{ID: flinkckpt.OperatorID("sink"), UID: "sink", Parallelism: 1, MaxParallelism: 128, SubtaskStates: []metadata.SubtaskState{{ManagedOperator: opHandle}}},
+	}}
+	data, err := flinkckpttest.Encode(md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := "sp/" + flinkckpttest.SavepointName(jobA, 1) + "/_metadata"
+	if err := e.mem.WriteAll(e.ctx, key, data, nil); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := e.mustResolve(&flinkckpt.Options{FlinkRoot: "s3a://bucket/sp", Job: flinkckpt.JobFromUIDs("kafka-source-uid", "sink"), AllowNonRestoredState: true})
+	if c.Guarantee != resume.DataLoss || !hasWarning(c.Warnings, flinkckpt.WarnDroppedSourceState, `uid kafka-source-operator-uid.*split enumerator`) ||
+		!hasWarning(c.Warnings, flinkckpt.WarnDroppedState, `uid kafka-source-operator-uid`) {
+		t.Errorf("%s %v", c.Guarantee, c.Warnings)
+	}
+}
+
+// TestResolverWithJobConditionalRestore: state that goes to an operator the
+// new job creates only maybe (a SinkV2 committer) is said out loud.
+func TestResolverWithJobConditionalRestore(t *testing.T) {
+	e := twoCheckpoints(t)
+	j := jobOf(t, 0, 1)
+	if err := j.Add(flinkckpt.JobOperator{ID: flinkckpttest.OperatorID(2), Name: "committer", Maybe: true}); err != nil {
+		t.Fatal(err)
+	}
+	c, p := e.mustResolve(&flinkckpt.Options{FlinkRoot: e.l.FlinkRoot(), Job: j})
+	if p.CheckpointID != 2 || c.Guarantee != resume.ExactlyOnce || !hasWarning(c.Warnings, flinkckpt.WarnConditionalRestore, flinkckpttest.OperatorID(2)+` \(committer\)`) {
+		t.Errorf("chose %d (%s), warnings %v", p.CheckpointID, c.Guarantee, c.Warnings)
+	}
+}
+
+// TestResolverWithJobParallelism: a parallelism above the snapshot's max
+// parallelism fails the restore: rejected, even with AllowNonRestoredState.
+func TestResolverWithJobParallelism(t *testing.T) {
+	e := twoCheckpoints(t)
+	j := jobOf(t, 0, 1, 2)
+	j.Parallelism = 256
+	_, err := e.resolve(&flinkckpt.Options{FlinkRoot: e.l.FlinkRoot(), Job: j, AllowNonRestoredState: true})
+	if !errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), "parallelism 256 in the new job is above the snapshot's max parallelism 128") {
+		t.Errorf("error %v", err)
+	}
+}
+
+func TestResolverJobOptions(t *testing.T) {
+	e := newEnv(t, "ck/", "s3a://bucket/", nil)
+	for _, opts := range []*flinkckpt.Options{
+		{AllowNonRestoredState: true},
+		{Job: &flinkckpt.Job{}},
+	} {
+		if _, err := flinkckpt.NewResolver(e.bucket, "ck/", opts); err == nil {
+			t.Errorf("%+v accepted", opts)
+		}
+	}
+}

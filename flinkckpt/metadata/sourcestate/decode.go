@@ -1,0 +1,417 @@
+package sourcestate
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/resumekit/resumekit/flinkckpt/metadata"
+)
+
+// DefaultMaxStreamSize is the default limit on a state stream read through
+// Options.ReadStream and on one decoded element.
+const DefaultMaxStreamSize int64 = 64 << 20
+
+// ErrNotRead is wrapped by a Source's Err when its state is in a file and no
+// Options.ReadStream was given to read it. Check it with errors.Is.
+var ErrNotRead = errors.New("sourcestate: state in a file not read")
+
+// Names of operator states of legacy SourceFunction sources.
+const (
+	legacyPaimonNext   = "next-snapshot"                 // Paimon MonitorFunction (≤ 0.9)
+	legacyKafkaOffsets = "topic-partition-offset-states" // FlinkKafkaConsumer
+	legacyDebezium     = "offset-states"                 // Flink CDC 1.x DebeziumSourceFunction
+)
+
+// Options configures [Decode]. A nil *Options means defaults.
+type Options struct {
+	// ReadStream returns the bytes of a state stream held outside
+	// _metadata: a file's content (handle types 2 and 6), or for a segment
+	// of a merged file (type 15) the segment's byte range only. When nil,
+	// state in files is not read: those operators get an Err wrapping
+	// ErrNotRead.
+	ReadStream func(h *metadata.StreamHandle) ([]byte, error)
+	// MaxStreamSize bounds a stream ReadStream returns and one decoded
+	// element; 0 means DefaultMaxStreamSize.
+	MaxStreamSize int64
+}
+
+func (o *Options) maxSize() int64 {
+	if o == nil || o.MaxStreamSize <= 0 {
+		return DefaultMaxStreamSize
+	}
+	return o.MaxStreamSize
+}
+
+// Decode finds every source operator of cp — one whose operator state
+// holds "SourceReaderState" (FLIP-27), a legacy source state Paimon's
+// MonitorFunction, FlinkKafkaConsumer or Debezium wrote, or whose
+// coordinator state is a recognised enumerator — and decodes its reader and
+// enumerator state. A source that is not recognised is reported as
+// KindUnknown with its split serializer version and a note; nothing is
+// guessed.
+//
+// Decode returns every source it found. Sources whose state could not be
+// read or decoded carry their own Err, and the returned error joins them
+// (errors.Join); the others are complete either way.
+func Decode(cp *metadata.Checkpoint, opts *Options) (*State, error) {
+	st := &State{CheckpointID: cp.CheckpointID}
+	var errs []error
+	for i := range cp.Operators {
+		src, ok := decodeOperator(&cp.Operators[i], opts)
+		if !ok {
+			continue
+		}
+		if src.Err != nil {
+			errs = append(errs, src.Err)
+		}
+		st.Sources = append(st.Sources, src)
+	}
+	return st, errors.Join(errs...)
+}
+
+// Source returns the source with operator id id, or nil.
+func (s *State) Source(id string) *Source {
+	for i := range s.Sources {
+		if s.Sources[i].OperatorID == id {
+			return &s.Sources[i]
+		}
+	}
+	return nil
+}
+
+type operatorDecoder struct {
+	opts *Options
+	src  *Source
+	errs []error
+}
+
+func (d *operatorDecoder) errorf(err error, format string, args ...any) {
+	d.errs = append(d.errs, fmt.Errorf("sourcestate: operator %s: %s: %w", d.src.OperatorID, fmt.Sprintf(format, args...), err))
+}
+
+func (d *operatorDecoder) stream(h *metadata.StreamHandle) ([]byte, error) {
+	if h == nil {
+		return nil, errors.New("no state stream")
+	}
+	switch h.Type {
+	case metadata.TypeByteStream:
+		return h.Data, nil
+	case metadata.TypeEmptySegment:
+		return nil, nil
+	case metadata.TypeFile, metadata.TypeRelativeFile, metadata.TypeSegment:
+	default:
+		return nil, fmt.Errorf("state stream of handle type %s", h.Type)
+	}
+	if d.opts == nil || d.opts.ReadStream == nil {
+		return nil, fmt.Errorf("%w: %s (%s)", ErrNotRead, h.Path, h.Type)
+	}
+	b, err := d.opts.ReadStream(h)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", h.Path, err)
+	}
+	if int64(len(b)) > d.opts.maxSize() {
+		return nil, fmt.Errorf("%w: %s: %d bytes, limit %d", ErrTooLarge, h.Path, len(b), d.opts.maxSize())
+	}
+	return b, nil
+}
+
+func decodeOperator(op *metadata.Operator, opts *Options) (Source, bool) {
+	src := Source{OperatorID: op.ID, Name: op.Name, UID: op.UID, SplitVersion: -1}
+	d := &operatorDecoder{opts: opts, src: &src}
+	var reader, legacyPaimon bool
+	var legacy []string
+	for _, sub := range op.SubtaskStates {
+		h := sub.ManagedOperator
+		if h == nil {
+			continue
+		}
+		var stream []byte
+		var header StreamHeader
+		read := false
+		load := func() bool {
+			if read {
+				return stream != nil || header.Version != 0
+			}
+			read = true
+			b, err := d.stream(h.Stream)
+			if err != nil {
+				d.errorf(err, "subtask %d", sub.Index)
+				return false
+			}
+			if len(b) == 0 {
+				return false
+			}
+			hd, err := ParseStreamHeader(b)
+			if err != nil {
+				d.errorf(err, "subtask %d", sub.Index)
+				return false
+			}
+			stream, header = b, hd
+			return true
+		}
+		for _, s := range h.States {
+			switch s.Name {
+			case ReaderStateName:
+				reader = true
+				if len(s.Offsets) == 0 || !load() {
+					continue
+				}
+				splits, err := ReadSplits(stream, s.Offsets, sub.Index, opts.maxSize())
+				src.Splits = append(src.Splits, splits...)
+				if err != nil {
+					d.errorf(err, "subtask %d", sub.Index)
+				}
+			case legacyPaimonNext:
+				legacyPaimon = true
+				if len(s.Offsets) == 0 || !load() {
+					continue
+				}
+				for i, off := range s.Offsets {
+					b, err := at(stream, header, off, 8, opts.maxSize(), fmt.Sprintf("%q element %d of subtask %d", s.Name, i, sub.Index))
+					if err != nil {
+						d.errorf(err, "subtask %d", sub.Index)
+						break
+					}
+					if src.Paimon == nil {
+						src.Paimon = &PaimonState{}
+					}
+					src.Paimon.LegacyNextSnapshots = append(src.Paimon.LegacyNextSnapshots, int64(binary.BigEndian.Uint64(b)))
+				}
+			case legacyKafkaOffsets:
+				legacy = appendOnce(legacy, "legacy FlinkKafkaConsumer state \"topic-partition-offset-states\" (not decoded: use KafkaSource, or the group's committed offsets)")
+			case legacyDebezium:
+				legacy = appendOnce(legacy, "legacy DebeziumSourceFunction state \"offset-states\" (Flink CDC 1.x; not decoded)")
+			}
+		}
+	}
+	var coordErr error
+	if op.Coordinator != nil {
+		b, err := d.stream(op.Coordinator)
+		switch {
+		case err != nil:
+			coordErr = err
+		default:
+			src.Coordinator, coordErr = ParseCoordinator(b)
+		}
+	}
+	if !reader && !legacyPaimon && len(legacy) == 0 {
+		// Not a source unless the coordinator state is a known enumerator.
+		if src.Coordinator == nil || src.Coordinator.Version == 0 && len(src.Coordinator.Data) == 0 {
+			return src, false
+		}
+		if kinds := enumeratorKinds(src.Coordinator); len(kinds) != 1 {
+			return src, false
+		}
+		src.Notes = append(src.Notes, "no reader state (every subtask finished, or none recorded): positions from the enumerator only")
+	}
+	if coordErr != nil && (reader || legacyPaimon) {
+		d.errorf(coordErr, "coordinator state")
+	}
+	src.Notes = append(src.Notes, legacy...)
+	if len(src.Splits) > 0 {
+		src.SplitVersion = src.Splits[0].Version
+	}
+	switch {
+	case legacyPaimon:
+		src.Kind = KindPaimon
+		src.Notes = append(src.Notes, "legacy Paimon MonitorFunction (SourceFunction, Paimon 0.9 and older)")
+	case len(legacy) > 0 && !reader:
+		src.Kind = KindUnknown
+	default:
+		classify(d)
+	}
+	src.Err = errors.Join(d.errs...)
+	return src, true
+}
+
+func appendOnce(s []string, v string) []string {
+	if slices.Contains(s, v) {
+		return s
+	}
+	return append(s, v)
+}
+
+// isNoOpEnumerator reports the enumerator state of sources without one
+// (NoOpEnumStateSerializer: version 0, no bytes): Paimon's MonitorSource,
+// Flink's test ValuesSource.
+func isNoOpEnumerator(c *Coordinator) bool { return c != nil && c.Version == 0 && len(c.Data) == 0 }
+
+// enumeratorKinds lists the kinds whose enumerator serializer decodes c
+// exactly.
+func enumeratorKinds(c *Coordinator) []Kind {
+	var out []Kind
+	if c == nil || isNoOpEnumerator(c) {
+		return nil
+	}
+	if _, err := ParseKafkaEnumerator(c.Version, c.Data); err == nil {
+		out = append(out, KindKafka)
+	}
+	if _, err := ParsePaimonEnumerator(c.Version, c.Data); err == nil {
+		out = append(out, KindPaimon)
+	}
+	if _, err := ParseMySQLEnumerator(c.Version, c.Data); err == nil {
+		out = append(out, KindMySQLCDC)
+	}
+	return out
+}
+
+// splitKind tries the split serializers that exist at s.Version and
+// returns the one kind that decodes s exactly (KindUnknown otherwise) with
+// why.
+func splitKind(s RawSplit) (Kind, string) {
+	var kinds []Kind
+	var why []string
+	// Only the serializers that have s.Version are tried (a failed parse
+	// costs an error value).
+	if s.Version == KafkaSplitVersion {
+		if _, err := ParseKafkaSplit(s.Version, s.Data); err == nil {
+			kinds = append(kinds, KindKafka)
+		} else {
+			why = append(why, err.Error())
+		}
+		if _, err := ParseMonitorSplit(s.Version, s.Data); err == nil {
+			kinds = append(kinds, KindPaimon)
+		}
+	}
+	if s.Version == PaimonSplitVersion && looksJava(s.Data) {
+		if _, err := ParsePaimonSplit(s.Version, s.Data); err == nil {
+			kinds = append(kinds, KindPaimon)
+		} else {
+			why = append(why, err.Error())
+		}
+	}
+	if s.Version >= 1 && s.Version <= maxMySQLSplitVersion && !looksJava(s.Data) {
+		if _, err := ParseMySQLSplit(s.Version, s.Data); err == nil {
+			kinds = append(kinds, KindMySQLCDC)
+		}
+	}
+	kinds = slices.Compact(kinds)
+	if len(kinds) == 1 {
+		return kinds[0], ""
+	}
+	if len(kinds) > 1 {
+		return KindUnknown, fmt.Sprintf("split of serializer version %d decodes as %v: ambiguous", s.Version, kinds)
+	}
+	msg := fmt.Sprintf("split of serializer version %d is no KafkaSource, Paimon or MySQL CDC split", s.Version)
+	if len(why) > 0 {
+		msg += " (" + why[0] + ")"
+	}
+	return KindUnknown, msg
+}
+
+// looksJava reports a UTF string followed by the Java serialization magic.
+func looksJava(b []byte) bool {
+	if len(b) < 2 {
+		return false
+	}
+	n := int(binary.BigEndian.Uint16(b))
+	return len(b) >= 2+n+2 && b[2+n] == 0xAC && b[2+n+1] == 0xED
+}
+
+// classify sets the source's kind from its reader splits, or from its
+// enumerator when it has none, and decodes both for that kind.
+func classify(d *operatorDecoder) {
+	src := d.src
+	kind := Kind("")
+	for i, s := range src.Splits {
+		k, why := splitKind(s)
+		switch {
+		case k == KindUnknown:
+			src.Kind = KindUnknown
+			src.Notes = append(src.Notes, fmt.Sprintf("subtask %d: %s", s.Subtask, why))
+			return
+		case kind == "":
+			kind = k
+		case kind != k:
+			src.Kind = KindUnknown
+			src.Notes = append(src.Notes, fmt.Sprintf("split %d is a %s split but split 0 a %s split", i, k, kind))
+			return
+		}
+	}
+	co := src.Coordinator
+	if kind == "" {
+		kinds := enumeratorKinds(co)
+		switch len(kinds) {
+		case 1:
+			kind = kinds[0]
+		case 0:
+			src.Kind = KindUnknown
+			switch {
+			case co == nil:
+				src.Notes = append(src.Notes, "no splits in the reader state and no coordinator state")
+			case isNoOpEnumerator(co):
+				src.Notes = append(src.Notes, "no splits in the reader state and an empty enumerator state (a source without an enumerator, e.g. Paimon's MonitorSource before its first snapshot, or a test source)")
+			default:
+				src.Notes = append(src.Notes, fmt.Sprintf("no splits in the reader state; the enumerator state (serializer version %d, %d bytes) is no KafkaSource, Paimon or MySQL CDC enumerator's", co.Version, len(co.Data)))
+			}
+			return
+		default:
+			src.Kind = KindUnknown
+			src.Notes = append(src.Notes, fmt.Sprintf("no splits in the reader state; the enumerator state (serializer version %d) decodes as %v: ambiguous", co.Version, kinds))
+			return
+		}
+	}
+	src.Kind = kind
+	enumErr := func(err error) {
+		d.errorf(err, "enumerator state")
+	}
+	switch kind {
+	case KindKafka:
+		ks := &KafkaState{}
+		for _, s := range src.Splits {
+			sp, _ := ParseKafkaSplit(s.Version, s.Data)
+			sp.Subtask = s.Subtask
+			ks.Splits = append(ks.Splits, sp)
+		}
+		if co != nil {
+			e, err := ParseKafkaEnumerator(co.Version, co.Data)
+			if err != nil {
+				enumErr(err)
+			}
+			ks.Enumerator = e
+		}
+		src.Kafka = ks
+	case KindPaimon:
+		ps := &PaimonState{}
+		for _, s := range src.Splits {
+			if m, err := ParseMonitorSplit(s.Version, s.Data); err == nil {
+				m.Subtask = s.Subtask
+				ps.Monitor = append(ps.Monitor, m)
+				continue
+			}
+			sp, _ := ParsePaimonSplit(s.Version, s.Data)
+			sp.Subtask = s.Subtask
+			ps.Splits = append(ps.Splits, sp)
+		}
+		if len(ps.Monitor) > 0 && len(ps.Splits) > 0 {
+			src.Kind = KindUnknown
+			src.Notes = append(src.Notes, "reader state mixes MonitorSource and FileStoreSource splits")
+			return
+		}
+		if co != nil && !isNoOpEnumerator(co) {
+			e, err := ParsePaimonEnumerator(co.Version, co.Data)
+			if err != nil {
+				enumErr(err)
+			}
+			ps.Enumerator = e
+		}
+		src.Paimon = ps
+	case KindMySQLCDC:
+		ms := &MySQLState{}
+		for _, s := range src.Splits {
+			sp, _ := ParseMySQLSplit(s.Version, s.Data)
+			sp.Subtask = s.Subtask
+			ms.Splits = append(ms.Splits, sp)
+		}
+		if co != nil {
+			e, err := ParseMySQLEnumerator(co.Version, co.Data)
+			if err != nil {
+				enumErr(err)
+			}
+			ms.Enumerator = e
+		}
+		src.MySQL = ms
+	}
+}

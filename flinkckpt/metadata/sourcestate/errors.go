@@ -1,0 +1,32 @@
+package sourcestate
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrMalformed is wrapped by every error about the content of source state
+// (check with errors.Is); the error is a [*FormatError].
+var ErrMalformed = errors.New("sourcestate: malformed source state")
+
+// ErrTooLarge is wrapped when a state stream or an element is larger than
+// the limit ([Options.MaxStreamSize]). Check it with errors.Is.
+var ErrTooLarge = errors.New("sourcestate: source state too large")
+
+// FormatError says where and what source state is malformed.
+type FormatError struct {
+	// What is the structure being read, e.g. "KafkaSource split v0".
+	What string
+	// Offset is the byte offset in that structure's bytes.
+	Offset int64
+	// Msg says what was wrong.
+	Msg string
+}
+
+// Error says what was being read, where, and what was wrong.
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("sourcestate: malformed %s at byte %d: %s", e.What, e.Offset, e.Msg)
+}
+
+// Is reports ErrMalformed.
+func (e *FormatError) Is(target error) bool { return target == ErrMalformed }

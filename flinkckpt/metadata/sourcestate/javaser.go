@@ -1,0 +1,122 @@
+package sourcestate
+
+// Paimon's splits reach Flink state as Java serialization
+// (InstantiationUtil.serializeObject). DataSplit, IncrementalSplit and
+// ChainSplit write themselves with writeObject and never call
+// defaultWriteObject, so the stream is one class descriptor followed by
+// block data holding the split's own DataOutputView encoding. javaObject
+// walks exactly that shape (Java Object Serialization Specification,
+// chapter 6) and returns the class name and the block data; anything else —
+// a superclass, field values, nested objects — is reported, not
+// interpreted.
+
+const (
+	tcNull          = 0x70
+	tcReference     = 0x71
+	tcClassDesc     = 0x72
+	tcObject        = 0x73
+	tcString        = 0x74
+	tcBlockData     = 0x77
+	tcEndBlockData  = 0x78
+	tcBlockDataLong = 0x7A
+
+	scWriteMethod  = 0x01
+	scSerializable = 0x02
+)
+
+// javaObject reads one serialized object with custom writeObject data at
+// c's position. The block data is copied only when it spans several
+// blocks.
+func javaObject(c *cursor) (class string, data []byte) {
+	if m := c.take(4, "Java serialization magic"); c.err == nil && (m[0] != 0xAC || m[1] != 0xED || m[2] != 0 || m[3] != 5) {
+		c.off -= 4
+		c.fail("not a Java serialization stream (magic % x)", m)
+		return "", nil
+	}
+	if t := c.u8("object type code"); c.err == nil && t != tcObject {
+		c.off--
+		c.fail("type code 0x%02x, want an object (0x73)", t)
+		return "", nil
+	}
+	if t := c.u8("class descriptor type code"); c.err == nil && t != tcClassDesc {
+		c.off--
+		c.fail("type code 0x%02x, want a class descriptor (0x72)", t)
+		return "", nil
+	}
+	class = c.utf("class name")
+	c.i64("serialVersionUID")
+	flags := c.u8("class flags")
+	if c.err == nil && flags&(scWriteMethod|scSerializable) != scWriteMethod|scSerializable {
+		c.off--
+		c.fail("class %s has flags 0x%02x: not a serializable class with its own writeObject", class, flags)
+		return class, nil
+	}
+	fields := int(c.u16("field count"))
+	for i := 0; i < fields && c.err == nil; i++ {
+		code := c.u8("field type code")
+		c.utf("field name")
+		switch code {
+		case 'B', 'C', 'D', 'F', 'I', 'J', 'S', 'Z':
+		case 'L', '[':
+			switch t := c.u8("field class name"); t {
+			case tcString:
+				c.utf("field class name")
+			case tcReference:
+				c.i32("field class name handle")
+			default:
+				if c.err == nil {
+					c.off--
+					c.fail("field class name type code 0x%02x", t)
+				}
+			}
+		default:
+			if c.err == nil {
+				c.off--
+				c.fail("field type code 0x%02x", code)
+			}
+		}
+	}
+	if t := c.u8("end of class annotations"); c.err == nil && t != tcEndBlockData {
+		c.off--
+		c.fail("class annotation type code 0x%02x: annotations are not expected", t)
+	}
+	if t := c.u8("superclass"); c.err == nil && t != tcNull {
+		c.off--
+		c.fail("class %s has a serializable superclass (type code 0x%02x): not a Paimon split", class, t)
+	}
+	var parts [][]byte
+	total := 0
+	for c.err == nil {
+		t := c.u8("object data type code")
+		switch t {
+		case tcBlockData:
+			n := int(c.u8("block data length"))
+			parts = append(parts, c.take(n, "block data"))
+			total += n
+			continue
+		case tcBlockDataLong:
+			n := c.count("block data length", 1)
+			parts = append(parts, c.take(n, "block data"))
+			total += n
+			continue
+		case tcEndBlockData:
+		default:
+			if c.err == nil {
+				c.off--
+				c.fail("object data type code 0x%02x: only block data is expected", t)
+			}
+		}
+		break
+	}
+	if c.err != nil {
+		return class, nil
+	}
+	if len(parts) == 1 {
+		return class, parts[0]
+	}
+	data = make([]byte, 0, total)
+	for _, p := range parts {
+		data = append(data, p...)
+	}
+	return class, data
+}

@@ -1,0 +1,313 @@
+package sourcestate
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+)
+
+// MySQL CDC split kinds (MySqlSplitSerializer).
+const (
+	mysqlSnapshotSplit = 1
+	mysqlBinlogSplit   = 2
+)
+
+// Newest MySqlSplitSerializer and PendingSplitsStateSerializer versions known.
+const (
+	maxMySQLSplitVersion      = 4
+	maxMySQLEnumeratorVersion = 5
+)
+
+// BinlogOffset kinds (BinlogOffsetKind); an offset written before the kind
+// existed gets one as Flink CDC gives it on restore.
+const (
+	BinlogEarliest    = "EARLIEST"
+	BinlogLatest      = "LATEST"
+	BinlogTimestamp   = "TIMESTAMP"
+	BinlogSpecific    = "SPECIFIC"
+	BinlogNonStopping = "NON_STOPPING"
+)
+
+// BinlogOffset is a Flink CDC MySQL binlog position (BinlogOffset): the
+// Debezium offset map, all values strings.
+type BinlogOffset struct {
+	// Kind is one of the Binlog… kinds.
+	Kind string
+	// File and Pos are the binlog file and the position of the transaction
+	// start; SkipEvents and SkipRows are the events and rows after it that
+	// were already emitted.
+	File       string
+	Pos        int64
+	SkipEvents int64
+	SkipRows   int64
+	// GTIDs is the executed GTID set ("" without GTIDs).
+	GTIDs string
+	// TsSec is the binlog event time in seconds (0 when not recorded).
+	TsSec    int64
+	ServerID int64
+	// Map is the offset map as stored.
+	Map map[string]string
+}
+
+// MySQLSplit is a split of Flink CDC's MySQL source (MySqlSplitSerializer
+// versions 1 to 4): a snapshot split (one chunk of a table's initial read)
+// or the binlog split.
+type MySQLSplit struct {
+	// Subtask holding the split in reader state.
+	Subtask int32
+	// Binlog reports the binlog split; otherwise it is a snapshot split.
+	Binlog bool
+	ID     string
+	// Table is a snapshot split's table id; HighWatermark its binlog
+	// position at the end of the chunk's read.
+	Table         string
+	HighWatermark *BinlogOffset
+	// Start is the binlog split's position: where the reader continues
+	// (nil when not recorded); End its ending offset.
+	Start, End *BinlogOffset
+	// FinishedSnapshotSplits is the number of finished snapshot splits the
+	// binlog split carries; Tables the number of table schemas.
+	FinishedSnapshotSplits int
+	Tables                 int
+	// TotalFinishedSplitSize (v3+) and Suspended (v4, written by CDC 2.3+).
+	TotalFinishedSplitSize int32
+	Suspended              bool
+}
+
+// ParseMySQLSplit decodes a Flink CDC MySQL split of serializer version 1
+// to 4.
+func ParseMySQLSplit(version int32, data []byte) (MySQLSplit, error) {
+	c := newVersionedCursor("MySQL CDC split", version, data)
+	s := MySQLSplit{Subtask: -1}
+	if version < 1 || version > maxMySQLSplitVersion {
+		c.fail("unknown MySqlSplitSerializer version %d (known: 1 to %d)", version, maxMySQLSplitVersion)
+		return s, c.err
+	}
+	switch kind := c.i32("split kind"); {
+	case c.err != nil:
+	case kind == mysqlSnapshotSplit:
+		s.Table = c.utf("table id")
+		s.ID = c.utf("split id")
+		c.utf("split key type")
+		c.utf("split start")
+		c.utf("split end")
+		s.HighWatermark = binlogOffset(c, version, "high watermark")
+		s.Tables = tableSchemas(c, version)
+	case kind == mysqlBinlogSplit:
+		s.Binlog = true
+		s.ID = c.utf("split id")
+		c.utf("split key type placeholder")
+		s.Start = binlogOffset(c, version, "starting offset")
+		s.End = binlogOffset(c, version, "ending offset")
+		n := c.count("finished snapshot split count", 11)
+		for i := 0; i < n && c.err == nil; i++ {
+			c.utf("finished split table id")
+			c.utf("finished split id")
+			c.utf("finished split start")
+			c.utf("finished split end")
+			binlogOffset(c, version, "finished split high watermark")
+		}
+		s.FinishedSnapshotSplits = n
+		s.Tables = tableSchemas(c, version)
+		s.TotalFinishedSplitSize = int32(n)
+		if version >= 3 {
+			s.TotalFinishedSplitSize = c.i32("total finished split size")
+		}
+		if version >= 4 && c.left() > 0 {
+			// Absent when written by Flink CDC 2.2 and older.
+			s.Suspended = c.boolean("suspended")
+		}
+	default:
+		c.off -= 4
+		c.fail("split kind %d, want 1 (snapshot) or 2 (binlog)", kind)
+	}
+	c.end()
+	return s, c.err
+}
+
+func tableSchemas(c *cursor, version int32) int {
+	n := c.count("table schema count", 3)
+	for i := 0; i < n && c.err == nil; i++ {
+		c.utf("table id")
+		if version == 1 {
+			c.utf("table schema")
+		} else {
+			c.bytes("table schema")
+		}
+	}
+	return n
+}
+
+// binlogOffset reads SerializerUtils.writeBinlogPosition: boolean present,
+// then (v1) UTF file + int64 position or (v2+) int32 length + JSON of the
+// offset map.
+func binlogOffset(c *cursor, version int32, field string) *BinlogOffset {
+	if !c.boolean(field + " present") {
+		return nil
+	}
+	o := &BinlogOffset{}
+	if version == 1 {
+		o.File = c.utf(field + " file")
+		o.Pos = c.i64(field + " position")
+		o.Map = map[string]string{"file": o.File, "pos": strconv.FormatInt(o.Pos, 10)}
+		o.Kind = legacyKind(o.File, o.Pos)
+		return o
+	}
+	start := c.off
+	b := c.bytes(field)
+	if c.err != nil {
+		return nil
+	}
+	var raw map[string]any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(&raw); err != nil || dec.More() {
+		if err == nil {
+			err = fmt.Errorf("trailing data")
+		}
+		c.off = start
+		c.fail("%s: not a JSON object: %v", field, err)
+		return nil
+	}
+	o.Map = make(map[string]string, len(raw))
+	for k, v := range raw {
+		switch x := v.(type) {
+		case string:
+			o.Map[k] = x
+		case json.Number:
+			o.Map[k] = x.String()
+		case nil:
+		default:
+			c.off = start
+			c.fail("%s: value of %q is not a string", field, k)
+			return nil
+		}
+	}
+	num := func(key string) int64 {
+		v, ok := o.Map[key]
+		if !ok || c.err != nil {
+			return 0
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			c.off = start
+			c.fail("%s: %s %q is not a number", field, key, v)
+		}
+		return n
+	}
+	o.File = o.Map["file"]
+	o.Pos = num("pos")
+	o.SkipEvents = num("event")
+	o.SkipRows = num("row")
+	o.GTIDs = o.Map["gtids"]
+	o.TsSec = num("ts_sec")
+	o.ServerID = num("server_id")
+	o.Kind = o.Map["kind"]
+	switch o.Kind {
+	case "":
+		o.Kind = legacyKind(o.File, o.Pos)
+	case BinlogEarliest, BinlogLatest, BinlogTimestamp, BinlogSpecific, BinlogNonStopping:
+	default:
+		if c.err == nil {
+			c.off = start
+			c.fail("%s: unknown offset kind %q", field, o.Kind)
+		}
+	}
+	if c.err != nil {
+		return nil
+	}
+	return o
+}
+
+// legacyKind is the kind Flink CDC gives an offset without one
+// (SerializerUtils.readBinlogPosition).
+func legacyKind(file string, pos int64) string {
+	switch {
+	case file == "" && pos == math.MinInt64:
+		return BinlogNonStopping
+	case file == "" && pos == 0:
+		return BinlogEarliest
+	}
+	return BinlogSpecific
+}
+
+// Keys returns the offset map's keys in order.
+func (o *BinlogOffset) Keys() []string {
+	keys := make([]string, 0, len(o.Map))
+	for k := range o.Map {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// MySQLPhase is the phase Flink CDC's MySQL enumerator was in.
+type MySQLPhase int32
+
+// Enumerator phases (PendingSplitsStateSerializer flags).
+const (
+	PhaseUnknown  MySQLPhase = 0
+	PhaseSnapshot MySQLPhase = 1 // reading the tables' initial snapshot
+	PhaseBinlog   MySQLPhase = 2 // reading the binlog only
+	PhaseHybrid   MySQLPhase = 3 // snapshot of (newly added) tables and binlog
+)
+
+// String names the phase.
+func (p MySQLPhase) String() string {
+	switch p {
+	case PhaseSnapshot:
+		return "snapshot"
+	case PhaseBinlog:
+		return "binlog"
+	case PhaseHybrid:
+		return "hybrid"
+	}
+	return "unknown"
+}
+
+// MySQLEnumerator is the head of Flink CDC's MySQL enumerator checkpoint
+// (PendingSplitsStateSerializer versions 1 to 5): the phase and, in the
+// binlog phase, whether the binlog split was assigned. It holds no binlog
+// position: that is in the reader state.
+type MySQLEnumerator struct {
+	Version      int32
+	SplitVersion int32
+	Phase        MySQLPhase
+	// BinlogSplitAssigned (binlog phase).
+	BinlogSplitAssigned bool
+}
+
+// ParseMySQLEnumerator decodes the head of a MySQL CDC enumerator
+// checkpoint. The snapshot and hybrid phases' split lists are not decoded.
+func ParseMySQLEnumerator(version int32, data []byte) (*MySQLEnumerator, error) {
+	c := newVersionedCursor("MySQL CDC enumerator state", version, data)
+	e := &MySQLEnumerator{Version: version}
+	if version < 1 || version > maxMySQLEnumeratorVersion {
+		c.fail("unknown PendingSplitsStateSerializer version %d (known: 1 to %d)", version, maxMySQLEnumeratorVersion)
+		return nil, c.err
+	}
+	e.SplitVersion = c.i32("split serializer version")
+	if c.err == nil && (e.SplitVersion < 1 || e.SplitVersion > maxMySQLSplitVersion) {
+		c.off -= 4
+		c.fail("split serializer version %d, known 1 to %d", e.SplitVersion, maxMySQLSplitVersion)
+	}
+	e.Phase = MySQLPhase(c.i32("state flag"))
+	switch {
+	case c.err != nil:
+	case e.Phase == PhaseBinlog:
+		e.BinlogSplitAssigned = c.boolean("binlog split assigned")
+		c.end()
+	case e.Phase == PhaseSnapshot || e.Phase == PhaseHybrid:
+		// Table lists and split lists follow; not needed.
+	default:
+		c.off -= 4
+		c.fail("state flag %d, want 1, 2 or 3", e.Phase)
+	}
+	if c.err != nil {
+		return nil, c.err
+	}
+	return e, nil
+}

@@ -1,0 +1,267 @@
+package salvage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
+	"github.com/resumekit/resumekit/resume"
+)
+
+// kafka builds a Kafka source's start: the readers' next offsets, markers
+// resolved against the live log (earliest: the log start, latest: the end
+// offset), offsets below today's log start moved up to it and counted as
+// lost.
+func (x *resolution) kafka(ctx context.Context, label string, s *sourcestate.Source, out *Source) error {
+	ps, notes := s.Kafka.Positions()
+	if len(ps) == 0 {
+		return fmt.Errorf("salvage: KafkaSource %s holds no partition: %w", label, resume.ErrNoPosition)
+	}
+	if len(notes) > 0 {
+		x.warn(WarnSourceNotes, "KafkaSource %s: %s", label, strings.Join(notes, "; "))
+	}
+	var topics []string
+	for _, p := range ps {
+		out.Kafka = append(out.Kafka, KafkaStart{Topic: p.Topic, Partition: p.Partition, Offset: p.Offset, Marker: p.Marker})
+		if !slices.Contains(topics, p.Topic) {
+			topics = append(topics, p.Topic)
+		}
+	}
+	var lost, resolved, unresolved []string
+	if log := x.r.o.Kafka; log != nil {
+		for _, topic := range topics {
+			var parts []int32
+			for _, k := range out.Kafka {
+				if k.Topic == topic {
+					parts = append(parts, k.Partition)
+				}
+			}
+			start, end, err := log.LogOffsets(ctx, topic, parts)
+			if err != nil {
+				return fmt.Errorf("salvage: KafkaSource %s: check topic %s: %w", label, topic, err)
+			}
+			for i := range out.Kafka {
+				k := &out.Kafka[i]
+				if k.Topic != topic {
+					continue
+				}
+				ls, ok1 := start[k.Partition]
+				le, ok2 := end[k.Partition]
+				if !ok1 || !ok2 {
+					return fmt.Errorf("salvage: KafkaSource %s: %s/%d: no log offsets listed", label, topic, k.Partition)
+				}
+				k.LogStart, k.LogEnd = &ls, &le
+				switch k.Marker {
+				case sourcestate.MarkerEarliest:
+					k.Offset, k.Resolved = ls, true
+					resolved = append(resolved, fmt.Sprintf("%s/%d earliest → log start %d", topic, k.Partition, ls))
+					continue
+				case sourcestate.MarkerLatest:
+					k.Offset, k.Resolved = le, true
+					resolved = append(resolved, fmt.Sprintf("%s/%d latest → end offset %d", topic, k.Partition, le))
+					continue
+				case sourcestate.MarkerCommitted:
+					continue
+				}
+				switch {
+				case k.Offset > le:
+					return fmt.Errorf("salvage: KafkaSource %s: %s/%d: the snapshot's next offset %d is above today's end offset %d: was the topic recreated or truncated?",
+						label, topic, k.Partition, k.Offset, le)
+				case k.Offset < ls:
+					k.Lost = ls - k.Offset
+					lost = append(lost, fmt.Sprintf("%s/%d: %d records (offsets %d..%d)", topic, k.Partition, k.Lost, k.Offset, ls-1))
+					k.Offset = ls
+				}
+			}
+			x.reason("KafkaSource %s: topic %s checked against the live log: every partition's log start and end offset listed", label, topic)
+		}
+		out.Checked = true
+	} else {
+		x.warn(WarnNotChecked, "KafkaSource %s: offsets not checked against the live log (no Kafka brokers given): records below today's log start would be lost unnoticed", label)
+	}
+	for _, k := range out.Kafka {
+		if k.Marker != sourcestate.MarkerNone && !k.Resolved {
+			unresolved = append(unresolved, fmt.Sprintf("%s/%d (%s)", k.Topic, k.Partition, k.Marker))
+		}
+	}
+	if len(lost) > 0 {
+		x.grade(resume.DataLoss)
+		x.warn(WarnDataLoss, "data loss: KafkaSource %s: records the old job had not read were deleted: %s; those partitions start at today's log start", label, strings.Join(lost, ", "))
+	}
+	if len(resolved) > 0 {
+		x.warn(WarnResolvedMarker, "KafkaSource %s: partitions the old job had not started reading start where a restore would start them, resolved today: %s", label, strings.Join(resolved, ", "))
+	}
+	if len(unresolved) > 0 {
+		x.grade(resume.Replay)
+		x.warn(WarnUnresolvedMarker, "KafkaSource %s: partitions the old job had not started reading have no offset to start from (no live log check, or the group's commit is not known here): %s; they are left out of the specific offsets, so the connector starts them at the group's committed offset or by properties.auto.offset.reset — set it to earliest",
+			label, strings.Join(unresolved, ", "))
+	}
+	var concrete []KafkaStart
+	for _, k := range out.Kafka {
+		if k.Marker == sourcestate.MarkerNone || k.Resolved {
+			concrete = append(concrete, k)
+		}
+	}
+	if len(topics) == 1 && len(concrete) > 0 {
+		out.Options = map[string]string{
+			"scan.startup.mode":             "specific-offsets",
+			"scan.startup.specific-offsets": specificOffsets(concrete),
+		}
+	}
+	x.reason("KafkaSource %s: %s", label, dataStreamForm(concrete))
+	return nil
+}
+
+// specificOffsets renders the scan.startup.specific-offsets value.
+func specificOffsets(ks []KafkaStart) string {
+	var b strings.Builder
+	for i, k := range ks {
+		if i > 0 {
+			b.WriteByte(';')
+		}
+		fmt.Fprintf(&b, "partition:%d,offset:%d", k.Partition, k.Offset)
+	}
+	return b.String()
+}
+
+// dataStreamForm is the start for a DataStream KafkaSource.
+func dataStreamForm(ks []KafkaStart) string {
+	var b strings.Builder
+	b.WriteString("DataStream: KafkaSource.builder().setStartingOffsets(OffsetsInitializer.offsets(Map.of(")
+	for i, k := range ks {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "new TopicPartition(%s, %d), %dL", strconv.Quote(k.Topic), k.Partition, k.Offset)
+	}
+	b.WriteString(")))")
+	if len(ks) > 10 {
+		b.WriteString(" (Map.ofEntries for more than 10 partitions)")
+	}
+	return b.String()
+}
+
+// paimon builds a Paimon source's start: the smallest snapshot still to
+// read, checked against the table's readable range.
+func (x *resolution) paimon(ctx context.Context, label string, s *sourcestate.Source, out *Source) error {
+	pp, ok, why := s.Paimon.Position()
+	if !ok {
+		return fmt.Errorf("salvage: Paimon source %s: %s: %w", label, why, resume.ErrNoPosition)
+	}
+	st := &PaimonStart{NextSnapshot: pp.NextSnapshot, Table: pp.Table, Full: pp.Full, Exact: pp.Exact}
+	out.Paimon = st
+	if !pp.Exact {
+		x.grade(resume.Replay)
+		x.warn(WarnPartlyReadSnapshot, "Paimon source %s: snapshot %d was partly read (an unfinished split): the records of it already emitted are read again", label, pp.NextSnapshot)
+	}
+	sqlName := tableSQLName(pp.Table)
+	if t := x.r.o.Paimon; t != nil && x.paimonMatches(t, pp.Table) {
+		sqlName = t.SQLName()
+		earliest, latest, err := t.SnapshotRange(ctx)
+		if err != nil {
+			return fmt.Errorf("salvage: Paimon source %s: check table %s: %w", label, t.SQLName(), err)
+		}
+		st.Earliest, st.Latest = &earliest, &latest
+		switch {
+		case pp.NextSnapshot > latest+1:
+			return fmt.Errorf("salvage: Paimon source %s: the snapshot's next snapshot %d is above the latest snapshot %d of %s + 1: was the table recreated?",
+				label, pp.NextSnapshot, latest, t.SQLName())
+		case pp.NextSnapshot < earliest:
+			x.grade(resume.DataLoss)
+			x.warn(WarnDataLoss, "data loss: Paimon source %s: snapshots %d..%d of %s expired before the job read them; the read starts at the earliest readable id %d",
+				label, pp.NextSnapshot, earliest-1, t.SQLName(), earliest)
+			st.NextSnapshot = earliest
+		}
+		x.reason("Paimon source %s: table %s holds snapshots %d..%d", label, t.SQLName(), earliest, latest)
+		out.Checked = true
+	} else {
+		x.warn(WarnNotChecked, "Paimon source %s: snapshot %d not checked against the table (no table given): expired snapshots would be lost unnoticed", label, pp.NextSnapshot)
+	}
+	mode := "from-snapshot"
+	if pp.Full {
+		mode = "from-snapshot-full"
+		x.reason("Paimon source %s: snapshot %d is a split of the initial full read: scan.mode=from-snapshot-full", label, st.NextSnapshot)
+	}
+	out.Options = map[string]string{"scan.mode": mode, "scan.snapshot-id": strconv.FormatInt(st.NextSnapshot, 10)}
+	if id := x.r.o.PaimonConsumer; id != "" {
+		st.ConsumerID = id
+		st.ResetConsumerSQL = fmt.Sprintf("CALL sys.reset_consumer('%s', '%s', %d)", strings.ReplaceAll(sqlName, "'", "''"), strings.ReplaceAll(id, "'", "''"), st.NextSnapshot)
+		out.Options["consumer-id"] = id
+		x.reason("Paimon source %s: bind consumer %s before the job starts: %s", label, id, st.ResetConsumerSQL)
+	}
+	return nil
+}
+
+// paimonMatches reports whether the table checker applies to the source of
+// table dir: the only Paimon source, or the one whose dir ends in
+// <db>.db/<table>.
+func (x *resolution) paimonMatches(t PaimonTable, dir string) bool {
+	db, table, ok := strings.Cut(strings.SplitN(t.SQLName(), "$", 2)[0], ".")
+	if ok && dir != "" {
+		return strings.HasSuffix(strings.TrimSuffix(dir, "/"), "/"+db+".db/"+table)
+	}
+	return true
+}
+
+// tableSQLName derives db.table from a table dir …/<db>.db/<table>.
+func tableSQLName(dir string) string {
+	parts := strings.Split(strings.TrimSuffix(dir, "/"), "/")
+	if n := len(parts); n >= 2 && strings.HasSuffix(parts[n-2], ".db") {
+		return strings.TrimSuffix(parts[n-2], ".db") + "." + parts[n-1]
+	}
+	return "<db>.<table>"
+}
+
+// mysql builds a MySQL CDC source's start: the binlog split's position, or
+// a new snapshot when the source was still in its snapshot phase.
+func (x *resolution) mysql(label string, s *sourcestate.Source, out *Source) error {
+	mp, notes, err := s.MySQL.Position()
+	switch {
+	case errors.Is(err, sourcestate.ErrSnapshotPhase):
+		out.MySQL = &MySQLStart{SnapshotPhase: true}
+		out.Options = map[string]string{"scan.startup.mode": "initial"}
+		x.grade(resume.Replay)
+		x.warn(WarnSnapshotPhase, "MySQL CDC source %s was still reading its tables' initial snapshot: there is no binlog position to continue from; it reads every table again (scan.startup.mode=initial)", label)
+		return nil
+	case err != nil:
+		return fmt.Errorf("salvage: MySQL CDC source %s: %v: %w", label, err, resume.ErrNoPosition)
+	}
+	if len(notes) > 0 {
+		x.warn(WarnSourceNotes, "MySQL CDC source %s: %s", label, strings.Join(notes, "; "))
+	}
+	out.MySQL = &MySQLStart{MySQLPosition: mp}
+	o := map[string]string{}
+	switch mp.Kind {
+	case "", sourcestate.BinlogSpecific:
+		o["scan.startup.mode"] = "specific-offset"
+		if mp.File != "" {
+			o["scan.startup.specific-offset.file"] = mp.File
+			o["scan.startup.specific-offset.pos"] = strconv.FormatInt(mp.Pos, 10)
+		}
+		if mp.GTIDs != "" {
+			o["scan.startup.specific-offset.gtid-set"] = mp.GTIDs
+		}
+		if mp.SkipEvents != 0 {
+			o["scan.startup.specific-offset.skip-events"] = strconv.FormatInt(mp.SkipEvents, 10)
+		}
+		if mp.SkipRows != 0 {
+			o["scan.startup.specific-offset.skip-rows"] = strconv.FormatInt(mp.SkipRows, 10)
+		}
+	case sourcestate.BinlogEarliest:
+		o["scan.startup.mode"] = "earliest-offset"
+	case sourcestate.BinlogLatest:
+		o["scan.startup.mode"] = "latest-offset"
+	case sourcestate.BinlogTimestamp:
+		o["scan.startup.mode"] = "timestamp"
+		o["scan.startup.timestamp-millis"] = strconv.FormatInt(mp.TsSec*1000, 10)
+	default:
+		return fmt.Errorf("salvage: MySQL CDC source %s: binlog offset of kind %s has no start: %w", label, mp.Kind, resume.ErrNoPosition)
+	}
+	out.Options = o
+	x.warn(WarnNotChecked, "MySQL CDC source %s: binlog %s:%d not checked against the server: check it still holds that file (SHOW BINARY LOGS) or that gtid_purged is within the GTID set", label, mp.File, mp.Pos)
+	return nil
+}

@@ -1,0 +1,249 @@
+package salvage
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"strings"
+
+	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
+	"github.com/resumekit/resumekit/resume"
+)
+
+// KindSalvage is the [resume.Position] kind of a [Position].
+const KindSalvage = "flink-salvage"
+
+// Position is a stateless start of every source of a job exactly where a
+// Flink checkpoint or savepoint had them: one composite position for all
+// of the job's sources. Its JSON is part of the resumekit.decision/v1
+// document.
+type Position struct {
+	// Snapshot is the salvaged snapshot's Flink path ("" when unknown),
+	// SnapshotKey its dir's key in the bucket.
+	Snapshot     string `json:"snapshot"`
+	SnapshotKey  string `json:"snapshot_key"`
+	CheckpointID int64  `json:"checkpoint_id"`
+	// Sources has one entry per source operator, in _metadata order.
+	Sources []Source `json:"sources"`
+}
+
+// Source is the start of one source operator. Its JSON holds operator_id,
+// uid, kind and positions — KafkaStart, PaimonStart or MySQLStart values,
+// by kind — and the connector options that start it there.
+type Source struct {
+	OperatorID string
+	UID        string
+	// Kind is sourcestate.KindKafka, KindPaimon or KindMySQLCDC.
+	Kind   sourcestate.Kind
+	Kafka  []KafkaStart
+	Paimon *PaimonStart
+	MySQL  *MySQLStart
+	// Options are the connector options (SQL hints) that start the source
+	// there; empty when no option can (several Kafka topics: use the
+	// DataStream form in the reasons).
+	Options map[string]string
+	// Checked says the position was checked against the live system.
+	Checked bool
+}
+
+// KafkaStart is where one Kafka partition starts.
+type KafkaStart struct {
+	Topic     string `json:"topic"`
+	Partition int32  `json:"partition"`
+	// Offset is the start offset; for an unresolved marker, the marker's
+	// value (-2 earliest, -1 latest, -3 committed).
+	Offset int64 `json:"offset"`
+	// Marker is the snapshot's marker when the old job had not started
+	// the partition; Offset is then resolved from the live log when it
+	// could be.
+	Marker sourcestate.Marker `json:"marker,omitempty"`
+	// Resolved reports a marker resolved to Offset from the live log.
+	Resolved bool `json:"resolved,omitempty"`
+	// LogStart and LogEnd are the live log's offsets when checked.
+	LogStart *int64 `json:"log_start,omitempty"`
+	LogEnd   *int64 `json:"log_end,omitempty"`
+	// Lost counts the records below the log start that the old job had
+	// not read.
+	Lost int64 `json:"lost,omitempty"`
+}
+
+// PaimonStart is where a Paimon source starts.
+type PaimonStart struct {
+	NextSnapshot int64 `json:"next_snapshot"`
+	// Table is the table's directory when the state names it.
+	Table string `json:"table,omitempty"`
+	// Full: the start is inside the initial full read (from-snapshot-full).
+	Full bool `json:"full,omitempty"`
+	// Exact: every snapshot before NextSnapshot was read completely.
+	Exact bool `json:"exact"`
+	// Earliest and Latest are the live table's readable range when checked.
+	Earliest *int64 `json:"earliest,omitempty"`
+	Latest   *int64 `json:"latest,omitempty"`
+	// ConsumerID and ResetConsumerSQL bind a consumer at NextSnapshot.
+	ConsumerID       string `json:"consumer_id,omitempty"`
+	ResetConsumerSQL string `json:"reset_consumer_sql,omitempty"`
+}
+
+// MySQLStart is where a MySQL CDC source starts.
+type MySQLStart struct {
+	sourcestate.MySQLPosition
+	// SnapshotPhase: the source had no binlog position (still reading the
+	// initial snapshot); it starts with a new snapshot.
+	SnapshotPhase bool `json:"snapshot_phase,omitempty"`
+}
+
+type sourceJSON struct {
+	OperatorID string            `json:"operator_id"`
+	UID        string            `json:"uid,omitempty"`
+	Kind       sourcestate.Kind  `json:"kind"`
+	Positions  json.RawMessage   `json:"positions"`
+	Options    map[string]string `json:"options"`
+	Checked    bool              `json:"checked"`
+}
+
+// MarshalJSON encodes the source with its positions by kind.
+func (s Source) MarshalJSON() ([]byte, error) {
+	var positions any = []any{}
+	switch {
+	case s.Kafka != nil:
+		positions = s.Kafka
+	case s.Paimon != nil:
+		positions = []PaimonStart{*s.Paimon}
+	case s.MySQL != nil:
+		positions = []MySQLStart{*s.MySQL}
+	}
+	p, err := json.Marshal(positions)
+	if err != nil {
+		return nil, err
+	}
+	opts := s.Options
+	if opts == nil {
+		opts = map[string]string{}
+	}
+	return json.Marshal(sourceJSON{OperatorID: s.OperatorID, UID: s.UID, Kind: s.Kind, Positions: p, Options: opts, Checked: s.Checked})
+}
+
+// UnmarshalJSON decodes what MarshalJSON wrote.
+func (s *Source) UnmarshalJSON(b []byte) error {
+	var j sourceJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*s = Source{OperatorID: j.OperatorID, UID: j.UID, Kind: j.Kind, Options: j.Options, Checked: j.Checked}
+	switch j.Kind {
+	case sourcestate.KindKafka:
+		s.Kafka = []KafkaStart{}
+		return json.Unmarshal(j.Positions, &s.Kafka)
+	case sourcestate.KindPaimon:
+		var ps []PaimonStart
+		if err := json.Unmarshal(j.Positions, &ps); err != nil || len(ps) != 1 {
+			return fmt.Errorf("salvage: paimon source %s: want one position: %v", j.OperatorID, err)
+		}
+		s.Paimon = &ps[0]
+	case sourcestate.KindMySQLCDC:
+		var ps []MySQLStart
+		if err := json.Unmarshal(j.Positions, &ps); err != nil || len(ps) != 1 {
+			return fmt.Errorf("salvage: mysql-cdc source %s: want one position: %v", j.OperatorID, err)
+		}
+		s.MySQL = &ps[0]
+	default:
+		return fmt.Errorf("salvage: source %s of kind %q", j.OperatorID, j.Kind)
+	}
+	return nil
+}
+
+var _ resume.Position = Position{}
+
+// Kind returns "flink-salvage".
+func (p Position) Kind() string { return KindSalvage }
+
+// String describes the position in one line, e.g. "sources of savepoint
+// …/savepoint-3c7c0a-07c49f841952 (checkpoint 1): kafka topic
+// partition:0,offset:10;…".
+func (p Position) String() string {
+	var parts []string
+	for _, s := range p.Sources {
+		parts = append(parts, s.String())
+	}
+	where := p.Snapshot
+	if where == "" {
+		where = p.SnapshotKey
+	}
+	return fmt.Sprintf("sources of %s (checkpoint %d): %s", where, p.CheckpointID, strings.Join(parts, "; "))
+}
+
+// String describes one source's start.
+func (s Source) String() string {
+	switch {
+	case s.Kafka != nil:
+		var b strings.Builder
+		b.WriteString("kafka")
+		topic := ""
+		for i, k := range s.Kafka {
+			if k.Topic != topic {
+				topic = k.Topic
+				b.WriteString(" " + topic + " ")
+			} else if i > 0 {
+				b.WriteByte(';')
+			}
+			if k.Marker != sourcestate.MarkerNone && !k.Resolved {
+				fmt.Fprintf(&b, "partition:%d,%s", k.Partition, k.Marker)
+			} else {
+				fmt.Fprintf(&b, "partition:%d,offset:%d", k.Partition, k.Offset)
+			}
+		}
+		return b.String()
+	case s.Paimon != nil:
+		return fmt.Sprintf("paimon snapshot %d", s.Paimon.NextSnapshot)
+	case s.MySQL != nil:
+		if s.MySQL.SnapshotPhase {
+			return "mysql-cdc initial snapshot"
+		}
+		return fmt.Sprintf("mysql-cdc %s:%d", s.MySQL.File, s.MySQL.Pos)
+	}
+	return string(s.Kind)
+}
+
+// Launch returns the connector options of the job's source: the one
+// source's options, or the union of several sources' options when no key
+// is set to two values (none otherwise: each source's options are in the
+// position). A stateless start restores no snapshot: no -s argument.
+func (p Position) Launch() resume.Launch {
+	opts := map[string]string{}
+	for _, s := range p.Sources {
+		for k, v := range s.Options {
+			if old, ok := opts[k]; ok && old != v {
+				return resume.Launch{}
+			}
+			opts[k] = v
+		}
+	}
+	if len(opts) == 0 {
+		return resume.Launch{}
+	}
+	return resume.Launch{Options: maps.Clone(opts)}
+}
+
+// MarshalJSON encodes the position with its arrays never null.
+func (p Position) MarshalJSON() ([]byte, error) {
+	type plain Position
+	if p.Sources == nil {
+		p.Sources = []Source{}
+	}
+	return json.Marshal(plain(p))
+}
+
+// PositionOf returns p as a *Position: p itself, or the decoded JSON of a
+// [*resume.RawPosition] of kind "flink-salvage" read back from a decision
+// document.
+func PositionOf(p resume.Position) (*Position, error) {
+	out, err := resume.PositionAs[Position](p, KindSalvage)
+	if err != nil {
+		return nil, fmt.Errorf("salvage: %w", err)
+	}
+	if _, raw := p.(*resume.RawPosition); raw && out.Sources == nil {
+		return nil, errors.New("salvage: decode position: no sources field")
+	}
+	return out, nil
+}

@@ -1,0 +1,252 @@
+package salvage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"gocloud.dev/blob"
+
+	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
+	"github.com/resumekit/resumekit/resume"
+)
+
+// DefaultName is the resolver name used when Options.Name is empty.
+const DefaultName = "flink-salvage"
+
+// KafkaLog is the live check of salvaged Kafka positions.
+// kafkaoffset.Log implements it.
+type KafkaLog interface {
+	// LogOffsets returns the log start and end offsets of the given
+	// partitions of topic. A partition it could not list is left out of
+	// both maps, and the error says why.
+	LogOffsets(ctx context.Context, topic string, partitions []int32) (start, end map[int32]int64, err error)
+}
+
+// PaimonTable is the live check of a salvaged Paimon position.
+// *paimon.Table implements it.
+type PaimonTable interface {
+	// SnapshotRange returns the earliest id a streaming read can start
+	// from and the latest snapshot id.
+	SnapshotRange(ctx context.Context) (earliest, latest int64, err error)
+	// SQLName is the table's SQL identifier (db.table), for reset_consumer.
+	SQLName() string
+}
+
+// Options configures a [Resolver]. A nil *Options means defaults.
+type Options struct {
+	// Name of the resolver; DefaultName when empty.
+	Name string
+	// Snapshot is the key of the checkpoint or savepoint dir to salvage.
+	// When empty, From chooses it.
+	Snapshot string
+	// From chooses the snapshot when Snapshot is empty: a resolver whose
+	// candidate's position is a flinkckpt position (a flinkckpt.Resolver,
+	// or any resolver wrapping one — this is where a compatibility check
+	// offers a snapshot whose state the new job would drop). nil means a
+	// flinkckpt.Resolver over the same bucket and prefix with Flink
+	// (verification off: salvage reads only _metadata and source state, so
+	// a checkpoint whose keyed state files are gone is still salvageable).
+	From resume.Resolver
+	// Flink configures reading the snapshot (FlinkRoot, EntropyKey,
+	// MaxMetadataSize, JobID for the default From).
+	Flink *flinkckpt.Options
+	// Kafka checks every Kafka source's partitions against the live log;
+	// nil leaves them unchecked (with a warning).
+	Kafka KafkaLog
+	// Paimon checks the Paimon source against the live table; with several
+	// Paimon sources, the one whose table dir ends in <db>.db/<table> of its
+	// SQLName. nil leaves them unchecked (with a warning).
+	Paimon PaimonTable
+	// PaimonConsumer, when set, binds the Paimon source to this consumer id
+	// at the salvaged snapshot (the reset_consumer call) instead of
+	// scan.snapshot-id.
+	PaimonConsumer string
+}
+
+// Resolver turns the source positions inside a Flink snapshot into a
+// stateless start of every source exactly where the snapshot had them,
+// checked against the live systems when checkers are given. It implements
+// [resume.Resolver]; it is immutable and safe for concurrent use.
+type Resolver struct {
+	bucket *blob.Bucket
+	prefix string
+	o      Options
+	flink  flinkckpt.Options
+	from   resume.Resolver
+}
+
+var (
+	_ resume.Resolver         = (*Resolver)(nil)
+	_ resume.GuaranteeBounder = (*Resolver)(nil)
+)
+
+// NewResolver returns a salvage resolver over the snapshots under prefix of
+// bucket. Bad options fail here, before any I/O.
+func NewResolver(bucket *blob.Bucket, prefix string, opts *Options) (*Resolver, error) {
+	if bucket == nil {
+		return nil, errors.New("salvage: nil bucket")
+	}
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Name == "" {
+		o.Name = DefaultName
+	}
+	r := &Resolver{bucket: bucket, prefix: prefix, o: o}
+	if o.Flink != nil {
+		r.flink = *o.Flink
+	}
+	if o.PaimonConsumer != "" && (o.PaimonConsumer != stringsClean(o.PaimonConsumer)) {
+		return nil, fmt.Errorf("salvage: consumer id %q contains '/', '\\\\', '..' or control characters", o.PaimonConsumer)
+	}
+	r.from = o.From
+	if r.from == nil && o.Snapshot == "" {
+		fo := r.flink
+		fo.Name, fo.SkipVerify = o.Name+"-snapshot", true
+		fr, err := flinkckpt.NewResolver(bucket, prefix, &fo)
+		if err != nil {
+			return nil, fmt.Errorf("salvage: %w", err)
+		}
+		r.from = fr
+	}
+	return r, nil
+}
+
+// stringsClean returns id with what could escape a consumer folder removed.
+func stringsClean(id string) string {
+	out := make([]rune, 0, len(id))
+	for i, c := range id {
+		if c == '/' || c == '\\' || c < 0x20 || c == 0x7f || c == '.' && i+1 < len(id) && id[i+1] == '.' {
+			continue
+		}
+		out = append(out, c)
+	}
+	return string(out)
+}
+
+// Name returns the resolver's name.
+func (r *Resolver) Name() string { return r.o.Name }
+
+// MaxGuarantee is the best the resolver offers (resume.GuaranteeBounder):
+// the input continues exactly, and operator state starts empty. Under the
+// chain's fail-closed policy a failed salvage blocks every weaker
+// candidate.
+func (r *Resolver) MaxGuarantee() resume.Guarantee { return resume.ExactInput }
+
+// Resolve reads the snapshot's source state and returns a candidate whose
+// launch starts every source where the snapshot had it. The guarantee is
+// [resume.ExactInput] when every position is exact and (when checked)
+// still available; [resume.Replay] when some input is read again (a
+// partly read Paimon snapshot, a MySQL CDC source still in its snapshot
+// phase, a Kafka partition whose start the old job had not resolved); and
+// [resume.DataLoss] when a live check finds records or snapshots gone,
+// naming them. It returns an error wrapping [resume.ErrNoPosition] when
+// the snapshot has no source, or a source resumekit does not know (its
+// operator id and split serializer version are in the message), or a
+// source without any position; other errors when the snapshot or a live
+// system could not be read.
+func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
+	if err := ctx.Err(); err != nil {
+		return resume.Candidate{}, fmt.Errorf("salvage: %w", err)
+	}
+	key, why, err := r.snapshot(ctx)
+	if err != nil {
+		return resume.Candidate{}, err
+	}
+	snap, st, err := flinkckpt.Sources(ctx, r.bucket, key, &r.flink)
+	if st == nil {
+		return resume.Candidate{}, fmt.Errorf("salvage: %w", err)
+	}
+	if err != nil {
+		return resume.Candidate{}, fmt.Errorf("salvage: %w", err)
+	}
+	name := snap.Path
+	if name == "" {
+		name = snap.Key
+	}
+	x := &resolution{r: r, c: resume.Candidate{Resolver: r.o.Name, Guarantee: resume.ExactInput, At: snap.ModTime}}
+	if why != "" {
+		x.reason("%s", why)
+	}
+	x.reason("%s (checkpoint %d, _metadata version %d): %d source operator(s); positions as of the snapshot, written %s (object modification time)",
+		name, snap.CheckpointID, snap.Metadata.Version, len(st.Sources), snap.ModTime.UTC().Format(time.RFC3339))
+	if len(st.Sources) == 0 {
+		return resume.Candidate{}, fmt.Errorf("salvage: %s holds no source state: %w", name, resume.ErrNoPosition)
+	}
+	pos := Position{Snapshot: snap.Path, SnapshotKey: snap.Key, CheckpointID: snap.CheckpointID}
+	for i := range st.Sources {
+		s, err := x.source(ctx, &st.Sources[i])
+		if err != nil {
+			return resume.Candidate{}, err
+		}
+		pos.Sources = append(pos.Sources, s)
+	}
+	if len(pos.Sources) > 1 && pos.Launch().IsZero() {
+		x.warn(WarnSeveralSources, "%d sources whose connector options collide: start each with its own options from the position", len(pos.Sources))
+	}
+	x.c.Position = pos
+	return x.c, nil
+}
+
+// snapshot returns the key of the snapshot to salvage and why it is that
+// one.
+func (r *Resolver) snapshot(ctx context.Context) (key, why string, err error) {
+	if r.o.Snapshot != "" {
+		return r.o.Snapshot, "", nil
+	}
+	c, err := r.from.Resolve(ctx)
+	if err != nil {
+		return "", "", fmt.Errorf("salvage: choose the snapshot: %w", err)
+	}
+	p, err := flinkckpt.PositionOf(c.Position)
+	if err != nil {
+		return "", "", fmt.Errorf("salvage: %s chose a %s position, not a Flink snapshot: %w", r.from.Name(), c.Position.Kind(), err)
+	}
+	return p.Key, fmt.Sprintf("snapshot chosen by %s: %s", r.from.Name(), p), nil
+}
+
+type resolution struct {
+	r *Resolver
+	c resume.Candidate
+}
+
+func (x *resolution) reason(format string, args ...any) {
+	x.c.Reasons = append(x.c.Reasons, fmt.Sprintf(format, args...))
+}
+
+func (x *resolution) warn(code, format string, args ...any) {
+	x.c.Warnings = append(x.c.Warnings, resume.Warnf(code, format, args...))
+}
+
+// grade lowers the candidate's guarantee to g.
+func (x *resolution) grade(g resume.Guarantee) {
+	if g < x.c.Guarantee {
+		x.c.Guarantee = g
+	}
+}
+
+func (x *resolution) source(ctx context.Context, s *sourcestate.Source) (Source, error) {
+	out := Source{OperatorID: s.OperatorID, UID: s.UID, Kind: s.Kind}
+	label := s.OperatorID
+	if s.UID != "" {
+		label += " (uid " + s.UID + ")"
+	}
+	switch s.Kind {
+	case sourcestate.KindKafka:
+		return out, x.kafka(ctx, label, s, &out)
+	case sourcestate.KindPaimon:
+		return out, x.paimon(ctx, label, s, &out)
+	case sourcestate.KindMySQLCDC:
+		return out, x.mysql(label, s, &out)
+	}
+	version := "no splits"
+	if s.SplitVersion >= 0 {
+		version = fmt.Sprintf("split serializer version %d", s.SplitVersion)
+	}
+	return out, fmt.Errorf("salvage: source %s is of a kind resumekit does not know (%s; %v): no stateless start can be derived for it: %w",
+		label, version, s.Notes, resume.ErrNoPosition)
+}

@@ -1,0 +1,400 @@
+package salvage_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"gocloud.dev/blob"
+	"gocloud.dev/blob/fileblob"
+	"gocloud.dev/blob/memblob"
+
+	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/flinkckpt/internal/fixtures"
+	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
+	"github.com/resumekit/resumekit/flinkckpt/salvage"
+	"github.com/resumekit/resumekit/kafkaoffset"
+	"github.com/resumekit/resumekit/paimon"
+	"github.com/resumekit/resumekit/paimon/paimontest"
+	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/resumetest"
+)
+
+// kafkaCluster starts kfake on loopback with topic "topic" of partitions
+// partitions holding records records each, and a client; both close with
+// the test.
+func kafkaCluster(t *testing.T, partitions int32, records int) *kgo.Client {
+	t.Helper()
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(partitions, "topic"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.RecordPartitioner(kgo.ManualPartitioner()), kgo.MetadataMinAge(10*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	var recs []*kgo.Record
+	for p := int32(0); p < partitions; p++ {
+		for i := 0; i < records; i++ {
+			recs = append(recs, &kgo.Record{Topic: "topic", Partition: p, Value: []byte("v")})
+		}
+	}
+	if err := cl.ProduceSync(context.Background(), recs...).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
+	return cl
+}
+
+func fixtureBucket(t *testing.T) *blob.Bucket {
+	t.Helper()
+	b, err := fileblob.OpenBucket(fixtures.Dir(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
+func kafkaStarts(t *testing.T, c resume.Candidate) []salvage.KafkaStart {
+	t.Helper()
+	pos, err := salvage.PositionOf(c.Position)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pos.Sources) != 1 || pos.Sources[0].Kind != sourcestate.KindKafka {
+		t.Fatalf("sources %+v", pos.Sources)
+	}
+	return pos.Sources[0].Kafka
+}
+
+// End to end on kfake: the salvage candidate from the real KafkaSource
+// savepoints starts each of the 10 partitions at 10; after the records
+// below 15 are deleted on partition 3, it is data loss naming that
+// partition.
+func TestRealKafkaSavepointOnKfake(t *testing.T) {
+	ctx := context.Background()
+	for _, dir := range []string{
+		"v4-kafka-source-native-savepoint/savepoint-3c7c0a-07c49f841952",
+		"v5-kafka-source-enum3-savepoint/savepoint-246fa1-85f387ecce0c",
+	} {
+		t.Run(filepath.Dir(dir), func(t *testing.T) {
+			b := fixtureBucket(t)
+			cl := kafkaCluster(t, 10, 20)
+			r, err := salvage.NewResolver(b, "", &salvage.Options{Snapshot: dir + "/", Kafka: kafkaoffset.Log{Client: cl}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := r.Resolve(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Guarantee != resume.ExactInput {
+				t.Errorf("guarantee %s, want exact-input", c.Guarantee)
+			}
+			starts := kafkaStarts(t, c)
+			if len(starts) != 10 {
+				t.Fatalf("%d partitions", len(starts))
+			}
+			for i, s := range starts {
+				if s.Topic != "topic" || s.Partition != int32(i) || s.Offset != 10 || s.Lost != 0 || s.LogStart == nil || *s.LogEnd != 20 {
+					t.Errorf("partition %d: %+v", i, s)
+				}
+			}
+			want := map[string]string{"scan.startup.mode": "specific-offsets",
+				"scan.startup.specific-offsets": "partition:0,offset:10;partition:1,offset:10;partition:2,offset:10;partition:3,offset:10;partition:4,offset:10;partition:5,offset:10;partition:6,offset:10;partition:7,offset:10;partition:8,offset:10;partition:9,offset:10"}
+			if diff := cmp.Diff(want, c.Position.Launch().Options); diff != "" {
+				t.Errorf("launch (-want +got):\n%s", diff)
+			}
+			if !strings.Contains(strings.Join(c.Reasons, "\n"), `new TopicPartition("topic", 9), 10L`) {
+				t.Errorf("no DataStream form in the reasons: %q", c.Reasons)
+			}
+
+			del := make(kadm.Offsets)
+			del.AddOffset("topic", 3, 15, -1)
+			if resp, err := kadm.NewClient(cl).DeleteRecords(ctx, del); err != nil || resp.Error() != nil {
+				t.Fatal(err, resp.Error())
+			}
+			c, err = r.Resolve(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Guarantee != resume.DataLoss || !c.HasWarning(salvage.WarnDataLoss) {
+				t.Fatalf("guarantee %s warnings %v, want data-loss", c.Guarantee, c.Warnings)
+			}
+			for _, w := range c.Warnings {
+				if w.Code == salvage.WarnDataLoss && !strings.Contains(w.Text, "topic/3: 5 records (offsets 10..14)") {
+					t.Errorf("data loss warning does not name partition 3: %s", w.Text)
+				}
+			}
+			starts = kafkaStarts(t, c)
+			if starts[3].Offset != 15 || starts[3].Lost != 5 || starts[2].Offset != 10 || starts[2].Lost != 0 {
+				t.Errorf("partition 3 %+v, partition 2 %+v", starts[3], starts[2])
+			}
+		})
+	}
+}
+
+// Without a live check the positions are the snapshot's, with a warning.
+func TestKafkaNotChecked(t *testing.T) {
+	b := fixtureBucket(t)
+	r, err := salvage.NewResolver(b, "", &salvage.Options{Snapshot: "v4-kafka-source-native-savepoint/savepoint-3c7c0a-07c49f841952"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := r.Resolve(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Guarantee != resume.ExactInput || !c.HasWarning(salvage.WarnNotChecked) || kafkaStarts(t, c)[9].Offset != 10 {
+		t.Errorf("candidate %+v", c)
+	}
+}
+
+// Markers: earliest and latest are resolved against the live log; without
+// a check they are named, left out of the options, and the grade is replay.
+func TestKafkaMarkers(t *testing.T) {
+	ctx := context.Background()
+	b := memblob.OpenBucket(nil)
+	defer b.Close()
+	l := &flinkckpttest.Layout{Bucket: b, Root: "s3a://b/"}
+	w, err := l.Savepoint(ctx, "savepoint-aaaaaa-000000000001", 3, &flinkckpttest.Checkpoint{
+		Sources: []flinkckpttest.Source{flinkckpttest.KafkaSource("k", "topic", 7, sourcestate.OffsetEarliest, sourcestate.OffsetLatest)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl := kafkaCluster(t, 3, 20)
+	del := make(kadm.Offsets)
+	del.AddOffset("topic", 1, 4, -1)
+	if resp, err := kadm.NewClient(cl).DeleteRecords(ctx, del); err != nil || resp.Error() != nil {
+		t.Fatal(err)
+	}
+	r, _ := salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir, Kafka: kafkaoffset.Log{Client: cl}})
+	c, err := r.Resolve(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Guarantee != resume.ExactInput || !c.HasWarning(salvage.WarnResolvedMarker) {
+		t.Errorf("guarantee %s warnings %v", c.Guarantee, c.Warnings)
+	}
+	if got := c.Position.Launch().Options["scan.startup.specific-offsets"]; got != "partition:0,offset:7;partition:1,offset:4;partition:2,offset:20" {
+		t.Errorf("specific offsets %q", got)
+	}
+	r, _ = salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir})
+	c, err = r.Resolve(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Guarantee != resume.Replay || !c.HasWarning(salvage.WarnUnresolvedMarker) {
+		t.Errorf("guarantee %s warnings %v", c.Guarantee, c.Warnings)
+	}
+	if got := c.Position.Launch().Options["scan.startup.specific-offsets"]; got != "partition:0,offset:7" {
+		t.Errorf("specific offsets %q", got)
+	}
+}
+
+// A Paimon salvage against a paimontest table: exact while the snapshot is
+// there, data loss naming the range once it expired; the consumer form
+// gives the reset_consumer call.
+func TestPaimonSalvage(t *testing.T) {
+	ctx := context.Background()
+	b := memblob.OpenBucket(nil)
+	defer b.Close()
+	start := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	tb := paimontest.New(t, b, "wh/shop.db/orders").Schema(nil).CommitEvery(30, start, time.Minute)
+	l := &flinkckpttest.Layout{Bucket: b, Prefix: "sp/", Root: "s3a://b/"}
+	w, err := l.Savepoint(ctx, "savepoint-aaaaaa-000000000002", 9, &flinkckpttest.Checkpoint{
+		Sources: []flinkckpttest.Source{flinkckpttest.MonitorSource("orders-source", 12)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	table, err := paimon.NewTable(b, tb.Path(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := salvage.NewResolver(b, "sp/", &salvage.Options{Snapshot: w.Dir, Paimon: table, PaimonConsumer: "orders-v2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := r.Resolve(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, _ := salvage.PositionOf(c.Position)
+	ps := pos.Sources[0].Paimon
+	if c.Guarantee != resume.ExactInput || ps.NextSnapshot != 12 || !pos.Sources[0].Checked || ps.ResetConsumerSQL != "CALL sys.reset_consumer('shop.orders', 'orders-v2', 12)" {
+		t.Errorf("guarantee %s position %+v", c.Guarantee, ps)
+	}
+	if diff := cmp.Diff(map[string]string{"scan.mode": "from-snapshot", "scan.snapshot-id": "12", "consumer-id": "orders-v2"}, c.Position.Launch().Options); diff != "" {
+		t.Errorf("launch (-want +got):\n%s", diff)
+	}
+
+	tb.ExpireBefore(20)
+	c, err = r.Resolve(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, _ = salvage.PositionOf(c.Position)
+	if c.Guarantee != resume.DataLoss || pos.Sources[0].Paimon.NextSnapshot != 20 || !c.HasWarning(salvage.WarnDataLoss) {
+		t.Fatalf("guarantee %s position %+v warnings %v", c.Guarantee, pos.Sources[0].Paimon, c.Warnings)
+	}
+	for _, w := range c.Warnings {
+		if w.Code == salvage.WarnDataLoss && !strings.Contains(w.Text, "snapshots 12..19") {
+			t.Errorf("warning does not name the range: %s", w.Text)
+		}
+	}
+}
+
+// ContinuousFileStoreSource restarts at the smallest unfinished split's
+// snapshot: replay, not exact.
+func TestPaimonPartlyRead(t *testing.T) {
+	ctx := context.Background()
+	b := memblob.OpenBucket(nil)
+	defer b.Close()
+	l := &flinkckpttest.Layout{Bucket: b, Root: "s3a://b/"}
+	w, _ := l.Savepoint(ctx, "savepoint-aaaaaa-000000000003", 9, &flinkckpttest.Checkpoint{
+		Sources: []flinkckpttest.Source{flinkckpttest.PaimonSource("p", "s3a://wh/shop.db/orders", 15, 13, 14)}})
+	r, _ := salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir})
+	c, err := r.Resolve(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, _ := salvage.PositionOf(c.Position)
+	if c.Guarantee != resume.Replay || pos.Sources[0].Paimon.NextSnapshot != 13 || !c.HasWarning(salvage.WarnPartlyReadSnapshot) {
+		t.Errorf("guarantee %s position %+v", c.Guarantee, pos.Sources[0].Paimon)
+	}
+}
+
+func TestMySQLSalvage(t *testing.T) {
+	ctx := context.Background()
+	b := memblob.OpenBucket(nil)
+	defer b.Close()
+	l := &flinkckpttest.Layout{Bucket: b, Root: "s3a://b/"}
+	w, _ := l.Savepoint(ctx, "savepoint-aaaaaa-000000000004", 9, &flinkckpttest.Checkpoint{
+		Sources: []flinkckpttest.Source{flinkckpttest.MySQLSource("cdc", sourcestate.BinlogOffset{File: "mysql-bin.000009", Pos: 777, SkipEvents: 1, GTIDs: "a:1-9"})}})
+	r, _ := salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir})
+	c, err := r.Resolve(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"scan.startup.mode": "specific-offset", "scan.startup.specific-offset.file": "mysql-bin.000009",
+		"scan.startup.specific-offset.pos": "777", "scan.startup.specific-offset.gtid-set": "a:1-9", "scan.startup.specific-offset.skip-events": "1"}
+	if diff := cmp.Diff(want, c.Position.Launch().Options); diff != "" || c.Guarantee != resume.ExactInput {
+		t.Errorf("%s launch (-want +got):\n%s", c.Guarantee, diff)
+	}
+
+	// Still in the snapshot phase: no binlog position, a new snapshot.
+	raw, _ := flinkckpttest.MySQLSplit(4, sourcestate.MySQLSplit{ID: "t:0", Table: "t", HighWatermark: &sourcestate.BinlogOffset{File: "f", Pos: 4}})
+	co, _ := flinkckpttest.MySQLEnumerator(sourcestate.MySQLEnumerator{Version: 5, Phase: sourcestate.PhaseSnapshot})
+	w, _ = l.Savepoint(ctx, "savepoint-aaaaaa-000000000005", 9, &flinkckpttest.Checkpoint{
+		Sources: []flinkckpttest.Source{{UID: "cdc", Splits: []sourcestate.RawSplit{raw}, Coordinator: co}}})
+	r, _ = salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir})
+	c, err = r.Resolve(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Guarantee != resume.Replay || !c.HasWarning(salvage.WarnSnapshotPhase) || c.Position.Launch().Options["scan.startup.mode"] != "initial" {
+		t.Errorf("guarantee %s launch %v", c.Guarantee, c.Position.Launch())
+	}
+}
+
+// An unknown source yields no position, naming its operator id and split
+// serializer version.
+func TestUnknownSourceNoPosition(t *testing.T) {
+	ctx := context.Background()
+	b := memblob.OpenBucket(nil)
+	defer b.Close()
+	l := &flinkckpttest.Layout{Bucket: b, Root: "s3a://b/"}
+	src := flinkckpttest.Source{UID: "numbers", Splits: []sourcestate.RawSplit{{Version: 7, Data: []byte{1, 2, 3}}}}
+	w, _ := l.Savepoint(ctx, "savepoint-aaaaaa-000000000006", 9, &flinkckpttest.Checkpoint{Sources: []flinkckpttest.Source{src}})
+	r, _ := salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir})
+	_, err := r.Resolve(ctx)
+	if !errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), src.ID()) || !strings.Contains(err.Error(), "split serializer version 7") {
+		t.Errorf("err %v", err)
+	}
+}
+
+// A job with several sources gets one composite position; its options
+// collide (scan.startup.mode), so each source keeps its own.
+func TestCompositeFromChosenCheckpoint(t *testing.T) {
+	ctx := context.Background()
+	b := memblob.OpenBucket(nil)
+	defer b.Close()
+	l := &flinkckpttest.Layout{Bucket: b, Prefix: "ck/", Root: "s3a://b/"}
+	job := "6f1e0000000000000000000000000001"
+	for id := int64(1); id <= 2; id++ {
+		sources := []flinkckpttest.Source{
+			flinkckpttest.KafkaSource("orders", "topic", 10*id, 11*id),
+			flinkckpttest.MySQLSource("customers", sourcestate.BinlogOffset{File: "mysql-bin.000001", Pos: 100 * id}),
+		}
+		if _, err := l.Checkpoint(ctx, job, id, &flinkckpttest.Checkpoint{Sources: sources}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := salvage.NewResolver(b, "ck/", &salvage.Options{Flink: &flinkckpt.Options{FlinkRoot: l.FlinkRoot()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := r.Resolve(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, _ := salvage.PositionOf(c.Position)
+	if pos.CheckpointID != 2 || len(pos.Sources) != 2 || pos.Sources[0].Kafka[1].Offset != 22 || pos.Sources[1].MySQL.Pos != 200 {
+		t.Fatalf("position %+v", pos)
+	}
+	if !c.Position.Launch().IsZero() || !c.HasWarning(salvage.WarnSeveralSources) {
+		t.Errorf("launch %v warnings %v", c.Position.Launch(), c.Warnings)
+	}
+	if pos.Sources[1].Options["scan.startup.specific-offset.pos"] != "200" {
+		t.Errorf("mysql options %v", pos.Sources[1].Options)
+	}
+}
+
+func TestResolverContract(t *testing.T) {
+	b := fixtureBucket(t)
+	r, err := salvage.NewResolver(b, "", &salvage.Options{Snapshot: "v4-kafka-source-native-savepoint/savepoint-3c7c0a-07c49f841952/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range resumetest.CheckResolver(context.Background(), r) {
+		t.Error(err)
+	}
+	if r.MaxGuarantee() != resume.ExactInput || r.Name() != salvage.DefaultName {
+		t.Errorf("max guarantee %s name %s", r.MaxGuarantee(), r.Name())
+	}
+}
+
+// A salvaged position beyond what the live system holds is an error (the
+// topic or table was recreated), not a candidate.
+func TestPositionBeyondLiveSystem(t *testing.T) {
+	ctx := context.Background()
+	b := memblob.OpenBucket(nil)
+	defer b.Close()
+	l := &flinkckpttest.Layout{Bucket: b, Root: "s3a://b/"}
+	w, _ := l.Savepoint(ctx, "savepoint-aaaaaa-000000000007", 9, &flinkckpttest.Checkpoint{
+		Sources: []flinkckpttest.Source{flinkckpttest.KafkaSource("k", "topic", 500)}})
+	cl := kafkaCluster(t, 1, 20)
+	r, _ := salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir, Kafka: kafkaoffset.Log{Client: cl}})
+	if _, err := r.Resolve(ctx); err == nil || errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), "above today's end offset 20") {
+		t.Errorf("kafka: err %v", err)
+	}
+
+	tb := paimontest.New(t, b, "wh/shop.db/orders").Schema(nil).CommitEvery(5, time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC), time.Minute)
+	w, _ = l.Savepoint(ctx, "savepoint-aaaaaa-000000000008", 9, &flinkckpttest.Checkpoint{
+		Sources: []flinkckpttest.Source{flinkckpttest.MonitorSource("m", 40)}})
+	table, _ := paimon.NewTable(b, tb.Path(), nil)
+	r, _ = salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir, Paimon: table})
+	if _, err := r.Resolve(ctx); err == nil || !strings.Contains(err.Error(), "recreated") {
+		t.Errorf("paimon: err %v", err)
+	}
+}

@@ -1,0 +1,35 @@
+package salvage
+
+// Codes of the warnings the salvage resolver puts on its candidates (see
+// [resume.Warning]; the table in package resume's doc lists every code).
+const (
+	// WarnDataLoss: records between a source's salvaged position and what
+	// the live system still holds are gone (Kafka records deleted, Paimon
+	// snapshots expired).
+	WarnDataLoss = "salvage.data-loss"
+	// WarnNotChecked: a source's position was not checked against the live
+	// system (no checker for it): whether its data is still there is
+	// unknown.
+	WarnNotChecked = "salvage.not-checked"
+	// WarnUnresolvedMarker: Kafka partitions the old job had not started
+	// reading (earliest, latest or committed marker) whose start could not
+	// be resolved to an offset; they start where the connector starts
+	// unlisted partitions.
+	WarnUnresolvedMarker = "salvage.unresolved-marker"
+	// WarnResolvedMarker: Kafka partitions the old job had not started
+	// reading start at today's log start or end offset.
+	WarnResolvedMarker = "salvage.resolved-marker"
+	// WarnPartlyReadSnapshot: a Paimon source restarts at the snapshot of
+	// an unfinished split: records of it already emitted are read again.
+	WarnPartlyReadSnapshot = "salvage.partly-read-snapshot"
+	// WarnSnapshotPhase: a MySQL CDC source was still reading its tables'
+	// initial snapshot: it has no binlog position and reads everything
+	// again (scan.startup.mode=initial).
+	WarnSnapshotPhase = "salvage.mysql-snapshot-phase"
+	// WarnSeveralSources: the job has several sources whose connector
+	// options collide; each source's options are in the position.
+	WarnSeveralSources = "salvage.several-sources"
+	// WarnSourceNotes: what the source state held but the position leaves
+	// out (partitions not assigned yet, tables being snapshotted).
+	WarnSourceNotes = "salvage.source-notes"
+)

@@ -1,0 +1,62 @@
+package paimon_test
+
+import (
+	"testing"
+
+	"github.com/resumekit/resumekit/paimon"
+	"github.com/resumekit/resumekit/resume"
+)
+
+// TestWrittenModeDecidesTheGrade: the old job's consumer.mode decides what
+// its consumer file means (exactly-once: every snapshot below nextSnapshot
+// fully read, ExactInput; at-least-once: the slowest reader's snapshot,
+// read again, Replay). It is usually a SQL hint that never reaches the
+// schema: when neither the schema, TableOptions nor Options.WrittenMode
+// says, exactly-once is assumed with a coded warning. The new job's mode
+// (Options.Mode) shapes the launch only.
+func TestWrittenModeDecidesTheGrade(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		schema   string // the table's consumer.mode ("" none)
+		opts     paimon.Options
+		g        resume.Guarantee
+		written  string
+		assumed  bool
+		launchAL bool // the launch carries consumer.mode=at-least-once
+	}{
+		{"NothingSays", "", paimon.Options{}, resume.ExactInput, "exactly-once", true, false},
+		{"NewJobModeIsNotTheOldJobs", "", paimon.Options{Mode: "at-least-once"}, resume.ExactInput, "exactly-once", true, true},
+		{"SchemaExactlyOnce", "exactly-once", paimon.Options{}, resume.ExactInput, "exactly-once", false, false},
+		{"SchemaAtLeastOnce", "at-least-once", paimon.Options{}, resume.Replay, "at-least-once", false, true},
+		{"TableOptionsAtLeastOnce", "", paimon.Options{TableOptions: map[string]string{"consumer.mode": "at-least-once"}}, resume.Replay, "at-least-once", false, true},
+		{"CallerAtLeastOnce", "", paimon.Options{WrittenMode: "at-least-once"}, resume.Replay, "at-least-once", false, false},
+		{"CallerOverridesSchema", "at-least-once", paimon.Options{WrittenMode: "exactly-once", Mode: "exactly-once"}, resume.ExactInput, "exactly-once", false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, tb := newTable(t, 10, nil)
+			if tc.schema != "" {
+				tb.Schema(map[string]string{"consumer.mode": tc.schema}).Commit(at(11))
+			}
+			tb.Consumer("job", 7)
+			c, p := resolveBy(t, openTable(t, b, tb.Path(), nil), &tc.opts)
+			if c.Guarantee != tc.g || p.NextSnapshot != 7 || !c.At.Equal(at(6)) {
+				t.Fatalf("got %v next %d at %v, want %v next 7 at %v\nwarnings %q", c.Guarantee, p.NextSnapshot, c.At, tc.g, at(6), c.Warnings)
+			}
+			if p.WrittenMode != tc.written {
+				t.Errorf("WrittenMode %q, want %q", p.WrittenMode, tc.written)
+			}
+			if c.HasWarning(paimon.WarnWrittenModeAssumed) != tc.assumed {
+				t.Errorf("written-mode-assumed %v, want %v: %q", !tc.assumed, tc.assumed, c.Warnings)
+			}
+			if got := c.Position.Launch().Options["consumer.mode"] == "at-least-once"; got != tc.launchAL {
+				t.Errorf("launch consumer.mode=at-least-once %v, want %v", got, tc.launchAL)
+			}
+		})
+	}
+	// Without a consumer file there is no old job's mode to assume.
+	b, tb := newTable(t, 10, nil)
+	c, p := resolveBy(t, openTable(t, b, tb.Path(), nil), &paimon.Options{StartTime: at(4).Add(30e9)})
+	if c.Guarantee != resume.Replay || p.NextSnapshot != 5 || p.WrittenMode != "" || c.HasWarning(paimon.WarnWrittenModeAssumed) {
+		t.Errorf("by time: %v next %d written %q warnings %q", c.Guarantee, p.NextSnapshot, p.WrittenMode, c.Warnings)
+	}
+}

@@ -1,0 +1,126 @@
+// Package k8s turns a resumekit decision into the JSON merge patch that
+// restarts a job managed by the flink-kubernetes-operator (a FlinkDeployment
+// or a FlinkSessionJob) from the chosen checkpoint or savepoint:
+// spec.job.initialSavepointPath, a new spec.job.savepointRedeployNonce (the
+// operator redeploys from initialSavepointPath whenever the nonce changes,
+// FLINK-33763), and the launch's other Flink configuration in
+// spec.flinkConfiguration. resumectl's --format k8s prints it; an operator
+// written in Go builds the same patch with [NewPatch]:
+//
+//	d, err := chain.Resolve(ctx)
+//	if resume.Classify(d, err) != resume.ResultChosen {
+//		return err // never redeploy from a decision with failures
+//	}
+//	patch, err := k8s.NewPatch(d.Chosen, nil)
+//	if err != nil {
+//		return err // e.g. k8s.ErrStateless
+//	}
+//	body, _ := json.Marshal(patch) // PATCH with Content-Type application/merge-patch+json
+//
+// It lives beside package resume, not in it, because it speaks one deploy
+// target's vocabulary (CRD field names, the nonce protocol); it imports only
+// resume and the standard library, so an operator gets no CLI, storage or
+// Kafka code with it.
+//
+// # Errors
+//
+// [NewPatch] returns an error wrapping [ErrStateless] (checked with
+// errors.Is) when the candidate restores no checkpoint or savepoint, and a
+// plain error for a nil candidate or position.
+package k8s
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+
+	"github.com/resumekit/resumekit/resume"
+)
+
+// ErrStateless is what [NewPatch]'s error wraps for a candidate that
+// restores no checkpoint or savepoint (a Paimon consumer, Kafka offsets): the
+// operator refuses a savepoint redeploy without initialSavepointPath
+// ("InitialSavepointPath must not be empty for savepoint redeployment"), and
+// a new nonce beside the spec's old initialSavepointPath would restore that
+// older snapshot. A stateless restart is a different operation — apply the
+// launch's source options to the job and restart it with upgradeMode
+// stateless (restartNonce) — which a patch built from the position alone
+// cannot express safely. Check it with errors.Is.
+var ErrStateless = errors.New("k8s: the position restores no checkpoint or savepoint")
+
+// Patch is a JSON merge patch (RFC 7386) for a FlinkDeployment or a
+// FlinkSessionJob. Marshal it with encoding/json.
+type Patch struct {
+	Spec Spec `json:"spec"`
+}
+
+// Spec is the part of the resource's spec the patch sets.
+type Spec struct {
+	Job Job `json:"job"`
+	// FlinkConfiguration holds the launch's Flink configuration other than
+	// the restore path keys (which initialSavepointPath replaces), e.g.
+	// execution.state-recovery.claim-mode; omitted when there is none. The
+	// keys stay in the spec after the redeploy, so the operator applies them
+	// to later upgrades too.
+	FlinkConfiguration map[string]string `json:"flinkConfiguration,omitempty"`
+}
+
+// Job is the part of spec.job the patch sets.
+type Job struct {
+	// InitialSavepointPath is the checkpoint or savepoint to restore
+	// ([resume.Launch.RestorePath]), a Flink file-system URI.
+	InitialSavepointPath string `json:"initialSavepointPath"`
+	// SavepointRedeployNonce makes the operator redeploy from
+	// InitialSavepointPath when it differs from the spec's current value.
+	SavepointRedeployNonce int64 `json:"savepointRedeployNonce"`
+	// AllowNonRestoredState is set (true) when the launch lets Flink drop
+	// state the new job has no operator for ([resume.Launch.AllowNonRestoredState]);
+	// omitted otherwise. It stays in the spec after the redeploy: set it
+	// back to false once the job runs, or later upgrades drop unclaimed
+	// state without a word.
+	AllowNonRestoredState *bool `json:"allowNonRestoredState,omitempty"`
+}
+
+// Options configures NewPatch. A nil *Options means the defaults.
+type Options struct {
+	// Nonce is the savepointRedeployNonce to set; 0 means [Nonce] of the
+	// candidate, derived from its position, so that applying the patch of
+	// the same decision twice redeploys once.
+	Nonce int64
+}
+
+// NewPatch returns the patch that redeploys the job from c's checkpoint or
+// savepoint. It fails with [ErrStateless] when c restores none. Deploy only
+// a candidate the caller means to: NewPatch does not look at the decision
+// it came from (check [resume.Classify] first).
+func NewPatch(c *resume.Candidate, opts *Options) (*Patch, error) {
+	if c == nil || c.Position == nil {
+		return nil, errors.New("k8s: no candidate to deploy")
+	}
+	l := c.Position.Launch()
+	path := l.RestorePath()
+	if path == "" {
+		return nil, fmt.Errorf("%w: the %s position of %s (%s); start the job stateless with its source options %s",
+			ErrStateless, c.Position.Kind(), c.Resolver, c.Position, resume.HintOptions(l.Options))
+	}
+	nonce := Nonce(c)
+	if opts != nil && opts.Nonce != 0 {
+		nonce = opts.Nonce
+	}
+	p := &Patch{Spec: Spec{Job: Job{InitialSavepointPath: path, SavepointRedeployNonce: nonce}}}
+	conf := maps.Clone(l.Config)
+	delete(conf, resume.ConfigStateRecoveryPath)
+	delete(conf, resume.ConfigSavepointPath)
+	if l.AllowNonRestoredState() {
+		// spec.job.allowNonRestoredState, not the configuration keys: the
+		// operator passes it to this redeploy's restore.
+		allow := true
+		p.Spec.Job.AllowNonRestoredState = &allow
+		delete(conf, resume.ConfigIgnoreUnclaimedState)
+		delete(conf, resume.ConfigSavepointIgnoreUnclaimedState)
+	}
+	if len(conf) > 0 {
+		p.Spec.FlinkConfiguration = conf
+	}
+	return p, nil
+}
