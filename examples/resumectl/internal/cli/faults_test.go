@@ -47,6 +47,8 @@ func TestTimeoutEndsABlockedCall(t *testing.T) {
 		{"paimon", "reset-consumer", dir, "--consumer", "job", "--next-snapshot", "8"},
 		{"flink", "list", ck},
 		{"flink", "inspect", ck + "/0123456789abcdef0123456789abcdef/chk-2"},
+		{"flink", "sources", ck + "/0123456789abcdef0123456789abcdef/chk-2"},
+		{"flink", "compat", ck + "/0123456789abcdef0123456789abcdef/chk-2", "--uid", "a"},
 		{"resolve", "--flink-checkpoints", ck},
 		{"resolve", "--paimon-table", dir, "--paimon-consumer", "job"},
 	} {

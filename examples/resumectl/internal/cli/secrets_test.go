@@ -50,6 +50,9 @@ func TestNoCommandPrintsASecret(t *testing.T) {
 			[]string{"flink", "list", u},
 			[]string{"flink", "list", u, "--json"},
 			[]string{"flink", "inspect", u},
+			[]string{"flink", "sources", u, "--json"},
+			[]string{"flink", "compat", u, "--uid", "a"},
+			[]string{"resolve", "--flink-savepoints", u, "--flink-sources"},
 			[]string{"paimon", "consumers", u},
 			[]string{"paimon", "consumers", u, "--json"},
 			[]string{"paimon", "snapshots", u},
@@ -105,6 +108,8 @@ func TestNoCommandPrintsASecret(t *testing.T) {
 				{"paimon", "reset-consumer", loc, "--consumer", "job", "--next-snapshot", "8", "--execute", "--force"},
 				{"flink", "list", loc},
 				{"flink", "inspect", loc},
+				{"flink", "sources", loc},
+				{"flink", "compat", loc, "--uid", "a"},
 			} {
 				hooked = append(hooked, struct {
 					args []string
