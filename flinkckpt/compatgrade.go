@@ -78,7 +78,7 @@ func (r *Resolver) applyJob(c *resume.Candidate, jc *jobCheck, above []passed) {
 	c.Reasons = append(c.Reasons, cc.Notes...)
 	var incompatible []string
 	for _, p := range above {
-		if p.incompatible {
+		if p.kind == passIncompatible {
 			incompatible = append(incompatible, p.name)
 		}
 	}

@@ -3,6 +3,7 @@ package flinkckpt_test
 import (
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
 )
 
 // jobOf returns a Job with the layout writer's operators i (flinkckpttest
@@ -181,5 +183,64 @@ func TestResolverJobOptions(t *testing.T) {
 		if _, err := flinkckpt.NewResolver(e.bucket, "ck/", opts); err == nil {
 			t.Errorf("%+v accepted", opts)
 		}
+	}
+}
+
+// TestResolverWithJobRejectsBeforeVerifying: the check against the new job
+// reads only the parsed _metadata. The newest checkpoint is both
+// incompatible and broken (a shared file deleted): it is rejected for the
+// job without a storage call for its files (not listed, no attribute call,
+// never called broken), and the older one is chosen with
+// flink.older-than-incompatible, not flink.older-than-broken.
+func TestResolverWithJobRejectsBeforeVerifying(t *testing.T) {
+	var mu sync.Mutex
+	var calls []blobtest.Call
+	spy := func(c blobtest.Call) error {
+		if c.Op == blobtest.OpList || c.Op == blobtest.OpAttributes {
+			mu.Lock()
+			calls = append(calls, c)
+			mu.Unlock()
+		}
+		return nil
+	}
+	e := newEnv(t, "ck/", "s3a://bucket/", &blobtest.Options{Fault: spy})
+	e.chk(jobA, 1, t0, &flinkckpttest.Checkpoint{Operators: 2, Shared: shared("old", 2)})
+	w := e.chk(jobA, 2, t0.Add(time.Minute), &flinkckpttest.Checkpoint{Operators: 3, Shared: shared("new", 2)})
+	deleted := ""
+	for _, k := range w.Files {
+		if strings.Contains(k, "new-") {
+			deleted = k
+			break
+		}
+	}
+	if deleted == "" {
+		t.Fatalf("no shared file written: %q", w.Files)
+	}
+	if err := e.mem.Delete(e.ctx, deleted); err != nil {
+		t.Fatal(err)
+	}
+	c, p := e.mustResolve(&flinkckpt.Options{Job: jobOf(t, 0, 1)})
+	if p.CheckpointID != 1 || c.Guarantee != resume.ExactlyOnce {
+		t.Fatalf("chose %d (%s)", p.CheckpointID, c.Guarantee)
+	}
+	if !hasLine(c.Reasons, `^chk-2 of job `+jobA+`: the new job has no operator for the state of `+flinkckpttest.OperatorID(2)) || hasLine(c.Reasons, `^chk-2 .*broken`) {
+		t.Errorf("reasons %q", c.Reasons)
+	}
+	if !c.HasWarning(flinkckpt.WarnOlderThanIncompatible) || c.HasWarning(flinkckpt.WarnOlderThanBroken) {
+		t.Errorf("warnings %v", c.Warnings)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	attrs := 0
+	for _, call := range calls {
+		if strings.HasPrefix(call.Key, w.Dir) || strings.Contains(call.Key, "new-") {
+			t.Errorf("%s %s: a snapshot rejected for the new job costs no storage call", call.Op, call.Key)
+		}
+		if call.Op == blobtest.OpAttributes {
+			attrs++
+		}
+	}
+	if attrs != 2 {
+		t.Errorf("%d attribute calls, want 2 (chk-1's shared files)", attrs)
 	}
 }

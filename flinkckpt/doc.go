@@ -5,54 +5,93 @@
 //
 // A JobManager crashed and the HA pointer is gone; a job restarted without
 // HA under a new job id; a savepoint was copied into a bucket. [Resolver]
-// answers "which chk-<n> or savepoint do I pass to flink run -s?" as a
-// [resume.Resolver]:
+// answers "which chk-<n> or savepoint do I pass to flink run -s, and how?"
+// as a [resume.Resolver]:
 //
-//	r, err := flinkckpt.NewResolver(bucket, "ck/", &flinkckpt.Options{FlinkRoot: "s3a://bucket/ck"})
+//	r, err := flinkckpt.NewResolver(bucket, "ck/", &flinkckpt.Options{FlinkRoot: "s3a://bucket/ck", FlinkVersion: "1.20"})
 //	c, err := r.Resolve(ctx)
-//	fmt.Println(c.Position.Launch().Args) // [-s s3a://bucket/ck/<job>/chk-42]
+//	fmt.Println(c.Position.Launch().Args) // [-s s3a://bucket/ck/<job>/chk-42 -claimMode NO_CLAIM]
+//
+// # Order
 //
 // It lists with a delimiter only (never walking a job's shared/ dir), job
 // dirs concurrently, and reads only the _metadata files it needs, newest
-// first. Within a job dir the highest checkpoint id wins; across job dirs
-// and savepoint dirs the newest _metadata modification time, except that a
-// checkpoint referencing another job dir's shared files descends from that
-// job: the order is by effective time — the newest _metadata time of the
-// snapshot and of the job dirs it descends from — then checkpoint id.
-// Incomplete (no _metadata) and broken (unparseable, or referenced files
-// missing or of the wrong size) snapshots are skipped with a reason, as
-// are snapshots without a Flink path to pass to -s.
+// first. Within a job dir the highest checkpoint id wins — by run: where a
+// lower id is newer than a higher one (a run restored from a savepoint
+// continues from its id; one that lost its HA store starts at 1) the newest
+// run comes first. Across job dirs and savepoint dirs the newest _metadata
+// modification time wins, except that a checkpoint referencing another job
+// dir's shared files descends from that job, and a job's checkpoint
+// outranks its own savepoints of lower ids whatever a copy did to their
+// times: the order is by effective time — the newest _metadata time of the
+// snapshot and of those it descends from — then checkpoint id. With
+// [IntentUpgrade] savepoints come first and unaligned checkpoints are
+// refused.
 //
-// Absolute paths in _metadata are Flink file-system URIs (s3a://, s3p://,
-// oss://, obs://, gs://, hdfs://ns/, abfss:// …); they are mapped to bucket
+// # Applications
+//
+// A checkpoint root or savepoint dir is often shared by a cluster, and
+// before Flink 1.16 every application-mode job with HA had job id 000…0.
+// Snapshots whose operator ids do not overlap belong to different
+// applications; when more than one is found, Resolve considers only the one
+// of Options.JobID's job dir, or the one sharing most operators with
+// Options.Anchor or Options.Job, and otherwise fails with an
+// [*ApplicationsError] listing them — it never ranks one application's
+// snapshot against another's.
+//
+// # Verification
+//
+// Incomplete (no _metadata) and broken (unparseable, or referenced files
+// missing or of the wrong size) snapshots are skipped with a reason. So are
+// unverified ones — references that could not be checked — unless
+// [Options.AllowUnverified]. Absolute paths in _metadata are Flink
+// file-system URIs (s3a://, s3p://, oss://, obs://, gs://, hdfs://ns/,
+// abfss://, file:/ …), in Flink's spelling: Path.toString() leaves out "//"
+// without an authority, so file:/data/ck is file:///data/ck (and, with
+// [Options.DefaultFS], hdfs:/p is hdfs://ns/p). They are mapped to bucket
 // keys with [Options.FlinkRoot] or a root inferred from the snapshot's own
-// key inside those paths, entropy-injected paths included. References that
-// cannot be mapped are counted and warned about ([Options.Strict] rejects
-// them). [List] reports every snapshot's state and [Inspect] one;
-// [Sources] reads where each source of a snapshot was (package
-// flinkckpt/metadata/sourcestate decodes it; package flinkckpt/salvage turns
-// it into a stateless start). The
-// _metadata format itself is read by package
+// key inside those paths, entropy-injected paths included, and through
+// [Options.ExtraRoots] to other buckets. A reference on the snapshot's own
+// file system that maps nowhere, or a given root that contradicts where
+// the references say the snapshot lives, is a mapping error, not a
+// warning. [List] reports every snapshot's state (complete, unverified,
+// incomplete, broken, too-large) and [Inspect] one; [Sources] reads where
+// each source of a snapshot was (package flinkckpt/metadata/sourcestate
+// decodes it; package flinkckpt/salvage turns it into a stateless start).
+// The _metadata format itself is read by package
 // [github.com/resumekit/resumekit/flinkckpt/metadata], which is pure
 // (bytes in, model out).
 //
-// Cost, for a root with j job dirs of n_i chk-<n> dirs each and s savepoint
-// dirs: list pages = ⌈(j+s)/1000⌉ for the root + Σ ⌈(n_i+2)/1000⌉ for the job
-// dirs (listed concurrently, at most [Options.Concurrency] at once) + one
+// # Launch
+//
+// The position's launch names the restore path and the claim mode
+// ([ClaimMode]): NO_CLAIM by default, CLAIM for snapshots of the changelog
+// state backend (NO_CLAIM forces a full first checkpoint it cannot take).
+// The keep-advice follows the mode, and the position carries what the
+// snapshot allows: verified or not, state backend family, unaligned,
+// finished operators, savepoint format and post-checkpoint action.
+//
+// # Cost
+//
+// For a root with j job dirs of n_i chk-<n> dirs each and s savepoint dirs:
+// list pages = ⌈(j+s)/1000⌉ for the root + Σ ⌈(n_i+2)/1000⌉ for the job dirs
+// (listed concurrently, at most [Options.Concurrency] at once) + one
 // listing of the chosen snapshot's own dir to verify its exclusive files;
 // reads = one _metadata per job dir and savepoint dir, plus one per
 // incomplete or broken snapshot skipped; attribute calls = the distinct
 // files referenced outside the snapshot's own dir (shared/, other job dirs,
-// entropy paths), concurrently, plus one when the root inferred for the
-// chosen snapshot has a single segment between the authority and its key
+// entropy paths, extra roots), concurrently, plus one per run in a job dir
+// whose ids have gaps (the newest _metadata of each, to order the runs;
+// none without a gap), plus one when the root inferred for the chosen
+// snapshot has a single segment between the authority and its key
 // (s3a://bucket/X/ck/…: a dir or an entropy segment; one call on a
-// referenced file tells which), plus one when the chosen checkpoint is in
-// the shared job dir 000…0 of application mode and a lower id follows a gap
-// in its ids (to warn when that one is newer: a run that lost its HA store
-// restarts ids). shared/ and taskowned/ are never listed. A snapshot that
-// fails verification costs its listing and attribute calls again for the
-// next one tried; one without a Flink path (all references relative, no
-// Options.FlinkRoot) is skipped before verification, at no cost.
+// referenced file tells which). shared/ and taskowned/ are never listed. A
+// snapshot that fails verification costs its listing and attribute calls
+// again for the next one tried; one the new job ([Options.Job]) cannot
+// restore costs nothing beyond its _metadata read. [Options.Observe] adds
+// the root and job dir listings once more after the window. A _metadata is
+// read into one buffer of its size, which the model shares (a 280 MB file
+// is held once).
 //
 // # Local paths
 //
@@ -88,20 +127,32 @@
 //	c := flinkckpt.CheckCompat(savepoint, job) // savepoint: a *metadata.Checkpoint
 //	if !c.Compatible { … c.DroppedNames() … }
 //
-// Given as [Options.Job], the resolver rejects snapshots the job cannot
-// restore (with [Options.AllowNonRestoredState]: offers them graded
-// exact-input at best, launched with --allowNonRestoredState).
+// Given as [Options.Job], the resolver tells applications apart by it (see
+// Applications) and rejects snapshots the job cannot restore, before any
+// storage call for them (with [Options.AllowNonRestoredState]: offers them
+// graded exact-input at best, launched with --allowNonRestoredState).
 //
 // # Errors
 //
-// [metadata.ErrMalformed] (the error is a [*metadata.FormatError] with the byte offset and
-// what was being read) and [metadata.ErrTooLarge] are about a _metadata file's
-// content; [ErrNoMetadata] marks a dir without _metadata. Check them with
-// errors.Is. Resolve returns an error wrapping [resume.ErrNoPosition] when
-// nothing under the prefix is restorable (the reasons are in the message),
-// and storage errors, naming the key, when it could not look; a cancelled
-// context gives an error wrapping ctx.Err(). [List] returns per-snapshot
-// storage failures in [Snapshot.Err] and joined with errors.Join.
+// Resolve returns an error wrapping [resume.ErrNoPosition] when nothing
+// under the prefix is restorable (the reasons are in the message; that
+// includes every snapshot being rejected by [Options.Job]), and
+// [ErrEmptyLocation] (which wraps it) when nothing at all is stored there.
+// It fails — and a chain does not fall back past it — with storage errors
+// naming the key, an error wrapping ctx.Err() when the context ends, a
+// [*TooLargeError] when the snapshot to read is over
+// [Options.MaxMetadataSize], [ErrNoFlinkPath] when the snapshot to choose
+// has no Flink path, an [*ApplicationsError] ([ErrSeveralApplications])
+// when the job is not identified among several applications, [ErrMapping],
+// [ErrUnverified] or [ErrIntent] when nothing could be offered because
+// snapshots failed to map, could not be verified, or cannot serve the
+// intent (the state is probably there: not "no position"), and a
+// [*StillRunningError] ([ErrStillRunning]) when the observation window saw
+// the old job checkpoint. [metadata.ErrMalformed] (a [*metadata.FormatError]
+// with the byte offset) is about a _metadata file's content; [ErrNoMetadata]
+// marks a dir without _metadata. Check them with errors.Is or errors.As.
+// [List] returns per-snapshot storage failures in [Snapshot.Err] and joined
+// with errors.Join.
 //
 // [ReadPlan] returns a [*PlanError] (node, field, problem) wrapping
 // [ErrMalformedPlan] for input that is not a compiled plan,

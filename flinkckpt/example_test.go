@@ -2,6 +2,7 @@ package flinkckpt_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"gocloud.dev/blob/memblob"
@@ -65,4 +66,64 @@ func ExampleList() {
 	// chk-3 incomplete: no _metadata (in progress, failed or being deleted)
 	// chk-2 broken: 1 of 1 referenced files missing, first: 00000000000000000000000000000000/chk-2/00000002-exclusive-0
 	// chk-1 complete: _metadata version 4, 2 operators, 1 referenced files exist with their recorded sizes
+}
+
+// Two applications checkpoint into one cluster-wide root. Unless the job
+// is identified, Resolve lists them instead of choosing the newest; the
+// operators of a snapshot of the job (the savepoint it last started from)
+// identify it.
+func ExampleJobOfCheckpoint() {
+	ctx := context.Background()
+	bucket := memblob.OpenBucket(nil)
+	defer bucket.Close()
+	l := &flinkckpttest.Layout{Bucket: bucket, Prefix: "ck/", Root: "s3a://cluster/"}
+	orders := []string{flinkckpt.OperatorID("orders-source"), flinkckpt.OperatorID("orders-sink")}
+	payments := []string{flinkckpt.OperatorID("payments-source"), flinkckpt.OperatorID("payments-sink")}
+	l.Checkpoint(ctx, "6f1ec5b2a4d34d0c9b1f2a3b4c5d6e7f", 41, &flinkckpttest.Checkpoint{OperatorIDs: orders, Shared: []string{"a.sst"}})
+	l.Checkpoint(ctx, "0a1b2c3d4e5f60718293a4b5c6d7e8f9", 7, &flinkckpttest.Checkpoint{OperatorIDs: payments, Shared: []string{"b.sst"}})
+
+	r, _ := flinkckpt.NewResolver(bucket, "ck/", nil)
+	_, err := r.Resolve(ctx)
+	var apps *flinkckpt.ApplicationsError
+	if errors.As(err, &apps) {
+		fmt.Println(len(apps.Applications), "applications")
+	}
+
+	lastSavepoint := (&flinkckpttest.Spec{Version: 4, OperatorIDs: orders}).Metadata() // e.g. flinkckpt.Inspect(…).Metadata
+	r, _ = flinkckpt.NewResolver(bucket, "ck/", &flinkckpt.Options{Anchor: flinkckpt.JobOfCheckpoint(lastSavepoint)})
+	c, err := r.Resolve(ctx)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(c.Position)
+	// Output:
+	// 2 applications
+	// chk-41 of job 6f1ec5b2a4d34d0c9b1f2a3b4c5d6e7f
+}
+
+// A checkpoint of the changelog state backend restores in CLAIM mode (its
+// backend cannot take the full first checkpoint NO_CLAIM forces); the
+// Flink version picks the run line's flag.
+func ExampleClaimMode() {
+	ctx := context.Background()
+	bucket := memblob.OpenBucket(nil)
+	defer bucket.Close()
+	l := &flinkckpttest.Layout{Bucket: bucket, Prefix: "ck/", Root: "s3a://bucket/"}
+	l.Checkpoint(ctx, "6f1ec5b2a4d34d0c9b1f2a3b4c5d6e7f", 8, &flinkckpttest.Checkpoint{Shared: []string{"a.sst"}, StateBackend: "changelog"})
+
+	r, _ := flinkckpt.NewResolver(bucket, "ck/", &flinkckpt.Options{FlinkVersion: "1.20"})
+	c, err := r.Resolve(ctx)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	launch := c.Position.Launch()
+	fmt.Println(launch.Args)
+	fmt.Println(launch.Config["execution.state-recovery.claim-mode"], launch.Config["execution.savepoint-restore-mode"])
+	fmt.Println(c.Warnings[len(c.Warnings)-1].Code)
+	// Output:
+	// [-s s3a://bucket/ck/6f1ec5b2a4d34d0c9b1f2a3b4c5d6e7f/chk-8 -claimMode CLAIM]
+	// CLAIM CLAIM
+	// flink.owned-by-new-job
 }

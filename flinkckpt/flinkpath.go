@@ -7,6 +7,8 @@ import (
 
 	"gocloud.dev/blob"
 	"gocloud.dev/gcerrors"
+
+	"github.com/resumekit/resumekit/flinkckpt/metadata"
 )
 
 // mapping translates Flink file-system URIs to bucket keys: the URI root
@@ -31,6 +33,92 @@ func (m *mapping) uri(key string) (string, bool) {
 		return "", false
 	}
 	return m.root + key[len(m.keyPrefix):], true
+}
+
+// canonicalURI spells a Flink file-system URI one way, so that references
+// and roots compare as strings:
+//   - scheme:/p becomes scheme:///p: Flink writes Path.toString(), which
+//     leaves out "//" when the URI has no authority (org.apache.flink.core.
+//     fs.Path#toString), so a checkpoint dir file:///data/ck gives
+//     references file:/data/ck/<job>/shared/…;
+//   - file://localhost/p becomes file:///p (the local file system either
+//     way);
+//   - with a default file system dfs (hdfs://ns), scheme:///p of its scheme
+//     becomes hdfs://ns/p: paths without an authority live there;
+//   - the scheme is lower case (Flink looks file systems up by the
+//     lower-cased scheme, FileSystem#getUnguardedFileSystem).
+//
+// Anything else, including strings that are not URIs, is returned as it
+// is.
+func canonicalURI(u string, dfs defaultFS) string {
+	i := strings.IndexByte(u, ':')
+	if i <= 0 || !validScheme(u[:i]) {
+		return u
+	}
+	scheme, rest := u[:i], u[i+1:]
+	changed := false
+	if lower := strings.ToLower(scheme); lower != scheme {
+		scheme, changed = lower, true
+	}
+	switch {
+	case strings.HasPrefix(rest, "//"):
+	case strings.HasPrefix(rest, "/"):
+		rest, changed = "//"+rest, true
+	default:
+		return u // opaque (scheme:p): not a file-system path
+	}
+	if scheme == "file" && strings.HasPrefix(rest, "//localhost/") {
+		rest, changed = "//"+rest[len("//localhost"):], true
+	}
+	if dfs.scheme == scheme && strings.HasPrefix(rest, "///") {
+		rest, changed = "//"+dfs.authority+rest[2:], true
+	}
+	if !changed {
+		return u
+	}
+	return scheme + ":" + rest
+}
+
+// validScheme reports whether s is a URI scheme (RFC 3986: a letter, then
+// letters, digits, "+", "-" or ".").
+func validScheme(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+		case i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'):
+		default:
+			return false
+		}
+	}
+	return s != ""
+}
+
+// schemeOf returns the scheme of a canonical URI ("" for none).
+func schemeOf(u string) string {
+	i := strings.Index(u, "://")
+	if i <= 0 {
+		return ""
+	}
+	return u[:i]
+}
+
+// isFlinkURI reports whether u is a file-system URI with a path, in either
+// spelling (s3a://bucket/ck, file:/data/ck, hdfs:///flink).
+func isFlinkURI(u string) bool {
+	return authorityEnd(strings.TrimSuffix(canonicalURI(u, defaultFS{}), "/")+"/") >= 0
+}
+
+// defaultFS is a parsed Options.DefaultFS.
+type defaultFS struct{ scheme, authority string }
+
+func parseDefaultFS(s string) (defaultFS, error) {
+	c := strings.TrimSuffix(canonicalURI(s, defaultFS{}), "/")
+	i := strings.Index(c, "://")
+	if i <= 0 || !validScheme(c[:i]) || c[i+3:] == "" || strings.ContainsAny(c[i+3:], "/?#") {
+		return defaultFS{}, fmt.Errorf("flinkckpt: default file system %q is not scheme://authority (e.g. hdfs://ns)", s)
+	}
+	return defaultFS{scheme: c[:i], authority: c[i+3:]}, nil
 }
 
 // authorityEnd returns the index just past "scheme://authority/" in uri, or
@@ -58,8 +146,8 @@ func authorityEnd(uri string) int {
 // or beside the prefix (s3a://bucket/ck/other for prefix "ck/<job>/") cannot
 // be reconciled and is an error, as is a mapping that would not send the
 // prefix to a URI ending with it.
-func givenMapping(flinkRoot, prefix, entropyKey string) (*mapping, error) {
-	root := strings.TrimSuffix(flinkRoot, "/") + "/"
+func givenMapping(flinkRoot, prefix, entropyKey string, dfs defaultFS) (*mapping, error) {
+	root := strings.TrimSuffix(canonicalURI(flinkRoot, dfs), "/") + "/"
 	if entropyKey != "" {
 		root = strings.Replace(root, "/"+entropyKey+"/", "/", 1)
 	}
@@ -118,6 +206,14 @@ func lift(m *mapping) *mapping {
 type inference struct {
 	m, alt *mapping
 	probe  string // an absolute reference that anchored to the root
+}
+
+// probeOrRoot returns a reference the inference anchored on, or its root.
+func (inf *inference) probeOrRoot() string {
+	if inf.probe != "" {
+		return inf.probe
+	}
+	return inf.m.root
 }
 
 // inferMapping infers the mapping from the absolute references of the
@@ -256,4 +352,117 @@ func commonSegments(a, b string) string {
 		n++
 	}
 	return a[:strings.LastIndexByte(a[:n], '/')+1]
+}
+
+// roots are the mappings an Options gives for a prefix: FlinkRoot's
+// (given), or else FallbackFlinkRoot's for snapshots with nothing to infer
+// from; the extra roots of other buckets; the default file system.
+type roots struct {
+	given, fallback *mapping
+	givenRoot       string // Options.FlinkRoot as given, for messages
+	extras          []extraMapping
+	dfs             defaultFS
+	entropyKey      string
+}
+
+// extraMapping is one Options.ExtraRoots entry.
+type extraMapping struct {
+	m      *mapping
+	bucket *blob.Bucket
+	root   string // as given, for messages
+}
+
+func (o Options) roots(prefix string) (*roots, error) {
+	rs := &roots{entropyKey: o.EntropyKey, givenRoot: strings.TrimSuffix(o.FlinkRoot, "/")}
+	var err error
+	if o.DefaultFS != "" {
+		if rs.dfs, err = parseDefaultFS(o.DefaultFS); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case o.FlinkRoot != "":
+		rs.given, err = givenMapping(o.FlinkRoot, prefix, o.EntropyKey, rs.dfs)
+	case o.FallbackFlinkRoot != "":
+		rs.fallback, err = givenMapping(o.FallbackFlinkRoot, prefix, o.EntropyKey, rs.dfs)
+		if err != nil {
+			err = wrapf(err, "flinkckpt: fallback root")
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, x := range o.ExtraRoots {
+		root := strings.TrimSuffix(canonicalURI(x.FlinkRoot, rs.dfs), "/") + "/"
+		rs.extras = append(rs.extras, extraMapping{m: &mapping{root: root, keyPrefix: normalizePrefix(x.Prefix)}, bucket: x.Bucket, root: x.FlinkRoot})
+	}
+	return rs, nil
+}
+
+// absolute returns md's absolute references, canonical, in file order.
+func (rs *roots) absolute(md *metadata.Checkpoint) []string {
+	var abs []string
+	for _, f := range md.Files {
+		if !f.Relative {
+			abs = append(abs, canonicalURI(f.Path, rs.dfs))
+		}
+	}
+	return abs
+}
+
+// locate maps a canonical absolute reference to a bucket and key: through
+// m into the resolver's bucket (extra -1), or through an extra root
+// (extra i). It reports false when no root covers it.
+func (rs *roots) locate(m *mapping, uri string) (extra int, key string, ok bool) {
+	if k, ok := m.key(uri); ok {
+		return -1, k, true
+	}
+	for i, x := range rs.extras {
+		if k, ok := x.m.key(uri); ok {
+			return i, k, true
+		}
+	}
+	return 0, "", false
+}
+
+// contradiction says how the given root and the snapshot's own absolute
+// references disagree about where the snapshot at dir lives ("" when they
+// agree, or when the references tell nothing). Flink would take the -s
+// path from the given root and read the referenced files where the
+// references say: a snapshot copied here from elsewhere still reads the
+// old place, and a wrong root gives a -s path that does not exist.
+func (rs *roots) contradiction(dir string, inf *inference) string {
+	if rs.given == nil || inf == nil {
+		return ""
+	}
+	given, ok := rs.given.uri(dir)
+	if !ok {
+		return ""
+	}
+	var found []string
+	for _, m := range []*mapping{inf.m, inf.alt} {
+		if m == nil {
+			continue
+		}
+		u, ok := m.uri(dir)
+		if !ok {
+			continue
+		}
+		if u == given {
+			return ""
+		}
+		found = append(found, u)
+	}
+	if len(found) == 0 {
+		return ""
+	}
+	for _, x := range rs.extras {
+		// References under an extra root are where the caller said they
+		// are: a copy whose old location is mapped is checked there.
+		if _, ok := x.m.key(inf.probeOrRoot()); ok {
+			return ""
+		}
+	}
+	return fmt.Sprintf("the Flink root %s puts it at %s, but its _metadata's absolute references say it lives at %s (root %s): the Flink root is wrong (pass the one Flink wrote it with), or the snapshot was copied here and Flink would read its referenced files at the old place (map that with Options.ExtraRoots, --flink-extra-root)",
+		rs.givenRoot, strings.TrimSuffix(given, "/"), strings.TrimSuffix(found[0], "/"), inf.m.root)
 }

@@ -7,8 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"gocloud.dev/blob/memblob"
+
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"github.com/resumekit/resumekit/resume"
 )
 
@@ -54,27 +57,64 @@ func TestEscapingRelativePathsRefused(t *testing.T) {
 }
 
 // TestAbsoluteReferencesElsewhereNotChecked: absolute references into
-// another bucket or scheme are never mapped into this bucket.
+// another scheme are never mapped into this bucket: they are not checked,
+// so the snapshot is not offered unless unverified snapshots are allowed.
+// A reference on the snapshot's own file system (s3a://) in another bucket
+// is a mapping error until an extra root maps that bucket.
 func TestAbsoluteReferencesElsewhereNotChecked(t *testing.T) {
-	e := newEnv(t, "ck/", "s3a://bucket/", nil)
-	e.chk(jobA, 1, t0, &flinkckpttest.Checkpoint{Shared: shared("s", 2), Absolute: []string{
-		"s3a://other-bucket/ck/" + jobA + "/shared/s-0000.sst", // same key, other bucket
-		"hdfs://ns/ck/" + jobA + "/shared/s-0001.sst",          // other scheme
-		"file:///etc/passwd",
-	}})
-	for _, opts := range []*flinkckpt.Options{nil, {FlinkRoot: "s3a://bucket/ck"}} {
-		c, _ := e.mustResolve(opts)
-		if !hasWarning(c.Warnings, flinkckpt.WarnUnverifiedReferences, `^references not checked: 3 of 6 referenced files not checked`) {
-			t.Errorf("%+v: warnings %q", opts, c.Warnings)
+	t.Run("OtherSchemes", func(t *testing.T) {
+		e := newEnv(t, "ck/", "s3a://bucket/", nil)
+		e.chk(jobA, 1, t0, &flinkckpttest.Checkpoint{Shared: shared("s", 2), Absolute: []string{
+			"hdfs://ns/ck/" + jobA + "/shared/s-0001.sst", // other scheme
+			"file:///etc/passwd",
+		}})
+		for _, opts := range []*flinkckpt.Options{{}, {FlinkRoot: "s3a://bucket/ck"}} {
+			if _, err := e.resolve(opts); !errors.Is(err, flinkckpt.ErrUnverified) || errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), "unverified: 2 of 5 referenced files not checked") {
+				t.Errorf("%+v: err %v", opts, err)
+			}
+			opts.AllowUnverified = true
+			c, p := e.mustResolve(opts)
+			if p.Verified || p.UncheckedFiles != 2 || p.CheckedFiles != 3 || p.ReferencedFiles != 5 ||
+				!hasWarning(c.Warnings, flinkckpt.WarnUnverifiedReferences, `^references not checked .*2 of 5 referenced files not checked`) {
+				t.Errorf("%+v: %+v, warnings %q", opts, p, c.Warnings)
+			}
 		}
-		if _, err := e.resolve(&flinkckpt.Options{Strict: true}); !errors.Is(err, resume.ErrNoPosition) {
-			t.Errorf("strict: err %v", err)
+	})
+	t.Run("SameSchemeOtherBucket", func(t *testing.T) {
+		e := newEnv(t, "ck/", "s3a://bucket/", nil)
+		other := memblob.OpenBucket(nil)
+		t.Cleanup(func() { other.Close() })
+		if err := other.WriteAll(e.ctx, "ck/"+jobA+"/shared/s-0000.sst", make([]byte, 16), nil); err != nil {
+			t.Fatal(err)
 		}
-	}
+		e.chk(jobA, 1, t0, &flinkckpttest.Checkpoint{Shared: shared("s", 2), Absolute: []string{
+			"s3a://other-bucket/ck/" + jobA + "/shared/s-0000.sst", // same key, other bucket
+		}})
+		for _, opts := range []*flinkckpt.Options{{}, {FlinkRoot: "s3a://bucket/ck"}, {AllowUnverified: true}} {
+			_, err := e.resolve(opts)
+			if !errors.Is(err, flinkckpt.ErrMapping) || errors.Is(err, resume.ErrNoPosition) ||
+				!strings.Contains(err.Error(), "first: s3a://other-bucket/ck/"+jobA+"/shared/s-0000.sst") {
+				t.Errorf("%+v: err %v", opts, err)
+			}
+		}
+		c, p := e.mustResolve(&flinkckpt.Options{ExtraRoots: []flinkckpt.ExtraRoot{{FlinkRoot: "s3a://other-bucket/", Bucket: other}}})
+		if !p.Verified || p.CheckedFiles != 4 || c.HasWarning(flinkckpt.WarnUnverifiedReferences) {
+			t.Errorf("extra root: %+v, warnings %q", p, c.Warnings)
+		}
+		if err := other.Delete(e.ctx, "ck/"+jobA+"/shared/s-0000.sst"); err != nil {
+			t.Fatal(err)
+		}
+		_, err := e.resolve(&flinkckpt.Options{ExtraRoots: []flinkckpt.ExtraRoot{{FlinkRoot: "s3a://other-bucket/", Bucket: other}}})
+		if !errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), "broken: 1 of 4 referenced files missing, first: ck/"+jobA+"/shared/s-0000.sst") {
+			t.Errorf("deleted in the other bucket: err %v", err)
+		}
+	})
 }
 
 // TestOversizedMetadataRefusedBeforeReading: a _metadata object larger
-// than the limit is broken without its content being read.
+// than the limit stops resolution, typed and naming the key, size, limit
+// and the flag, without its content being read and without falling back to
+// the older checkpoint.
 func TestOversizedMetadataRefusedBeforeReading(t *testing.T) {
 	e := newEnv(t, "ck/", "s3a://bucket/", nil)
 	e.chk(jobA, 1, t0, nil)
@@ -82,13 +122,18 @@ func TestOversizedMetadataRefusedBeforeReading(t *testing.T) {
 	if err := e.mem.WriteAll(e.ctx, "ck/"+jobA+"/chk-2/_metadata", big, nil); err != nil {
 		t.Fatal(err)
 	}
-	var c resume.Candidate
-	var p *flinkckpt.Position
-	n := allocBytes(func() { c, p = e.mustResolve(&flinkckpt.Options{MaxMetadataSize: 1 << 20, FlinkRoot: e.l.FlinkRoot()}) })
-	if p.CheckpointID != 1 || !hasLine(c.Reasons, `chk-2 .*too large: 4194320 bytes, limit 1048576`) {
-		t.Errorf("chose %d, reasons %q", p.CheckpointID, c.Reasons)
+	var err error
+	n := allocBytes(func() { _, err = e.resolve(&flinkckpt.Options{MaxMetadataSize: 1 << 20, FlinkRoot: e.l.FlinkRoot()}) })
+	var tl *flinkckpt.TooLargeError
+	if !errors.As(err, &tl) || tl.Key != "ck/"+jobA+"/chk-2/_metadata" || tl.Size != 4194320 || tl.Limit != 1<<20 ||
+		!errors.Is(err, metadata.ErrTooLarge) || errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), "--flink-max-metadata-size") {
+		t.Errorf("err %v", err)
 	}
 	if n > 2<<20 {
 		t.Errorf("allocated %d bytes: the oversized file was read", n)
+	}
+	snaps, _ := flinkckpt.List(e.ctx, e.bucket, "ck/", &flinkckpt.Options{MaxMetadataSize: 1 << 20, FlinkRoot: e.l.FlinkRoot()})
+	if len(snaps) != 2 || snaps[0].State != flinkckpt.StateTooLarge || snaps[1].State != flinkckpt.StateComplete {
+		t.Errorf("List: %+v", snaps)
 	}
 }

@@ -59,8 +59,10 @@ func TestInferredSingleEntropySegment(t *testing.T) {
 
 // TestNoMappingBorrowedFromBrokenOrOtherHead: a snapshot without absolute
 // references never borrows the mapping of a head that failed verification
-// or of another job dir: without a Flink root it has no Flink path and is
-// not offered (an invented -s path may not exist).
+// or of another job dir: without a Flink root it has no Flink path (an
+// invented -s path may not exist), and when it is the one to choose Resolve
+// fails asking for the root — choosing an older one would roll back what it
+// committed.
 func TestNoMappingBorrowedFromBrokenOrOtherHead(t *testing.T) {
 	t.Run("BrokenNewerInSameJobDir", func(t *testing.T) {
 		e := newEnv(t, "ck/", "s3a://other-root/", nil)
@@ -68,8 +70,8 @@ func TestNoMappingBorrowedFromBrokenOrOtherHead(t *testing.T) {
 		// chk-2 references a file under another root that does not exist.
 		e.chk(jobA, 2, t0, &flinkckpttest.Checkpoint{Absolute: []string{"s3a://bucket/zz/ck/" + jobA + "/shared/gone"}})
 		_, err := e.resolve(nil)
-		if !errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), "chk-2 of job "+jobA+": broken") ||
-			!strings.Contains(err.Error(), "chk-1 of job "+jobA+": no Flink path") || !strings.Contains(err.Error(), "Options.FlinkRoot") {
+		if !errors.Is(err, flinkckpt.ErrNoFlinkPath) || errors.Is(err, resume.ErrNoPosition) ||
+			!strings.Contains(err.Error(), "chk-1 of job "+jobA+` (key "ck/`+jobA+`/chk-1/") is the snapshot to choose but has no Flink path`) || !strings.Contains(err.Error(), "Options.FlinkRoot") {
 			t.Errorf("err %v", err)
 		}
 	})
@@ -77,24 +79,27 @@ func TestNoMappingBorrowedFromBrokenOrOtherHead(t *testing.T) {
 		e := newEnv(t, "ck/", "s3a://bucket/", nil)
 		e.chk(jobA, 3, t0, &flinkckpttest.Checkpoint{Shared: shared("a", 1)})
 		e.chk(jobB, 5, t0.Add(time.Hour), nil) // newer, relative references only
-		c, p := e.mustResolve(nil)
-		if p.JobID != jobA || p.Path != "s3a://bucket/ck/"+jobA+"/chk-3" ||
-			!hasLine(c.Reasons, `^chk-5 of job `+jobB+`: no Flink path: .*Options.FlinkRoot`) ||
-			!hasWarning(c.Warnings, flinkckpt.WarnOlderThanPathless, `newer ones have no known Flink path \(chk-5 of job `+jobB+`; pass the Flink root`) {
-			t.Errorf("chose %s path %q, reasons %q, warnings %q", p.Key, p.Path, c.Reasons, c.Warnings)
+		if _, err := e.resolve(nil); !errors.Is(err, flinkckpt.ErrNoFlinkPath) || !strings.Contains(err.Error(), "chk-5 of job "+jobB) {
+			t.Errorf("err %v", err)
+		}
+		_, p := e.mustResolve(withRoot(e))
+		if p.JobID != jobB || p.Path != "s3a://bucket/ck/"+jobB+"/chk-5" {
+			t.Errorf("with the root chose %s path %q", p.Key, p.Path)
 		}
 	})
 }
 
 // TestSavepointWithRelativeReferencesOnly: Flink writes savepoints with
 // relative references only. Without a Flink root such a savepoint has no
-// -s path: it is not offered (ExactlyOnce with an empty launch would win a
-// chain and give the operator nothing to run); with one it is.
+// -s path: Resolve fails naming its key and asking for the root (ExactlyOnce
+// with an empty launch would give the operator nothing to run, and "no
+// position" a stateless start); with one it is offered.
 func TestSavepointWithRelativeReferencesOnly(t *testing.T) {
 	e := newEnv(t, "sp/", "s3a://bucket/", nil)
 	w := e.savepoint(flinkckpttest.SavepointName(jobA, 1), 9, t0, nil)
 	_, err := e.resolve(nil)
-	if !errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), "no Flink path") || !strings.Contains(err.Error(), "pass Options.FlinkRoot") {
+	if !errors.Is(err, flinkckpt.ErrNoFlinkPath) || errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), `(key "`+w.Dir+`")`) ||
+		!strings.Contains(err.Error(), "references are all relative") || !strings.Contains(err.Error(), "--flink-root") {
 		t.Errorf("err %v", err)
 	}
 	c, p := e.mustResolve(withRoot(e))

@@ -54,7 +54,9 @@ func chkID(name string) (int64, bool) {
 type jobDir struct {
 	key string  // bucket key, ending in "/"
 	job string  // job id ("" when the layout has no job dirs)
-	ids []int64 // checkpoint ids, newest first
+	ids []int64 // checkpoint ids, newest first (by run, see orderRuns)
+	// runs is set when orderRuns put a run with lower ids first.
+	runs *runOrder
 }
 
 // layout is what discovery found under a prefix.
@@ -63,6 +65,7 @@ type layout struct {
 	savepoints []string // savepoint dir keys
 	direct     bool     // the prefix itself holds _metadata
 	lists      int      // list pages requested
+	entries    int      // entries of the prefix's own listing
 }
 
 // normalizePrefix turns a prefix into "" or "dir/".
@@ -92,6 +95,7 @@ func discover(ctx context.Context, b *blob.Bucket, prefix, jobID string, conc in
 	}
 	var jobKeys []string
 	pages, err := listDir(ctx, b, prefix, func(o *blob.ListObject) {
+		l.entries++
 		name := o.Key[len(prefix):]
 		if !o.IsDir {
 			if name == "_metadata" {
@@ -197,10 +201,15 @@ func readMetadata(ctx context.Context, b *blob.Bucket, dir string, limit int64) 
 	// snapshot for the warning about newer broken ones).
 	mod := r.ModTime()
 	if r.Size() > limit {
-		return nil, mod, fmt.Errorf("flinkckpt: %q: %w: %d bytes, limit %d", key, metadata.ErrTooLarge, r.Size(), limit)
+		return nil, mod, &TooLargeError{Key: key, Size: r.Size(), Limit: limit}
 	}
-	md, err := metadata.Read(r, &metadata.ReadOptions{MaxSize: limit})
+	// The object's size sizes the buffer once: a _metadata of hundreds of
+	// MB is held once, and the model shares its bytes.
+	md, err := metadata.Read(r, &metadata.ReadOptions{MaxSize: limit, Size: r.Size()})
 	if err != nil {
+		if errors.Is(err, metadata.ErrTooLarge) {
+			return nil, mod, &TooLargeError{Key: key, Size: -1, Limit: limit}
+		}
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return nil, time.Time{}, fmt.Errorf("flinkckpt: read %q: %w", key, ctxErr)
 		}
@@ -227,7 +236,8 @@ func isSavepointDir(dir string) bool {
 }
 
 // isContentError reports whether err is about a snapshot's content (so the
-// snapshot is broken or incomplete) rather than about storage.
+// snapshot is broken or incomplete) rather than about storage. A _metadata
+// over the size limit is neither: it was not looked at (TooLargeError).
 func isContentError(err error) bool {
-	return errors.Is(err, ErrNoMetadata) || errors.Is(err, metadata.ErrMalformed) || errors.Is(err, metadata.ErrTooLarge)
+	return errors.Is(err, ErrNoMetadata) || errors.Is(err, metadata.ErrMalformed)
 }

@@ -22,9 +22,18 @@ const (
 	StateComplete State = "complete"
 	// StateIncomplete: no _metadata (in progress, failed, or being deleted).
 	StateIncomplete State = "incomplete"
-	// StateBroken: _metadata does not parse, is too large, or references
-	// files that are missing, of the wrong size, or refused.
+	// StateBroken: _metadata does not parse, or references files that are
+	// missing, of the wrong size, or refused, or its Flink paths do not map
+	// (a root that contradicts its references, references on its own file
+	// system outside the root).
 	StateBroken State = "broken"
+	// StateUnverified: _metadata parses and every checked file is there,
+	// but some references could not be checked (no root maps them): not
+	// "complete", Flink may still fail on one of them.
+	StateUnverified State = "unverified"
+	// StateTooLarge: _metadata is larger than Options.MaxMetadataSize and
+	// was not read.
+	StateTooLarge State = "too-large"
 	// StateUnknown: storage failed while looking (Snapshot.Err says how).
 	StateUnknown State = "unknown"
 )
@@ -33,12 +42,16 @@ const (
 type Snapshot struct {
 	// Key of the dir in the bucket, ending in "/".
 	Key string
-	// Path is the dir's Flink URI ("" when unknown).
+	// Path is the dir's Flink URI ("" when unknown: Reason asks for a
+	// Flink root).
 	Path         string
 	JobID        string
 	CheckpointID int64
 	Savepoint    bool
-	State        State
+	// KindUnknown marks a version 2 or 3 _metadata in a dir named neither
+	// chk-<n> nor savepoint-…: checkpoint or savepoint, nothing tells.
+	KindUnknown bool
+	State       State
 	// Reason says why the state is what it is.
 	Reason string
 	// ModTime is the _metadata modification time (zero when absent).
@@ -66,7 +79,7 @@ func List(ctx context.Context, b *blob.Bucket, prefix string, opts *Options) ([]
 	}
 	o = o.withDefaults()
 	prefix = normalizePrefix(prefix)
-	given, err := o.mappings(prefix)
+	rs, err := o.roots(prefix)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +108,7 @@ func List(ctx context.Context, b *blob.Bucket, prefix string, opts *Options) ([]
 	each := o
 	each.Concurrency = max(1, o.Concurrency/8)
 	_ = parallel(ctx, len(out), 8, func(i int) error {
-		_, errs[i] = inspect(ctx, b, &out[i], given, each)
+		_, errs[i] = inspect(ctx, b, &out[i], rs, each)
 		return nil
 	})
 	if err := ctx.Err(); err != nil {
@@ -106,8 +119,9 @@ func List(ctx context.Context, b *blob.Bucket, prefix string, opts *Options) ([]
 
 // Inspect reads and verifies the _metadata of one checkpoint or savepoint
 // dir (key may also name the _metadata object itself). Its error wraps
-// ErrNoMetadata, metadata.ErrMalformed or metadata.ErrTooLarge for a bad dir, and is a storage
-// error otherwise; the snapshot is returned with what was found either way.
+// ErrNoMetadata or metadata.ErrMalformed for a bad dir, is a *TooLargeError
+// for a _metadata over the limit, and is a storage error otherwise; the
+// snapshot is returned with what was found either way.
 func Inspect(ctx context.Context, b *blob.Bucket, key string, opts *Options) (*Snapshot, error) {
 	var o Options
 	if opts != nil {
@@ -125,14 +139,14 @@ func Inspect(ctx context.Context, b *blob.Bucket, key string, opts *Options) (*S
 			s.JobID = j
 		}
 	}
-	given, err := o.mappings(dir)
+	rs, err := o.roots(dir)
 	if err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return s, fmt.Errorf("flinkckpt: inspect %q: %w", dir, err)
 	}
-	bad, err := inspect(ctx, b, s, given, o)
+	bad, err := inspect(ctx, b, s, rs, o)
 	if err != nil {
 		return s, err
 	}
@@ -142,11 +156,15 @@ func Inspect(ctx context.Context, b *blob.Bucket, key string, opts *Options) (*S
 // inspect reads, parses and verifies one snapshot, filling in its state. It
 // returns what is wrong with the snapshot (bad) and storage errors (err)
 // separately.
-func inspect(ctx context.Context, b *blob.Bucket, s *Snapshot, given roots, o Options) (bad, err error) {
+func inspect(ctx context.Context, b *blob.Bucket, s *Snapshot, rs *roots, o Options) (bad, err error) {
 	md, mod, err := readMetadata(ctx, b, s.Key, o.MaxMetadataSize)
+	var tooLarge *TooLargeError
 	switch {
 	case errors.Is(err, ErrNoMetadata):
 		s.State, s.Reason = StateIncomplete, "no _metadata (in progress, failed or being deleted)"
+		return err, nil
+	case errors.As(err, &tooLarge):
+		s.State, s.Reason, s.ModTime = StateTooLarge, err.Error(), mod
 		return err, nil
 	case err != nil && isContentError(err):
 		s.State, s.Reason = StateBroken, err.Error()
@@ -157,31 +175,46 @@ func inspect(ctx context.Context, b *blob.Bucket, s *Snapshot, given roots, o Op
 	}
 	s.Metadata, s.ModTime, s.CheckpointID = md, mod, md.CheckpointID
 	s.Savepoint = s.Savepoint || md.Savepoint
-	m, probes := given.given, 0
+	dirID, isChk := chkID(lastSegment(s.Key) + "/")
+	s.KindUnknown = !s.Savepoint && !isChk && md.Version <= 3
+	note := ""
+	if isChk && dirID != md.CheckpointID {
+		note += fmt.Sprintf("; _metadata records checkpoint id %d, not %d as its dir name says (copied by hand?)", md.CheckpointID, dirID)
+	}
+	if s.KindUnknown {
+		note += fmt.Sprintf("; checkpoint or savepoint, nothing tells (version %d records no properties, and the dir is named neither chk-<n> nor savepoint-…)", md.Version)
+	}
+	abs := rs.absolute(md)
+	inf := inferMapping(s.Key, abs, o.EntropyKey)
+	m, probes := rs.given, 0
+	contradiction := rs.contradiction(s.Key, inf)
 	if m == nil {
-		var abs []string
-		for _, f := range md.Files {
-			if !f.Relative {
-				abs = append(abs, f.Path)
-			}
-		}
-		m, probes, err = settle(ctx, b, inferMapping(s.Key, abs, o.EntropyKey))
+		m, probes, err = settle(ctx, b, inf)
 		if err != nil {
 			s.State, s.Reason, s.Err = StateUnknown, err.Error(), err
 			return nil, err
 		}
 		if m == nil && len(abs) == 0 {
-			m = given.fallback
+			m = rs.fallback
 		}
 	}
-	if p, ok := m.uri(s.Key); ok {
-		s.Path = strings.TrimSuffix(p, "/")
+	path, hasPath := m.uri(s.Key)
+	if hasPath {
+		s.Path = strings.TrimSuffix(path, "/")
+	}
+	noPath := note
+	if !hasPath {
+		noPath += "; no Flink path: pass the Flink URI of the location (Options.FlinkRoot, --flink-root)"
+	}
+	if contradiction != "" {
+		s.State, s.Reason = StateBroken, "Flink root contradicts its references: "+contradiction
+		return fmt.Errorf("flinkckpt: %q: %s", s.Key, s.Reason), nil
 	}
 	if o.SkipVerify {
-		s.State, s.Reason = StateComplete, fmt.Sprintf("_metadata version %d parses (%d file references not checked)", md.Version, len(md.Files))
+		s.State, s.Reason = StateUnverified, fmt.Sprintf("_metadata version %d parses (%d file references not checked: verification is off)%s", md.Version, len(md.Files), noPath)
 		return nil, nil
 	}
-	v, err := verify(ctx, b, s.Key, md, m, o.Concurrency)
+	v, err := verify(ctx, b, s.Key, path, md, m, rs, o.Concurrency)
 	if err != nil {
 		s.State, s.Reason, s.Err = StateUnknown, err.Error(), err
 		return nil, err
@@ -190,36 +223,17 @@ func inspect(ctx context.Context, b *blob.Bucket, s *Snapshot, given roots, o Op
 	s.Verification = v
 	switch {
 	case !v.OK():
-		s.State, s.Reason = StateBroken, v.Problem()
+		s.State, s.Reason = StateBroken, v.Problem()+noPath
 		return fmt.Errorf("flinkckpt: %q: %s", s.Key, s.Reason), nil
-	case o.Strict && v.Unchecked > 0:
-		s.State, s.Reason = StateBroken, v.Problem()+" (strict mode)"
+	case v.Unchecked > 0 && o.Strict:
+		s.State, s.Reason = StateBroken, v.Problem()+" (strict mode)"+noPath
 		return fmt.Errorf("flinkckpt: %q: %s", s.Key, s.Reason), nil
+	case v.Unchecked > 0:
+		s.State, s.Reason = StateUnverified, fmt.Sprintf("_metadata version %d, %d operators, %d checked referenced files exist with their recorded sizes; %s%s",
+			md.Version, len(md.Operators), v.Checked(), v.Problem(), noPath)
 	default:
 		s.State = StateComplete
-		s.Reason = fmt.Sprintf("_metadata version %d, %d operators, %d referenced files exist with their recorded sizes", md.Version, len(md.Operators), len(v.Files)-v.Unchecked)
-		if v.Unchecked > 0 {
-			s.Reason += "; " + v.Problem()
-		}
+		s.Reason = fmt.Sprintf("_metadata version %d, %d operators, %d referenced files exist with their recorded sizes%s", md.Version, len(md.Operators), len(v.Files), noPath)
 	}
 	return nil, nil
-}
-
-// roots are the mappings an Options gives for a prefix: FlinkRoot's, or
-// else FallbackFlinkRoot's for snapshots with nothing to infer from.
-type roots struct{ given, fallback *mapping }
-
-func (o Options) mappings(prefix string) (roots, error) {
-	var r roots
-	var err error
-	switch {
-	case o.FlinkRoot != "":
-		r.given, err = givenMapping(o.FlinkRoot, prefix, o.EntropyKey)
-	case o.FallbackFlinkRoot != "":
-		r.fallback, err = givenMapping(o.FallbackFlinkRoot, prefix, o.EntropyKey)
-		if err != nil {
-			err = fmt.Errorf("flinkckpt: fallback root: %w", err)
-		}
-	}
-	return r, err
 }

@@ -165,30 +165,6 @@ func (p *planJSON) inputs(id int64) []int64 {
 	return p.inputsOf[id]
 }
 
-// flinkVersion is a Flink major.minor version.
-type flinkVersion struct{ major, minor int }
-
-func parseFlinkVersion(s string) (flinkVersion, error) {
-	parts := strings.Split(strings.TrimPrefix(strings.TrimSpace(s), "v"), ".")
-	if len(parts) < 2 {
-		return flinkVersion{}, fmt.Errorf("Flink version %s: want <major>.<minor>", quoteShort(s))
-	}
-	major, err1 := strconv.Atoi(parts[0])
-	minor, err2 := strconv.Atoi(strings.TrimSuffix(parts[1], "-SNAPSHOT"))
-	if err1 != nil || err2 != nil || major < 1 || minor < 0 || major > 99 || minor > 999 {
-		return flinkVersion{}, fmt.Errorf("Flink version %s: want <major>.<minor>", quoteShort(s))
-	}
-	return flinkVersion{major, minor}, nil
-}
-
-func (v flinkVersion) String() string { return fmt.Sprintf("%d.%d", v.major, v.minor) }
-
-func (v flinkVersion) less(major, minor int) bool {
-	return v.major < major || (v.major == major && v.minor < minor)
-}
-
-func (v flinkVersion) atLeast(major, minor int) bool { return !v.less(major, minor) }
-
 // legacyUIDFormat is Flink 1.15's fixed <id>_<type>_<version>_<transformation>.
 func (v flinkVersion) legacyUIDFormat() bool { return v.major == 1 && v.minor == 15 }
 

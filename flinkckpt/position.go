@@ -32,6 +32,38 @@ type Position struct {
 	Version int `json:"version"`
 	// Drained marks a savepoint taken with stop --drain.
 	Drained bool `json:"drained,omitempty"`
+	// KindUnknown marks a snapshot whose kind nothing tells: a _metadata of
+	// version 2 or 3 (no properties) in a dir named neither chk-<n> nor
+	// savepoint-… (a hand copy). Savepoint is false then, and String says
+	// "snapshot".
+	KindUnknown bool `json:"kind_unknown,omitempty"`
+	// Verified is true when every file the snapshot references was checked
+	// and found with its recorded size.
+	Verified bool `json:"verified"`
+	// ReferencedFiles, CheckedFiles and UncheckedFiles count the distinct
+	// files the snapshot references, those checked, and those that could
+	// not be (no root maps them; all of them with verification off).
+	ReferencedFiles int `json:"referenced_files"`
+	CheckedFiles    int `json:"checked_files"`
+	UncheckedFiles  int `json:"unchecked_files"`
+	// ClaimMode is the launch's claim mode (NO_CLAIM, CLAIM, LEGACY); ""
+	// when the new job's Flink has none (before 1.15).
+	ClaimMode string `json:"claim_mode,omitempty"`
+	// FlinkVersion is the new job's Flink version when given: it picks the
+	// run line's claim-mode flag.
+	FlinkVersion string `json:"flink_version,omitempty"`
+	// StateBackend is the state backend family the keyed state handles show
+	// (rocksdb-incremental, full, canonical, changelog); "" without keyed
+	// state.
+	StateBackend string `json:"state_backend,omitempty"`
+	// Unaligned marks an unaligned checkpoint (in-flight data recorded):
+	// restorable into the same job on the same Flink minor version only.
+	Unaligned bool `json:"unaligned,omitempty"`
+	// FinishedOperators counts operators that had fully finished.
+	FinishedOperators int `json:"finished_operators,omitempty"`
+	// PostCheckpointAction is a savepoint's NONE (the job kept running),
+	// SUSPEND (stop) or TERMINATE (stop --drain), when recorded (v4+).
+	PostCheckpointAction string `json:"post_checkpoint_action,omitempty"`
 	// AllowNonRestoredState: the new job (Options.Job) has no operator for
 	// some of the snapshot's state and is launched with
 	// --allowNonRestoredState, which drops it (Options.AllowNonRestoredState).
@@ -52,8 +84,11 @@ func (p Position) Kind() string {
 // savepoint-7bd90b-3a2cda6957cb (checkpoint 3)".
 func (p Position) String() string {
 	name := lastSegment(p.Key)
-	if p.Savepoint {
+	switch {
+	case p.Savepoint:
 		return fmt.Sprintf("savepoint %s (checkpoint %d)", name, p.CheckpointID)
+	case p.KindUnknown:
+		return fmt.Sprintf("snapshot %s (checkpoint %d)", name, p.CheckpointID)
 	}
 	if p.JobID != "" {
 		return fmt.Sprintf("%s of job %s", name, p.JobID)
@@ -63,23 +98,17 @@ func (p Position) String() string {
 
 // Launch returns flink run -s <path> and both configuration keys for the
 // restore path (execution.state-recovery.path since 1.20,
-// execution.savepoint.path before; every version accepts both), and with
-// AllowNonRestoredState --allowNonRestoredState and both keys for it
-// (execution.state-recovery.ignore-unclaimed-state,
+// execution.savepoint.path before; every version accepts both) and for the
+// claim mode (execution.state-recovery.claim-mode since 1.20,
+// execution.savepoint-restore-mode in 1.15–1.19). With a FlinkVersion the
+// run line names the claim mode too: -claimMode from 1.20, -restoreMode in
+// 1.15–1.19. With AllowNonRestoredState it adds --allowNonRestoredState and
+// both keys for it (execution.state-recovery.ignore-unclaimed-state,
 // execution.savepoint.ignore-unclaimed-state). It is empty when Path is
 // unknown.
 func (p Position) Launch() resume.Launch {
-	if p.Path == "" {
-		return resume.Launch{}
-	}
-	l := resume.Launch{
-		Args: []string{"-s", p.Path},
-		Config: map[string]string{
-			"execution.state-recovery.path": p.Path,
-			"execution.savepoint.path":      p.Path,
-		},
-	}
-	if p.AllowNonRestoredState {
+	l := launch(p.Path, ClaimMode(p.ClaimMode), p.FlinkVersion)
+	if p.Path != "" && p.AllowNonRestoredState {
 		l.Args = append(l.Args, "--allowNonRestoredState")
 		l.Config[resume.ConfigIgnoreUnclaimedState] = "true"
 		l.Config[resume.ConfigSavepointIgnoreUnclaimedState] = "true"

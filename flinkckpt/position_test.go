@@ -19,7 +19,8 @@ var update = flag.Bool("update", false, "rewrite golden files")
 
 func goldenPosition() flinkckpt.Position {
 	return flinkckpt.Position{Path: "s3a://bucket/ck/" + jobA + "/chk-42", Key: "ck/" + jobA + "/chk-42/", JobID: jobA,
-		CheckpointID: 42, Format: "", Version: 4}
+		CheckpointID: 42, Format: "", Version: 4, Verified: true, ReferencedFiles: 12, CheckedFiles: 12,
+		ClaimMode: "NO_CLAIM", FlinkVersion: "1.20", StateBackend: flinkckpt.BackendRocksDBIncremental}
 }
 
 func TestPositionGoldenJSON(t *testing.T) {
@@ -29,7 +30,9 @@ func TestPositionGoldenJSON(t *testing.T) {
 	}{
 		{"position_checkpoint.golden.json", goldenPosition()},
 		{"position_savepoint.golden.json", flinkckpt.Position{Path: "s3a://bucket/sp/savepoint-aaaaaa-0123456789ab",
-			Key: "sp/savepoint-aaaaaa-0123456789ab/", CheckpointID: 43, Savepoint: true, Format: "CANONICAL", Version: 4, Drained: true}},
+			Key: "sp/savepoint-aaaaaa-0123456789ab/", CheckpointID: 43, Savepoint: true, Format: "CANONICAL", Version: 4, Drained: true,
+			ReferencedFiles: 3, CheckedFiles: 2, UncheckedFiles: 1, ClaimMode: "CLAIM", StateBackend: flinkckpt.BackendCanonical,
+			Unaligned: true, FinishedOperators: 1, PostCheckpointAction: "TERMINATE"}},
 	} {
 		got, err := json.MarshalIndent(tc.pos, "", "  ")
 		if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
@@ -14,120 +13,13 @@ import (
 	"github.com/resumekit/resumekit/resume"
 )
 
-// DefaultName is the resolver name used when Options.Name is empty.
-const DefaultName = "flink-checkpoints"
-
-// DefaultConcurrency bounds concurrent storage calls when
-// Options.Concurrency is 0: enough to check 2,000 shared files at 20 ms per
-// call in well under a second, few enough for any object store.
-const DefaultConcurrency = 64
-
-// Options configures a Resolver, List and Inspect. A nil *Options means
-// defaults.
-type Options struct {
-	// Name of the resolver; DefaultName when empty.
-	Name string
-	// JobID restricts the search to that job's dir and its savepoints
-	// (savepoint-<first 6 of the id>-…). 32 hex characters.
-	JobID string
-	// FlinkRoot is the Flink file-system URI of the prefix (s3a://bucket/ck
-	// for prefix "ck/"), of one of its parent dirs (s3a://bucket/ck for
-	// prefix "ck/<job>/": the value of execution.checkpointing.dir), or,
-	// when its path ends with none of those, of the bucket root
-	// (s3a://bucket/). A root naming a path inside or beside the prefix is
-	// refused. It maps absolute paths in _metadata to keys and gives the -s
-	// path. When empty it is inferred per snapshot from the absolute paths
-	// of its files; a snapshot without any (a savepoint whose references
-	// are all relative) then has no Flink path and is not offered.
-	FlinkRoot string
-	// EntropyKey is Flink's s3.entropy.key (e.g. "_entropy_"), when
-	// FlinkRoot contains it or, without FlinkRoot, when entropy injection is
-	// in use: an inferred root's single segment before the snapshot's key is
-	// then read as entropy first.
-	EntropyKey string
-	// FallbackFlinkRoot, used only without FlinkRoot, names the Flink root
-	// for snapshots that give nothing to infer it from (a canonical
-	// savepoint's references are all relative). Same forms as FlinkRoot.
-	// resumectl derives it from the storage URL (s3://bucket/ for an
-	// s3:// bucket), and the candidate says so: Flink may name the bucket
-	// s3a:// or s3p:// instead, which FlinkRoot settles.
-	FallbackFlinkRoot string
-	// SkipVerify turns off checking that every referenced file exists with
-	// its recorded size (on by default).
-	SkipVerify bool
-	// Strict rejects snapshots with references that could not be checked
-	// (not mappable to a key of this bucket) instead of warning.
-	Strict bool
-	// Concurrency bounds concurrent storage calls (job dir listings,
-	// _metadata reads, attribute calls); DefaultConcurrency when 0.
-	Concurrency int
-	// MaxMetadataSize limits the size of a _metadata file; metadata.DefaultMaxSize
-	// when 0.
-	MaxMetadataSize int64
-	// Job is the job that will restore the snapshot: its operators, from
-	// uids, uid hashes, operator ids or a compiled plan (JobFromPlan). With
-	// it every snapshot is checked against it (CheckCompat): one whose
-	// state the new job would not take is not offered — it is rejected with
-	// the operators named, and an older one is tried — unless
-	// AllowNonRestoredState is set. nil means the new job is not known.
-	Job *Job
-	// AllowNonRestoredState is set when the new job will be started with
-	// --allowNonRestoredState: a snapshot whose state it drops in part is
-	// offered, graded exact-input at best (data-loss when a source
-	// enumerator's state is dropped) with a coded warning naming the
-	// dropped operators, and its launch carries --allowNonRestoredState.
-	// It needs Job: without the new job's operators nothing says what is
-	// dropped.
-	AllowNonRestoredState bool
-}
-
-var hexJobRE = regexp.MustCompile(`^[0-9a-f]{32}$`)
-
-func (o *Options) validate() error {
-	switch {
-	case o.JobID != "" && !hexJobRE.MatchString(o.JobID):
-		return fmt.Errorf("flinkckpt: job id %q is not 32 lower-case hex characters", o.JobID)
-	case o.FlinkRoot != "" && authorityEnd(strings.TrimSuffix(o.FlinkRoot, "/")+"/") < 0:
-		return fmt.Errorf("flinkckpt: Flink root %q is not a file-system URI such as s3a://bucket/path", o.FlinkRoot)
-	case o.FallbackFlinkRoot != "" && authorityEnd(strings.TrimSuffix(o.FallbackFlinkRoot, "/")+"/") < 0:
-		return fmt.Errorf("flinkckpt: fallback Flink root %q is not a file-system URI such as s3://bucket/path", o.FallbackFlinkRoot)
-	case o.Concurrency < 0:
-		return fmt.Errorf("flinkckpt: negative concurrency %d", o.Concurrency)
-	case o.MaxMetadataSize < 0:
-		return fmt.Errorf("flinkckpt: negative metadata size limit %d", o.MaxMetadataSize)
-	case strings.Contains(o.EntropyKey, "/"):
-		return fmt.Errorf("flinkckpt: entropy key %q contains a slash", o.EntropyKey)
-	case o.AllowNonRestoredState && o.Job == nil:
-		return errors.New("flinkckpt: AllowNonRestoredState needs Options.Job: without the new job's operators nothing says which state would be dropped")
-	case o.Job != nil && len(o.Job.Operators) == 0 && len(o.Job.Unpredictable) == 0:
-		return errors.New("flinkckpt: Options.Job has no operators")
-	}
-	return nil
-}
-
-func (o Options) withDefaults() Options {
-	if o.Name == "" {
-		o.Name = DefaultName
-	}
-	if o.Concurrency == 0 {
-		o.Concurrency = DefaultConcurrency
-	}
-	if o.MaxMetadataSize == 0 {
-		o.MaxMetadataSize = metadata.DefaultMaxSize
-	}
-	return o
-}
-
 // Resolver finds the newest restorable checkpoint or savepoint under a
 // prefix of a bucket. It is immutable and safe for concurrent use.
 type Resolver struct {
 	bucket *blob.Bucket
 	prefix string
 	opts   Options
-	given  *mapping // from opts.FlinkRoot, nil when inferred
-	// fallback is from opts.FallbackFlinkRoot, for snapshots without
-	// absolute references when given is nil.
-	fallback *mapping
+	roots  *roots
 }
 
 var _ resume.Resolver = (*Resolver)(nil)
@@ -148,11 +40,11 @@ func NewResolver(bucket *blob.Bucket, prefix string, opts *Options) (*Resolver, 
 		return nil, err
 	}
 	r := &Resolver{bucket: bucket, prefix: normalizePrefix(prefix), opts: o.withDefaults()}
-	m, err := o.mappings(r.prefix)
+	rs, err := o.roots(r.prefix)
 	if err != nil {
 		return nil, err
 	}
-	r.given, r.fallback = m.given, m.fallback
+	r.roots = rs
 	return r, nil
 }
 
@@ -165,47 +57,67 @@ type snap struct {
 	job       string
 	jobKey    string // the job dir key ("" for savepoints)
 	id        int64
+	dirID     int64 // the id its chk-<n> dir name says (-1: not a chk dir)
 	savepoint bool
-	md        *metadata.Checkpoint
-	mod       time.Time
-	m         *mapping
-	inf       *inference // inferred mapping, until settled
-	settled   bool       // m is final
-	probes    int        // attribute calls spent settling m
+	// kindUnknown: a v2/v3 _metadata in a dir named neither chk-<n> nor
+	// savepoint-….
+	kindUnknown bool
+	md          *metadata.Checkpoint
+	mod         time.Time
+	m           *mapping
+	inf         *inference // inferred mapping, until settled
+	settled     bool       // m is final
+	probes      int        // attribute calls spent settling m
 	// fromFallback: m is Options.FallbackFlinkRoot's (nothing to infer).
 	fromFallback bool
-	ancestors    map[string]bool // other job dir keys whose files it references
+	// contradiction says how Options.FlinkRoot and the snapshot's own
+	// references disagree ("" when they do not).
+	contradiction string
+	ancestors     map[string]bool // other job dir keys whose files it references
+	facts         restoreFacts
 	// Set by rank for the current heads: eff is the newest _metadata time
 	// of the snapshot and the heads it descends from (transitively), via
-	// the head that time comes from (nil: its own), descends the heads it
-	// descends from.
-	eff      time.Time
-	via      *snap
-	descends map[*snap]bool
+	// the head that time comes from (nil: its own); descends the heads it
+	// descends from; supersedes the savepoint heads of its job at lower ids.
+	eff        time.Time
+	via        *snap
+	descends   map[*snap]bool
+	supersedes []*snap
 }
 
-// passed is a completed snapshot that was passed over (broken, or without
-// a Flink path), kept to tell whether it ranks above the one chosen.
+func (s *snap) name() string {
+	switch {
+	case s.savepoint || s.kindUnknown:
+		return lastSegment(s.key)
+	case s.job != "":
+		return fmt.Sprintf("chk-%d of job %s", s.id, s.job)
+	}
+	return fmt.Sprintf("chk-%d", s.id)
+}
+
+// passKind is why a completed snapshot was passed over.
+type passKind int
+
+const (
+	passBroken     passKind = iota // files missing, wrong size, refused, unparseable
+	passUnverified                 // references not checked, or not mappable
+	passRefused                    // cannot serve the intent
+	// passIncompatible: the new job (Options.Job) cannot restore it
+	// (gradeForJob); applyJob warns about those, not passedWarnings.
+	passIncompatible
+)
+
+// passed is a completed snapshot that was passed over, kept to tell
+// whether it ranks above the one chosen.
 type passed struct {
 	name      string
 	key       string
 	jobKey    string
 	id        int64
+	savepoint bool
 	mod       time.Time
 	ancestors map[string]bool
-	pathless  bool
-	// incompatible: Options.Job cannot restore it (gradeForJob).
-	incompatible bool
-}
-
-func (s *snap) name() string {
-	if s.savepoint {
-		return lastSegment(s.key)
-	}
-	if s.job != "" {
-		return fmt.Sprintf("chk-%d of job %s", s.id, s.job)
-	}
-	return fmt.Sprintf("chk-%d", s.id)
+	kind      passKind
 }
 
 // source yields the snapshots of one job dir newest first, or the single
@@ -220,7 +132,8 @@ type source struct {
 }
 
 // advance reads _metadata newest first until one parses, recording why the
-// others were skipped.
+// others were skipped. A _metadata over the size limit stops it with a
+// *TooLargeError: an older snapshot is no substitute for one nobody read.
 func (r *Resolver) advance(ctx context.Context, s *source) error {
 	s.head = nil
 	for {
@@ -242,7 +155,10 @@ func (r *Resolver) advance(ctx context.Context, s *source) error {
 			return nil
 		}
 		s.next++
-		sn := &snap{key: dir, job: job, jobKey: jobKey, id: id, savepoint: s.job == nil && isSavepointDir(dir)}
+		sn := &snap{key: dir, job: job, jobKey: jobKey, id: id, dirID: -1, savepoint: s.job == nil && isSavepointDir(dir)}
+		if d, ok := chkID(lastSegment(dir) + "/"); ok {
+			sn.dirID = d
+		}
 		md, mod, err := readMetadata(ctx, r.bucket, dir, r.opts.MaxMetadataSize)
 		if err != nil {
 			if errors.Is(err, ErrNoMetadata) {
@@ -251,25 +167,37 @@ func (r *Resolver) advance(ctx context.Context, s *source) error {
 			}
 			if isContentError(err) {
 				s.reasons = append(s.reasons, sn.name()+": broken: "+err.Error())
-				s.passed = append(s.passed, passed{name: sn.name(), key: dir, jobKey: jobKey, id: id, mod: mod})
+				s.passed = append(s.passed, passed{name: sn.name(), key: dir, jobKey: jobKey, id: id, savepoint: sn.savepoint, mod: mod})
 				continue
 			}
 			return err
 		}
 		sn.md, sn.mod, sn.id = md, mod, md.CheckpointID
 		sn.savepoint = md.Savepoint || sn.savepoint
+		sn.kindUnknown = !sn.savepoint && sn.dirID < 0 && md.Version <= 3
 		s.head = sn
 		return nil
 	}
 }
 
 // Resolve returns the newest restorable snapshot: within a job dir by
-// checkpoint id, across job dirs and savepoint dirs by _metadata
-// modification time, except that a checkpoint referencing another job
-// dir's shared files descends from that job and is newer. It falls back
-// past incomplete and broken snapshots with a reason for each. It returns an
-// error wrapping resume.ErrNoPosition when there is nothing restorable, and
-// other errors (naming the key) when storage fails or ctx is done.
+// checkpoint id (by run where ids restarted), across job dirs and savepoint
+// dirs by _metadata modification time, except that a checkpoint
+// referencing another job dir's shared files descends from that job, and a
+// job's checkpoint outranks its savepoints of lower ids. It falls back
+// past incomplete, broken and unverified snapshots, and past those the new
+// job (Options.Job) cannot restore, with a reason for each.
+//
+// It returns an error wrapping resume.ErrNoPosition when there is nothing
+// restorable (ErrEmptyLocation when nothing at all is stored there), and
+// fails — naming the key — when storage fails or ctx is done, when the
+// snapshot to choose is too large to read (*TooLargeError) or has no Flink
+// path (ErrNoFlinkPath), when snapshots of several applications are found
+// and the job is not identified (*ApplicationsError), when nothing could be
+// offered because snapshots failed to map to the location (ErrMapping),
+// could not be verified (ErrUnverified) or cannot serve the intent
+// (ErrIntent), or when the observation window saw the old job still
+// running (*StillRunningError).
 func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
 	if err := ctx.Err(); err != nil {
 		return resume.Candidate{}, fmt.Errorf("flinkckpt: resolve %q: %w", r.prefix, err)
@@ -277,10 +205,10 @@ func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
 	c, err := r.resolve(ctx)
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil && !errors.Is(err, ctxErr) {
-			err = fmt.Errorf("%w (%v)", ctxErr, err)
+			err = fmt.Errorf("%w (%s)", ctxErr, unprefixed(err))
 		}
 		if !errors.Is(err, resume.ErrNoPosition) {
-			err = fmt.Errorf("flinkckpt: resolve %q: %w", r.prefix, err)
+			err = wrapf(err, "flinkckpt: resolve %q", r.prefix)
 		}
 	}
 	return c, err
@@ -289,6 +217,12 @@ func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
 func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 	l, err := discover(ctx, r.bucket, r.prefix, r.opts.JobID, r.opts.Concurrency)
 	if err != nil {
+		return resume.Candidate{}, err
+	}
+	if l.entries == 0 {
+		return resume.Candidate{}, fmt.Errorf("flinkckpt: %q: %w", r.prefix, ErrEmptyLocation)
+	}
+	if _, err := orderRuns(ctx, r.bucket, l.jobs, r.opts.Concurrency); err != nil {
 		return resume.Candidate{}, err
 	}
 	var sources []*source
@@ -309,6 +243,16 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 	}); err != nil {
 		return resume.Candidate{}, err
 	}
+	sources, skipped, err := r.selectApplication(sources)
+	if err != nil {
+		return resume.Candidate{}, err
+	}
+	var newest *snap // for the warning about a running job
+	for _, s := range sources {
+		if s.head != nil && (newest == nil || s.head.mod.After(newest.mod)) {
+			newest = s.head
+		}
+	}
 	var jobKeys []string
 	for _, j := range l.jobs {
 		if j.key != "" {
@@ -318,7 +262,10 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 	// No mapping is ever borrowed from another snapshot: a head that failed
 	// verification, or another job dir's or directory's inference, may be
 	// exactly what is wrong, and would give a -s path that does not exist.
-	var skipped []string // reasons for snapshots passed over after reading
+	// Passed-over snapshots that are probably fine (their files could not
+	// be checked, or they do not fit the intent) make "nothing restorable"
+	// a failure: a chain must not start stateless in their place.
+	mappingFailures, unverified, refused := 0, 0, 0
 	for {
 		var heads []*snap
 		for _, s := range sources {
@@ -330,11 +277,22 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 			}
 		}
 		rank(heads)
-		best := pick(heads)
+		best := pick(heads, r.opts.Intent)
 		if best == nil {
-			reasons := collectReasons(sources, skipped)
+			reasons := strings.Join(collectReasons(sources, skipped), "; ")
+			switch {
+			case mappingFailures > 0:
+				return resume.Candidate{}, fmt.Errorf("flinkckpt: nothing restorable under %q, and %d snapshots failed because their Flink paths do not map to it (%s): %w",
+					r.prefix, mappingFailures, reasons, ErrMapping)
+			case unverified > 0:
+				return resume.Candidate{}, fmt.Errorf("flinkckpt: nothing verified under %q, and %d snapshots have references that could not be checked (%s): %w",
+					r.prefix, unverified, reasons, ErrUnverified)
+			case refused > 0:
+				return resume.Candidate{}, fmt.Errorf("flinkckpt: nothing under %q serves an %s, and %d snapshots were refused for it (%s): %w",
+					r.prefix, r.opts.Intent, refused, reasons, ErrIntent)
+			}
 			return resume.Candidate{}, fmt.Errorf("flinkckpt: no restorable checkpoint or savepoint under %q (%s): %w",
-				r.prefix, strings.Join(reasons, "; "), resume.ErrNoPosition)
+				r.prefix, reasons, resume.ErrNoPosition)
 		}
 		var src *source
 		for _, s := range sources {
@@ -342,12 +300,20 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 				src = s
 			}
 		}
-		// The new job's check is pure: before any storage call.
+		// skip passes best over with a reason and reads its source's next
+		// snapshot.
+		skip := func(why string, kind passKind) error {
+			skipped = append(skipped, best.name()+": "+why)
+			src.passed = append(src.passed, passed{name: best.name(), key: best.key, jobKey: best.jobKey, id: best.id,
+				savepoint: best.savepoint, mod: best.mod, ancestors: best.ancestors, kind: kind})
+			return r.advance(ctx, src)
+		}
+		// The new job's check (Options.Job) reads only the parsed
+		// _metadata: a snapshot it rejects costs no storage call and is
+		// never settled or verified.
 		jc := r.gradeForJob(best) // compatgrade.go
 		if jc != nil && jc.reject != "" {
-			skipped = append(skipped, best.name()+": "+jc.reject)
-			src.passed = append(src.passed, passed{name: best.name(), key: best.key, jobKey: best.jobKey, id: best.id, mod: best.mod, ancestors: best.ancestors, incompatible: true})
-			if err := r.advance(ctx, src); err != nil {
+			if err := skip(jc.reject, passIncompatible); err != nil {
 				return resume.Candidate{}, err
 			}
 			continue
@@ -362,106 +328,118 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 			}
 			best.m, best.probes, best.settled = m, calls, true
 		}
-		if _, ok := best.m.uri(best.key); !ok {
-			skipped = append(skipped, best.name()+": no Flink path: its references are all relative, so there is nothing to infer the Flink root from: pass Options.FlinkRoot (--flink-root)")
-			src.passed = append(src.passed, passedOf(best, true))
-			if err := r.advance(ctx, src); err != nil {
+		if best.contradiction != "" {
+			mappingFailures++
+			if err := skip("Flink root contradicts its references: "+best.contradiction, passUnverified); err != nil {
 				return resume.Candidate{}, err
 			}
 			continue
 		}
-		var v *Verification
-		if !r.opts.SkipVerify {
-			if err := ctx.Err(); err != nil {
+		if r.opts.Intent == IntentUpgrade && best.facts.channels > 0 && !best.savepoint {
+			refused++
+			if err := skip("refused for an upgrade: an unaligned checkpoint (in-flight data recorded) restores neither across a Flink minor version nor into a changed job", passRefused); err != nil {
 				return resume.Candidate{}, err
 			}
-			v, err = verify(ctx, r.bucket, best.key, best.md, best.m, r.opts.Concurrency)
+			continue
+		}
+		path, hasPath := best.m.uri(best.key)
+		v, err := r.verify(ctx, best, path)
+		if err != nil {
+			return resume.Candidate{}, err
+		}
+		var why string
+		var kind passKind
+		switch {
+		case v != nil && v.Unmapped > 0:
+			mappingFailures++
+			why, kind = "Flink paths do not map: "+v.Problem(), passUnverified
+		case v != nil && !v.OK():
+			why, kind = "broken: "+v.Problem(), passBroken
+		case !hasPath:
+			// Verified as far as it goes, and the one to choose: choosing an
+			// older snapshot instead would roll back what this one
+			// committed, and "no position" a stateless start.
+			return resume.Candidate{}, r.noFlinkPath(best)
+		case v != nil && v.Unchecked > 0 && r.opts.refuseUnverified():
+			unverified++
+			why, kind = "unverified: "+v.Problem()+" — map them (Options.ExtraRoots, --flink-extra-root) or accept that (Options.AllowUnverified, --flink-allow-unverified)", passUnverified
+			if r.opts.Strict {
+				why += " (strict mode)"
+			}
+		}
+		if why != "" {
+			if err := skip(why, kind); err != nil {
+				return resume.Candidate{}, err
+			}
+			continue
+		}
+		above := outranking(best, src, sources, r.opts.Intent)
+		c := r.candidate(best, heads, v, path, collectReasons(sources, skipped), above)
+		r.applyJob(&c, jc, above) // compatgrade.go
+		if w, ok := restartedRunWarning(best, src.job); ok {
+			c.Warnings = append(c.Warnings, w)
+		}
+		c.Warnings = append(c.Warnings, lineageWarnings(best, heads, l.jobs)...)
+		if w, ok := r.notObservedWarning(newest); ok {
+			c.Warnings = append(c.Warnings, w)
+		}
+		if w, ok := fixedJobWarning(best); ok {
+			c.Warnings = append(c.Warnings, w)
+		}
+		c.Warnings = append(c.Warnings, r.keepAdvice(best, path))
+		if r.opts.Observe > 0 {
+			reason, err := r.observe(ctx, l)
 			if err != nil {
 				return resume.Candidate{}, err
 			}
-			v.Attributes += best.probes
-			if !v.OK() || (r.opts.Strict && v.Unchecked > 0) {
-				why := v.Problem()
-				if v.OK() {
-					why += " (strict mode)"
-				}
-				skipped = append(skipped, best.name()+": broken: "+why)
-				src.passed = append(src.passed, passedOf(best, false))
-				if err := r.advance(ctx, src); err != nil {
-					return resume.Candidate{}, err
-				}
-				continue
-			}
-		}
-		above := outranking(best, src, sources)
-		c := r.candidate(best, heads, v, collectReasons(sources, skipped), above)
-		r.applyJob(&c, jc, above)
-		if w := r.restartedRun(ctx, best, src); w != "" {
-			c.Warnings = append(c.Warnings, resume.Warning{Code: WarnRestartedRun, Text: w})
+			c.Reasons = append(c.Reasons, reason)
 		}
 		return c, nil
 	}
 }
 
-func passedOf(s *snap, pathless bool) passed {
-	return passed{name: s.name(), key: s.key, jobKey: s.jobKey, id: s.id, mod: s.mod, ancestors: s.ancestors, pathless: pathless}
+// verify checks every file the snapshot at path references (path "" when
+// it has no Flink path yet); nil with Options.SkipVerify.
+func (r *Resolver) verify(ctx context.Context, s *snap, path string) (*Verification, error) {
+	if r.opts.SkipVerify {
+		return nil, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	v, err := verify(ctx, r.bucket, s.key, path, s.md, s.m, r.roots, r.opts.Concurrency)
+	if err != nil {
+		return nil, err
+	}
+	v.Attributes += s.probes
+	return v, nil
 }
 
-// sharedJobID is the fixed job id of application mode with HA: every run
-// of the application checkpoints into the same job dir.
-const sharedJobID = "00000000000000000000000000000000"
-
-// restartedRun warns when best is in the shared job dir of application
-// mode and the highest id below a gap in its ids (where a new run that lost
-// its HA store would have restarted numbering) has a newer _metadata than
-// best: ids alone cannot tell runs apart. It costs at most one attribute
-// call, and only in that job dir; failures leave the warning out.
-func (r *Resolver) restartedRun(ctx context.Context, best *snap, src *source) string {
-	if src.job == nil || best.job != sharedJobID || best.savepoint {
-		return ""
+// noFlinkPath is the error for a snapshot to choose that has no Flink path.
+func (r *Resolver) noFlinkPath(s *snap) error {
+	abs := r.roots.absolute(s.md)
+	why := "its references are all relative (a canonical savepoint), so there is nothing to infer the Flink root from"
+	if len(abs) > 0 {
+		why = fmt.Sprintf("none of its %d absolute references contains its key, so there is nothing to infer the Flink root from (first: %s)", len(abs), abs[0])
 	}
-	prev := best.id
-	lower := int64(-1)
-	for _, id := range src.job.ids {
-		if id >= best.id {
-			continue
-		}
-		if id < prev-1 {
-			lower = id
-			break
-		}
-		prev = id
-	}
-	if lower < 0 {
-		return ""
-	}
-	a, err := r.bucket.Attributes(ctx, fmt.Sprintf("%schk-%d/_metadata", src.job.key, lower))
-	if err != nil || !a.ModTime.After(best.mod) {
-		return ""
-	}
-	return fmt.Sprintf("chk-%d of job %s has a newer _metadata (%s) than the chosen %s (%s): in the shared job dir of application mode a run whose HA store was lost restarts checkpoint ids, so the chosen one may belong to an older run; the order within a job dir is by id, check which run is current and pass its checkpoint explicitly if needed",
-		lower, best.job, a.ModTime.UTC().Format(time.RFC3339), best.name(), best.mod.UTC().Format(time.RFC3339))
+	return fmt.Errorf("flinkckpt: %s (key %q) is the snapshot to choose but has no Flink path: %s; pass the Flink URI of the location (Options.FlinkRoot, --flink-root): %w",
+		s.name(), s.key, why, ErrNoFlinkPath)
 }
 
 // annotate sets the snapshot's mapping (given, or inferred and settled
-// when it is picked) and the other job dirs it references.
+// when it is picked), the contradiction between a given root and its
+// references, the other job dirs it references, and its restore facts.
 func (r *Resolver) annotate(s *snap, jobKeys []string) {
-	var abs []string
-	for _, f := range s.md.Files {
-		if !f.Relative {
-			abs = append(abs, f.Path)
-		}
-	}
-	if r.given != nil {
-		s.m, s.settled = r.given, true
-	} else {
-		s.inf = inferMapping(s.key, abs, r.opts.EntropyKey)
-		switch {
-		case s.inf != nil:
-			s.m = s.inf.m
-		case len(abs) == 0 && r.fallback != nil:
-			s.m, s.settled, s.fromFallback = r.fallback, true, true
-		}
+	abs := r.roots.absolute(s.md)
+	inf := inferMapping(s.key, abs, r.opts.EntropyKey)
+	switch {
+	case r.roots.given != nil:
+		s.m, s.settled = r.roots.given, true
+		s.contradiction = r.roots.contradiction(s.key, inf)
+	case inf != nil:
+		s.inf, s.m = inf, inf.m
+	case len(abs) == 0 && r.roots.fallback != nil:
+		s.m, s.settled, s.fromFallback = r.roots.fallback, true, true
 	}
 	s.ancestors = map[string]bool{}
 	for _, a := range abs {
@@ -475,66 +453,7 @@ func (r *Resolver) annotate(s *snap, jobKeys []string) {
 			}
 		}
 	}
-}
-
-// rank sets each head's effective time: the newest _metadata modification
-// time of the head and of the heads of the job dirs it descends from,
-// transitively (a checkpoint referencing another job dir's shared files
-// descends from that job and is at least as new as it).
-func rank(heads []*snap) {
-	byJob := map[string]*snap{}
-	for _, h := range heads {
-		if h.jobKey != "" {
-			byJob[h.jobKey] = h
-		}
-	}
-	for _, h := range heads {
-		h.eff, h.via = h.mod, nil
-		h.descends = map[*snap]bool{}
-		stack := []*snap{h}
-		for len(stack) > 0 {
-			x := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			for j := range x.ancestors {
-				a := byJob[j]
-				if a == nil || a == h || h.descends[a] {
-					continue
-				}
-				h.descends[a] = true
-				stack = append(stack, a)
-				if a.mod.After(h.eff) || (h.via != nil && a.mod.Equal(h.eff) && a.key < h.via.key) {
-					h.eff, h.via = a.mod, a
-				}
-			}
-		}
-	}
-}
-
-// better reports whether a ranks before b: the later effective time (see
-// rank), then the higher checkpoint id, then the smaller key — a total
-// order.
-func better(a, b *snap) bool {
-	return ranksAbove(a.eff, a.id, a.key, b.eff, b.id, b.key)
-}
-
-func ranksAbove(aT time.Time, aID int64, aKey string, bT time.Time, bID int64, bKey string) bool {
-	if !aT.Equal(bT) {
-		return aT.After(bT)
-	}
-	if aID != bID {
-		return aID > bID
-	}
-	return aKey < bKey
-}
-
-func pick(heads []*snap) *snap {
-	var best *snap
-	for _, h := range heads {
-		if best == nil || better(h, best) {
-			best = h
-		}
-	}
-	return best
+	s.facts = restoreFactsOf(s.md)
 }
 
 func collectReasons(sources []*source, skipped []string) []string {
@@ -543,120 +462,4 @@ func collectReasons(sources []*source, skipped []string) []string {
 		out = append(out, s.reasons...)
 	}
 	return append(out, skipped...)
-}
-
-// outranking returns the passed-over snapshots that rank above best: those
-// of its own job dir (higher ids: it is read newest first) and those of
-// other sources that are newer than best by the same order, or descend from
-// best's job dir. Broken snapshots older than best are no reason for the
-// duplicates warning.
-func outranking(best *snap, src *source, sources []*source) []passed {
-	var out []passed
-	for _, s := range sources {
-		for _, p := range s.passed {
-			switch {
-			case s == src:
-			case best.jobKey != "" && p.ancestors[best.jobKey]:
-			case p.jobKey != "" && (best.ancestors[p.jobKey] || descendsFromJob(best, p.jobKey)):
-				continue
-			case !ranksAbove(p.mod, p.id, p.key, best.eff, best.id, best.key):
-				continue
-			}
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-func descendsFromJob(s *snap, jobKey string) bool {
-	for a := range s.descends {
-		if a.jobKey == jobKey {
-			return true
-		}
-	}
-	return false
-}
-
-func (r *Resolver) candidate(best *snap, heads []*snap, v *Verification, skipped []string, above []passed) resume.Candidate {
-	pos := Position{Key: best.key, JobID: best.job, CheckpointID: best.md.CheckpointID, Savepoint: best.savepoint,
-		Format: string(best.md.Format), Version: best.md.Version, Drained: best.md.Drained}
-	if p, ok := best.m.uri(best.key); ok {
-		pos.Path = strings.TrimSuffix(p, "/")
-	}
-	c := resume.Candidate{Resolver: r.opts.Name, Position: pos, Guarantee: resume.ExactlyOnce, At: best.mod}
-	c.Reasons = append(c.Reasons, skipped...)
-	kind := "checkpoint"
-	if best.savepoint {
-		kind = "savepoint"
-	}
-	c.Reasons = append(c.Reasons, fmt.Sprintf("%s: %s _metadata version %d, checkpoint id %d, %d operators, written %s (object modification time: _metadata records no time)",
-		best.name(), kind, best.md.Version, best.md.CheckpointID, len(best.md.Operators), best.mod.UTC().Format(time.RFC3339)))
-	if v != nil {
-		c.Reasons = append(c.Reasons, fmt.Sprintf("%s: all %d checked referenced files exist with their recorded sizes (%d listing(s), %d attribute calls)",
-			best.name(), len(v.Files)-v.Unchecked, v.Lists, v.Attributes))
-	}
-	for _, h := range heads {
-		if h != best {
-			c.Reasons = append(c.Reasons, rankReason(best, h))
-		}
-	}
-	var broken, pathless []string
-	for _, p := range above {
-		switch {
-		case p.pathless:
-			pathless = append(pathless, p.name)
-		case !p.incompatible: // applyJob warns about those
-			broken = append(broken, p.name)
-		}
-	}
-	if len(broken) > 0 {
-		c.Warnings = append(c.Warnings, resume.Warnf(WarnOlderThanBroken, "older snapshot chosen because newer ones are broken (%s): they completed, so transactional sinks may already have published what they committed — expect duplicates downstream",
-			strings.Join(broken, ", ")))
-	}
-	if len(pathless) > 0 {
-		c.Warnings = append(c.Warnings, resume.Warnf(WarnOlderThanPathless, "older snapshot chosen because newer ones have no known Flink path (%s; pass the Flink root to use them): they completed, so transactional sinks may already have published what they committed — expect duplicates downstream",
-			strings.Join(pathless, ", ")))
-	}
-	if best.md.Drained {
-		c.Warnings = append(c.Warnings, resume.Warnf(WarnDrainedSavepoint, "drained savepoint (stop --drain): the old job emitted its final watermark and fired all event-time timers; windows and timers do not resume where a running job would be"))
-	}
-	if v == nil {
-		c.Warnings = append(c.Warnings, resume.Warnf(WarnVerificationOff, "referenced files not checked: verification is off"))
-	} else if v.Unchecked > 0 {
-		c.Warnings = append(c.Warnings, resume.Warnf(WarnUnverifiedReferences, "references not checked: %s", v.Problem()))
-	}
-	if best.fromFallback {
-		c.Warnings = append(c.Warnings, resume.Warnf(WarnPathFromLocation, "the Flink path %s comes from the storage location (the snapshot's references are all relative): if Flink names this file system differently (s3a://, s3p://, an HDFS name service), pass the Flink root", pos.Path))
-	}
-	c.Warnings = append(c.Warnings, resume.Warnf(WarnKeepUntilFirstCheckpoint, "keep %s until the new job has completed its first checkpoint: the default NO_CLAIM restore never deletes it, but CLAIM mode hands it to the new job, which deletes it when subsumed", pos.Path))
-	return c
-}
-
-// rankReason says truthfully why best ranks above h (see better).
-func rankReason(best, h *snap) string {
-	ts := func(t time.Time) string { return t.UTC().Format(time.RFC3339) }
-	switch {
-	case h.jobKey != "" && best.ancestors[h.jobKey]:
-		return fmt.Sprintf("%s references shared files of job dir %s: it descends from %s and is newer whatever the modification times say",
-			best.name(), h.jobKey, h.name())
-	case best.descends[h]:
-		return fmt.Sprintf("%s descends from %s through the job dirs whose shared files it references: it is newer whatever the modification times say",
-			best.name(), h.name())
-	case best.eff.After(h.eff):
-		hTime := ts(h.eff)
-		if h.via != nil {
-			hTime += " (of " + h.via.name() + ", which it descends from)"
-		}
-		if best.via == nil {
-			return fmt.Sprintf("newer than %s by _metadata modification time (%s vs %s; copies reset modification times)",
-				h.name(), ts(best.mod), hTime)
-		}
-		return fmt.Sprintf("ranks above %s: it descends from %s, whose _metadata modification time is newer (%s vs %s; copies reset modification times)",
-			h.name(), best.via.name(), ts(best.eff), hTime)
-	case best.id != h.id:
-		return fmt.Sprintf("ranks above %s: same effective modification time (%s), higher checkpoint id (%d vs %d)",
-			h.name(), ts(best.eff), best.id, h.id)
-	default:
-		return fmt.Sprintf("ranks above %s: same effective modification time (%s) and checkpoint id %d; first by key", h.name(), ts(best.eff), best.id)
-	}
 }

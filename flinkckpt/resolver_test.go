@@ -16,6 +16,7 @@ import (
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/resumetest"
 	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
 )
 
@@ -138,7 +139,8 @@ func TestResolverScenarios(t *testing.T) {
 		}
 		c, p := e.mustResolve(nil)
 		want := flinkckpt.Position{Path: "s3a://bucket/ck/" + jobA + "/chk-3", Key: "ck/" + jobA + "/chk-3/", JobID: jobA,
-			CheckpointID: 3, Version: 4}
+			CheckpointID: 3, Version: 4, Verified: true, ReferencedFiles: 3, CheckedFiles: 3, ClaimMode: "NO_CLAIM",
+			StateBackend: flinkckpt.BackendRocksDBIncremental}
 		if diff := cmp.Diff(want, *p); diff != "" {
 			t.Errorf("position (-want +got):\n%s", diff)
 		}
@@ -146,11 +148,12 @@ func TestResolverScenarios(t *testing.T) {
 			t.Errorf("candidate %v at %v resolver %q", c.Guarantee, c.At, c.Resolver)
 		}
 		wantLaunch := resume.Launch{Args: []string{"-s", want.Path}, Config: map[string]string{
-			"execution.state-recovery.path": want.Path, "execution.savepoint.path": want.Path}}
+			"execution.state-recovery.path": want.Path, "execution.savepoint.path": want.Path,
+			"execution.state-recovery.claim-mode": "NO_CLAIM", "execution.savepoint-restore-mode": "NO_CLAIM"}}
 		if diff := cmp.Diff(wantLaunch, p.Launch()); diff != "" {
 			t.Errorf("launch (-want +got):\n%s", diff)
 		}
-		if !hasWarning(c.Warnings, flinkckpt.WarnKeepUntilFirstCheckpoint, "^keep s3a://bucket/ck/.*/chk-3 until the new job") || hasLine(c.Warnings, "broken") {
+		if !hasWarning(c.Warnings, flinkckpt.WarnKeepUntilFirstCheckpoint, "^keep s3a://bucket/ck/.*/chk-3 until the new job's first completed checkpoint") || hasLine(c.Warnings, "broken") {
 			t.Errorf("warnings %q", c.Warnings)
 		}
 	})
@@ -232,7 +235,7 @@ func TestResolverScenarios(t *testing.T) {
 		e := newEnv(t, "ck/", "s3a://bucket/", nil)
 		e.chk(jobA, 1, t0, &flinkckpttest.Checkpoint{Incomplete: true})
 		e.chk(jobA, 2, t0, &flinkckpttest.Checkpoint{SkipFiles: true})
-		_, err := e.resolve(nil)
+		_, err := e.resolve(withRoot(e))
 		if !errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), "chk-1 of job") || !strings.Contains(err.Error(), "chk-2 of job") {
 			t.Errorf("err %v", err)
 		}
@@ -377,11 +380,16 @@ func TestResolverUnmappableReferences(t *testing.T) {
 	e.chk(jobA, 1, t0, &flinkckpttest.Checkpoint{Shared: shared("s", 1)})
 	e.chk(jobA, 2, t0, &flinkckpttest.Checkpoint{Shared: shared("s", 1), Absolute: []string{"gs://other-bucket/elsewhere/f1"}})
 	c, p := e.mustResolve(&flinkckpt.Options{FlinkRoot: "s3a://bucket/ck"})
-	if p.CheckpointID != 2 || !hasWarning(c.Warnings, flinkckpt.WarnUnverifiedReferences, `^references not checked: 1 of 3 referenced files not checked .*gs://other-bucket/elsewhere/f1`) {
-		t.Errorf("chose %d, warnings %q", p.CheckpointID, c.Warnings)
+	if p.CheckpointID != 1 || !p.Verified || !hasLine(c.Reasons, `^chk-2 .*unverified: 1 of 3 referenced files not checked .*gs://other-bucket/elsewhere/f1 — map them`) ||
+		!hasWarning(c.Warnings, flinkckpt.WarnOlderThanUnverified, `newer ones could not be verified \(chk-2 of job`) {
+		t.Errorf("chose %d, reasons %q, warnings %q", p.CheckpointID, c.Reasons, c.Warnings)
+	}
+	c, p = e.mustResolve(&flinkckpt.Options{FlinkRoot: "s3a://bucket/ck", AllowUnverified: true})
+	if p.CheckpointID != 2 || p.Verified || !hasWarning(c.Warnings, flinkckpt.WarnUnverifiedReferences, `^references not checked \(allowed by Options.AllowUnverified\): 1 of 3 referenced files not checked .*gs://other-bucket/elsewhere/f1`) {
+		t.Errorf("allowed: chose %d, warnings %q", p.CheckpointID, c.Warnings)
 	}
 	c, p = e.mustResolve(&flinkckpt.Options{FlinkRoot: "s3a://bucket/ck", Strict: true})
-	if p.CheckpointID != 1 || !hasLine(c.Reasons, `^chk-2 .*broken: .*not checked.*\(strict mode\)`) {
+	if p.CheckpointID != 1 || !hasLine(c.Reasons, `^chk-2 .*unverified: .*not checked.*\(strict mode\)`) {
 		t.Errorf("strict: chose %d, reasons %q", p.CheckpointID, c.Reasons)
 	}
 }
@@ -391,6 +399,9 @@ func TestNewResolverRejectsBadOptions(t *testing.T) {
 	defer b.Close()
 	for _, o := range []*flinkckpt.Options{
 		{JobID: "not-a-job"}, {FlinkRoot: "bucket/ck"}, {Concurrency: -1}, {MaxMetadataSize: -5}, {EntropyKey: "a/b"},
+		{Strict: true, AllowUnverified: true}, {Observe: -time.Second}, {DefaultFS: "hdfs:///flink"}, {DefaultFS: "ns"},
+		{ExtraRoots: []flinkckpt.ExtraRoot{{FlinkRoot: "s3a://x/"}}}, {ExtraRoots: []flinkckpt.ExtraRoot{{FlinkRoot: "x", Bucket: b}}},
+		{Intent: "rescale"}, {ClaimMode: "OWN"}, {FlinkVersion: "latest"}, {FlinkVersion: "1.14", ClaimMode: flinkckpt.ClaimClaim},
 	} {
 		if _, err := flinkckpt.NewResolver(b, "ck", o); err == nil {
 			t.Errorf("%+v: no error", o)
@@ -402,5 +413,21 @@ func TestNewResolverRejectsBadOptions(t *testing.T) {
 	r, err := flinkckpt.NewResolver(b, "ck", &flinkckpt.Options{Name: "mine"})
 	if err != nil || r.Name() != "mine" {
 		t.Errorf("name %v %v", r, err)
+	}
+}
+
+// TestResolverContract runs resume's conformance check on resolvers that
+// choose, find nothing, and fail.
+func TestResolverContract(t *testing.T) {
+	e := newEnv(t, "ck/", "s3a://bucket/", nil)
+	e.chk(jobA, 3, t0, &flinkckpttest.Checkpoint{Shared: shared("a", 1)})
+	for _, prefix := range []string{"ck/", "empty/", "ck/" + jobA + "/chk-3/"} {
+		r, err := flinkckpt.NewResolver(e.bucket, prefix, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, err := range resumetest.CheckResolver(e.ctx, r) {
+			t.Errorf("%s: %v", prefix, err)
+		}
 	}
 }

@@ -23,14 +23,20 @@ type FileCheck struct {
 	Relative bool
 	// Key is the bucket key the path maps to ("" when it cannot be mapped).
 	Key string
+	// Root is the Options.ExtraRoots FlinkRoot through which the file was
+	// mapped into another bucket; "" for the resolver's own bucket.
+	Root string
 	// Want is the size the references need: exactly, or at least (AtLeast)
 	// for byte ranges of merged files.
 	Want    int64
 	AtLeast bool
 	// Checked is false for references that could not be mapped to a key or
-	// were refused (Problem says why).
-	Checked bool
-	Exists  bool
+	// were refused (Problem says why). Unmapped is true for an absolute
+	// reference on the snapshot's own file system (its scheme) that maps to
+	// no key: a wrong Flink root, or a file in a place nobody mapped.
+	Unmapped bool
+	Checked  bool
+	Exists   bool
 	// Size is the size found (-1 when missing or not checked).
 	Size    int64
 	Problem string
@@ -40,17 +46,36 @@ type FileCheck struct {
 type Verification struct {
 	Files []FileCheck
 	// Missing, WrongSize, Refused (relative paths that escape the snapshot
-	// dir) and Unchecked (absolute references that cannot be mapped to a
-	// bucket key) count files.
-	Missing, WrongSize, Refused, Unchecked int
+	// dir), Unmapped (absolute references on the snapshot's own file
+	// system that map to no key: a mapping error) and Unchecked (absolute
+	// references elsewhere, not mappable to a bucket key) count files.
+	Missing, WrongSize, Refused, Unmapped, Unchecked int
 	// Lists and Attributes count the storage calls made.
 	Lists, Attributes int
 }
 
-// OK reports whether every checked file exists with the right size and no
-// reference was refused. Unchecked references do not count against it
-// (strict mode rejects them separately).
-func (v *Verification) OK() bool { return v.Missing == 0 && v.WrongSize == 0 && v.Refused == 0 }
+// OK reports whether every checked file exists with the right size, no
+// reference was refused and every reference on the snapshot's own file
+// system mapped to a key. Unchecked references do not count against it
+// (see Verified).
+func (v *Verification) OK() bool {
+	return v.Missing == 0 && v.WrongSize == 0 && v.Refused == 0 && v.Unmapped == 0
+}
+
+// Verified reports whether every referenced file was checked and found
+// with its recorded size.
+func (v *Verification) Verified() bool { return v.OK() && v.Unchecked == 0 }
+
+// Checked returns the number of referenced files that were checked.
+func (v *Verification) Checked() int {
+	n := 0
+	for _, f := range v.Files {
+		if f.Checked {
+			n++
+		}
+	}
+	return n
+}
 
 // Problem summarises what is wrong, e.g. "3 of 122 referenced files
 // missing, first: shared/…".
@@ -76,13 +101,17 @@ func (v *Verification) Problem() string {
 		parts = append(parts, fmt.Sprintf("%d of %d referenced files of the wrong size, first: %s", v.WrongSize, n,
 			first(func(f FileCheck) bool { return f.Exists && f.Problem != "" })))
 	}
+	if v.Unmapped > 0 {
+		parts = append(parts, fmt.Sprintf("%d of %d referenced files are on the snapshot's own file system but not under its Flink root (a wrong Flink root, or files elsewhere: map them with Options.ExtraRoots, --flink-extra-root), first: %s",
+			v.Unmapped, n, first(func(f FileCheck) bool { return f.Unmapped })))
+	}
 	if v.Refused > 0 {
 		parts = append(parts, fmt.Sprintf("%d relative paths refused, first: %s", v.Refused,
 			first(func(f FileCheck) bool { return f.Relative && !f.Checked })))
 	}
 	if v.Unchecked > 0 {
 		parts = append(parts, fmt.Sprintf("%d of %d referenced files not checked (absolute paths not mappable to a key of this bucket), first: %s",
-			v.Unchecked, n, first(func(f FileCheck) bool { return !f.Relative && !f.Checked })))
+			v.Unchecked, n, first(func(f FileCheck) bool { return !f.Relative && !f.Checked && !f.Unmapped })))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -111,32 +140,48 @@ func relativeKey(dir, rel string) (string, string) {
 }
 
 // verify checks every file md references. dir is the snapshot dir key
-// (ending in "/"). Files directly in dir — its exclusive state — are
-// checked with one delimiter listing of dir (paged); files elsewhere (a
-// job's shared/ dir, which may hold hundreds of thousands of files) with
+// (ending in "/"), path its Flink URI ("" when unknown). Files directly in
+// dir — its exclusive state — are checked with one delimiter listing of dir
+// (paged); files elsewhere (a job's shared/ dir, which may hold hundreds of
+// thousands of files; other buckets through rs's extra roots) with
 // concurrent attribute calls, at most conc at once. Storage errors other
 // than NotFound abort with an error naming the key.
-func verify(ctx context.Context, b *blob.Bucket, dir string, md *metadata.Checkpoint, m *mapping, conc int) (*Verification, error) {
+func verify(ctx context.Context, b *blob.Bucket, dir, path string, md *metadata.Checkpoint, m *mapping, rs *roots, conc int) (*Verification, error) {
 	v := &Verification{}
 	byKey := map[string]int{}
 	byPath := map[string]int{}
+	extraOf := map[int]int{} // file index → extra root index
+	scheme := schemeOf(path)
 	for _, ref := range md.Files {
 		idx, seen := byPath[ref.Path]
 		if !seen {
 			fc := FileCheck{Path: ref.Path, Relative: ref.Relative, Size: -1}
+			extra := -1
+			dedup := ""
 			if ref.Relative {
 				fc.Key, fc.Problem = relativeKey(dir, ref.Path)
 				if fc.Problem != "" {
 					v.Refused++
 				}
-			} else if k, ok := m.key(ref.Path); ok {
-				fc.Key = k
 			} else {
-				fc.Problem = "cannot map to a key of this bucket"
-				v.Unchecked++
+				uri := canonicalURI(ref.Path, rs.dfs)
+				if x, k, ok := rs.locate(m, uri); ok {
+					fc.Key, extra = k, x
+					if x >= 0 {
+						fc.Root = rs.extras[x].root
+						dedup = fmt.Sprint(x)
+					}
+				} else if scheme != "" && schemeOf(uri) == scheme {
+					fc.Problem = "on the snapshot's own file system but not under its Flink root"
+					fc.Unmapped = true
+					v.Unmapped++
+				} else {
+					fc.Problem = "cannot map to a key of this bucket"
+					v.Unchecked++
+				}
 			}
 			if fc.Key != "" {
-				if j, dup := byKey[fc.Key]; dup {
+				if j, dup := byKey[dedup+"\x00"+fc.Key]; dup {
 					byPath[ref.Path] = j
 					idx = j
 					seen = true
@@ -147,7 +192,10 @@ func verify(ctx context.Context, b *blob.Bucket, dir string, md *metadata.Checkp
 				v.Files = append(v.Files, fc)
 				byPath[ref.Path] = idx
 				if fc.Key != "" {
-					byKey[fc.Key] = idx
+					byKey[dedup+"\x00"+fc.Key] = idx
+				}
+				if extra >= 0 {
+					extraOf[idx] = extra
 				}
 			}
 			if !seen || v.Files[idx].Want == 0 {
@@ -169,7 +217,7 @@ func verify(ctx context.Context, b *blob.Bucket, dir string, md *metadata.Checkp
 		if f.Key == "" {
 			continue
 		}
-		if parentKey(f.Key) == dir {
+		if _, other := extraOf[i]; !other && parentKey(f.Key) == dir {
 			own = append(own, i)
 		} else {
 			others = append(others, i)
@@ -204,11 +252,18 @@ func verify(ctx context.Context, b *blob.Bucket, dir string, md *metadata.Checkp
 		v.Attributes = len(others)
 		err := parallel(ctx, len(others), conc, func(j int) error {
 			f := &v.Files[others[j]]
-			a, err := b.Attributes(ctx, f.Key)
+			bucket := b
+			if x, ok := extraOf[others[j]]; ok {
+				bucket = rs.extras[x].bucket
+			}
+			a, err := bucket.Attributes(ctx, f.Key)
 			switch {
 			case gcerrors.Code(err) == gcerrors.NotFound:
 				f.Checked = true
 			case err != nil:
+				if f.Root != "" {
+					return fmt.Errorf("flinkckpt: attributes of %q (extra root %s): %w", f.Key, f.Root, err)
+				}
 				return fmt.Errorf("flinkckpt: attributes of %q: %w", f.Key, err)
 			default:
 				f.Checked, f.Exists, f.Size = true, true, a.Size

@@ -7,8 +7,16 @@ const (
 	// transactional sink may already have published what they committed.
 	WarnOlderThanBroken = "flink.older-than-broken"
 	// WarnOlderThanPathless: newer snapshots have no known Flink path (all
-	// references relative and no Flink root).
+	// references relative and no Flink root). No longer emitted: Resolve
+	// now fails with ErrNoFlinkPath when the snapshot to choose has no
+	// Flink path.
 	WarnOlderThanPathless = "flink.older-than-pathless"
+	// WarnOlderThanUnverified: newer snapshots have references that could
+	// not be checked and were not offered (Options.AllowUnverified).
+	WarnOlderThanUnverified = "flink.older-than-unverified"
+	// WarnOlderThanRefused: newer snapshots cannot serve the intent
+	// (unaligned checkpoints for an upgrade).
+	WarnOlderThanRefused = "flink.older-than-refused"
 	// WarnDrainedSavepoint: the savepoint was taken by stop --drain.
 	WarnDrainedSavepoint = "flink.drained-savepoint"
 	// WarnVerificationOff: Options.SkipVerify; no referenced file checked.
@@ -19,12 +27,49 @@ const (
 	// WarnPathFromLocation: the Flink path was derived from the storage URL
 	// (Options.FallbackFlinkRoot), not from the snapshot.
 	WarnPathFromLocation = "flink.path-from-location"
-	// WarnKeepUntilFirstCheckpoint: the snapshot must be kept until the new
-	// job's first completed checkpoint.
+	// WarnKeepUntilFirstCheckpoint: NO_CLAIM: the snapshot must be kept
+	// until the new job's first completed checkpoint.
 	WarnKeepUntilFirstCheckpoint = "flink.keep-until-first-checkpoint"
-	// WarnRestartedRun: in a fixed job dir a lower checkpoint id is newer
-	// than the chosen one (a run restarted its ids).
+	// WarnOwnedByNewJob: CLAIM: the snapshot belongs to the new job, which
+	// deletes it when subsumed (chosen for changelog snapshots).
+	WarnOwnedByNewJob = "flink.owned-by-new-job"
+	// WarnKeepWhileReferenced: LEGACY or Flink before 1.15: the new job's
+	// checkpoints may go on referencing the snapshot's files.
+	WarnKeepWhileReferenced = "flink.keep-while-referenced"
+	// WarnRestartedRun: in a job dir a lower checkpoint id is newer than a
+	// higher one (a restarted run continued from its savepoint's id, or
+	// restarted at 1): ids are not time order, the newest run's checkpoint
+	// was chosen.
 	WarnRestartedRun = "flink.restarted-run"
+	// WarnLineageOverTime: a savepoint of the chosen checkpoint's job has a
+	// newer modification time (a copy) but a lower checkpoint id: within one
+	// job the id decides.
+	WarnLineageOverTime = "flink.lineage-over-time"
+	// WarnSavepointWhileRunning: the chosen savepoint was taken while the
+	// job kept running (post-checkpoint action NONE) and that job has newer
+	// checkpoints.
+	WarnSavepointWhileRunning = "flink.savepoint-while-running"
+	// WarnCheckpointIDMismatch: a _metadata records another checkpoint id
+	// than its chk-<n> dir name (a hand copy).
+	WarnCheckpointIDMismatch = "flink.checkpoint-id-mismatch"
+	// WarnKindUnknown: a version 2 or 3 _metadata outside a chk-<n> or
+	// savepoint-… dir: checkpoint or savepoint, nothing tells.
+	WarnKindUnknown = "flink.kind-unknown"
+	// WarnUnaligned: an unaligned checkpoint: the same job on the same
+	// Flink minor version only.
+	WarnUnaligned = "flink.unaligned"
+	// WarnFinishedOperators: the snapshot records finished operators.
+	WarnFinishedOperators = "flink.finished-operators"
+	// WarnSavepointPreferred: IntentUpgrade chose a savepoint over newer
+	// checkpoints.
+	WarnSavepointPreferred = "flink.savepoint-preferred"
+	// WarnNotObserved: the newest _metadata is younger than a minute and
+	// no observation window ran: the old job may still be running.
+	WarnNotObserved = "flink.not-observed"
+	// WarnFixedJobID: the chosen checkpoint is in a fixed application-mode
+	// job dir: a resubmission under the same id is ignored when the
+	// JobResultStore holds a terminal result for it.
+	WarnFixedJobID = "flink.fixed-job-id"
 	// WarnDroppedState: with Options.AllowNonRestoredState the new job
 	// (Options.Job) drops the state of the operators named; the candidate
 	// is graded exact-input at best and launched with

@@ -52,3 +52,23 @@ func (e *PartitionErrors) Unwrap() []error {
 	}
 	return out
 }
+
+// pkgPrefix starts every error message of the package.
+const pkgPrefix = "kafkaoffset: "
+
+// unprefixed joins the texts of errs without the package's own prefix, so
+// that a message names the package once; errors.Is and errors.As still
+// reach each of errs.
+func unprefixed(errs ...error) error { return unprefixedError(errs) }
+
+type unprefixedError []error
+
+func (e unprefixedError) Error() string {
+	texts := make([]string, len(e))
+	for i, err := range e {
+		texts[i] = strings.TrimPrefix(err.Error(), pkgPrefix)
+	}
+	return strings.Join(texts, "; ")
+}
+
+func (e unprefixedError) Unwrap() []error { return e }

@@ -102,7 +102,7 @@ func (r *Resolver) metadata(ctx context.Context) (metadata, error) {
 			return metadata{}, errors.Join(errs...)
 		}
 		if err := r.pause(ctx, attempt); err != nil {
-			return metadata{}, fmt.Errorf("kafkaoffset: metadata: %w (after: %w)", err, errors.Join(errs...))
+			return metadata{}, fmt.Errorf("kafkaoffset: metadata: %w (after: %w)", err, unprefixed(errs...))
 		}
 	}
 }

@@ -378,7 +378,7 @@ func (r *Resolver) listOffsets(ctx context.Context, ts int64, isolation int8, wh
 			// MetadataMinAge old: wait that long for new leaders.
 			if err := r.pauseAtLeast(ctx, attempt, r.minAge); err != nil {
 				for _, p := range again {
-					p.Err = fmt.Errorf("kafkaoffset: %s: list %s: %w (last: %w)", p.name(), what, err, p.Err)
+					p.Err = fmt.Errorf("kafkaoffset: %s: list %s: %w (last: %w)", p.name(), what, err, unprefixed(p.Err))
 				}
 				return first, fmt.Errorf("kafkaoffset: list %s: %w", what, err)
 			}

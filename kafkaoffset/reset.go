@@ -60,7 +60,7 @@ func ResetGroup(ctx context.Context, client *kgo.Client, group string, p *Positi
 	var topics []string
 	for _, pp := range p.Partitions {
 		if err := validTopic(pp.Topic); err != nil {
-			return nil, fmt.Errorf("kafkaoffset: reset: %w", err)
+			return nil, fmt.Errorf("kafkaoffset: reset: %w", unprefixed(err))
 		}
 		if pp.Partition < 0 || pp.Offset < 0 {
 			return nil, fmt.Errorf("kafkaoffset: reset: %s/%d: negative partition or offset %d", pp.Topic, pp.Partition, pp.Offset)

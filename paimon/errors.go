@@ -115,3 +115,25 @@ func quoteShort(s string) string {
 	}
 	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(s[:cut]), len(s))
 }
+
+// pkgPrefix starts every error message of the package.
+const pkgPrefix = "paimon: "
+
+// wrapf puts what the package was doing in front of err, naming the package
+// once: err's own "paimon: " is dropped from the text (`paimon: reset
+// consumer-x to 9: read snapshot-9: …`, not `paimon: reset … paimon: read
+// …`). errors.Is and errors.As still reach err. format must start with
+// "paimon: ".
+func wrapf(err error, format string, args ...any) error {
+	return &wrapError{msg: fmt.Sprintf(format, args...), err: err}
+}
+
+type wrapError struct {
+	msg string
+	err error
+}
+
+func (e *wrapError) Error() string {
+	return e.msg + ": " + strings.TrimPrefix(e.err.Error(), pkgPrefix)
+}
+func (e *wrapError) Unwrap() error { return e.err }

@@ -109,7 +109,7 @@ func TestChainDecidesFromHealthyResolvers(t *testing.T) {
 	tbl := openTable(t, wb, path, nil)
 	r, _ := paimon.NewResolver(tbl, "job", nil)
 	healthy := resume.ResolverFunc("healthy", func(context.Context) (resume.Candidate, error) {
-		return resume.Candidate{Position: &resume.RawPosition{PositionKind: "test", Summary: "x"}, Guarantee: resume.ExactInput, At: time.Now()}, nil
+		return resume.Candidate{Position: &resume.RawPosition{PositionKind: "test", Summary: "x"}, Guarantee: resume.ExactInput, At: time.Now(), Reasons: []string{"healthy"}}, nil
 	})
 	chain := &resume.Chain{Resolvers: []resume.Resolver{r, healthy}}
 	d, err := chain.Resolve(bg)

@@ -54,7 +54,7 @@ func (t *Table) PlanResetConsumer(ctx context.Context, id string, nextSnapshot i
 	// Paimon's reset_consumer refuses an id whose snapshot does not exist.
 	snap, err := t.Snapshot(ctx, nextSnapshot)
 	if err != nil {
-		return nil, fmt.Errorf("paimon: reset %s to %d: %w", key, nextSnapshot, err)
+		return nil, wrapf(err, "paimon: reset %s to %d", key, nextSnapshot)
 	}
 	p := &ResetPlan{
 		Table: t.String(), Branch: t.branch, ConsumerID: id, Key: key, NextSnapshot: nextSnapshot,
@@ -194,7 +194,7 @@ func (t *Table) ResetConsumer(ctx context.Context, id string, nextSnapshot int64
 	there, err := t.exists(ctx, t.snapshotKey(nextSnapshot))
 	switch {
 	case err != nil:
-		return p, fmt.Errorf("paimon: wrote %s, but could not check that snapshot-%d still exists: %w", p.Key, nextSnapshot, err)
+		return p, wrapf(err, "paimon: wrote %s, but could not check that snapshot-%d still exists", p.Key, nextSnapshot)
 	case !there:
 		return p, fmt.Errorf("paimon: wrote %s = %d, but %s no longer exists (expired while the reset ran): the job cannot start there; reset again to a snapshot that exists: %w",
 			p.Key, nextSnapshot, t.snapshotKey(nextSnapshot), ErrSnapshotNotFound)
@@ -250,7 +250,7 @@ func (t *Table) checkIdle(ctx context.Context, key string, o ResetOptions) error
 		return nil
 	}
 	if err := t.pause(ctx, o.Observe); err != nil {
-		return fmt.Errorf("paimon: reset %s: observing the consumer file: %w", key, err)
+		return wrapf(err, "paimon: reset %s: observing the consumer file", key)
 	}
 	after, err := t.consumerState(ctx, key)
 	if err != nil {

@@ -310,7 +310,7 @@ func (x *resolution) fromConsumer(ctx context.Context, c *Consumer) (resume.Cand
 	earliest, latest, err := x.bounds(ctx)
 	if err != nil {
 		if errors.Is(err, ErrSnapshotNotFound) {
-			return resume.Candidate{}, fmt.Errorf("paimon: consumer %s says nextSnapshot %d but %s has no snapshot: was the table recreated? %w", c.Key, n, t, err)
+			return resume.Candidate{}, wrapf(err, "paimon: consumer %s says nextSnapshot %d but %s has no snapshot: was the table recreated?", c.Key, n, t)
 		}
 		return resume.Candidate{}, err
 	}
@@ -428,7 +428,7 @@ func (x *resolution) fromTime(ctx context.Context) (resume.Candidate, error) {
 	res, err := t.search(ctx, at.UnixMilli(), false)
 	if err != nil {
 		if errors.Is(err, ErrSnapshotNotFound) {
-			return resume.Candidate{}, fmt.Errorf("paimon: %s: no consumer %q and no snapshot to start from by time: %w", t, x.r.id, errors.Join(err, resume.ErrNoPosition))
+			return resume.Candidate{}, wrapf(errors.Join(err, resume.ErrNoPosition), "paimon: %s: no consumer %q and no snapshot to start from by time", t, x.r.id)
 		}
 		return resume.Candidate{}, err
 	}

@@ -249,7 +249,7 @@ func checkTableOptions(o map[string]string) error {
 	for _, k := range []string{OptSnapshotTimeRetained, OptChangelogTimeRetained, OptConsumerExpiration} {
 		if v, ok := o[k]; ok && (v != "" || k != OptConsumerExpiration) { // "" unsets the expiration
 			if _, _, err := parseDurationParts(v); err != nil {
-				return fmt.Errorf("paimon: NewResolver: TableOptions[%s]: %w", k, err)
+				return wrapf(err, "paimon: NewResolver: TableOptions[%s]", k)
 			}
 		}
 	}

@@ -95,7 +95,7 @@ func (t *Table) search(ctx context.Context, ms int64, inclusive bool) (*timeSear
 		res.lastID = last.ID
 		return res, nil
 	}
-	return nil, fmt.Errorf("paimon: time search under %s: snapshots kept vanishing (expiry running?): %w", t.snapshotDir(), lastErr)
+	return nil, wrapf(lastErr, "paimon: time search under %s: snapshots kept vanishing (expiry running?)", t.snapshotDir())
 }
 
 // bisect returns the file with the largest id in [first.ID, hi] for which

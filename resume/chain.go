@@ -295,21 +295,6 @@ func safeName(r Resolver, i int) (name string) {
 	return r.Name()
 }
 
-// validate checks the contract for a candidate returned with a nil error by
-// a resolver whose MaxGuarantee is bound.
-func validate(c Candidate, name string, bound Guarantee) error {
-	if c.Position == nil {
-		return fmt.Errorf("resume: resolver %s returned no position and no error", name)
-	}
-	if !c.Guarantee.Valid() {
-		return fmt.Errorf("resume: resolver %s returned a candidate with guarantee %s", name, c.Guarantee)
-	}
-	if c.Guarantee > bound {
-		return fmt.Errorf("resume: resolver %s offered %s, above its MaxGuarantee %s", name, c.Guarantee, bound)
-	}
-	return nil
-}
-
 // continueWarnings adds the chain's warnings to the winner: newer progress
 // elsewhere, and operator state starting empty.
 func continueWarnings(w *Candidate, cands []*Candidate, winner int) {

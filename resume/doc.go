@@ -60,17 +60,30 @@
 //	chain.newer-progress                   another resolver shows newer progress than the chosen position
 //	chain.state-starts-empty               the chosen position does not restore operator state
 //	flink.older-than-broken                newer snapshots completed but are broken: duplicates downstream
-//	flink.older-than-pathless              newer snapshots have no known Flink path (pass the Flink root)
+//	flink.older-than-pathless              (no longer emitted: a newest snapshot without Flink path fails)
+//	flink.older-than-unverified            newer snapshots could not be verified: duplicates downstream
+//	flink.older-than-refused               newer snapshots cannot serve the intent (upgrade): duplicates downstream
 //	flink.drained-savepoint                the savepoint was taken by stop --drain
 //	flink.verification-off                 referenced files were not checked (SkipVerify)
-//	flink.unverified-references            some referenced files could not be mapped to keys and checked
+//	flink.unverified-references            some referenced files could not be checked (AllowUnverified)
 //	flink.path-from-location               the -s path comes from the storage URL, not the snapshot
-//	flink.keep-until-first-checkpoint      keep the snapshot until the new job's first checkpoint
-//	flink.restarted-run                    a lower checkpoint id in a fixed job dir is newer than the chosen one
+//	flink.keep-until-first-checkpoint      NO_CLAIM: keep the snapshot until the new job's first checkpoint
+//	flink.owned-by-new-job                 CLAIM (changelog snapshots): the new job owns and deletes the snapshot
+//	flink.keep-while-referenced            LEGACY or Flink < 1.15: the new job's checkpoints may use its files
+//	flink.restarted-run                    a lower checkpoint id in the job dir is newer: the newest run was chosen
+//	flink.lineage-over-time                a savepoint of the job looks newer but has a lower id: the id decided
+//	flink.savepoint-while-running          the savepoint was taken while the job ran on, and it checkpointed later
+//	flink.checkpoint-id-mismatch           the _metadata's checkpoint id is not its chk-<n> dir's (a hand copy)
+//	flink.kind-unknown                     a v2/v3 _metadata outside chk-<n>/savepoint-… dirs: kind unknown
+//	flink.unaligned                        an unaligned checkpoint: same job, same Flink minor version only
+//	flink.finished-operators               the snapshot records finished operators
+//	flink.savepoint-preferred              an upgrade chose a savepoint over newer checkpoints
+//	flink.not-observed                     the newest _metadata is younger than a minute: the job may still run
+//	flink.fixed-job-id                     a fixed application-mode job id: JobResultStore may ignore a resubmission
 //	flink.dropped-state                    the new job drops some operators' state (--allowNonRestoredState): exact-input at best
 //	flink.dropped-source-state             the dropped state includes a source enumerator's: input may be skipped (data-loss)
 //	flink.conditional-restore              state goes to operators the new job creates only under unsettled conditions
-//	flink.older-than-incompatible          newer snapshots would drop state in the new job: duplicates downstream
+//	flink.older-than-incompatible          the new job cannot restore newer snapshots: duplicates downstream
 //	kafka.no-commits                       the group has no commits on the topics: every partition starts by time
 //	kafka.uncommitted-partitions           partitions without a commit start at the log start offset
 //	kafka.start-at-end                     partitions with no record at or after the time start at the end offset

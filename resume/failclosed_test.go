@@ -402,7 +402,7 @@ func TestMaxGuarantee(t *testing.T) {
 func TestCandidateAboveItsBoundIsAFailure(t *testing.T) {
 	liar := resume.WithMaxGuarantee(static("liar", resume.ExactlyOnce, t0), resume.Replay)
 	d, err := (&resume.Chain{Resolvers: []resume.Resolver{liar, static("b", resume.Replay, t0)}}).Resolve(context.Background())
-	if err == nil || !strings.Contains(err.Error(), "offered exactly-once, above its MaxGuarantee replay") {
+	if err == nil || !strings.Contains(err.Error(), "offered guarantee exactly-once, above its MaxGuarantee replay") {
 		t.Errorf("err = %v", err)
 	}
 	// It failed with the bound it declared: replay blocks nothing at replay.

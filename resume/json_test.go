@@ -132,14 +132,14 @@ func TestDecisionJSONReadBack(t *testing.T) {
 
 func TestDecisionJSONRules(t *testing.T) {
 	t.Run("NothingChosenIsNullAndArraysNeverNull", func(t *testing.T) {
-		r := resumetest.Static("a", resume.Candidate{Position: pos("k", "s"), Guarantee: resume.DataLoss})
+		r := resumetest.Static("a", resume.Candidate{Position: pos("k", "s"), Guarantee: resume.DataLoss, Reasons: []string{"r"}})
 		d, _ := (&resume.Chain{Resolvers: []resume.Resolver{r}, Policy: resume.Policy{Now: func() time.Time { return t0 }}}).Resolve(context.Background())
 		d.Version = "(devel)"
 		got, err := json.Marshal(d)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := `{"schema":"resumekit.decision/v1","resumekit":"(devel)","decided_at":"2026-11-29T10:00:00Z","policy":{"min_guarantee":"replay","on_failure":"block-weaker"},"chosen":null,"considered":[{"resolver":"a","verdict":"rejected","why":"guarantee data-loss is below the minimum replay","candidate":{"resolver":"a","kind":"k","guarantee":"data-loss","position":{"kind":"k","summary":"s","launch":{"args":null,"config":null,"options":null}},"summary":"s","launch":{"args":[],"config":{},"options":{}},"reasons":[],"warnings":[]}}]}`
+		want := `{"schema":"resumekit.decision/v1","resumekit":"(devel)","decided_at":"2026-11-29T10:00:00Z","policy":{"min_guarantee":"replay","on_failure":"block-weaker"},"chosen":null,"considered":[{"resolver":"a","verdict":"rejected","why":"guarantee data-loss is below the minimum replay","candidate":{"resolver":"a","kind":"k","guarantee":"data-loss","position":{"kind":"k","summary":"s","launch":{"args":null,"config":null,"options":null}},"summary":"s","launch":{"args":[],"config":{},"options":{}},"reasons":["r"],"warnings":[]}}]}`
 		if diff := cmp.Diff(want, string(got)); diff != "" {
 			t.Errorf("(-want +got):\n%s", diff)
 		}

@@ -16,20 +16,34 @@ var ErrNoPosition = errors.New("resume: no position")
 // Resolve returns the resolver's best candidate with a nil error; an error
 // wrapping [ErrNoPosition] when it honestly found nothing to offer; or another
 // error when it could not look (storage unreachable, bad input). It must
-// return promptly once ctx is done, with an error wrapping ctx.Err(). A
-// candidate returned with a nil error must have a non-nil Position and a valid
-// Guarantee. Resolve may be called concurrently and more than once.
+// return promptly once ctx is done, with an error wrapping ctx.Err(). Resolve
+// may be called concurrently and more than once, and calls on the same
+// unchanged source agree.
+//
+// A candidate returned with a nil error carries, in this order ([CheckCandidate]
+// checks exactly these rules):
+//   - a non-nil Position whose Kind is one word (flink-checkpoint), whose
+//     String is one non-empty line, and which marshals to JSON (it goes into
+//     the decision document);
+//   - a valid Guarantee: DataLoss, Replay, ExactInput or ExactlyOnce, and
+//     not above the resolver's [MaxGuarantee];
+//   - Resolver empty (the chain fills in Name) or equal to Name;
+//   - at least one Reason, none empty: what was found and which checks passed;
+//   - Warnings with a namespaced code without spaces (kafka.rewind-lag) and a
+//     text each.
+//
+// At may be zero when the time is unknown. Name is one non-empty line.
 //
 // The chain runs resolvers concurrently, each under [Policy.Timeout]; a resolver
 // that panics, ignores its deadline, or breaks the rules above is recorded as a
-// failure, never chosen.
+// failure, never chosen. resumetest.CheckResolver checks an implementation
+// against all of it.
 //
 // A resolver that can never offer exactly-once should also implement
 // [GuaranteeBounder] (MaxGuarantee, the best guarantee it can offer; wrap a
 // [ResolverFunc] with [WithMaxGuarantee]): when it fails, the chain blocks
 // only the candidates below that bound. Without it a failure counts as a lost
-// exactly-once candidate and blocks every stateless start. A candidate above
-// the declared bound is a failure.
+// exactly-once candidate and blocks every stateless start.
 type Resolver interface {
 	// Name identifies the resolver in decisions and reports, e.g.
 	// "flink-checkpoints". It must be unique within a chain: [Chain.Resolve]

@@ -2,11 +2,17 @@
 // tests: byte-exact _metadata files (versions 2 to 7, every stream, keyed,
 // operator and channel handle type), the state files they reference, and
 // whole layouts — job dirs, chk-<n> dirs, shared/ files referenced by
-// absolute Flink URIs (optionally entropy-injected), savepoint dirs, and the
-// incomplete and broken checkpoints that restarts must skip — and the
-// source state inside them ([Source]: KafkaSource splits and enumerator
-// states v0–v3, Paimon splits, enumerator and MonitorSource state, Flink CDC
-// MySQL splits v1–v4 and enumerator), inline, in files, or
+// absolute Flink URIs (optionally entropy-injected, optionally in Flink's
+// own Path.toString() spelling: file:/data/ck, hdfs:/flink/ck), savepoint
+// dirs, and the incomplete and broken checkpoints that restarts must skip.
+// A Checkpoint also sets what decides a restore: operator ids (snapshots of
+// different applications), the state backend's handle family, in-flight
+// data of an unaligned checkpoint, finished operators, a savepoint's
+// post-checkpoint action, a _metadata id other than its dir's, and inline
+// union list state of hundreds of MB, streamed to the bucket ([EncodeTo]).
+// It also writes the source state inside them ([Source]: KafkaSource splits
+// and enumerator states v0–v3, Paimon splits, enumerator and MonitorSource
+// state, Flink CDC MySQL splits v1–v4 and enumerator), inline, in files, or
 // Snappy-compressed, byte-exact to the connectors' serializers.
 //
 // It is resumekit's own encoder, built to the layout of Flink's

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"unicode/utf16"
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
@@ -16,12 +17,34 @@ import (
 // verbatim when set; otherwise Encode writes a small Java serialization
 // stream naming CheckpointType or SavepointType, md.Format and, for a
 // drained savepoint, TERMINATE — enough for resumekit (and any reader that
-// scans for those names), though not a stream Java can deserialize.
+// scans for those names), though not a stream Java can deserialize; the
+// post-checkpoint action is md.Action (TERMINATE when md.Drained, NONE when
+// empty).
 func Encode(md *metadata.Checkpoint) ([]byte, error) {
-	if md.Version < 2 || md.Version > 7 {
-		return nil, fmt.Errorf("flinkckpttest: cannot encode version %d", md.Version)
-	}
 	e := &encoder{v: md.Version}
+	if err := e.checkpoint(md); err != nil {
+		return nil, err
+	}
+	return e.b, nil
+}
+
+// EncodeTo writes what Encode returns to w as it goes, holding a buffer of
+// about a MiB rather than the whole file (inline byte streams are written
+// straight from md), and returns the number of bytes written. Tests use it
+// for _metadata files of hundreds of MB.
+func EncodeTo(w io.Writer, md *metadata.Checkpoint) (int64, error) {
+	e := &encoder{v: md.Version, w: w}
+	if err := e.checkpoint(md); err != nil {
+		return e.n, err
+	}
+	e.flush()
+	return e.n, e.err
+}
+
+func (e *encoder) checkpoint(md *metadata.Checkpoint) error {
+	if md.Version < 2 || md.Version > 7 {
+		return fmt.Errorf("flinkckpttest: cannot encode version %d", md.Version)
+	}
 	e.u32(0x4960672D)
 	e.u32(uint32(md.Version))
 	e.i64(md.CheckpointID)
@@ -43,19 +66,33 @@ func Encode(md *metadata.Checkpoint) ([]byte, error) {
 		if md.Properties != nil {
 			e.b = append(e.b, md.Properties...)
 		} else {
-			e.b = append(e.b, Properties(md.Savepoint, md.Format, md.Drained)...)
+			e.b = append(e.b, properties(md.Savepoint, md.Format, action(md))...)
 		}
 	}
-	if e.err != nil {
-		return nil, e.err
-	}
-	return e.b, nil
+	return e.err
 }
 
 type encoder struct {
 	b   []byte
 	v   int
 	err error
+	// w, when set, receives the bytes as they are encoded (EncodeTo); n
+	// counts what it took.
+	w io.Writer
+	n int64
+}
+
+// flush hands the buffered bytes to w (EncodeTo only).
+func (e *encoder) flush() {
+	if e.w == nil || len(e.b) == 0 || e.err != nil {
+		return
+	}
+	n, err := e.w.Write(e.b)
+	e.n += int64(n)
+	if err != nil {
+		e.err = fmt.Errorf("flinkckpttest: write: %w", err)
+	}
+	e.b = e.b[:0]
 }
 
 func (e *encoder) u8(v byte)    { e.b = append(e.b, v) }
@@ -64,6 +101,18 @@ func (e *encoder) i32(v int32)  { e.u32(uint32(v)) }
 func (e *encoder) i64(v int64)  { e.b = binary.BigEndian.AppendUint64(e.b, uint64(v)) }
 func (e *encoder) bytes(b []byte) {
 	e.i32(int32(len(b)))
+	if e.w != nil && len(b) >= 64<<10 {
+		// Large inline data goes to w as it is, not through the buffer.
+		e.flush()
+		if e.err == nil {
+			n, err := e.w.Write(b)
+			e.n += int64(n)
+			if err != nil {
+				e.err = fmt.Errorf("flinkckpttest: write: %w", err)
+			}
+		}
+		return
+	}
 	e.b = append(e.b, b...)
 }
 
@@ -129,6 +178,9 @@ func (e *encoder) operator(op *metadata.Operator) {
 	e.i32(int32(len(op.SubtaskStates)))
 	for i := range op.SubtaskStates {
 		e.subtask(&op.SubtaskStates[i])
+		if len(e.b) >= 1<<20 {
+			e.flush()
+		}
 	}
 }
 
@@ -335,6 +387,25 @@ func (e *encoder) channel(h *metadata.ChannelHandle) {
 // (CANONICAL or NATIVE; CANONICAL when empty) and post-checkpoint action
 // (TERMINATE when drained, NONE otherwise) for savepoints.
 func Properties(savepoint bool, format metadata.Format, drained bool) []byte {
+	a := metadata.ActionNone
+	if drained {
+		a = metadata.ActionTerminate
+	}
+	return properties(savepoint, format, a)
+}
+
+// action is the post-checkpoint action Encode writes for md.
+func action(md *metadata.Checkpoint) metadata.PostCheckpointAction {
+	switch {
+	case md.Drained:
+		return metadata.ActionTerminate
+	case md.Action != "":
+		return md.Action
+	}
+	return metadata.ActionNone
+}
+
+func properties(savepoint bool, format metadata.Format, action metadata.PostCheckpointAction) []byte {
 	j := &javaStream{}
 	j.b = append(j.b, 0xAC, 0xED, 0x00, 0x05)
 	j.classDesc("org.apache.flink.runtime.checkpoint.CheckpointProperties",
@@ -349,17 +420,13 @@ func Properties(savepoint bool, format metadata.Format, drained bool) []byte {
 	if format == "" {
 		format = "CANONICAL"
 	}
-	action := "NONE"
-	if drained {
-		action = "TERMINATE"
-	}
 	j.classDesc("org.apache.flink.runtime.checkpoint.SavepointType",
 		[]field{{'L', "formatType", "Lorg/apache/flink/core/execution/SavepointFormatType;"},
 			{'L', "name", "Ljava/lang/String;"},
 			{'L', "postCheckpointAction", "Lorg/apache/flink/runtime/checkpoint/SavepointType$PostCheckpointAction;"}})
 	j.enum("org.apache.flink.core.execution.SavepointFormatType", string(format))
 	j.str("Savepoint")
-	j.enum("org.apache.flink.runtime.checkpoint.SavepointType$PostCheckpointAction", action)
+	j.enum("org.apache.flink.runtime.checkpoint.SavepointType$PostCheckpointAction", string(action))
 	return j.b
 }
 

@@ -46,3 +46,15 @@ func ExampleEncode() {
 	// Output:
 	// 488 6 12 state
 }
+
+// Flink writes a path without an authority as Path.toString() spells it:
+// a Layout with PathString writes references the same way.
+func ExamplePathString() {
+	fmt.Println(flinkckpttest.PathString("file:///data/ck/job/shared/a.sst"))
+	fmt.Println(flinkckpttest.PathString("hdfs:///flink/ck"))
+	fmt.Println(flinkckpttest.PathString("hdfs://ns/flink/ck"))
+	// Output:
+	// file:/data/ck/job/shared/a.sst
+	// hdfs:/flink/ck
+	// hdfs://ns/flink/ck
+}

@@ -105,7 +105,7 @@ func AllHandles(version int, root string) *metadata.Checkpoint {
 		md.Operators = append(md.Operators, metadata.Operator{ID: OperatorID(2), Parallelism: 1, MaxParallelism: 128, Finished: true})
 	}
 	if version >= 4 {
-		md.Savepoint, md.Format = true, "NATIVE"
+		md.Savepoint, md.Format, md.Action = true, "NATIVE", metadata.ActionNone
 	}
 	return md
 }

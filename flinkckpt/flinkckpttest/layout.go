@@ -19,9 +19,27 @@ type Layout struct {
 	// Prefix is the key prefix of the checkpoint root ("" or "dir/").
 	Prefix string
 	// Root is the Flink file-system URI of the bucket's key "" (e.g.
-	// "s3a://bucket/" or "hdfs://ns/flink/"): the Flink path of a key K is
-	// Root+K, and absolute references are written that way.
+	// "s3a://bucket/", "hdfs://ns/flink/", "file:///data/"): the Flink path
+	// of a key K is Root+K, and absolute references are written that way.
 	Root string
+	// PathString writes absolute references as Flink does: its
+	// Path.toString() leaves out "//" when the URI has no authority, so a
+	// local checkpoint dir file:///data/ck gives references
+	// file:/data/ck/<job>/shared/… and hdfs:///flink/ck (the default name
+	// service) gives hdfs:/flink/ck/…. Written.FlinkPath keeps Root's
+	// spelling.
+	PathString bool
+}
+
+// PathString returns uri as Flink's Path.toString() spells it: without "//"
+// when the authority is empty (file:///data/ck → file:/data/ck); other URIs
+// are returned as they are.
+func PathString(uri string) string {
+	i := strings.Index(uri, ":///")
+	if i <= 0 || strings.ContainsAny(uri[:i], "/?#") {
+		return uri
+	}
+	return uri[:i+1] + uri[i+3:]
 }
 
 // FlinkRoot returns the Flink URI of the checkpoint root (Root+Prefix), what
@@ -52,10 +70,36 @@ type Checkpoint struct {
 	Entropy string
 	// FileSize is the size of every state file; 0 means 16.
 	FileSize int64
-	// Savepoint, Format and Drained go into the properties (v4+).
+	// Savepoint, Format, Drained and Action (the post-checkpoint action;
+	// NONE when empty) go into the properties (v4+).
 	Savepoint bool
 	Format    metadata.Format
 	Drained   bool
+	Action    metadata.PostCheckpointAction
+	// OperatorIDs, when set, are the operators' ids (and their number):
+	// snapshots of different applications have different ids. By default
+	// every snapshot has the ids OperatorID(0), OperatorID(1), ….
+	OperatorIDs []string
+	// MetadataID, when not 0, is the checkpoint id written in _metadata
+	// instead of the dir's (a chk dir copied by hand).
+	MetadataID int64
+	// StateBackend is the keyed state's handle family: "" or
+	// "rocksdb-incremental" (type 11; 5 before v4), "full" (key groups,
+	// type 12; 3 before v4, one subtask per file), "canonical" (savepoint
+	// key groups, type 7) or "changelog" (type 14 around the incremental
+	// handle; 8 before v4).
+	StateBackend string
+	// UnionState is the size of inline union list operator state, written
+	// as one more operator whose subtasks each hold at most 1 MiB inline —
+	// Flink's largest execution.checkpointing.data-inline-threshold — as a
+	// large union list state's _metadata does. The file is streamed to the
+	// bucket, so hundreds of MB cost little memory.
+	UnionState int64
+	// Unaligned gives the first subtask in-flight data (channel state) of
+	// an unaligned checkpoint, inline.
+	Unaligned bool
+	// FinishedOperators adds that many fully finished operators (v3+).
+	FinishedOperators int
 	// Incomplete writes the state files but no _metadata (in progress,
 	// failed, or half deleted).
 	Incomplete bool
@@ -169,9 +213,20 @@ func (l *Layout) write(ctx context.Context, parent, name, job string, id int64, 
 			files = append(files, file{strings.TrimPrefix(a, l.Root), cc.FileSize})
 		}
 	}
+	if l.PathString {
+		for i, a := range absolute {
+			absolute[i] = PathString(a)
+		}
+	}
+	mdID := id
+	if cc.MetadataID != 0 {
+		mdID = cc.MetadataID
+	}
 	md := (&Spec{
-		Version: cc.Version, CheckpointID: id, Operators: cc.Operators, Relative: relative,
+		Version: cc.Version, CheckpointID: mdID, Operators: cc.Operators, Relative: relative,
 		Absolute: absolute, FileSize: cc.FileSize, Savepoint: cc.Savepoint, Format: cc.Format, Drained: cc.Drained,
+		Action: cc.Action, OperatorIDs: cc.OperatorIDs, StateBackend: cc.StateBackend, UnionState: cc.UnionState,
+		Unaligned: cc.Unaligned, FinishedOperators: cc.FinishedOperators,
 	}).Metadata()
 	for _, sf := range l.addSources(md, dir, cc.Sources) {
 		files = append(files, file{sf.key, int64(len(sf.data))})
@@ -193,6 +248,12 @@ func (l *Layout) write(ctx context.Context, parent, name, job string, id int64, 
 	if cc.Incomplete {
 		return w, nil
 	}
+	if cc.UnionState > 0 && !cc.Corrupt {
+		if err := l.stream(ctx, dir+"_metadata", md); err != nil {
+			return nil, err
+		}
+		return w, nil
+	}
 	data, err := Encode(md)
 	if err != nil {
 		return nil, err
@@ -206,10 +267,27 @@ func (l *Layout) write(ctx context.Context, parent, name, job string, id int64, 
 	return w, nil
 }
 
+// stream writes a large _metadata through a bucket writer as it is encoded.
+func (l *Layout) stream(ctx context.Context, key string, md *metadata.Checkpoint) error {
+	bw, err := l.Bucket.NewWriter(ctx, key, nil)
+	if err != nil {
+		return fmt.Errorf("flinkckpttest: write %q: %w", key, err)
+	}
+	_, err = EncodeTo(bw, md)
+	if cerr := bw.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("flinkckpttest: write %q: %w", key, err)
+	}
+	return nil
+}
+
 // Spec builds the Metadata of a typical incremental RocksDB checkpoint:
 // Operators operators of one subtask each; the first operator's keyed state
 // references every Absolute URI as shared state and every Relative path as
-// private state (incremental handle type 11, or 5 before version 4).
+// private state (incremental handle type 11, or 5 before version 4). The
+// fields after Drained are those of [Checkpoint] of the same names.
 type Spec struct {
 	Version      int
 	CheckpointID int64
@@ -220,13 +298,41 @@ type Spec struct {
 	Savepoint    bool
 	Format       metadata.Format
 	Drained      bool
+
+	Action            metadata.PostCheckpointAction
+	OperatorIDs       []string
+	StateBackend      string
+	UnionState        int64
+	Unaligned         bool
+	FinishedOperators int
 }
+
+// inlineMax is Flink's largest execution.checkpointing.data-inline-threshold
+// (1 MiB): state handles up to it are written into _metadata.
+const inlineMax = 1 << 20
 
 // Metadata returns the Metadata Spec describes, ready for Encode.
 func (s *Spec) Metadata() *metadata.Checkpoint {
 	md := &metadata.Checkpoint{Version: s.Version, CheckpointID: s.CheckpointID, Savepoint: s.Savepoint, Format: s.Format, Drained: s.Drained}
-	for i := 0; i < s.Operators; i++ {
-		op := metadata.Operator{ID: OperatorID(i), Parallelism: 1, MaxParallelism: 128}
+	if s.Savepoint && s.Version >= 4 {
+		md.Action = s.Action
+		switch {
+		case s.Drained:
+			md.Action = metadata.ActionTerminate
+		case md.Action == "":
+			md.Action = metadata.ActionNone
+		}
+	}
+	n := s.Operators
+	if len(s.OperatorIDs) > 0 {
+		n = len(s.OperatorIDs)
+	}
+	for i := 0; i < n; i++ {
+		id := OperatorID(i)
+		if len(s.OperatorIDs) > 0 {
+			id = s.OperatorIDs[i]
+		}
+		op := metadata.Operator{ID: id, Parallelism: 1, MaxParallelism: 128}
 		if s.Version >= 5 {
 			op.Name, op.UID = fmt.Sprintf("operator-%d", i), fmt.Sprintf("uid-%d", i)
 		}
@@ -254,15 +360,90 @@ func (s *Spec) Metadata() *metadata.Checkpoint {
 				k.Private = append(k.Private, metadata.NamedHandle{LocalPath: fmt.Sprintf("MANIFEST-%06d", j),
 					Handle: &metadata.StreamHandle{Type: metadata.TypeRelativeFile, Path: r, Size: s.FileSize}})
 			}
-			st.ManagedKeyed = k
+			st.ManagedKeyed = s.keyed(k)
+			if s.Unaligned && s.Version >= 3 {
+				ch := metadata.ChannelHandle{Subtask: 0, Info: [2]int32{0, 0}, Offsets: []int64{0}, Size: 4,
+					Stream: &metadata.StreamHandle{Type: metadata.TypeByteStream, Name: "in-flight", Data: []byte{1, 2, 3, 4}}}
+				if s.Version >= 6 {
+					ch.Type = metadata.ChannelInput
+				}
+				st.InputChannels = []metadata.ChannelHandle{ch}
+			}
 		} else {
 			st.ManagedOperator = &metadata.OperatorHandle{Type: metadata.TypeOperatorStream,
 				States: []metadata.OperatorStateInfo{{Name: "source-state", Mode: 1, Offsets: []int64{0}}},
 				Stream: &metadata.StreamHandle{Type: metadata.TypeByteStream, Name: "op", Data: []byte{0, 0, 0, 1}}}
 		}
 		op.SubtaskStates = []metadata.SubtaskState{st}
-		op.Subtasks = 1
+		if i == 0 && (s.StateBackend == "full" || s.StateBackend == "canonical") {
+			op.SubtaskStates = s.fullSubtasks(st.ManagedKeyed)
+			op.Parallelism = max(1, len(op.SubtaskStates))
+		}
+		op.Subtasks = len(op.SubtaskStates)
 		md.Operators = append(md.Operators, op)
 	}
+	for i := 0; i < s.FinishedOperators && s.Version >= 3; i++ {
+		md.Operators = append(md.Operators, metadata.Operator{ID: OperatorID(1000 + i), Parallelism: 1, MaxParallelism: 128, Finished: true})
+	}
+	if s.UnionState > 0 {
+		md.Operators = append(md.Operators, unionOperator(s.UnionState))
+	}
 	return md
+}
+
+// keyed wraps the incremental handle k as StateBackend says.
+func (s *Spec) keyed(k *metadata.KeyedHandle) *metadata.KeyedHandle {
+	if s.StateBackend != "changelog" {
+		return k
+	}
+	t := metadata.TypeChangelogV2
+	if s.Version < 4 {
+		t = metadata.TypeChangelog
+	}
+	return &metadata.KeyedHandle{Type: t, KeyGroupStart: 0, KeyGroupCount: 128, CheckpointedSize: k.CheckpointedSize,
+		Materialized: []*metadata.KeyedHandle{k},
+		NonMaterialized: []*metadata.KeyedHandle{{Type: metadata.TypeChangelogBytes, KeyGroupStart: 0, KeyGroupCount: 128, From: 1, To: 2,
+			Changes: []metadata.StateChange{{KeyGroup: 0, Data: []byte{1}}}, HandleID: "changes"}},
+		MaterializationID: 1, CheckpointID: s.CheckpointID, HandleID: fmt.Sprintf("changelog-%d", s.CheckpointID)}
+}
+
+// fullSubtasks turns the files of an incremental handle into one subtask
+// per file, each a key-groups handle (full snapshot or canonical
+// savepoint).
+func (s *Spec) fullSubtasks(k *metadata.KeyedHandle) []metadata.SubtaskState {
+	t := metadata.TypeKeyGroupsV2
+	switch {
+	case s.StateBackend == "canonical":
+		t = metadata.TypeSavepointKeyGroups
+	case s.Version < 4:
+		t = metadata.TypeKeyGroups
+	}
+	var out []metadata.SubtaskState
+	for j, f := range append(append([]metadata.NamedHandle(nil), k.Shared...), k.Private...) {
+		h := &metadata.KeyedHandle{Type: t, KeyGroupStart: int32(j), KeyGroupCount: 1, Offsets: []int64{0}, Stream: f.Handle}
+		if t == metadata.TypeKeyGroupsV2 {
+			h.HandleID = fmt.Sprintf("kg-%d", j)
+		}
+		out = append(out, metadata.SubtaskState{Index: int32(j), ManagedKeyed: h})
+	}
+	return out
+}
+
+// unionOperator is an operator whose union list state is size bytes
+// inline, at most inlineMax per subtask; every subtask's bytes are views of
+// one shared buffer.
+func unionOperator(size int64) metadata.Operator {
+	chunk := bytes.Repeat([]byte{'u'}, int(min(size, inlineMax)))
+	op := metadata.Operator{ID: OperatorID(2000), MaxParallelism: 32768}
+	for i := 0; size > 0; i++ {
+		n := min(size, inlineMax)
+		size -= n
+		op.SubtaskStates = append(op.SubtaskStates, metadata.SubtaskState{Index: int32(i),
+			ManagedOperator: &metadata.OperatorHandle{Type: metadata.TypeOperatorStream,
+				States: []metadata.OperatorStateInfo{{Name: "union-state", Mode: metadata.ModeUnion, Offsets: []int64{0}}},
+				Stream: &metadata.StreamHandle{Type: metadata.TypeByteStream, Name: fmt.Sprintf("union-%d", i), Data: chunk[:n]}}})
+	}
+	op.Parallelism = len(op.SubtaskStates)
+	op.Subtasks = len(op.SubtaskStates)
+	return op
 }

@@ -11,6 +11,22 @@ const (
 	FormatNative Format = "NATIVE"
 )
 
+// PostCheckpointAction is what the job did after a savepoint, as its
+// properties record it (SavepointType.PostCheckpointAction, Flink 1.15 on).
+type PostCheckpointAction string
+
+// Post-checkpoint actions.
+const (
+	// ActionNone: the job kept running ("flink savepoint"): it went on
+	// checkpointing and committing after the savepoint.
+	ActionNone PostCheckpointAction = "NONE"
+	// ActionSuspend: the job stopped ("flink stop").
+	ActionSuspend PostCheckpointAction = "SUSPEND"
+	// ActionTerminate: the job stopped after draining ("flink stop
+	// --drain").
+	ActionTerminate PostCheckpointAction = "TERMINATE"
+)
+
 // Checkpoint is a parsed _metadata file: a checkpoint or a savepoint.
 type Checkpoint struct {
 	// Version of the format, 2 to 7.
@@ -28,6 +44,9 @@ type Checkpoint struct {
 	// properties' post-checkpoint action is TERMINATE): the old job emitted
 	// its final watermark and flushed its windows.
 	Drained bool
+	// Action is the savepoint's post-checkpoint action when the properties
+	// name one (v4+ savepoints), "" otherwise.
+	Action PostCheckpointAction
 	// MasterStates lists the master hooks' state names.
 	MasterStates []string
 	// Masters holds the master states in full.

@@ -185,6 +185,8 @@ var (
 	enumCanonical   = javaString("CANONICAL")
 	enumNative      = javaString("NATIVE")
 	enumTerminate   = javaString("TERMINATE")
+	enumSuspend     = javaString("SUSPEND")
+	enumNone        = javaString("NONE")
 )
 
 // javaString is a short string as ObjectOutputStream writes it (TC_STRING).
@@ -209,6 +211,14 @@ func (d *decoder) properties(md *Checkpoint) {
 			md.Format = FormatNative
 		}
 		md.Drained = bytes.Contains(rest, enumTerminate)
+		switch {
+		case md.Drained:
+			md.Action = ActionTerminate
+		case bytes.Contains(rest, enumSuspend):
+			md.Action = ActionSuspend
+		case bytes.Contains(rest, enumNone):
+			md.Action = ActionNone
+		}
 	case bytes.Contains(rest, checkpointClass):
 	}
 }

@@ -20,7 +20,11 @@
 // # Bounds
 //
 // [Read] reads at most [ReadOptions.MaxSize] bytes (default
-// [DefaultMaxSize]). Every count and length is checked against the bytes
+// [DefaultMaxSize], 2 GiB: Flink sets no limit, and inline state makes
+// files of hundreds of MB). Given the stream's size ([ReadOptions.Size]) it
+// refuses an oversized file before reading and reads into one buffer of
+// that size, which the returned model shares: a file is held once. Every
+// count and length is checked against the bytes
 // left before anything of that size is allocated, handle nesting is limited,
 // and the Java serialization trailer is walked by its grammar only (nothing
 // is deserialized). No input panics the parser: it is fuzzed

@@ -19,8 +19,8 @@
 //
 // Everything the helper starts stops when the test ends (t.Cleanup); every
 // failure is a t.Fatalf naming what it was doing. It takes the small
-// [resumetest.TB] every resumekit helper takes, so a program can pass its
-// own.
+// [resumetest.TB] every resumekit helper takes, so a program or an Example
+// can pass its own ([resumetest.Run] makes one).
 //
 // # What kfake does not do, and what the helper does instead
 //

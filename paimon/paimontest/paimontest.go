@@ -36,6 +36,7 @@ import (
 	"gocloud.dev/blob"
 
 	"github.com/resumekit/resumekit/paimon"
+	"github.com/resumekit/resumekit/resume/resumetest"
 )
 
 // Table builds one table (or one branch of it) in a bucket.
@@ -54,13 +55,10 @@ type Table struct {
 	CommitUser string
 }
 
-// TB is the part of testing.TB that Table uses (a *testing.T satisfies it),
-// so that programs — resumectl's demo, the examples — can build tables too.
-// Fatalf must not return.
-type TB interface {
-	Helper()
-	Fatalf(format string, args ...any)
-}
+// TB is resumetest.TB, the one interface every resumekit test helper takes:
+// a *testing.T satisfies it, and resumetest.Run gives programs — resumectl's
+// demo, the examples — one too. Fatalf must not return.
+type TB = resumetest.TB
 
 // New returns a builder for the table at path in bucket and writes its
 // first schema file (schema-0, no options).

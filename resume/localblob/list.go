@@ -100,6 +100,7 @@ func (b *bucket) object(e *entry) (*driver.ListObject, bool) {
 
 // ListPaged lists keys under opts.Prefix in lexicographic order.
 func (b *bucket) ListPaged(ctx context.Context, opts *driver.ListOptions) (*driver.ListPage, error) {
+	b.note(opts.Prefix)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

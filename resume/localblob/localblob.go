@@ -24,6 +24,11 @@ type Options struct {
 	// relative to the bucket's directory, "" for the directory itself) each
 	// time a listing reads one, for tests and cost accounting.
 	OnReadDir func(dir string)
+	// OnKey, when set, is called before a call runs with the key it names
+	// (reads, attributes, writes, deletes; both keys of a copy) or with the
+	// prefix of a listing, possibly concurrently. resumectl notes with it
+	// which keys a command used, to show them as the paths they are.
+	OnKey func(key string)
 	// DirCache is how many directories' sorted entries are kept for page
 	// tokens; default DefaultDirCache. Negative means none: every page reads
 	// its directory again.
@@ -123,6 +128,15 @@ func (b *bucket) Close() error {
 	}
 	b.closed = true
 	return b.root.Close()
+}
+
+// note calls Options.OnKey.
+func (b *bucket) note(keys ...string) {
+	if b.opts.OnKey != nil {
+		for _, k := range keys {
+			b.opts.OnKey(k)
+		}
+	}
 }
 
 // checkKey reports whether key is a clean relative path and returns it in

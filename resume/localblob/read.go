@@ -69,6 +69,7 @@ func (b *bucket) openRegular(op, key string) (*os.File, os.FileInfo, error) {
 
 // Attributes returns the size and modification time of a regular file.
 func (b *bucket) Attributes(ctx context.Context, key string) (*driver.Attributes, error) {
+	b.note(key)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -99,6 +100,7 @@ func fileInfoAs(fi os.FileInfo) func(any) bool {
 // NewRangeReader opens a regular file and reads length bytes from offset
 // (to the end when length is negative).
 func (b *bucket) NewRangeReader(ctx context.Context, key string, offset, length int64, opts *driver.ReaderOptions) (driver.Reader, error) {
+	b.note(key)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -38,6 +38,7 @@ func tempName(base string) string {
 // own: the temporary file, the rename and any cleanup all happen in that
 // directory, whatever is renamed or linked in its place meanwhile.
 func (b *bucket) NewTypedWriter(ctx context.Context, key, _ string, opts *driver.WriterOptions) (driver.Writer, error) {
+	b.note(key)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -163,6 +164,7 @@ func (w *writer) commit() error {
 
 // Copy copies a regular file to dstKey, atomically as a write.
 func (b *bucket) Copy(ctx context.Context, dstKey, srcKey string, opts *driver.CopyOptions) error {
+	b.note(srcKey) // NewTypedWriter notes dstKey
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -190,6 +192,7 @@ func (b *bucket) Copy(ctx context.Context, dstKey, srcKey string, opts *driver.C
 
 // Delete removes the file (or link, pipe, …) at key; never a directory.
 func (b *bucket) Delete(ctx context.Context, key string, opts *driver.DeleteOptions) error {
+	b.note(key)
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -16,13 +16,23 @@
 //		}
 //	}
 //
+// Every resumekit test helper (this package, blobtest, s3test, paimontest,
+// kafkaoffsettest) takes the same small [TB]; a *testing.T is one, and [Run]
+// makes one for code that is not a test — Examples, demo programs.
+//
 // Storage faults for resolver tests live in the sibling package blobtest; an
-// in-process S3 endpoint in s3test.
+// in-process S3 endpoint in s3test. Both are about buckets, not about the
+// chain.
+//
+// # Errors
+//
+// [CheckResolver] returns []error, each a [*Violation] naming the resolver and
+// the broken rule; the rules for a candidate are resume.CheckCandidate's. [Run]
+// returns the message of the Fatalf that ended its function as an error.
 package resumetest
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -88,6 +98,7 @@ type Violation struct {
 	Rule     string
 }
 
+// Error names the resolver and the broken rule.
 func (v *Violation) Error() string { return fmt.Sprintf("resolver %q: %s", v.Resolver, v.Rule) }
 
 // CheckTimeout bounds each call CheckResolver makes.
@@ -98,10 +109,11 @@ var CheckTimeout = 30 * time.Second
 // resume.Resolver contract it finds (nil when there are none):
 //   - Name is empty or not one line;
 //   - Resolve panics, or does not return within CheckTimeout;
-//   - a nil error with a nil Position, an invalid Guarantee or one above
-//     the resolver's resume.MaxGuarantee, no Reasons, a
-//     Candidate.Resolver other than Name, a Position whose Kind or String is
-//     empty or spans lines, or that does not marshal to JSON;
+//   - a candidate returned with a nil error breaks a rule the Resolver doc
+//     lists for it (the rules of resume.CheckCandidate, which the chain
+//     applies too: a position, one-word Kind, one-line String, JSON, a valid
+//     guarantee not above the resolver's resume.MaxGuarantee, Resolver empty
+//     or Name, Reasons, coded Warnings), one violation per broken rule;
 //   - with a cancelled context: a candidate instead of an error, or an error
 //     that does not wrap context.Canceled;
 //   - concurrent calls that disagree (one fails, one succeeds, or they offer
@@ -127,7 +139,7 @@ func CheckResolver(ctx context.Context, r resume.Resolver) []error {
 
 	first := call(ctx, r)
 	if first.err == nil && first.panicked == nil && !first.timedOut {
-		checkCandidate(r, name, first.cand, fail)
+		checkCandidate(r, first.cand, fail)
 	}
 	first.report("Resolve", fail)
 
@@ -160,30 +172,16 @@ func CheckResolver(ctx context.Context, r resume.Resolver) []error {
 	return errs
 }
 
-func checkCandidate(r resume.Resolver, name string, c resume.Candidate, fail func(string, ...any)) {
-	if c.Position == nil {
-		fail("Resolve returned a nil error and a nil Position")
-		return
-	}
-	if !c.Guarantee.Valid() {
-		fail("Resolve returned guarantee %s, want data-loss, replay, exact-input or exactly-once", c.Guarantee)
-	} else if bound := resume.MaxGuarantee(r); c.Guarantee > bound {
-		fail("Resolve returned guarantee %s, above its MaxGuarantee %s", c.Guarantee, bound)
-	}
-	if c.Resolver != "" && c.Resolver != name {
-		fail("Candidate.Resolver is %q, want %q (its Name) or empty", c.Resolver, name)
-	}
-	if len(c.Reasons) == 0 {
-		fail("the candidate has no Reasons: say what was found and which checks passed")
-	}
-	if k := c.Position.Kind(); k == "" || strings.ContainsAny(k, " \r\n") {
-		fail("Position.Kind() %q is empty or not a single word", k)
-	}
-	if s := c.Position.String(); s == "" || strings.ContainsAny(s, "\r\n") {
-		fail("Position.String() %q is empty or spans lines", s)
-	}
-	if _, err := json.Marshal(c.Position); err != nil {
-		fail("the position does not marshal to JSON: %v", err)
+// checkCandidate reports every problem resume.CheckCandidate finds, one
+// violation each.
+func checkCandidate(r resume.Resolver, c resume.Candidate, fail func(string, ...any)) {
+	var ce *resume.ContractError
+	if err := resume.CheckCandidate(r, c); errors.As(err, &ce) {
+		for _, p := range ce.Problems {
+			fail("%s", p)
+		}
+	} else if err != nil {
+		fail("%v", err)
 	}
 }
 
@@ -210,10 +208,15 @@ func (r result) outcome() string {
 	return describe(r.cand)
 }
 
-func describe(c resume.Candidate) string {
+func describe(c resume.Candidate) (s string) {
 	if c.Position == nil {
 		return "<nil position>"
 	}
+	defer func() {
+		if v := recover(); v != nil {
+			s = fmt.Sprintf("<position panicked: %v> (%s)", v, c.Guarantee)
+		}
+	}()
 	return fmt.Sprintf("%s %q (%s)", c.Position.Kind(), c.Position.String(), c.Guarantee)
 }
 
@@ -248,15 +251,4 @@ func safeName(r resume.Resolver) (name string, err error) {
 		}
 	}()
 	return r.Name(), nil
-}
-
-// TB is the part of testing.TB that every resumekit test helper takes
-// (resumetest, blobtest, s3test, paimontest, flinkckpttest,
-// kafkaoffsettest): a *testing.T or *testing.B satisfies it, and a program
-// (resumectl's demo, the examples) can pass its own. Fatalf must not return;
-// Cleanup functions run when the test (or the program's setup) ends.
-type TB interface {
-	Helper()
-	Fatalf(format string, args ...any)
-	Cleanup(func())
 }

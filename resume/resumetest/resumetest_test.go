@@ -42,13 +42,13 @@ func TestCheckResolverReportsEveryViolation(t *testing.T) {
 		{"AboveItsBound", resume.WithMaxGuarantee(resumetest.Static("liar", good), resume.DataLoss), []string{"guarantee replay, above its MaxGuarantee data-loss"}},
 		{"NilPosition", resume.ResolverFunc("nil", func(context.Context) (resume.Candidate, error) {
 			return resume.Candidate{Guarantee: resume.Replay}, nil
-		}), []string{"nil Position", "cancelled context returned a candidate"}},
+		}), []string{"returned no position and no error", "cancelled context returned a candidate"}},
 		{"UnknownGuaranteeNoReasons", resume.ResolverFunc("zero", func(ctx context.Context) (resume.Candidate, error) {
 			if ctx.Err() != nil {
 				return resume.Candidate{}, ctx.Err()
 			}
 			return resume.Candidate{Position: resumetest.Position{PositionKind: "two words", Summary: "a\nb"}}, nil
-		}), []string{"guarantee unknown", "no Reasons", "not a single word", "spans lines"}},
+		}), []string{"guarantee unknown", "no Reasons", "want one word", "want one non-empty line"}},
 		{"IgnoresCancel", resume.ResolverFunc("deaf", func(context.Context) (resume.Candidate, error) {
 			return good, nil
 		}), []string{"cancelled context returned a candidate"}},
@@ -96,6 +96,6 @@ func ExampleCheckResolver() {
 		fmt.Println(err)
 	}
 	// Output:
-	// resolver "mine": the candidate has no Reasons: say what was found and which checks passed
+	// resolver "mine": no Reasons: say what was found and which checks passed
 	// resolver "mine": Resolve with a cancelled context returned a candidate (test "here" (replay)) instead of an error
 }

@@ -27,7 +27,9 @@ type Flink struct {
 func BuildFlink(e *Env, prefix string) (*Flink, error) {
 	ctx := ctxBackground()
 	f := &Flink{Checkpoints: prefix + "checkpoints/", Savepoints: prefix + "savepoints/", JobID: "9f2c6d0b41e8a7355c1d2e3f4a5b6c7d"}
-	ck := &flinkckpttest.Layout{Bucket: e.Bucket, Prefix: f.Checkpoints, Root: e.Root}
+	// Absolute references as Flink writes them: Path.toString() spells a
+	// local file:///dir as file:/dir.
+	ck := &flinkckpttest.Layout{Bucket: e.Bucket, Prefix: f.Checkpoints, Root: e.Root, PathString: true}
 	sp := &flinkckpttest.Layout{Bucket: e.Bucket, Prefix: f.Savepoints, Root: e.Root}
 	base := Now.Add(-time.Hour)
 

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/resumekit/resumekit/paimon/paimontest"
+	"github.com/resumekit/resumekit/resume/resumetest"
 )
 
 // Paimon is the streaming job that read table shop.db/orders with consumer-id
@@ -32,13 +33,17 @@ func BuildPaimon(e *Env, prefix string) (*Paimon, error) {
 		StoppedAbout: Now.Add(-10 * time.Minute),
 	}
 	start := Now.Add(-time.Hour)
-	err := run(func(b *builder) error {
-		tb := paimontest.New(b, e.Bucket, p.TablePath).
+	// paimontest fails through a TB, as in a test; resumetest.Run turns
+	// that into an error for a program.
+	err := resumetest.Run(func(t resumetest.TB) {
+		tb := paimontest.New(t, e.Bucket, p.TablePath).
 			Schema(map[string]string{"consumer.expiration-time": "1 d", "bucket": "4"}).
 			CommitEvery(60, start, time.Minute).
 			ExpireBefore(21).
 			Consumer(p.Consumer, 58)
-		return e.touch(tb.Key("consumer/consumer-"+p.Consumer), start.Add(56*time.Minute+30*time.Second))
+		if err := e.touch(tb.Key("consumer/consumer-"+p.Consumer), start.Add(56*time.Minute+30*time.Second)); err != nil {
+			t.Fatalf("%v", err)
+		}
 	})
 	return p, err
 }

@@ -32,32 +32,6 @@ type Env struct {
 	Touch func(key string, t time.Time) error
 }
 
-// builder adapts paimontest's TB to a program: Fatalf aborts the build with
-// an error instead of failing a test.
-type builder struct{ err error }
-
-type abort struct{ err error }
-
-func (b *builder) Helper() {}
-func (b *builder) Fatalf(format string, args ...any) {
-	panic(abort{fmt.Errorf(format, args...)})
-}
-
-// run calls f and turns a builder abort into an error.
-func run(f func(b *builder) error) (err error) {
-	b := &builder{}
-	defer func() {
-		if v := recover(); v != nil {
-			a, ok := v.(abort)
-			if !ok {
-				panic(v)
-			}
-			err = a.err
-		}
-	}()
-	return f(b)
-}
-
 func (e *Env) touch(key string, t time.Time) error {
 	if e.Touch == nil {
 		return errors.New("scenario: Env.Touch is nil")

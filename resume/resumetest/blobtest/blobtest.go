@@ -1,6 +1,8 @@
 // Package blobtest wraps a gocloud [blob.Bucket] for tests and benchmarks: it
 // counts calls per operation (and the entries listings return), injects
-// latency and faults, and lets a test set objects' modification times.
+// latency and faults, and lets a test set objects' modification times. It is
+// about buckets, not about the chain: any code that reads storage through
+// gocloud can be tested with it.
 //
 // Any bucket can be wrapped — memblob, fileblob, or s3blob against a real or
 // in-process S3 endpoint — because the wrapper is a gocloud driver written
@@ -9,11 +11,25 @@
 //	mem := memblob.OpenBucket(nil)
 //	b, rec := blobtest.Wrap(mem, &blobtest.Options{
 //		Latency: 20 * time.Millisecond,
-//		Fault:   blobtest.FailKeys(regexp.MustCompile(`/_metadata$`), nil),
+//		Fault:   blobtest.FailKeys(regexp.MustCompile(`/_metadata$`)),
 //	})
 //	defer b.Close() // closes the wrapper only, never mem
 //	... run the code under test on b ...
 //	if got := rec.Count(blobtest.OpList); got > 3 { t.Errorf("%d list calls, want <= 3", got) }
+//
+// # Code that opens buckets by URL
+//
+// A deploy tool usually opens its storage from configuration
+// (blob.OpenBucket(ctx, cfg.CheckpointURL), paimon.OpenTable(ctx, url, …)).
+// [Mount] makes a bucket reachable under a blobtest:// URL for the rest of a
+// test, wrapped as Wrap wraps it, so the tool is tested with counts and
+// faults without changing its code:
+//
+//	u, rec := blobtest.Mount(t, mem, &blobtest.Options{Fault: blobtest.FailEvery(3)})
+//	err := tool.Run(ctx, tool.Config{CheckpointURL: u + "/ck"})
+//
+// [WrapOpener] and [Register] do the same for any gocloud URL opener on a
+// blob.URLMux of the caller's (s3blob's against s3test's server, fileblob's).
 //
 // memblob stamps every write with the current time, which makes "newest wins"
 // tests flaky; [Recorder.SetModTime] pins a key's modification time as every
@@ -21,10 +37,12 @@
 //
 // # Errors
 //
-// Injected faults are [*FaultError]s; the blob layer wraps them like any
+// Injected faults are [*FaultError] values; the blob layer wraps them like any
 // driver error, so gcerrors.Code reports their Code (gcerrors.Unknown unless
-// set) and errors.As reaches the *FaultError. It is package-independent and
-// does not import resumekit's resume package.
+// set) and errors.As reaches the *FaultError. Opening a blobtest:// URL whose
+// test has ended, or with query parameters other than gocloud's prefix=,
+// fails with an error naming the URL. The package is independent of
+// resumekit's resume package and does not import it.
 package blobtest
 
 import (
@@ -95,6 +113,7 @@ type FaultError struct {
 	Msg  string
 }
 
+// Error names the operation, the key, the call number and the message.
 func (e *FaultError) Error() string {
 	msg := e.Msg
 	if msg == "" {
@@ -286,14 +305,24 @@ func Wrap(b *blob.Bucket, opts *Options) (*blob.Bucket, *Recorder) {
 	if opts == nil {
 		opts = &Options{}
 	}
-	rec := &Recorder{counts: map[Op]int{}, modTimes: map[string]time.Time{}}
-	return blob.NewBucket(&bucket{inner: b, opts: *opts, rec: rec}), rec
+	rec := newRecorder()
+	return newBucket(b, *opts, rec, false), rec
+}
+
+func newRecorder() *Recorder {
+	return &Recorder{counts: map[Op]int{}, modTimes: map[string]time.Time{}}
+}
+
+// newBucket wraps inner; closing the result closes inner only when owned.
+func newBucket(inner *blob.Bucket, opts Options, rec *Recorder, owned bool) *blob.Bucket {
+	return blob.NewBucket(&bucket{inner: inner, opts: opts, rec: rec, owned: owned})
 }
 
 type bucket struct {
 	inner *blob.Bucket
 	opts  Options
 	rec   *Recorder
+	owned bool // opened by a WrapOpener: Close closes inner
 }
 
 // begin counts the call, waits the latency, and asks the fault hooks. The
@@ -511,4 +540,9 @@ func (b *bucket) SignedURL(ctx context.Context, key string, opts *driver.SignedU
 	return "", &FaultError{Call: Call{Key: key}, Code: gcerrors.Unimplemented, Msg: "signed URLs are not supported"}
 }
 
-func (b *bucket) Close() error { return nil }
+func (b *bucket) Close() error {
+	if b.owned {
+		return b.inner.Close()
+	}
+	return nil
+}

@@ -2,12 +2,26 @@
 // 127.0.0.1) and opens buckets on it through gocloud's s3blob, with the same
 // URL options a user's MinIO, OBS, OSS or AWS bucket takes (endpoint=,
 // use_path_style=, region=). Tests that use it exercise the real S3 code path:
-// HTTP requests, XML listings with delimiters and pages, signed requests.
+// HTTP requests, XML listings with delimiters and pages, signed requests. It
+// is about buckets, not about the chain.
 //
 //	srv := s3test.NewServer(t)
-//	b := srv.Bucket(t, "ckpt") // created, opened, closed at cleanup
+//	b := srv.Bucket(t, "ckpt")                                // created, opened, closed at cleanup
+//	srv.SetTime(time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)) // objects written now are stamped 10:00
+//	url := srv.BucketURL("ckpt")                              // for code that opens buckets by URL
 //
-// No traffic leaves the loopback interface.
+// No traffic leaves the loopback interface, and nothing reads or changes the
+// process environment: [Server.Bucket] uses an explicit client with static
+// dummy credentials, and [Server.BucketURL] asks for anonymous (unsigned)
+// requests, so the AWS SDK never looks for credentials — not in the
+// environment, not in shared files, never through instance metadata. Tests
+// that use it can run in parallel, each with its own server.
+//
+// # Errors
+//
+// NewServer, CreateBucket and Bucket fail the test (t.Fatalf) when the
+// listener, the bucket or the client cannot be made; the buckets return
+// s3blob's errors, which gcerrors.Code classifies like a real store's.
 package s3test
 
 import (
@@ -15,72 +29,145 @@ import (
 	"net"
 	"net/http/httptest"
 	"net/url"
-	"testing"
+	"sync"
+	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 	"gocloud.dev/blob"
-	_ "gocloud.dev/blob/s3blob" // registers s3://
+	"gocloud.dev/blob/s3blob" // also registers s3:// for BucketURL
+
+	"github.com/resumekit/resumekit/resume/resumetest"
 )
+
+// Region is the region of every server's buckets.
+const Region = "us-east-1"
 
 // Server is an in-process S3 endpoint.
 type Server struct {
 	// URL is the endpoint's base URL, http://127.0.0.1:<port>.
 	URL     string
 	backend gofakes3.Backend
+	clock   *clock
 }
 
-// NewServer starts an S3 endpoint on 127.0.0.1 for the duration of the test.
-// It sets static dummy credentials in the test's environment so that the AWS
-// SDK never looks further (no instance metadata lookups).
-func NewServer(t testing.TB) *Server {
+// NewServer starts an S3 endpoint on 127.0.0.1; it stops when the test ends.
+// Its clock follows the wall clock until [Server.SetTime] pins it.
+func NewServer(t resumetest.TB) *Server {
 	t.Helper()
-	backend := s3mem.New()
-	faker := gofakes3.New(backend)
+	c := &clock{}
+	backend := s3mem.New(s3mem.WithTimeSource(c))
+	// The skew check compares a request's signing time with the server's
+	// clock: a pinned clock would refuse every signed request.
+	faker := gofakes3.New(backend, gofakes3.WithTimeSource(c), gofakes3.WithTimeSkewLimit(0))
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatalf("s3test: listen on loopback: %v", err)
+		return nil
 	}
 	srv := httptest.NewUnstartedServer(faker.Server())
 	srv.Listener.Close()
 	srv.Listener = l
-	srv.Config.Handler = faker.Server()
 	srv.Start()
 	t.Cleanup(srv.Close)
-	t.Setenv("AWS_ACCESS_KEY_ID", "resumekit-test")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", "resumekit-test")
-	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
-	return &Server{URL: srv.URL, backend: backend}
+	return &Server{URL: srv.URL, backend: backend, clock: c}
 }
 
-// BucketURL returns the gocloud URL of bucket name on the server, e.g.
-// s3://ckpt?endpoint=http://127.0.0.1:4242&region=us-east-1&use_path_style=true&disable_https=true.
+// BucketURL returns the gocloud URL of bucket name on the server, for code
+// that opens buckets by URL (blob.OpenBucket, paimon.OpenTable, resumectl):
+//
+//	s3://ckpt?anonymous=true&disable_https=true&endpoint=http%3A%2F%2F127.0.0.1%3A4242&region=us-east-1&use_path_style=true
+//
+// anonymous=true makes the AWS SDK send unsigned requests (which the server
+// accepts) instead of looking for credentials. A path goes before the "?":
+// s3://ckpt/prod/ck?… names the prefix prod/ck/ for the code that takes one.
 func (s *Server) BucketURL(name string) string {
 	q := url.Values{}
 	q.Set("endpoint", s.URL)
-	q.Set("region", "us-east-1")
+	q.Set("region", Region)
 	q.Set("use_path_style", "true")
 	q.Set("disable_https", "true")
+	q.Set("anonymous", "true")
 	return "s3://" + name + "?" + q.Encode()
 }
 
-// CreateBucket creates bucket name on the server.
-func (s *Server) CreateBucket(t testing.TB, name string) {
+// CreateBucket creates bucket name on the server (nothing happens if it
+// exists).
+func (s *Server) CreateBucket(t resumetest.TB, name string) {
 	t.Helper()
 	if err := s.backend.CreateBucket(name); err != nil && !gofakes3.HasErrorCode(err, gofakes3.ErrBucketAlreadyExists) {
 		t.Fatalf("s3test: create bucket %q: %v", name, err)
 	}
 }
 
-// Bucket creates bucket name on the server and opens it through s3blob; the
-// bucket is closed when the test ends.
-func (s *Server) Bucket(t testing.TB, name string) *blob.Bucket {
+// Bucket creates bucket name on the server and opens it through s3blob with
+// an S3 client of its own — static dummy credentials, signed requests, path
+// style, nothing read from the environment; the bucket is closed when the
+// test ends.
+func (s *Server) Bucket(t resumetest.TB, name string) *blob.Bucket {
 	t.Helper()
 	s.CreateBucket(t, name)
-	b, err := blob.OpenBucket(context.Background(), s.BucketURL(name))
+	client := s3.New(s3.Options{
+		Region:       Region,
+		BaseEndpoint: aws.String(s.URL),
+		UsePathStyle: true,
+		Credentials:  credentials.NewStaticCredentialsProvider("resumekit-test", "resumekit-test", ""),
+	})
+	b, err := s3blob.OpenBucket(context.Background(), client, name, nil)
 	if err != nil {
 		t.Fatalf("s3test: open %s: %v", name, err)
+		return nil
 	}
 	t.Cleanup(func() { b.Close() })
 	return b
+}
+
+// SetTime pins the server's clock at tm: objects written from now on are
+// stamped tm, until the next SetTime or Advance. S3 reports modification
+// times to the second in headers (Attributes, reads) and to the millisecond
+// in listings, so use whole seconds for times a test compares.
+func (s *Server) SetTime(tm time.Time) { s.clock.set(tm) }
+
+// Advance moves the clock forward by d; an unpinned clock is pinned at the
+// wall clock's time plus d.
+func (s *Server) Advance(d time.Duration) { s.clock.advance(d) }
+
+// Now returns the server's time: the pinned time, or the wall clock's.
+func (s *Server) Now() time.Time { return s.clock.Now() }
+
+// clock is gofakes3's time source: the wall clock until pinned. gofakes3's
+// own fixed source is not safe for concurrent use.
+type clock struct {
+	mu     sync.Mutex
+	pinned bool
+	t      time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.pinned {
+		return c.t
+	}
+	return time.Now().UTC()
+}
+
+func (c *clock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
+
+func (c *clock) set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.pinned, c.t = true, t.UTC()
+}
+
+func (c *clock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.pinned {
+		c.pinned, c.t = true, time.Now().UTC()
+	}
+	c.t = c.t.Add(d)
 }

@@ -9,6 +9,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -57,12 +59,19 @@ func withExit(code int, err error) error { return exitError{code: code, err: err
 // env is what every command gets.
 type env struct {
 	stdout, stderr io.Writer
-	hooks          *hooks
+	// flags is the flag set of the command being run (nil before it made
+	// one): a usage error prints its usage lines.
+	flags *flagSet
+	// paths are the command's local locations: their keys are shown as
+	// absolute paths, on stderr and on stdout unless rawStdout (JSON).
+	paths localPaths
+	hooks *hooks
 	// expired is closed when the command's deadline passed (plus a short
 	// grace); Main then returns without waiting for the command.
 	expired  chan struct{}
 	deadline sync.Once
 	timeout  time.Duration
+	hard     *time.Timer // closes expired; stopped when the command returns
 }
 
 // hooks let tests reach into a run without package-level knobs.
@@ -87,9 +96,9 @@ func (e *env) tableWait() func(context.Context, time.Duration) error {
 const DefaultTimeout = 5 * time.Minute
 
 // addTimeout registers --timeout on a command's flags.
-func addTimeout(fs *flag.FlagSet, def time.Duration) *durationFlag {
+func addTimeout(fs *flagSet, def time.Duration) *durationFlag {
 	d := &durationFlag{d: def}
-	fs.Var(d, "timeout", "give up after this long (`DURATION`; 0: never); the command ends at the deadline even when a storage or Kafka call hangs")
+	fs.Var(d, "timeout", "give up after this long (`DUR`; 0: never); the command ends at the deadline even when a storage or Kafka call hangs")
 	return d
 }
 
@@ -105,7 +114,7 @@ func (e *env) context(d time.Duration) (context.Context, context.CancelFunc) {
 	e.deadline.Do(func() {
 		e.timeout = d
 		grace := min(max(d/10, 10*time.Millisecond), 2*time.Second)
-		time.AfterFunc(d+grace, func() { close(e.expired) })
+		e.hard = time.AfterFunc(d+grace, func() { close(e.expired) })
 	})
 	return ctx, cancel
 }
@@ -115,43 +124,71 @@ var errTimedOut = errors.New("timed out")
 
 type command struct {
 	name, summary string
-	run           func(e *env, args []string) error
+	// usage is the synopsis after "resumectl <name> "; a group's further
+	// lines start with "resumectl <name> <sub> ".
+	usage string
+	run   func(e *env, args []string) error
 }
+
+const (
+	demoUsage    = "[--keep DIR] [--timeout DUR]"
+	versionUsage = ""
+	helpUsage    = "[COMMAND [SUBCOMMAND]]"
+)
 
 func commands() []command {
 	return []command{
-		{"resolve", "choose the safest start position among checkpoints, Paimon consumers and Kafka offsets", runResolve},
-		{"flink", "list checkpoints and savepoints, inspect one _metadata, check it against the new job, read its source positions (flink list|inspect|compat|sources)", runFlink},
-		{"paimon", "Paimon consumers, snapshots and reset-consumer (paimon consumers|snapshots|reset-consumer)", runPaimon},
-		{"kafka", "Kafka start offsets from a group or a time (kafka offsets)", runKafka},
-		{"demo", "build the three restart situations locally and resolve each", runDemo},
+		{"resolve", "choose the safest start position among checkpoints, Paimon consumers and Kafka offsets", resolveUsage, runResolve},
+		{"flink", "list checkpoints and savepoints, inspect one _metadata, check it against the new job, read its source positions (flink list|inspect|compat|sources)", flinkUsage, runFlink},
+		{"paimon", "Paimon consumers, snapshots and reset-consumer (paimon consumers|snapshots|reset-consumer)", paimonUsage, runPaimon},
+		{"kafka", "Kafka start offsets from a group or a time (kafka offsets)", kafkaUsage, runKafka},
+		{"demo", "build the three restart situations locally and resolve each", demoUsage, runDemo},
+		{"version", "print resumectl's version", versionUsage, runVersion},
+		{"help", "print this help, or a command's (resumectl help resolve = resumectl resolve -h)", helpUsage, nil},
 	}
 }
 
 // Main runs resumectl with args (without the program name) and returns the
-// exit status.
+// exit status. Help goes to stdout with status 0; usage errors go to stderr
+// with status 2.
 func Main(args []string, stdout, stderr io.Writer) int {
-	return run(args, stdout, stderr, nil)
+	return runHooked(args, stdout, stderr, nil)
 }
 
-// run is Main with test hooks. Everything written goes through output
-// (secrets masked, control characters escaped).
-func run(args []string, stdout, stderr io.Writer, h *hooks) int {
+// runHooked is Main with test hooks. Everything written goes through output
+// (secrets masked, control characters escaped), and through the key rewriting
+// of localPaths before it.
+func runHooked(args []string, stdout, stderr io.Writer, h *hooks) int {
 	red := redact.New(urlArgs(args)...)
 	out, errOut := newOutput(stdout, red, 0), newOutput(stderr, red, maxErrLine)
 	defer out.close()
 	defer errOut.close()
-	e := &env{stdout: out, stderr: errOut, hooks: h, expired: make(chan struct{})}
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		printUsage(out)
-		if len(args) == 0 {
-			return ExitUsage
+	e := &env{hooks: h, expired: make(chan struct{})}
+	e.stdout = &pathWriter{w: out, e: e, stdout: true}
+	e.stderr = &pathWriter{w: errOut, e: e}
+	if len(args) == 0 {
+		fmt.Fprintln(e.stderr, "resumectl: want a command")
+		printUsage(e.stderr)
+		return ExitUsage
+	}
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 && args[0] == "help" {
+			// resumectl help flink list = resumectl flink list -h
+			return runHooked(append(slices.Clone(args[1:]), "-h"), stdout, stderr, h)
 		}
+		printUsage(e.stdout)
 		return ExitOK
+	case "-version", "--version":
+		args = append([]string{"version"}, args[1:]...)
 	}
 	for _, c := range commands() {
-		if c.name != args[0] {
+		if c.name != args[0] || c.run == nil {
 			continue
+		}
+		rest := args[1:]
+		if len(rest) > 0 && rest[0] == "help" {
+			rest = append([]string{"-h"}, rest[1:]...)
 		}
 		done := make(chan error, 1)
 		go func() {
@@ -160,83 +197,210 @@ func run(args []string, stdout, stderr io.Writer, h *hooks) int {
 					done <- fmt.Errorf("internal error (panic): %v", v)
 				}
 			}()
-			done <- c.run(e, args[1:])
+			done <- c.run(e, rest)
 		}()
 		select {
 		case err := <-done:
-			return exitStatus(errOut, err)
+			if e.hard != nil {
+				e.hard.Stop()
+			}
+			return e.exitStatus(err)
 		case <-e.expired:
 			// Do not wait for the command, nor for Bucket.Close behind
 			// it: a blocked call holds the bucket.
 			out.close()
-			return exitStatus(errOut, fmt.Errorf("%s: %w after %s (--timeout): a storage or Kafka call did not return", c.name, errTimedOut, e.timeout))
+			return e.exitStatus(fmt.Errorf("%s: %w after %s (--timeout): a storage or Kafka call did not return", c.name, errTimedOut, e.timeout))
 		}
 	}
-	fmt.Fprintf(errOut, "resumectl: unknown command %s (run resumectl help)\n", quoteShort(args[0]))
+	fmt.Fprintf(e.stderr, "resumectl: unknown command %s (run resumectl help)\n", quoteShort(args[0]))
 	return ExitUsage
 }
 
+// printUsage prints the synopsis of every command and what the arguments
+// mean.
 func printUsage(w io.Writer) {
-	fmt.Fprintln(w, "usage: resumectl <command> [flags]")
+	fmt.Fprintln(w, "resumectl decides where a restarted Flink job should start reading, and why.")
 	fmt.Fprintln(w)
+	fmt.Fprintln(w, "usage:")
+	for _, c := range commands() {
+		for _, l := range synopsis(c.name, c.usage) {
+			fmt.Fprintln(w, "  "+l)
+		}
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "commands:")
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Storage URLs: a local path, file:///dir, mem://, s3://bucket/path?region=&endpoint=, gs://bucket/path, azblob://container/path.")
 	fmt.Fprintln(w, "Local paths are confined to the directory named (a chk-<n> dir to its job dir): links leading out are refused.")
-	fmt.Fprintln(w, "Every command takes --timeout DURATION (default 5m; 0: never) and ends at the deadline.")
+	fmt.Fprintln(w, "TIME: RFC 3339, \"2026-11-29 10:00:00\" (UTC), unix milliseconds, or -15m (before now). DUR: 90m, 1h30m, 7d.")
+	fmt.Fprintln(w, "Every command but version and help takes --timeout DUR (default 5m; 0: never) and ends at the deadline.")
 	fmt.Fprintln(w, "Exit status: 0 chosen, 1 something failed, 2 usage, 3 nothing acceptable.")
+	fmt.Fprintln(w, "Run 'resumectl COMMAND -h' for a command's flags.")
 }
 
-func exitStatus(stderr io.Writer, err error) int {
-	if err == nil {
-		return ExitOK
+// synopsis turns a command's usage into whole lines, each starting with
+// "resumectl": a group's lines name their subcommand, continuation lines are
+// indented under the line they continue.
+func synopsis(name, usage string) []string {
+	var out []string
+	for i, l := range strings.Split(usage, "\n") {
+		t := strings.TrimSpace(l)
+		switch {
+		case i == 0:
+			out = append(out, strings.TrimSpace("resumectl "+name+" "+t))
+		case strings.HasPrefix(t, "resumectl "):
+			out = append(out, t)
+		default:
+			out = append(out, "    "+t)
+		}
 	}
-	if errors.Is(err, flag.ErrHelp) {
+	return out
+}
+
+// subUsage returns the usage of one subcommand of a group: the part after
+// "<sub> " of the group usage's line for it, with its continuation lines
+// ("" when there is none).
+func subUsage(group, usage, sub string) string {
+	var out []string
+	for _, l := range synopsis(group, usage) {
+		if len(out) > 0 {
+			if !strings.HasPrefix(l, " ") {
+				break
+			}
+			out = append(out, strings.TrimSpace(l))
+			continue
+		}
+		if rest, ok := strings.CutPrefix(l, "resumectl "+group+" "+sub); ok && (rest == "" || rest[0] == ' ') {
+			out = append(out, strings.TrimSpace(rest))
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+func (e *env) exitStatus(err error) int {
+	if err == nil || errors.Is(err, errHelp) {
 		return ExitOK
 	}
 	var ue usageError
 	if errors.As(err, &ue) {
-		fmt.Fprintf(stderr, "resumectl: %s\n", oneLine(ue.msg))
+		fmt.Fprintf(e.stderr, "resumectl: %s\n", oneLine(ue.msg))
+		if fs := e.flags; fs != nil {
+			fs.printSynopsis(e.stderr)
+			fmt.Fprintf(e.stderr, "Run 'resumectl %s -h' for every flag.\n", fs.Name())
+		}
 		return ExitUsage
 	}
 	var ee exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil && ee.Error() != "" {
-			fmt.Fprintf(stderr, "resumectl: %s\n", oneLine(ee.Error()))
+			fmt.Fprintf(e.stderr, "resumectl: %s\n", oneLine(ee.Error()))
 		}
 		return ee.code
 	}
-	fmt.Fprintf(stderr, "resumectl: %s\n", oneLine(err.Error()))
+	fmt.Fprintf(e.stderr, "resumectl: %s\n", oneLine(err.Error()))
 	return ExitFailed
 }
 
-// newFlags returns a flag set that reports errors as usage errors instead of
-// exiting.
-func newFlags(e *env, name, usage string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "usage: resumectl %s %s\n", name, usage)
-		fs.PrintDefaults()
+// isHelp reports whether arg asks for help.
+func isHelp(arg string) bool {
+	return arg == "-h" || arg == "-help" || arg == "--help" || arg == "help"
+}
+
+// groupHelp prints the usage of a command with subcommands to stdout.
+func groupHelp(e *env, group, usage string) error {
+	for i, l := range synopsis(group, usage) {
+		if i == 0 {
+			fmt.Fprintln(e.stdout, "usage: "+l)
+		} else {
+			fmt.Fprintln(e.stdout, "       "+l)
+		}
 	}
+	fmt.Fprintf(e.stdout, "\nRun 'resumectl %s SUBCOMMAND -h' for the flags of one.\n", group)
+	return errHelp
+}
+
+// errHelp is returned after a command printed its help (exit status 0).
+var errHelp = flag.ErrHelp
+
+// flagSet is a command's flags with its usage: -h prints both to stdout, a
+// usage error prints the usage to stderr.
+type flagSet struct {
+	*flag.FlagSet
+	e     *env
+	usage string // the synopsis after "resumectl <name> "
+}
+
+// newFlags returns the flag set of command name ("resolve", "flink list")
+// whose usage line(s) follow "resumectl <name> ". Every flag it defines must
+// appear in usage (TestUsageNamesEveryFlag).
+func newFlags(e *env, name, usage string) *flagSet {
+	fs := &flagSet{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError), e: e, usage: usage}
+	// The flag package would print errors and the defaults to its output
+	// itself: exitStatus reports errors once, and help goes to stdout.
+	fs.SetOutput(io.Discard)
+	fs.FlagSet.Usage = func() {}
+	e.flags = fs
 	return fs
+}
+
+// printSynopsis prints "usage: resumectl <name> <usage>".
+func (fs *flagSet) printSynopsis(w io.Writer) {
+	for i, l := range synopsis(fs.Name(), fs.usage) {
+		if i == 0 {
+			fmt.Fprintln(w, "usage: "+l)
+		} else {
+			fmt.Fprintln(w, "       "+l)
+		}
+	}
+}
+
+// printHelp prints the synopsis and every flag with its meaning and default.
+func (fs *flagSet) printHelp(w io.Writer) {
+	fs.printSynopsis(w)
+	first := true
+	fs.VisitAll(func(f *flag.Flag) {
+		if first {
+			fmt.Fprintln(w)
+			fmt.Fprintln(w, "flags:")
+			first = false
+		}
+		arg, usage := flag.UnquoteUsage(f)
+		if m := regexp.MustCompile(`--` + regexp.QuoteMeta(f.Name) + ` ([A-Z][A-Z0-9_]*)\b`).FindStringSubmatch(fs.usage); m != nil && !strings.Contains(f.Usage, "`") {
+			arg = m[1] // the synopsis's name for the value: ID, not "string"
+		}
+		line := "  --" + f.Name
+		if arg != "" {
+			line += " " + arg
+		}
+		switch f.DefValue {
+		case "", "0", "false", "0s":
+		default:
+			usage += fmt.Sprintf(" (default %s)", f.DefValue)
+		}
+		fmt.Fprintf(w, "%s\n      %s\n", line, usage)
+	})
 }
 
 // parseFlags parses args, allowing flags after positional arguments (as
 // people type them: "flink inspect DIR --json"), and returns the positionals.
-func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+// With -h or --help it prints the command's help to stdout and returns
+// errHelp.
+func parseFlags(fs *flagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
+				fs.printHelp(fs.e.stdout)
+				return nil, errHelp
 			}
 			return nil, usagef("%s: %v", fs.Name(), err)
 		}
 		args = fs.Args()
 		if len(args) == 0 {
+			fs.e.noteFormat(fs)
 			return pos, nil
 		}
 		pos = append(pos, args[0])

@@ -24,7 +24,7 @@ import (
 // Every time in the story is fixed, so the output changes only with the
 // directory and the Kafka port.
 func runDemo(e *env, args []string) error {
-	fs := newFlags(e, "demo", "[--keep DIR] [--timeout DUR]")
+	fs := newFlags(e, "demo", demoUsage)
 	keep := fs.String("keep", "", "build in `DIR` and leave the files there, to run the other commands on them")
 	timeout := addTimeout(fs, DefaultTimeout)
 	pos, err := parseFlags(fs, args)
@@ -48,7 +48,10 @@ func runDemo(e *env, args []string) error {
 			return err
 		}
 	}
-	b, err := localblob.OpenBucket(dir, &localblob.Options{NoSync: true})
+	// Keys are relative to the demo dir, as resumectl's are to a local path;
+	// the reports show them as paths (localPaths), as the commands printed
+	// here do.
+	b, err := localblob.OpenBucket(dir, &localblob.Options{NoSync: true, OnKey: e.paths.dir(dir)})
 	if err != nil {
 		return err
 	}
@@ -79,14 +82,25 @@ func runDemo(e *env, args []string) error {
 type demo struct {
 	w      io.Writer
 	ctx    context.Context
-	dir    string
+	dir    string // the bucket's directory
 	env    *scenario.Env
 	policy resume.Policy
 }
 
 func (d *demo) section(title string) { fmt.Fprintf(d.w, "\n== %s\n", title) }
 
-func (d *demo) cmd(args ...string) { fmt.Fprintf(d.w, "$ resumectl %s\n", strings.Join(args, " ")) }
+// cmd prints the resumectl command that gives the report that follows;
+// resolve runs as of the story's "now", as the demo does.
+func (d *demo) cmd(args ...string) {
+	comment := ""
+	if last := args[len(args)-1]; strings.HasPrefix(last, "#") {
+		args, comment = args[:len(args)-1], "   "+last
+	}
+	if args[0] == "resolve" {
+		args = append(args, "--now", scenario.Now.Format(time.RFC3339))
+	}
+	fmt.Fprintf(d.w, "$ resumectl %s%s\n", strings.Join(args, " "), comment)
+}
 
 func (d *demo) local(key string) string { return filepath.Join(d.dir, filepath.FromSlash(key)) }
 
@@ -190,7 +204,7 @@ func (d *demo) kafka() error {
 		return err
 	}
 	d.section("3b. The same job after retention deleted partition 2 below offset 54 while it was down")
-	d.cmd("resolve", "--kafka-brokers", brokers, "--kafka-topic", k.Topic, "--kafka-group", k.Group, "   # exit status 3")
+	d.cmd("resolve", "--kafka-brokers", brokers, "--kafka-topic", k.Topic, "--kafka-group", k.Group, "# exit status 3")
 	if rc, err = committed(); err != nil {
 		return err
 	}

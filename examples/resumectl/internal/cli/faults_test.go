@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -53,7 +54,7 @@ func TestTimeoutEndsABlockedCall(t *testing.T) {
 		{"resolve", "--paimon-table", dir, "--paimon-consumer", "job"},
 	} {
 		var out, errOut bytes.Buffer
-		code := run(append(args, "--timeout", "50ms"), &out, &errOut, blockingHooks(t))
+		code := runHooked(append(args, "--timeout", "50ms"), &out, &errOut, blockingHooks(t))
 		if code != ExitFailed {
 			t.Errorf("%q: exit %d, want 1\n%s%s", args, code, out.String(), errOut.String())
 		}
@@ -63,6 +64,43 @@ func TestTimeoutEndsABlockedCall(t *testing.T) {
 		}
 		if args[0] == "resolve" && !strings.Contains(out.String(), "CHOSEN  nothing acceptable") {
 			t.Errorf("%q: no report:\n%s", args, out.String())
+		}
+	}
+}
+
+// TestTimeoutIsAFailure: with storage that answers only when the context
+// ends (slow, but honouring it), every command stops at --timeout and exits
+// 1, a failure — also flink compat, whose unreadable input is a usage error
+// (2), and resolve, whose exit comes from resume.Classify.
+func TestTimeoutIsAFailure(t *testing.T) {
+	dir, _ := paimonDir(t, nil)
+	ck := localLayout(t)
+	slow := &hooks{wait: noWait, bucket: func(b *blob.Bucket) *blob.Bucket {
+		w, _ := blobtest.Wrap(b, &blobtest.Options{Before: func(ctx context.Context, _ blobtest.Call, _ *blob.Bucket) {
+			<-ctx.Done()
+		}})
+		return w
+	}}
+	chk := ck + "/0123456789abcdef0123456789abcdef/chk-2"
+	for _, args := range [][]string{
+		{"paimon", "consumers", dir},
+		{"paimon", "snapshots", dir},
+		{"paimon", "reset-consumer", dir, "--consumer", "job", "--next-snapshot", "8"},
+		{"flink", "list", ck},
+		{"flink", "inspect", chk},
+		{"flink", "sources", chk},
+		{"flink", "compat", chk, "--uid", "a"},
+		{"resolve", "--flink-checkpoints", ck},
+		{"resolve", "--flink-checkpoints", ck, "--format", "k8s"},
+		{"resolve", "--paimon-table", dir, "--paimon-consumer", "job"},
+	} {
+		var out, errOut bytes.Buffer
+		code := runHooked(append(args, "--timeout", "50ms"), &out, &errOut, slow)
+		if code != ExitFailed || !strings.Contains(out.String()+errOut.String(), "deadline exceeded") {
+			t.Errorf("%q: exit %d, want 1 with the deadline named\n%s%s", args, code, out.String(), errOut.String())
+		}
+		if slices.Contains(args, "k8s") && out.Len() > 0 {
+			t.Errorf("%q printed a patch on a failure:\n%s", args, out.String())
 		}
 	}
 }
@@ -96,7 +134,7 @@ func TestKafkaTimeoutEndsASilentBroker(t *testing.T) {
 		mu.Unlock()
 	})
 	var out, errOut bytes.Buffer
-	code := run([]string{"kafka", "offsets", "--brokers", l.Addr().String(), "--topic", "t", "--group", "g", "--timeout", "100ms"}, &out, &errOut, nil)
+	code := runHooked([]string{"kafka", "offsets", "--brokers", l.Addr().String(), "--topic", "t", "--group", "g", "--timeout", "100ms"}, &out, &errOut, nil)
 	if code != ExitFailed || !strings.Contains(out.String()+errOut.String(), "deadline") && !strings.Contains(errOut.String(), "timed out") {
 		t.Errorf("exit %d\n%s%s", code, out.String(), errOut.String())
 	}

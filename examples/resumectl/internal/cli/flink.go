@@ -13,9 +13,12 @@ import (
 	"github.com/resumekit/resumekit/flinkckpt"
 )
 
-const flinkUsage = `list URL [--json] [--job-id ID] [--flink-root URI] [--no-verify] [--strict] [--timeout DUR]
-       resumectl flink inspect PATH|URL [--json] [--flink-root URI] [--strict] [--timeout DUR]
-       resumectl flink sources SNAPSHOT [--json] [--flink-root URI] [--timeout DUR]
+const flinkUsage = `list URL [--json] [--job-id ID] [--flink-root URI] [--flink-default-fs URI]
+           [--flink-extra-root FLINKURI=BUCKETURL]... [--flink-max-metadata-size BYTES] [--no-verify] [--strict] [--timeout DUR]
+       resumectl flink inspect PATH|URL [--json] [--flink-root URI] [--flink-default-fs URI]
+           [--flink-extra-root FLINKURI=BUCKETURL]... [--flink-max-metadata-size BYTES] [--strict] [--timeout DUR]
+       resumectl flink sources SNAPSHOT [--json] [--flink-root URI] [--flink-default-fs URI] [--flink-max-metadata-size BYTES]
+           [--timeout DUR]
        resumectl flink ` + flinkCompatUsage
 
 // runFlink implements "resumectl flink list" and "resumectl flink inspect".
@@ -24,15 +27,29 @@ func runFlink(e *env, args []string) error {
 		return usagef("flink: want a subcommand: list, inspect, compat or sources (usage: resumectl flink %s)", flinkUsage)
 	}
 	sub := args[0]
+	if isHelp(sub) {
+		return groupHelp(e, "flink", flinkUsage)
+	}
 	if sub == "compat" {
 		return runFlinkCompat(e, args[1:])
 	}
-	fs := newFlags(e, "flink "+sub, flinkUsage)
+	fs := newFlags(e, "flink "+sub, subUsage("flink", flinkUsage, sub))
 	asJSON := fs.Bool("json", false, "print JSON")
-	jobID := fs.String("job-id", "", "only this job's checkpoints and savepoints (32 hex)")
+	// Each subcommand defines only the flags its usage line names.
+	jobID, noVerify, strict := new(string), new(bool), new(bool)
+	if sub == "list" {
+		jobID = fs.String("job-id", "", "only this job's checkpoints and savepoints (32 hex)")
+		noVerify = fs.Bool("no-verify", false, "do not check that referenced files exist")
+	}
 	root := fs.String("flink-root", "", "the Flink file-system `URI` of the location or of its bucket root (inferred when absent)")
-	noVerify := fs.Bool("no-verify", false, "do not check that referenced files exist")
-	strict := fs.Bool("strict", false, "count references that cannot be checked as broken")
+	defaultFS := fs.String("flink-default-fs", "", "the file system of paths without an authority (`URI`: Hadoop's fs.defaultFS, e.g. hdfs://ns)")
+	var extras extraRootsFlag
+	var maxSize sizeFlag
+	fs.Var(&maxSize, "flink-max-metadata-size", "the largest _metadata to read (`BYTES`, e.g. 4GiB; default 2GiB)")
+	if sub == "list" || sub == "inspect" {
+		strict = fs.Bool("strict", false, "count references that cannot be checked as broken")
+		fs.Var(&extras, "flink-extra-root", "map another Flink root to a storage location, `FLINKURI=BUCKETURL` (repeatable)")
+	}
 	timeout := addTimeout(fs, DefaultTimeout)
 	pos, err := parseFlags(fs, args[1:])
 	if err != nil {
@@ -43,20 +60,31 @@ func runFlink(e *env, args []string) error {
 	}
 	ctx, cancel := e.context(timeout.d)
 	defer cancel()
+	var locs []*location
+	defer func() {
+		for _, l := range locs {
+			l.Close(ctx)
+		}
+	}()
+	extraRoots := func() ([]flinkckpt.ExtraRoot, error) { return extras.open(ctx, e, &locs) }
 	switch sub {
 	case "list":
-		opts := &flinkckpt.Options{JobID: *jobID, FlinkRoot: *root, SkipVerify: *noVerify, Strict: *strict}
+		x, err := extraRoots()
+		if err != nil {
+			return err
+		}
+		opts := &flinkckpt.Options{JobID: *jobID, FlinkRoot: *root, SkipVerify: *noVerify, Strict: *strict,
+			DefaultFS: *defaultFS, ExtraRoots: x, MaxMetadataSize: maxSize.n}
 		return flinkList(ctx, e, pos[0], opts, *asJSON)
 	case "inspect":
-		if *jobID != "" || *noVerify {
-			return usagef("flink inspect: --job-id and --no-verify apply to flink list only")
+		x, err := extraRoots()
+		if err != nil {
+			return err
 		}
-		return flinkInspect(ctx, e, pos[0], &flinkckpt.Options{FlinkRoot: *root, Strict: *strict}, *asJSON)
+		return flinkInspect(ctx, e, pos[0], &flinkckpt.Options{FlinkRoot: *root, Strict: *strict,
+			DefaultFS: *defaultFS, ExtraRoots: x, MaxMetadataSize: maxSize.n}, *asJSON)
 	case "sources":
-		if *jobID != "" || *noVerify || *strict {
-			return usagef("flink sources: --job-id, --no-verify and --strict apply to flink list and inspect only")
-		}
-		return flinkSources(ctx, e, pos[0], &flinkckpt.Options{FlinkRoot: *root}, *asJSON)
+		return flinkSources(ctx, e, pos[0], &flinkckpt.Options{FlinkRoot: *root, DefaultFS: *defaultFS, MaxMetadataSize: maxSize.n}, *asJSON)
 	default:
 		return usagef("flink: unknown subcommand %s: want list, inspect, compat or sources", quoteShort(sub))
 	}
@@ -64,8 +92,9 @@ func runFlink(e *env, args []string) error {
 
 // openFlink opens a location; for local paths and file:// URLs without a
 // Flink root it uses the file:// URI of the directory the bucket is confined
-// to (the named dir, or for a chk-<n> dir its job dir), which is how Flink
-// names local paths.
+// to (the named dir, or for a chk-<n> dir its job dir). Flink writes local
+// paths as Path.toString() does, file:/dir (no "//" without an authority),
+// and is given them as file:///dir: flinkckpt reads both spellings as one.
 func openFlink(ctx context.Context, e *env, raw string, opts *flinkckpt.Options) (*location, error) {
 	loc, err := openLocationAt(ctx, e, raw, true)
 	if err != nil {
@@ -104,6 +133,7 @@ type flinkListEntry struct {
 	ModTime      string `json:"mod_time,omitempty"`
 	Version      int    `json:"version,omitempty"`
 	Format       string `json:"format"`
+	KindUnknown  bool   `json:"kind_unknown,omitempty"`
 }
 
 func flinkList(ctx context.Context, e *env, raw string, opts *flinkckpt.Options, asJSON bool) error {
@@ -119,7 +149,7 @@ func flinkList(ctx context.Context, e *env, raw string, opts *flinkckpt.Options,
 	entries := make([]flinkListEntry, 0, len(snaps))
 	for _, s := range snaps {
 		en := flinkListEntry{Key: s.Key, Path: s.Path, JobID: s.JobID, CheckpointID: s.CheckpointID, Savepoint: s.Savepoint,
-			State: string(s.State), Reason: s.Reason}
+			State: string(s.State), Reason: s.Reason, KindUnknown: s.KindUnknown}
 		if !s.ModTime.IsZero() {
 			en.ModTime = s.ModTime.UTC().Format(time.RFC3339)
 		}
@@ -139,8 +169,11 @@ func flinkList(ctx context.Context, e *env, raw string, opts *flinkckpt.Options,
 		fmt.Fprintln(tw, "STATE\tKIND\tID\tDIR\tMODIFIED\tREASON")
 		for _, en := range entries {
 			kind := "checkpoint"
-			if en.Savepoint {
+			switch {
+			case en.Savepoint:
 				kind = "savepoint"
+			case en.KindUnknown:
+				kind = "snapshot"
 			}
 			if en.Format != "" {
 				kind += " " + strings.ToLower(en.Format)
@@ -168,7 +201,9 @@ type inspectJSON struct {
 	Version      int               `json:"version"`
 	CheckpointID int64             `json:"checkpoint_id"`
 	Savepoint    bool              `json:"savepoint"`
+	KindUnknown  bool              `json:"kind_unknown,omitempty"`
 	Format       string            `json:"format"`
+	State        string            `json:"state"`
 	Operators    []inspectOperator `json:"operators"`
 	Files        []inspectFile     `json:"files"`
 	MissingFiles int               `json:"missing_files"`
@@ -209,7 +244,8 @@ func flinkInspect(ctx context.Context, e *env, raw string, opts *flinkckpt.Optio
 		return fmt.Errorf("flink inspect %s: %w", loc.Display, err)
 	}
 	md := s.Metadata
-	doc := inspectJSON{Version: md.Version, CheckpointID: md.CheckpointID, Savepoint: s.Savepoint, Format: string(md.Format),
+	doc := inspectJSON{Version: md.Version, CheckpointID: md.CheckpointID, Savepoint: s.Savepoint, KindUnknown: s.KindUnknown,
+		Format: string(md.Format), State: string(s.State),
 		Operators: []inspectOperator{}, Files: []inspectFile{}}
 	for _, op := range md.Operators {
 		doc.Operators = append(doc.Operators, inspectOperator{ID: op.ID, Name: op.Name, UID: op.UID, Parallelism: op.Parallelism,
@@ -229,14 +265,17 @@ func flinkInspect(ctx context.Context, e *env, raw string, opts *flinkckpt.Optio
 		}
 	} else {
 		kind := "checkpoint"
-		if doc.Savepoint {
+		switch {
+		case doc.Savepoint:
 			kind = "savepoint"
+		case doc.KindUnknown:
+			kind = "snapshot of unknown kind"
 		}
 		if doc.Format != "" {
 			kind += " (" + doc.Format + ")"
 		}
-		fmt.Fprintf(e.stdout, "%s\n  %s %d, _metadata version %d, %d operators, %d files, %d missing\n",
-			orKey(s.Path, loc.Display), kind, doc.CheckpointID, doc.Version, len(doc.Operators), len(doc.Files), doc.MissingFiles)
+		fmt.Fprintf(e.stdout, "%s\n  %s %d, _metadata version %d, %d operators, %d files, %d missing: %s\n",
+			orKey(s.Path, loc.Display), kind, doc.CheckpointID, doc.Version, len(doc.Operators), len(doc.Files), doc.MissingFiles, doc.State)
 		tw := tabwriter.NewWriter(e.stdout, 2, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "  OPERATOR\tNAME\tUID\tPARALLELISM\tMAX\tSUBTASKS\tFINISHED")
 		for _, op := range doc.Operators {

@@ -31,9 +31,12 @@ func (f *stringsFlag) Set(s string) error {
 }
 
 // jobFlags describe the new job: the flags of flink compat, and of resolve
-// with the prefix "flink-".
+// with the prefix "flink-". flink compat registers --flink-version here;
+// resolve has its own (the run line's claim-mode flag needs it too) and
+// sets flinkVersion from it.
 type jobFlags struct {
 	prefix         string
+	ownVersion     bool // --flink-version is registered here (flink compat)
 	plan           string
 	uids, sinkUIDs stringsFlag
 	uidHashes, ids stringsFlag
@@ -51,8 +54,9 @@ func (j *jobFlags) register(fs *flag.FlagSet, prefix string) {
 	fs.Var(&j.uidHashes, prefix+"uid-hash", "a uid hash of the new job (.setUidHash, 32 `HEX`); repeatable")
 	fs.Var(&j.ids, prefix+"operator-id", "an operator id of the new job (32 `HEX`, as Flink logs it); repeatable")
 	fs.Var(&j.planConfig, prefix+"plan-config", "a table option of the new job (`KEY=VALUE`, e.g. table.exec.uid.format=<id>_<transformation>); repeatable")
-	fs.StringVar(&j.flinkVersion, "flink-version", "", "the Flink `VERSION` that will run the plan (default: the plan's flinkVersion)")
 	if prefix == "" {
+		j.ownVersion = true
+		fs.StringVar(&j.flinkVersion, "flink-version", "", "the Flink `VERSION` that will run the plan (default: the plan's flinkVersion)")
 		fs.IntVar(&j.parallelism, "parallelism", 0, "the new job's parallelism (`N`), to check it against the snapshot's max parallelism")
 		fs.IntVar(&j.maxParallelism, "max-parallelism", 0, "the new job's configured max parallelism (`N`), to check it against the snapshot's")
 	}
@@ -66,11 +70,17 @@ func (j *jobFlags) given() bool {
 // check refuses bad values before any I/O.
 func (j *jobFlags) check() error {
 	p := "--" + j.prefix
-	if !j.given() && (len(j.planConfig) > 0 || j.flinkVersion != "" || j.parallelism != 0 || j.maxParallelism != 0) {
+	switch {
+	case !j.ownVersion:
+		// resolve: --flink-version is the new job's, with or without a
+		// plan (it picks the run line's claim-mode flag too).
+		if j.plan == "" && len(j.planConfig) > 0 {
+			return usagef("%splan-config applies to %splan", p, p)
+		}
+	case !j.given() && (len(j.planConfig) > 0 || j.flinkVersion != "" || j.parallelism != 0 || j.maxParallelism != 0):
 		return usagef("%splan-config, --flink-version, --parallelism and --max-parallelism describe the new job: name its operators with %splan, %suid, %ssink-uid, %suid-hash or %soperator-id",
 			p, p, p, p, p, p)
-	}
-	if j.plan == "" && (len(j.planConfig) > 0 || j.flinkVersion != "") {
+	case j.plan == "" && (len(j.planConfig) > 0 || j.flinkVersion != ""):
 		return usagef("%splan-config and --flink-version apply to %splan", p, p)
 	}
 	if j.parallelism < 0 || j.maxParallelism < 0 {
@@ -170,10 +180,10 @@ type compatOperatorJSON struct {
 // be dropped (or the restore would fail its parallelism checks), 2 for
 // usage errors and inputs that cannot be read.
 func runFlinkCompat(e *env, args []string) error {
-	fs := newFlags(e, "flink compat", flinkCompatUsage)
+	fs := newFlags(e, "flink compat", subUsage("flink", flinkUsage, "compat"))
 	asJSON := fs.Bool("json", false, "print JSON")
 	var jf jobFlags
-	jf.register(fs, "")
+	jf.register(fs.FlagSet, "")
 	timeout := addTimeout(fs, DefaultTimeout)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -197,7 +207,7 @@ func runFlinkCompat(e *env, args []string) error {
 	cp, display, err := readSnapshotMetadata(ctx, e, pos[0])
 	if err != nil {
 		var ue usageError
-		if !errors.As(err, &ue) {
+		if !errors.As(err, &ue) && ctx.Err() == nil {
 			err = usagef("%s", err.Error()) // unreadable input: exit 2, not 1 (state dropped)
 		}
 		return err
@@ -288,12 +298,22 @@ func readSnapshotMetadata(ctx context.Context, e *env, raw string) (*metadata.Ch
 		return nil, display, usagef("flink compat %s: no _metadata: not a checkpoint or savepoint directory (or an incomplete one)", display)
 	}
 	if err != nil {
-		return nil, display, usagef("flink compat %s: read _metadata: %v", display, err)
+		return nil, display, unreadable(ctx, fmt.Errorf("flink compat %s: read _metadata: %w", display, err))
 	}
 	defer r.Close()
 	cp, err := metadata.Read(r, nil)
 	if err != nil {
-		return nil, display, usagef("flink compat %s: %v", display, err)
+		return nil, display, unreadable(ctx, fmt.Errorf("flink compat %s: %w", display, err))
 	}
 	return cp, display, nil
+}
+
+// unreadable makes err a usage error (exit 2: the input cannot be read),
+// unless --timeout ended the read: that is a failure (exit 1), as in every
+// command.
+func unreadable(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return err
+	}
+	return usagef("%s", err.Error())
 }

@@ -26,13 +26,12 @@ const kafkaUsage = "offsets --brokers H:P[,H:P] --topic T[,T] [--group G] [--at 
 // shows what was found).
 func runKafka(e *env, args []string) error {
 	if len(args) == 0 || args[0] != "offsets" {
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-			fmt.Fprintf(e.stdout, "usage: resumectl kafka %s\n", kafkaUsage)
-			return nil
+		if len(args) > 0 && isHelp(args[0]) {
+			return groupHelp(e, "kafka", kafkaUsage)
 		}
 		return usagef("kafka: want a subcommand: resumectl kafka %s", kafkaUsage)
 	}
-	fs := newFlags(e, "kafka offsets", kafkaUsage)
+	fs := newFlags(e, "kafka offsets", subUsage("kafka", kafkaUsage, "offsets"))
 	var (
 		brokers, topics, group string
 		isolation, commitSrc   string

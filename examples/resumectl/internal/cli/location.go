@@ -76,7 +76,11 @@ func openLocationAt(ctx context.Context, e *env, raw string, flink bool) (*locat
 	var loc *location
 	var err error
 	if !strings.Contains(raw, "://") || strings.HasPrefix(raw, "file://") {
-		loc, err = openLocal(raw, flink)
+		var keys func(string) func(string)
+		if e != nil {
+			keys = e.paths.dir
+		}
+		loc, err = openLocal(raw, flink, keys)
 	} else {
 		loc, err = openRemote(ctx, raw)
 	}
@@ -118,8 +122,9 @@ func openRemote(ctx context.Context, raw string) (*location, error) {
 }
 
 // openLocal opens a local directory with localblob. With flink set, a
-// chk-<n> dir is opened at its parent, with the dir as the prefix.
-func openLocal(raw string, flink bool) (*location, error) {
+// chk-<n> dir is opened at its parent, with the dir as the prefix. keys, when
+// set, gives the bucket's Options.OnKey for its directory (localPaths.dir).
+func openLocal(raw string, flink bool, keys func(dir string) func(string)) (*location, error) {
 	p := raw
 	if strings.HasPrefix(raw, "file://") {
 		u, err := url.Parse(raw)
@@ -142,7 +147,11 @@ func openLocal(raw string, flink bool) (*location, error) {
 	if flink && chkDirRE.MatchString(filepath.Base(abs)) {
 		root, prefix = filepath.Dir(abs), filepath.Base(abs)+"/"
 	}
-	b, err := localblob.OpenBucket(root, nil)
+	var opts localblob.Options
+	if keys != nil {
+		opts.OnKey = keys(root)
+	}
+	b, err := localblob.OpenBucket(root, &opts)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("local path %s does not exist", root)
 	}

@@ -134,14 +134,49 @@ func quoteShort(s string) string {
 	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(s[:cut]), len(s))
 }
 
-// urlArgs returns the arguments that hold a URL ("s3://…", also as
-// "--flag=s3://…"), whose secrets the output masks.
+// urlArgs returns the URLs among the arguments, whose secrets the output
+// masks: every argument that holds one ("s3://…", "--flag=s3://…"), and,
+// when it holds several side by side (--flink-extra-root's
+// FLINKURI=BUCKETURL), each on its own, so that a secret's exact text is
+// known even where no URL structure surrounds it. A URL in another's query
+// (endpoint=http://…) stays part of it.
 func urlArgs(args []string) []string {
 	var out []string
 	for _, a := range args {
-		if strings.Contains(a, "://") {
-			out = append(out, a)
+		var starts []int
+		for i := 0; ; {
+			j := strings.Index(a[i:], "://")
+			if j < 0 {
+				break
+			}
+			s := i + j
+			for s > 0 && isSchemeByte(a[s-1]) {
+				s--
+			}
+			if n := len(starts); n == 0 || !strings.ContainsAny(a[starts[n-1]:s], "?#") {
+				starts = append(starts, s)
+			}
+			i += j + 3
+		}
+		if len(starts) == 0 {
+			continue
+		}
+		out = append(out, a)
+		if len(starts) == 1 {
+			continue
+		}
+		for n, s := range starts {
+			end := len(a)
+			if n+1 < len(starts) {
+				end = starts[n+1]
+			}
+			out = append(out, strings.TrimSuffix(a[s:end], "="))
 		}
 	}
 	return out
+}
+
+// isSchemeByte reports whether c may be part of a URL scheme.
+func isSchemeByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'
 }

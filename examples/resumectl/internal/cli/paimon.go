@@ -28,9 +28,8 @@ func runPaimon(e *env, args []string) error {
 		return usagef("paimon: want a subcommand: resumectl paimon %s", paimonUsage)
 	}
 	switch args[0] {
-	case "-h", "--help", "help":
-		fmt.Fprintf(e.stdout, "usage: resumectl paimon %s\n", paimonUsage)
-		return nil
+	case "-h", "-help", "--help", "help":
+		return groupHelp(e, "paimon", paimonUsage)
 	case "consumers":
 		return paimonConsumers(e, args[1:])
 	case "snapshots":
@@ -51,7 +50,7 @@ func openPaimon(ctx context.Context, e *env, raw, branch string) (*paimon.Table,
 	t, err := paimon.NewTable(loc.Bucket, loc.Prefix, &paimon.TableOptions{Branch: branch, Location: loc.Display, Wait: e.tableWait()})
 	if err != nil {
 		loc.Close(ctx)
-		return nil, nil, usagef("paimon: %v", err)
+		return nil, nil, usagef("%v", err) // the error names paimon
 	}
 	return t, func() { loc.Close(ctx) }, nil
 }

@@ -37,7 +37,7 @@ func paimonDir(t *testing.T, opts map[string]string) (string, *paimontest.Table)
 // reset's observation, retries) do not wait.
 func runPaimonCLI(args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
-	code := run(args, &out, &errb, &hooks{wait: noWait})
+	code := runHooked(args, &out, &errb, &hooks{wait: noWait})
 	return code, out.String(), errb.String()
 }
 

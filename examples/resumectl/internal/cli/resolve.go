@@ -9,15 +9,19 @@ import (
 	"strings"
 	"time"
 
+	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/kafkaoffset"
 	"github.com/resumekit/resumekit/paimon"
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/k8s"
 )
 
-const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flink-job-id ID] [--flink-root URI] [--flink-strict] [--flink-sources]
+const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flink-job-id ID] [--flink-root URI]
+        [--flink-default-fs URI] [--flink-extra-root FLINKURI=BUCKETURL]... [--flink-allow-unverified] [--flink-strict]
+        [--flink-anchor URL] [--flink-intent upgrade] [--flink-version X.Y] [--flink-claim-mode MODE]
+        [--flink-max-metadata-size BYTES] [--flink-observe DUR] [--flink-require] [--flink-sources]
         [--flink-plan FILE | --flink-uid UID... | --flink-sink-uid UID... | --flink-uid-hash HEX... | --flink-operator-id HEX...]
-        [--flink-plan-config KEY=VALUE...] [--flink-version V] [--flink-allow-non-restored-state]
+        [--flink-plan-config KEY=VALUE...] [--flink-allow-non-restored-state]
         [--paimon-table URL --paimon-consumer ID [--paimon-mode at-least-once] [--paimon-from TIME]
          [--paimon-written-mode MODE] [--paimon-version V] [--paimon-option KEY=VALUE]...]
         [--kafka-brokers H:P --kafka-topic T [--kafka-group G] [--kafka-from TIME | --kafka-rewind DUR] [--kafka-observe DUR]
@@ -29,25 +33,29 @@ const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flin
 type resolveFlags struct {
 	flinkCheckpoints, flinkSavepoints, flinkJobID, flinkRoot string
 	flinkStrict, flinkSources                                bool
+	flink                                                    flinkFlags
 	flinkJob                                                 jobFlags // the new job (flink_compat.go)
 	flinkAllowNonRestored                                    bool
-	paimonTable, paimonConsumer, paimonMode                  string
-	paimonWrittenMode, paimonVersion                         string
-	paimonOptions                                            keyValueFlag
-	paimonFrom                                               timeFlag
-	kafkaBrokers, kafkaTopic, kafkaGroup                     string
-	kafkaIsolation, kafkaCommitSource                        string
-	kafkaStrict                                              bool
-	kafkaFrom                                                timeFlag
-	kafkaRewind, kafkaObserve                                durationFlag
-	together                                                 bool
-	minGuarantee                                             string
-	maxAge, timeout                                          durationFlag
-	jsonOut                                                  bool
-	format                                                   string
-	k8sNonce                                                 int64
-	onFailure                                                string
-	now                                                      timeFlag
+	// flinkAnchor is --flink-anchor's operators once read (flinkResolvers),
+	// for the salvage resolver's choice of snapshot too.
+	flinkAnchor                             *flinkckpt.Job
+	paimonTable, paimonConsumer, paimonMode string
+	paimonWrittenMode, paimonVersion        string
+	paimonOptions                           keyValueFlag
+	paimonFrom                              timeFlag
+	kafkaBrokers, kafkaTopic, kafkaGroup    string
+	kafkaIsolation, kafkaCommitSource       string
+	kafkaStrict                             bool
+	kafkaFrom                               timeFlag
+	kafkaRewind, kafkaObserve               durationFlag
+	together                                bool
+	minGuarantee                            string
+	maxAge, timeout                         durationFlag
+	jsonOut                                 bool
+	format                                  string
+	k8sNonce                                int64
+	onFailure                               string
+	now                                     timeFlag
 }
 
 func runResolve(e *env, args []string) error {
@@ -57,9 +65,10 @@ func runResolve(e *env, args []string) error {
 	fs.StringVar(&f.flinkSavepoints, "flink-savepoints", "", "savepoint directory (`URL`) holding savepoint-<6 hex>-<12 hex>/ dirs")
 	fs.StringVar(&f.flinkJobID, "flink-job-id", "", "only this job's checkpoints and savepoints (32 hex)")
 	fs.StringVar(&f.flinkRoot, "flink-root", "", "the Flink file-system `URI` of the location (s3a://bucket/ck) or of the bucket root (s3a://bucket/); inferred when absent")
-	fs.BoolVar(&f.flinkStrict, "flink-strict", false, "reject checkpoints with references that cannot be checked")
+	fs.BoolVar(&f.flinkStrict, "flink-strict", false, "deprecated: references that cannot be checked are refused by default (see --flink-allow-unverified)")
 	fs.BoolVar(&f.flinkSources, "flink-sources", false, "also offer a stateless start at the source positions stored in the chosen snapshot (salvage); --kafka-brokers and --paimon-table check them live")
-	f.flinkJob.register(fs, "flink-")
+	f.flink.register(fs.FlagSet) // registers --flink-version, which the new job's plan reads too
+	f.flinkJob.register(fs.FlagSet, "flink-")
 	fs.BoolVar(&f.flinkAllowNonRestored, "flink-allow-non-restored-state", false, "the new job starts with --allowNonRestoredState: offer snapshots whose state it drops in part (exact-input at best)")
 	fs.StringVar(&f.paimonTable, "paimon-table", "", "Paimon table (`URL`), e.g. file:///wh/db.db/orders")
 	fs.StringVar(&f.paimonConsumer, "paimon-consumer", "", "the job's consumer-id")
@@ -94,6 +103,10 @@ func runResolve(e *env, args []string) error {
 	if len(pos) > 0 {
 		return usagef("resolve takes no arguments, got %s", quoteShort(strings.Join(pos, " ")))
 	}
+	// One --flink-version for both of its uses: the run line's claim-mode
+	// flag (flinkckpt.Options.FlinkVersion) and the planner's uid rules
+	// for --flink-plan (flinkckpt.PlanOptions.FlinkVersion).
+	f.flinkJob.flinkVersion = f.flink.version
 	if f.jsonOut {
 		if f.format != "text" && f.format != "json" {
 			return usagef("resolve: --json and --format %s are exclusive", f.format)
@@ -200,8 +213,8 @@ func (f *resolveFlags) check() error {
 	switch {
 	case !hasFlink && !hasPaimon && !hasKafka:
 		return usagef("resolve: name at least one source: --flink-checkpoints, --flink-savepoints, --paimon-table or --kafka-brokers")
-	case !hasFlink && (f.flinkJobID != "" || f.flinkRoot != "" || f.flinkStrict):
-		return usagef("resolve: --flink-job-id, --flink-root and --flink-strict need --flink-checkpoints or --flink-savepoints")
+	case !hasFlink && (f.flinkJobID != "" || f.flinkRoot != "" || f.flinkStrict || f.flink.set()):
+		return usagef("resolve: --flink-job-id, --flink-root and the other --flink-… options need --flink-checkpoints or --flink-savepoints")
 	case f.flinkSources && !hasFlink:
 		return usagef("resolve: --flink-sources needs --flink-checkpoints or --flink-savepoints")
 	case !hasFlink && (f.flinkJob.given() || f.flinkAllowNonRestored):

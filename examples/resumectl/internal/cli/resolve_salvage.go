@@ -29,7 +29,11 @@ func (f *resolveFlags) salvageResolver(ctx context.Context, e *env, checks salva
 	if url == "" {
 		url = f.flinkSavepoints
 	}
-	fo := &flinkckpt.Options{JobID: f.flinkJobID, FlinkRoot: f.flinkRoot}
+	// The snapshot is chosen among the same application's (JobID, the
+	// anchor) and read with the same file-system options; the new job's
+	// compatibility does not apply: salvage restores no operator state.
+	fo := &flinkckpt.Options{JobID: f.flinkJobID, FlinkRoot: f.flinkRoot, DefaultFS: f.flink.defaultFS,
+		MaxMetadataSize: f.flink.maxMetadata.n, Anchor: f.flinkAnchor}
 	loc, err := openFlink(ctx, e, url, fo)
 	if err != nil {
 		return nil, func() {}, err

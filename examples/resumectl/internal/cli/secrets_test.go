@@ -3,11 +3,13 @@ package cli
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
 	"gocloud.dev/blob"
 
+	"github.com/resumekit/resumekit/resume/redact"
 	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
 	"github.com/resumekit/resumekit/resume/resumetest/s3test"
 )
@@ -27,7 +29,9 @@ var secretParts = []string{"wJalrXUt", "nFEMI", "K7MDENG", "bPxRfiCY"}
 func TestNoCommandPrintsASecret(t *testing.T) {
 	srv := s3test.NewServer(t)
 	srv.Bucket(t, "data")
-	ep := "endpoint=" + srv.URL + "&use_path_style=true&disable_https=true&region=us-east-1"
+	// anonymous: no credential lookup (the instance metadata endpoint is
+	// off this machine); s3test no longer sets credentials in the environment.
+	ep := "endpoint=" + srv.URL + "&use_path_style=true&disable_https=true&region=us-east-1&anonymous=true"
 	dir, _ := paimonDir(t, nil)
 	ck := localLayout(t)
 	urls := []string{
@@ -59,6 +63,9 @@ func TestNoCommandPrintsASecret(t *testing.T) {
 			[]string{"paimon", "reset-consumer", u, "--consumer", "job", "--next-snapshot", "8"},
 			[]string{"paimon", "reset-consumer", u, "--consumer", "job", "--next-snapshot", "8", "--execute", "--json"},
 			[]string{"resolve", "--flink-checkpoints", ck, "--flink-root", u},
+			[]string{"resolve", "--flink-checkpoints", ck, "--flink-anchor", u},
+			[]string{"resolve", "--flink-checkpoints", ck, "--flink-extra-root", "s3a://other/=" + u},
+			[]string{"resolve", "--flink-checkpoints", ck, "--flink-extra-root=s3a://other/=" + u, "--json"},
 			[]string{"resolve", "--flink-checkpoints", u, "--flink-job-id", "xyz"},                // usage error
 			[]string{"paimon", "snapshots", u, "--limit", "0"},                                    // usage error
 			[]string{"resolve", "--kafka-brokers", "127.0.0.1:1", "--kafka-topic", u},             // an invalid topic quoting it
@@ -110,6 +117,9 @@ func TestNoCommandPrintsASecret(t *testing.T) {
 				{"flink", "inspect", loc},
 				{"flink", "sources", loc},
 				{"flink", "compat", loc, "--uid", "a"},
+				{"resolve", "--flink-checkpoints", ck, "--flink-anchor", loc},
+				{"resolve", "--flink-checkpoints", ck, "--flink-extra-root=s3a://other/=" + loc},
+				{"flink", "inspect", ck + "/0123456789abcdef0123456789abcdef/chk-1", "--flink-extra-root", "s3a://other/=" + loc},
 			} {
 				hooked = append(hooked, struct {
 					args []string
@@ -121,7 +131,7 @@ func TestNoCommandPrintsASecret(t *testing.T) {
 	check := func(args []string, h *hooks) {
 		t.Helper()
 		var out, errOut bytes.Buffer
-		code := run(args, &out, &errOut, h)
+		code := runHooked(args, &out, &errOut, h)
 		all := out.String() + errOut.String()
 		if testing.Verbose() {
 			t.Logf("resumectl %.120q: exit %d\n%s", args, code, all)
@@ -138,5 +148,27 @@ func TestNoCommandPrintsASecret(t *testing.T) {
 	}
 	for _, r := range hooked {
 		check(r.args, r.h)
+	}
+}
+
+// TestURLArgsFindEveryURL: the output learns the exact secrets of every URL
+// on the command line, also the second of --flink-extra-root's
+// FLINKURI=BUCKETURL, where a bare secret would otherwise be known only as
+// part of a longer string.
+func TestURLArgsFindEveryURL(t *testing.T) {
+	got := urlArgs([]string{"resolve", "--flink-extra-root=s3a://o/=s3://AK:" + plantedSecret + "@b/x?region=r", "dir",
+		"s3://b/p?endpoint=http://127.0.0.1:1&token=" + plantedSecret})
+	want := []string{
+		"--flink-extra-root=s3a://o/=s3://AK:" + plantedSecret + "@b/x?region=r", "s3a://o/", "s3://AK:" + plantedSecret + "@b/x?region=r",
+		"s3://b/p?endpoint=http://127.0.0.1:1&token=" + plantedSecret, // one URL: the endpoint is in its query
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("urlArgs = %q\nwant %q", got, want)
+	}
+	red := redact.New(got...)
+	for _, msg := range []string{"SDK: bad secret " + plantedSecret, "SDK: bad token " + plantedSecret} {
+		if m := red.String(msg); strings.Contains(m, secretParts[0]) {
+			t.Errorf("%q masked as %q", msg, m)
+		}
 	}
 }

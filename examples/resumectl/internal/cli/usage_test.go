@@ -1,0 +1,140 @@
+package cli
+
+import (
+	"regexp"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// commandPaths reads every command path ("resolve", "flink list") from the
+// synopsis "resumectl help" prints.
+func commandPaths(t *testing.T) [][]string {
+	t.Helper()
+	out, errOut, code := run(t, "help")
+	if code != ExitOK || errOut != "" {
+		t.Fatalf("help: exit %d, stderr %q", code, errOut)
+	}
+	var paths [][]string
+	for _, l := range strings.Split(out, "\n") {
+		rest, ok := strings.CutPrefix(l, "  resumectl ")
+		if !ok {
+			continue
+		}
+		var path []string
+		for _, w := range strings.Fields(rest) {
+			if !regexp.MustCompile(`^[a-z][a-z-]*$`).MatchString(w) {
+				break
+			}
+			path = append(path, w)
+		}
+		if len(path) > 0 && path[0] != "help" && !slices.ContainsFunc(paths, func(p []string) bool { return slices.Equal(p, path) }) {
+			paths = append(paths, path)
+		}
+	}
+	if len(paths) < 9 {
+		t.Fatalf("found only %q in the help synopsis:\n%s", paths, out)
+	}
+	return paths
+}
+
+func run(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errOut strings.Builder
+	code = Main(args, &out, &errOut)
+	return out.String(), errOut.String(), code
+}
+
+// TestUsageNamesEveryFlag parses every command's help: each flag its flag set
+// defines (the "flags:" list, which visits the flag set) appears in the
+// usage lines above it. A flag added without a usage entry fails here.
+func TestUsageNamesEveryFlag(t *testing.T) {
+	for _, path := range commandPaths(t) {
+		name := strings.Join(path, " ")
+		t.Run(strings.ReplaceAll(name, " ", "_"), func(t *testing.T) {
+			out, errOut, code := run(t, append(slices.Clone(path), "-h")...)
+			if code != ExitOK || errOut != "" {
+				t.Fatalf("%s -h: exit %d, stderr %q", name, code, errOut)
+			}
+			if !strings.HasPrefix(out, "usage: resumectl "+name) {
+				t.Fatalf("%s -h does not start with its usage:\n%s", name, out)
+			}
+			usage, flags, _ := strings.Cut(out, "\nflags:\n")
+			n := 0
+			for _, m := range regexp.MustCompile(`(?m)^  --([\w-]+)`).FindAllStringSubmatch(flags, -1) {
+				n++
+				if !regexp.MustCompile(`--` + regexp.QuoteMeta(m[1]) + `($|[^\w-])`).MatchString(usage) {
+					t.Errorf("flag --%s of %q is not in its usage lines:\n%s", m[1], name, usage)
+				}
+			}
+			if name != "version" && n == 0 {
+				t.Errorf("%s -h lists no flags:\n%s", name, out)
+			}
+		})
+	}
+}
+
+// TestHelpAndUsageStreams: help goes to stdout with status 0 wherever it is
+// asked for; usage errors go to stderr with status 2 and the usage lines.
+func TestHelpAndUsageStreams(t *testing.T) {
+	for _, args := range [][]string{
+		{"help"}, {"-h"}, {"--help"}, {"help", "resolve"}, {"help", "flink", "inspect"},
+		{"resolve", "help"}, {"flink", "-h"}, {"flink", "help"}, {"paimon", "--help"}, {"kafka", "-h"},
+		{"paimon", "reset-consumer", "--help"}, {"kafka", "offsets", "-help"}, {"demo", "-h"}, {"version", "-h"},
+	} {
+		out, errOut, code := run(t, args...)
+		if code != ExitOK || errOut != "" || !strings.Contains(out, "usage:") {
+			t.Errorf("%q: exit %d, stderr %q, stdout %q; want the usage on stdout and exit 0", args, code, errOut, out)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		want string // in stderr
+	}{
+		{nil, "want a command"},
+		{[]string{"nosuch"}, `unknown command "nosuch"`},
+		{[]string{"resolve", "--bogus"}, "flag provided but not defined: -bogus\nusage: resumectl resolve "},
+		{[]string{"resolve"}, "or --kafka-brokers\nusage: resumectl resolve "},
+		{[]string{"flink", "list"}, "want exactly one location, got 0"},
+		{[]string{"flink", "inspect", "--job-id", "x", "dir"}, "flag provided but not defined: -job-id\nusage: resumectl flink inspect PATH|URL"},
+		{[]string{"kafka", "offsets", "--brokers", "127.0.0.1:1"}, "--brokers and --topic are required\nusage: resumectl kafka offsets --brokers"},
+		{[]string{"paimon", "snapshots"}, "want the table URL\nusage: resumectl paimon snapshots URL"},
+		{[]string{"version", "extra"}, "version takes no arguments"},
+	} {
+		out, errOut, code := run(t, tc.args...)
+		if code != ExitUsage || out != "" || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2, nothing on stdout, %q on stderr", tc.args, code, out, errOut, tc.want)
+		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		out, errOut, code := run(t, args...)
+		if code != ExitOK || errOut != "" || !regexp.MustCompile(`^resumectl \S+`).MatchString(out) {
+			t.Errorf("%q: exit %d, %q %q", args, code, out, errOut)
+		}
+	}
+	main := func(path, version string, deps ...*debug.Module) *debug.BuildInfo {
+		return &debug.BuildInfo{Main: debug.Module{Path: path, Version: version}, Deps: deps}
+	}
+	for _, tc := range []struct {
+		name string
+		bi   *debug.BuildInfo
+		want string
+	}{
+		{"Installed", main(modulePath, "v1.4.0"), "v1.4.0"},
+		{"Pseudo", main(modulePath, "v0.0.0-20261129100000-0123456789ab"), "v0.0.0-20261129100000-0123456789ab"},
+		{"Dependency", main("example.com/deploy", "v2.0.0", &debug.Module{Path: modulePath, Version: "v1.3.1"}), "v1.3.1"},
+		{"Devel", main(modulePath, "(devel)"), "(devel)"},
+		{"Unknown", main("", ""), "(devel)"},
+		{"NoBuildInfo", nil, "(devel)"},
+		{"DevelWithRevision", &debug.BuildInfo{Main: debug.Module{Path: modulePath, Version: "(devel)"}, Settings: []debug.BuildSetting{
+			{Key: "vcs.revision", Value: "0123456789abcdef0123"}, {Key: "vcs.modified", Value: "true"}}}, "(devel) 0123456789ab+dirty"},
+	} {
+		if got := versionOf(tc.bi); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,127 @@
+package flinkckpt
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/resumekit/resumekit/resume"
+)
+
+// candidate builds the candidate for best at Flink path path: its
+// position, the reasons (what was skipped, what was checked, why it ranks
+// above the other heads) and the warnings about it.
+func (r *Resolver) candidate(best *snap, heads []*snap, v *Verification, path string, skipped []string, above []passed) resume.Candidate {
+	mode, _ := r.opts.claimFor(best.facts.backend)
+	pos := Position{Key: best.key, JobID: best.job, CheckpointID: best.md.CheckpointID, Savepoint: best.savepoint,
+		Format: string(best.md.Format), Version: best.md.Version, Drained: best.md.Drained, KindUnknown: best.kindUnknown,
+		Path: strings.TrimSuffix(path, "/"), ClaimMode: string(mode), FlinkVersion: r.opts.FlinkVersion,
+		StateBackend: best.facts.backend, Unaligned: best.facts.channels > 0, FinishedOperators: len(best.facts.finished),
+		PostCheckpointAction: string(best.md.Action)}
+	if v != nil {
+		pos.Verified = v.Verified()
+		pos.ReferencedFiles, pos.CheckedFiles, pos.UncheckedFiles = len(v.Files), v.Checked(), v.Unchecked
+	} else {
+		pos.ReferencedFiles = len(distinctPaths(best))
+		pos.UncheckedFiles = pos.ReferencedFiles
+	}
+	c := resume.Candidate{Resolver: r.opts.Name, Position: pos, Guarantee: resume.ExactlyOnce, At: best.mod}
+	c.Reasons = append(c.Reasons, skipped...)
+	kind := "checkpoint"
+	switch {
+	case best.savepoint:
+		kind = "savepoint"
+	case best.kindUnknown:
+		kind = "snapshot of unknown kind"
+	}
+	c.Reasons = append(c.Reasons, fmt.Sprintf("%s: %s _metadata version %d, checkpoint id %d, %d operators, written %s (object modification time: _metadata records no time)",
+		best.name(), kind, best.md.Version, best.md.CheckpointID, len(best.md.Operators), best.mod.UTC().Format(time.RFC3339)))
+	if b := best.facts.backend; b != "" {
+		c.Reasons = append(c.Reasons, fmt.Sprintf("%s: state backend %s (from its keyed state handles)", best.name(), b))
+	}
+	if v != nil {
+		c.Reasons = append(c.Reasons, fmt.Sprintf("%s: all %d checked referenced files exist with their recorded sizes (%d listing(s), %d attribute calls)",
+			best.name(), v.Checked(), v.Lists, v.Attributes))
+	}
+	for _, h := range heads {
+		if h != best {
+			c.Reasons = append(c.Reasons, rankReason(best, h, r.opts.Intent))
+		}
+	}
+	c.Warnings = append(c.Warnings, passedWarnings(above)...)
+	if r.opts.Intent == IntentUpgrade && best.savepoint {
+		var newer []string
+		for _, h := range heads {
+			if !h.savepoint && h.eff.After(best.eff) {
+				newer = append(newer, h.name())
+			}
+		}
+		if len(newer) > 0 {
+			c.Warnings = append(c.Warnings, resume.Warnf(WarnSavepointPreferred, "for an upgrade the savepoint was chosen over newer checkpoints (%s): the job goes back to the savepoint and reads again what came after it; make sure the sources still hold that input",
+				strings.Join(newer, ", ")))
+		}
+	}
+	if best.kindUnknown {
+		c.Warnings = append(c.Warnings, resume.Warnf(WarnKindUnknown, "%s: checkpoint or savepoint, nothing tells: a version %d _metadata records no properties, and Flink names its dirs chk-<n> or savepoint-…, so this one was renamed by hand",
+			best.name(), best.md.Version))
+	}
+	if best.md.Drained {
+		c.Warnings = append(c.Warnings, resume.Warnf(WarnDrainedSavepoint, "drained savepoint (stop --drain): the old job emitted its final watermark and fired all event-time timers; windows and timers do not resume where a running job would be"))
+	}
+	c.Warnings = append(c.Warnings, restoreWarnings(best.name(), best.facts)...)
+	switch {
+	case v == nil:
+		c.Warnings = append(c.Warnings, resume.Warnf(WarnVerificationOff, "referenced files not checked: verification is off"))
+	case v.Unchecked > 0:
+		c.Warnings = append(c.Warnings, resume.Warnf(WarnUnverifiedReferences, "references not checked (allowed by Options.AllowUnverified): %s", v.Problem()))
+	}
+	if best.fromFallback {
+		c.Warnings = append(c.Warnings, resume.Warnf(WarnPathFromLocation, "the Flink path %s comes from the storage location (the snapshot's references are all relative): if Flink names this file system differently (s3a://, s3p://, an HDFS name service), pass the Flink root", pos.Path))
+	}
+	return c
+}
+
+// keepAdvice is the warning on keeping the chosen snapshot, by claim mode.
+func (r *Resolver) keepAdvice(best *snap, path string) resume.Warning {
+	mode, why := r.opts.claimFor(best.facts.backend)
+	return keepAdvice(strings.TrimSuffix(path, "/"), mode, why)
+}
+
+// passedWarnings warn about completed snapshots ranked above the choice
+// that were passed over: their transactions may already be committed.
+func passedWarnings(above []passed) []resume.Warning {
+	var broken, unverified, refused []string
+	for _, p := range above {
+		switch p.kind {
+		case passBroken:
+			broken = append(broken, p.name)
+		case passUnverified:
+			unverified = append(unverified, p.name)
+		case passRefused:
+			refused = append(refused, p.name)
+		case passIncompatible:
+			// applyJob warns about those (WarnOlderThanIncompatible).
+		}
+	}
+	const dup = "they completed, so transactional sinks may already have published what they committed — expect duplicates downstream"
+	var out []resume.Warning
+	if len(broken) > 0 {
+		out = append(out, resume.Warnf(WarnOlderThanBroken, "older snapshot chosen because newer ones are broken (%s): %s", strings.Join(broken, ", "), dup))
+	}
+	if len(unverified) > 0 {
+		out = append(out, resume.Warnf(WarnOlderThanUnverified, "older snapshot chosen because newer ones could not be verified (%s; map their files to use them): %s", strings.Join(unverified, ", "), dup))
+	}
+	if len(refused) > 0 {
+		out = append(out, resume.Warnf(WarnOlderThanRefused, "older snapshot chosen because newer ones cannot serve an upgrade (%s): %s", strings.Join(refused, ", "), dup))
+	}
+	return out
+}
+
+// distinctPaths returns the distinct paths a snapshot references.
+func distinctPaths(s *snap) map[string]bool {
+	out := map[string]bool{}
+	for _, f := range s.md.Files {
+		out[f.Path] = true
+	}
+	return out
+}

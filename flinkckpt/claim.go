@@ -1,0 +1,137 @@
+package flinkckpt
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/resumekit/resumekit/resume"
+)
+
+// ClaimMode is how the new job takes over the restored snapshot's files:
+// Flink's RecoveryClaimMode (1.20; RestoreMode in 1.15–1.19). It is part of
+// the launch: the keep-advice depends on it.
+type ClaimMode string
+
+// Claim modes. ClaimAuto, the zero value, lets the resolver choose:
+// ClaimNoClaim, or ClaimClaim for a snapshot of the changelog state
+// backend.
+const (
+	ClaimAuto ClaimMode = ""
+	// ClaimNoClaim: Flink never deletes the snapshot; the new job's first
+	// checkpoint is a full one and shares no file with it (Flink's default
+	// since 1.15).
+	ClaimNoClaim ClaimMode = "NO_CLAIM"
+	// ClaimClaim: the new job owns the snapshot and deletes it once a newer
+	// checkpoint subsumes it.
+	ClaimClaim ClaimMode = "CLAIM"
+	// ClaimLegacy: Flink neither deletes the snapshot nor stops depending on
+	// it (deprecated since 1.19, FLIP-416): the new job's incremental
+	// checkpoints may keep referencing its files.
+	ClaimLegacy ClaimMode = "LEGACY"
+)
+
+// The Flink configuration keys of a restore. Every version reads the old
+// keys (1.15–1.19 only those); 1.20's StateRecoveryOptions keeps them as
+// deprecated fallbacks, so a launch sets both with the same value.
+const (
+	configRecoveryPath  = "execution.state-recovery.path"       // 1.20 (StateRecoveryOptions.SAVEPOINT_PATH)
+	configSavepointPath = "execution.savepoint.path"            // before 1.20
+	configClaimMode     = "execution.state-recovery.claim-mode" // 1.20 (StateRecoveryOptions.RESTORE_MODE)
+	configRestoreMode   = "execution.savepoint-restore-mode"    // 1.15–1.19
+)
+
+// ParseClaimMode reads a claim mode in any case ("no_claim", "CLAIM"); ""
+// is ClaimAuto.
+func ParseClaimMode(s string) (ClaimMode, error) {
+	m := ClaimMode(strings.ToUpper(strings.TrimSpace(s)))
+	if err := m.validate(); err != nil {
+		return "", err
+	}
+	return m, nil
+}
+
+func (m ClaimMode) validate() error {
+	switch m {
+	case ClaimAuto, ClaimNoClaim, ClaimClaim, ClaimLegacy:
+		return nil
+	}
+	return fmt.Errorf("flinkckpt: claim mode %q: want NO_CLAIM, CLAIM or LEGACY", string(m))
+}
+
+// hasClaimModes: restore modes came with Flink 1.15 (FLIP-193). An unknown
+// version is assumed to have them.
+func (v flinkVersion) hasClaimModes() bool { return !v.known() || v.atLeast(1, 15) }
+
+// runFlag is the flink run option that names the claim mode: -claimMode
+// from 1.20 (CliFrontendParser's SAVEPOINT_CLAIM_MODE, --claimMode),
+// -restoreMode in 1.15–1.19 (deprecated in 1.20), none before 1.15 or when
+// the version is unknown (the launch's configuration carries the mode).
+func (v flinkVersion) runFlag() string {
+	switch {
+	case !v.known() || !v.hasClaimModes():
+		return ""
+	case v.atLeast(1, 20):
+		return "-claimMode"
+	default:
+		return "-restoreMode"
+	}
+}
+
+// claimFor chooses the launch's claim mode for a snapshot and says why.
+// It returns ClaimAuto when the new job's Flink has no claim modes.
+func (o Options) claimFor(backend string) (ClaimMode, string) {
+	v, _ := parseFlinkVersion(o.FlinkVersion)
+	switch {
+	case !v.hasClaimModes():
+		return ClaimAuto, fmt.Sprintf("Flink %s has no claim modes: it restores as LEGACY does", o.FlinkVersion)
+	case o.ClaimMode != ClaimAuto:
+		return o.ClaimMode, "as asked (Options.ClaimMode)"
+	case backend == BackendChangelog:
+		// NO_CLAIM forces the first checkpoint after the restore to be a
+		// full one, which the changelog state backend cannot take: the job
+		// restores, then fails its first checkpoint ("does not support
+		// enforcing a full snapshot", FLINK-38307, FLINK-40476).
+		return ClaimClaim, "changelog state backend: NO_CLAIM forces a full first checkpoint, which the changelog backend cannot take — FLINK-38307"
+	}
+	return ClaimNoClaim, "Flink's default"
+}
+
+// keepAdvice is the warning about keeping the restored snapshot, which
+// follows the claim mode.
+func keepAdvice(path string, mode ClaimMode, why string) resume.Warning {
+	switch mode {
+	case ClaimClaim:
+		return resume.Warnf(WarnOwnedByNewJob, "restored in CLAIM mode (%s): %s belongs to the new job now and Flink deletes it once a newer checkpoint subsumes it; do not delete it yourself or restore another job from it",
+			why, path)
+	case ClaimLegacy, ClaimAuto:
+		return resume.Warnf(WarnKeepWhileReferenced, "do not delete %s while the new job's checkpoints may reference it: in LEGACY mode (%s) the new job's incremental checkpoints keep using its files, with no point at which it becomes safe",
+			path, why)
+	}
+	return resume.Warnf(WarnKeepUntilFirstCheckpoint, "keep %s until the new job's first completed checkpoint: in NO_CLAIM mode (%s) Flink never deletes it, and until then a failure restores from it again",
+		path, why)
+}
+
+// launch returns flink run -s <path> with the claim-mode flag for the
+// version, and the configuration keys of the restore path and claim mode
+// (old and new keys, same values).
+func launch(path string, mode ClaimMode, version string) resume.Launch {
+	if path == "" {
+		return resume.Launch{}
+	}
+	l := resume.Launch{
+		Args: []string{"-s", path},
+		Config: map[string]string{
+			configRecoveryPath:  path,
+			configSavepointPath: path,
+		},
+	}
+	if mode != ClaimAuto {
+		l.Config[configClaimMode] = string(mode)
+		l.Config[configRestoreMode] = string(mode)
+		v, _ := parseFlinkVersion(version)
+		if f := v.runFlag(); f != "" {
+			l.Args = append(l.Args, f, string(mode))
+		}
+	}
+	return l
+}

@@ -1,0 +1,171 @@
+package flinkckpt_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"gocloud.dev/blob/fileblob"
+
+	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/flinkckpt/internal/fixtures"
+	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/k8s"
+)
+
+// TestClaimModeInLaunch (item 4): the claim mode is part of the launch.
+// Launch.Config carries execution.state-recovery.claim-mode and
+// execution.savepoint-restore-mode with one value: NO_CLAIM by default,
+// CLAIM for a changelog snapshot (NO_CLAIM forces a full first checkpoint
+// the changelog backend cannot take). The Flink version picks the run
+// line's flag (-claimMode from 1.20, -restoreMode 1.15–1.19, none before),
+// and the keep-advice follows the mode.
+func TestClaimModeInLaunch(t *testing.T) {
+	const path = "s3a://bucket/ck/" + jobA + "/chk-2"
+	cfg := func(mode string) map[string]string {
+		m := map[string]string{"execution.state-recovery.path": path, "execution.savepoint.path": path}
+		if mode != "" {
+			m["execution.state-recovery.claim-mode"] = mode
+			m["execution.savepoint-restore-mode"] = mode
+		}
+		return m
+	}
+	for _, tc := range []struct {
+		name     string
+		backend  string
+		opts     flinkckpt.Options
+		wantArgs []string
+		wantMode string
+		wantWarn string
+	}{
+		{"DefaultNoClaim", "", flinkckpt.Options{}, []string{"-s", path}, "NO_CLAIM", flinkckpt.WarnKeepUntilFirstCheckpoint},
+		{"Flink120", "", flinkckpt.Options{FlinkVersion: "1.20"}, []string{"-s", path, "-claimMode", "NO_CLAIM"}, "NO_CLAIM", flinkckpt.WarnKeepUntilFirstCheckpoint},
+		{"Flink2", "", flinkckpt.Options{FlinkVersion: "2.0.1"}, []string{"-s", path, "-claimMode", "NO_CLAIM"}, "NO_CLAIM", flinkckpt.WarnKeepUntilFirstCheckpoint},
+		{"Flink117", "", flinkckpt.Options{FlinkVersion: "1.17"}, []string{"-s", path, "-restoreMode", "NO_CLAIM"}, "NO_CLAIM", flinkckpt.WarnKeepUntilFirstCheckpoint},
+		{"Flink115", "", flinkckpt.Options{FlinkVersion: "1.15.4"}, []string{"-s", path, "-restoreMode", "NO_CLAIM"}, "NO_CLAIM", flinkckpt.WarnKeepUntilFirstCheckpoint},
+		{"Flink114NoModes", "", flinkckpt.Options{FlinkVersion: "1.14"}, []string{"-s", path}, "", flinkckpt.WarnKeepWhileReferenced},
+		{"ChangelogClaims", "changelog", flinkckpt.Options{FlinkVersion: "1.19"}, []string{"-s", path, "-restoreMode", "CLAIM"}, "CLAIM", flinkckpt.WarnOwnedByNewJob},
+		{"ChangelogOnOldFlink", "changelog", flinkckpt.Options{FlinkVersion: "1.14"}, []string{"-s", path}, "", flinkckpt.WarnKeepWhileReferenced},
+		{"AskedLegacy", "", flinkckpt.Options{ClaimMode: flinkckpt.ClaimLegacy}, []string{"-s", path}, "LEGACY", flinkckpt.WarnKeepWhileReferenced},
+		{"AskedNoClaimForChangelog", "changelog", flinkckpt.Options{ClaimMode: flinkckpt.ClaimNoClaim}, []string{"-s", path}, "NO_CLAIM", flinkckpt.WarnKeepUntilFirstCheckpoint},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, "ck/", "s3a://bucket/", nil)
+			e.chk(jobA, 2, t0, &flinkckpttest.Checkpoint{Shared: shared("a", 1), StateBackend: tc.backend})
+			o := tc.opts
+			c, p := e.mustResolve(&o)
+			want := resume.Launch{Args: tc.wantArgs, Config: cfg(tc.wantMode)}
+			if diff := cmp.Diff(want, p.Launch()); diff != "" {
+				t.Errorf("launch (-want +got):\n%s", diff)
+			}
+			if p.ClaimMode != tc.wantMode || !c.HasWarning(tc.wantWarn) {
+				t.Errorf("mode %q, warnings %q", p.ClaimMode, c.Warnings)
+			}
+			for _, other := range []string{flinkckpt.WarnKeepUntilFirstCheckpoint, flinkckpt.WarnOwnedByNewJob, flinkckpt.WarnKeepWhileReferenced} {
+				if other != tc.wantWarn && c.HasWarning(other) {
+					t.Errorf("also warns %s: %q", other, c.Warnings)
+				}
+			}
+			if tc.backend == "changelog" && tc.wantMode == "CLAIM" && !hasWarning(c.Warnings, flinkckpt.WarnOwnedByNewJob, `^restored in CLAIM mode \(changelog state backend: NO_CLAIM forces a full first checkpoint.*FLINK-38307\): s3a://.*/chk-2 belongs to the new job now`) {
+				t.Errorf("warnings %q", c.Warnings)
+			}
+		})
+	}
+	if _, err := flinkckpt.ParseClaimMode("no_claim"); err != nil {
+		t.Error(err)
+	}
+	if _, err := flinkckpt.ParseClaimMode("own"); err == nil {
+		t.Error("ParseClaimMode accepted own")
+	}
+}
+
+// TestOldDocumentLaunchUnchanged: a position read back from a document
+// written before claim modes (no claim_mode field) launches as it did.
+func TestOldDocumentLaunchUnchanged(t *testing.T) {
+	var p flinkckpt.Position
+	old := `{"path":"s3a://b/ck/j/chk-1","key":"ck/j/chk-1/","job_id":"j","checkpoint_id":1,"savepoint":false,"format":"","version":4}`
+	if err := json.Unmarshal([]byte(old), &p); err != nil {
+		t.Fatal(err)
+	}
+	want := resume.Launch{Args: []string{"-s", "s3a://b/ck/j/chk-1"}, Config: map[string]string{
+		"execution.state-recovery.path": "s3a://b/ck/j/chk-1", "execution.savepoint.path": "s3a://b/ck/j/chk-1"}}
+	if diff := cmp.Diff(want, p.Launch()); diff != "" {
+		t.Errorf("launch (-want +got):\n%s", diff)
+	}
+}
+
+// TestClaimModeRealChangelogFixture: the real Flink 1.16 changelog
+// checkpoint is restored in CLAIM mode.
+func TestClaimModeRealChangelogFixture(t *testing.T) {
+	fb, err := fileblob.OpenBucket(fixtures.Dir(t), &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fb.Close()
+	r, err := flinkckpt.NewResolver(fb, "v4-flink1.16-changelog-checkpoint", &flinkckpt.Options{FlinkRoot: "file:/fixtures", FlinkVersion: "1.16"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := r.Resolve(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := flinkckpt.PositionOf(c.Position)
+	if p.StateBackend != flinkckpt.BackendChangelog || p.ClaimMode != "CLAIM" || !c.HasWarning(flinkckpt.WarnOwnedByNewJob) ||
+		p.Launch().Config["execution.savepoint-restore-mode"] != "CLAIM" || p.Launch().Args[2] != "-restoreMode" {
+		t.Errorf("%+v %+v %q", p, p.Launch(), c.Warnings)
+	}
+}
+
+// TestClaimModeInK8sPatch (item 4): the flink-kubernetes-operator patch
+// carries the claim mode in spec.flinkConfiguration, both keys, CLAIM for
+// a changelog checkpoint.
+func TestClaimModeInK8sPatch(t *testing.T) {
+	e := newEnv(t, "ck/", "s3a://bucket/", nil)
+	e.chk(jobA, 2, t0, &flinkckpttest.Checkpoint{Shared: shared("a", 1), StateBackend: "changelog"})
+	c, p := e.mustResolve(&flinkckpt.Options{FlinkVersion: "1.20"})
+	patch, err := k8s.NewPatch(&c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"execution.state-recovery.claim-mode": "CLAIM", "execution.savepoint-restore-mode": "CLAIM"}
+	if diff := cmp.Diff(want, patch.Spec.FlinkConfiguration); diff != "" || patch.Spec.Job.InitialSavepointPath != p.Path {
+		t.Errorf("flinkConfiguration (-want +got):\n%s\njob %+v", diff, patch.Spec.Job)
+	}
+}
+
+// TestClaimModeWithAllowNonRestoredState: a snapshot offered to a new job
+// that drops part of its state (Options.Job with AllowNonRestoredState)
+// launches with both the claim mode and --allowNonRestoredState: the run
+// line, the configuration keys, and the k8s patch (claim mode in
+// spec.flinkConfiguration, spec.job.allowNonRestoredState).
+func TestClaimModeWithAllowNonRestoredState(t *testing.T) {
+	e := newEnv(t, "ck/", "s3a://bucket/", nil)
+	e.chk(jobA, 2, t0, &flinkckpttest.Checkpoint{Operators: 2, Shared: shared("a", 1)})
+	c, p := e.mustResolve(&flinkckpt.Options{FlinkVersion: "1.20", Job: jobOf(t, 0), AllowNonRestoredState: true})
+	if c.Guarantee != resume.ExactInput || !p.AllowNonRestoredState || p.ClaimMode != "NO_CLAIM" {
+		t.Fatalf("%s, position %+v", c.Guarantee, p)
+	}
+	l := c.Position.Launch()
+	if diff := cmp.Diff([]string{"-s", p.Path, "-claimMode", "NO_CLAIM", "--allowNonRestoredState"}, l.Args); diff != "" {
+		t.Errorf("args (-want +got):\n%s", diff)
+	}
+	wantConfig := map[string]string{
+		"execution.state-recovery.path": p.Path, "execution.savepoint.path": p.Path,
+		"execution.state-recovery.claim-mode": "NO_CLAIM", "execution.savepoint-restore-mode": "NO_CLAIM",
+		"execution.state-recovery.ignore-unclaimed-state": "true", "execution.savepoint.ignore-unclaimed-state": "true",
+	}
+	if diff := cmp.Diff(wantConfig, l.Config); diff != "" {
+		t.Errorf("config (-want +got):\n%s", diff)
+	}
+	patch, err := k8s.NewPatch(&c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"execution.state-recovery.claim-mode": "NO_CLAIM", "execution.savepoint-restore-mode": "NO_CLAIM"}
+	if diff := cmp.Diff(want, patch.Spec.FlinkConfiguration); diff != "" || patch.Spec.Job.AllowNonRestoredState == nil || !*patch.Spec.Job.AllowNonRestoredState {
+		t.Errorf("flinkConfiguration (-want +got):\n%s\njob %+v", diff, patch.Spec.Job)
+	}
+}

@@ -1,0 +1,106 @@
+package flinkckpt
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/resumekit/resumekit/flinkckpt/metadata"
+	"github.com/resumekit/resumekit/resume"
+)
+
+// ErrEmptyLocation is wrapped when nothing at all is stored under the
+// prefix: a first deploy, or a mistyped prefix. It wraps
+// [resume.ErrNoPosition] (there is honestly nothing to offer), so a chain
+// falls back to other sources; a deploy tool that requires state checks it
+// with errors.Is and fails instead (resumectl resolve --flink-require).
+var ErrEmptyLocation error = emptyLocationError{}
+
+type emptyLocationError struct{}
+
+func (emptyLocationError) Error() string {
+	return "nothing at all is stored there: a first deploy, or a mistyped prefix"
+}
+
+func (emptyLocationError) Unwrap() error { return resume.ErrNoPosition }
+
+// ErrNoFlinkPath is wrapped when the snapshot to choose has no known Flink
+// path: its references are all relative (a canonical savepoint) or none
+// contains its key, and no Flink root was given or derived. Resolve fails
+// rather than choose an older snapshot or nothing: pass Options.FlinkRoot.
+// Check it with errors.Is.
+var ErrNoFlinkPath = errors.New("flinkckpt: no Flink path")
+
+// ErrMapping is wrapped when nothing restorable was found and snapshots
+// failed because their absolute references do not map to the location: a
+// Flink root that contradicts the references, or references on the
+// snapshot's own file system outside it. It is a failure, not "no
+// position": the state is probably there under another name. Check it with
+// errors.Is.
+var ErrMapping = errors.New("flinkckpt: Flink paths do not map to the location")
+
+// ErrUnverified is wrapped when nothing restorable was offered and
+// snapshots were passed over because references could not be checked (no
+// root maps them): the state is probably there, so this is a failure, not
+// "no position". Map the references (Options.ExtraRoots) or accept them
+// (Options.AllowUnverified). Check it with errors.Is.
+var ErrUnverified = errors.New("flinkckpt: snapshots could not be verified")
+
+// ErrIntent is wrapped when nothing restorable was offered and snapshots
+// were passed over because they cannot serve Options.Intent (unaligned
+// checkpoints for an upgrade): a failure, not "no position". Check it with
+// errors.Is.
+var ErrIntent = errors.New("flinkckpt: no snapshot serves the intent")
+
+// ErrStillRunning is wrapped by a *StillRunningError. Check it with
+// errors.Is.
+var ErrStillRunning = errors.New("flinkckpt: the old job is still running")
+
+// TooLargeError is returned when a _metadata file is larger than the limit
+// (Options.MaxMetadataSize): the snapshot is too large to inspect, and
+// resolution stops there rather than fall back to an older snapshot or a
+// stateless start. It matches metadata.ErrTooLarge with errors.Is.
+type TooLargeError struct {
+	// Key of the _metadata object.
+	Key string
+	// Size is its size in bytes; -1 when the stream was longer than the
+	// limit without saying so beforehand.
+	Size int64
+	// Limit is the limit in force.
+	Limit int64
+}
+
+// Error names the key, the size, the limit and how to raise it.
+func (e *TooLargeError) Error() string {
+	size := fmt.Sprintf("%d bytes", e.Size)
+	if e.Size < 0 {
+		size = "more than that"
+	}
+	return fmt.Sprintf("flinkckpt: %q is too large to inspect: %s, limit %d bytes (raise Options.MaxMetadataSize, --flink-max-metadata-size)",
+		e.Key, size, e.Limit)
+}
+
+// Is reports metadata.ErrTooLarge.
+func (e *TooLargeError) Is(target error) bool { return target == metadata.ErrTooLarge }
+
+// StillRunningError is returned when the observation window
+// (Options.Observe) saw the location change: a new chk-<n>, job dir or
+// savepoint dir appeared, so the old job still runs.
+type StillRunningError struct {
+	// Location is the prefix observed.
+	Location string
+	// Window is how long it was observed.
+	Window time.Duration
+	// Appeared lists what appeared (keys of the new dirs).
+	Appeared []string
+}
+
+// Error says what appeared while observing.
+func (e *StillRunningError) Error() string {
+	return fmt.Sprintf("flinkckpt: the old job is still running: within %s under %q appeared %s (stop it first: with execution.checkpointing.num-retained 1 it deletes the chosen checkpoint at its next one)",
+		e.Window, e.Location, strings.Join(e.Appeared, ", "))
+}
+
+// Is reports ErrStillRunning.
+func (e *StillRunningError) Is(target error) bool { return target == ErrStillRunning }

@@ -1,0 +1,216 @@
+package flinkckpt
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
+
+	"github.com/resumekit/resumekit/flinkckpt/metadata"
+	"github.com/resumekit/resumekit/resume"
+)
+
+// fixedJobIDRE matches the job ids application mode fixes when HA is on:
+// 000…0 before Flink 1.16, and since 1.16 (FLINK-19358) a JobID whose lower
+// part is the hash code of high-availability.cluster-id and whose upper
+// part is 0 (ApplicationDispatcherBootstrap), printed as 16 hex digits of
+// the (sign-extended) hash and 16 zeros: 0000000011f0e4ed0000000000000000,
+// ffffffffa24a3fb20000000000000000. Every run of the application
+// checkpoints into that one job dir.
+var fixedJobIDRE = regexp.MustCompile(`^[0-9a-f]{16}0{16}$`)
+
+// isFixedJobID reports whether a job id has the shape of application
+// mode's fixed ids.
+func isFixedJobID(job string) bool { return fixedJobIDRE.MatchString(job) }
+
+// maxRunProbes bounds the attribute calls spent ordering one job dir's
+// runs; runs beyond it keep id order, after the probed ones.
+const maxRunProbes = 16
+
+// run is a stretch of a job dir's checkpoint ids without gaps.
+type run struct {
+	ids []int64   // newest first
+	mod time.Time // _metadata time of its newest readable checkpoint (zero: none found)
+	at  int64     // the id that time is of
+}
+
+// runOrder records how a job dir's ids were reordered, for the warning.
+type runOrder struct {
+	newest, highest run // the run now first, and the one with the highest ids
+}
+
+// orderRuns orders the ids of every job dir with a gap in its ids by run:
+// the ids split into runs at gaps, and when there is more than one, the
+// _metadata modification time of each run's newest checkpoint (one
+// attribute call, trying up to three ids of the run when one has no
+// _metadata) orders the runs, newest first; ids within a run stay newest
+// first. Within a job dir a higher id is usually newer, but a run restored
+// from a savepoint continues from the savepoint's id (so its checkpoints
+// sit below the old run's), and a run that lost its HA store restarts at 1:
+// ids alone are not time order. The runs of all job dirs are probed
+// concurrently, at most conc at once; it returns the attribute calls made.
+func orderRuns(ctx context.Context, b *blob.Bucket, jobs []*jobDir, conc int) (int, error) {
+	type probe struct {
+		job  *jobDir
+		runs []run
+		i    int // the run probed
+	}
+	var probes []*probe
+	runsOf := map[*jobDir][]run{}
+	for _, j := range jobs {
+		var runs []run
+		for i, id := range j.ids { // newest first
+			if i == 0 || id < j.ids[i-1]-1 {
+				runs = append(runs, run{})
+			}
+			runs[len(runs)-1].ids = append(runs[len(runs)-1].ids, id)
+		}
+		if len(runs) < 2 {
+			continue
+		}
+		runsOf[j] = runs
+		for i := range runs[:min(len(runs), maxRunProbes)] {
+			probes = append(probes, &probe{job: j, runs: runs, i: i})
+		}
+	}
+	calls := make([]int, len(probes))
+	err := parallel(ctx, len(probes), conc, func(k int) error {
+		p := probes[k]
+		r := &p.runs[p.i]
+		for _, id := range r.ids[:min(3, len(r.ids))] {
+			calls[k]++
+			key := fmt.Sprintf("%schk-%d/_metadata", p.job.key, id)
+			a, err := b.Attributes(ctx, key)
+			if gcerrors.Code(err) == gcerrors.NotFound {
+				continue
+			}
+			if err != nil {
+				return fmt.Errorf("flinkckpt: attributes of %q: %w", key, err)
+			}
+			r.mod, r.at = a.ModTime, id
+			return nil
+		}
+		return nil
+	})
+	total := 0
+	for _, n := range calls {
+		total += n
+	}
+	if err != nil {
+		return total, err
+	}
+	for j, runs := range runsOf {
+		sortRuns(j, runs)
+	}
+	return total, nil
+}
+
+// sortRuns puts a job dir's runs in time order (runs without a readable
+// _metadata last, by id) and its ids in that order.
+func sortRuns(j *jobDir, runs []run) {
+	highest := runs[0]
+	sort.SliceStable(runs, func(a, b int) bool {
+		ra, rb := runs[a], runs[b]
+		switch {
+		case ra.mod.IsZero() != rb.mod.IsZero():
+			return !ra.mod.IsZero()
+		case !ra.mod.Equal(rb.mod):
+			return ra.mod.After(rb.mod)
+		}
+		return ra.ids[0] > rb.ids[0]
+	})
+	if runs[0].ids[0] != highest.ids[0] {
+		j.runs = &runOrder{newest: runs[0], highest: highest}
+	}
+	j.ids = j.ids[:0]
+	for _, r := range runs {
+		j.ids = append(j.ids, r.ids...)
+	}
+}
+
+// restartedRunWarning says that the chosen checkpoint's job dir had its
+// ids reordered by run.
+func restartedRunWarning(best *snap, j *jobDir) (resume.Warning, bool) {
+	if j == nil || j.runs == nil || best.savepoint {
+		return resume.Warning{}, false
+	}
+	o := j.runs
+	return resume.Warnf(WarnRestartedRun, "in job dir %s a lower checkpoint id is newer than a higher one (chk-%d written %s, chk-%d written %s): a restarted run continued from its savepoint's id, or started again at 1 after losing its HA store, so ids are not time order here; %s is of the newest run",
+		j.key, o.newest.at, o.newest.mod.UTC().Format(time.RFC3339), o.highest.at, tsOrUnknown(o.highest.mod), best.name()), true
+}
+
+func tsOrUnknown(t time.Time) string {
+	if t.IsZero() {
+		return "at an unknown time"
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// savepointPrefix returns the job id prefix of a savepoint dir name
+// (savepoint-<first 6 of the job id>-<12 hex>), "" for other names.
+func savepointPrefix(key string) string {
+	name := lastSegment(key) + "/"
+	if !savepointDirRE.MatchString(name) {
+		return ""
+	}
+	return name[len("savepoint-") : len("savepoint-")+6]
+}
+
+// supersedes reports whether job-dir head j is later in the lineage of
+// savepoint head s: s was taken by j's job (its savepoint-<6 hex> prefix is
+// the job id's) at a lower checkpoint id (savepoints share the id counter).
+// Within one job the id order decides, whatever a copy did to the
+// savepoint's modification time. Fixed application-mode ids are left out:
+// every run of an application shares the id and its prefix, and a new run
+// restarts ids, so the prefix tells no lineage there.
+func supersedes(j, s *snap) bool {
+	if j.savepoint || !s.savepoint || j.job == "" || isFixedJobID(j.job) {
+		return false
+	}
+	p := savepointPrefix(s.key)
+	return p != "" && strings.HasPrefix(j.job, p) && j.id > s.id
+}
+
+// lineageWarnings are the warnings about the chosen snapshot's place in its
+// job's lineage: savepoints it outranks by id though they look newer, a
+// savepoint taken while its job kept running when that job checkpointed on,
+// and a _metadata whose id is not its dir's.
+func lineageWarnings(best *snap, heads []*snap, jobs []*jobDir) []resume.Warning {
+	var out []resume.Warning
+	for _, h := range heads {
+		if h != best && supersedes(best, h) && h.mod.After(best.mod) {
+			out = append(out, resume.Warnf(WarnLineageOverTime, "%s (checkpoint %d) has a newer _metadata modification time (%s) than %s (%s), but it is a savepoint of the same job with a lower checkpoint id: within one job the id order decides (copies reset modification times)",
+				h.name(), h.id, h.mod.UTC().Format(time.RFC3339), best.name(), best.mod.UTC().Format(time.RFC3339)))
+		}
+	}
+	if best.savepoint && best.md.Action == metadata.ActionNone {
+		if p := savepointPrefix(best.key); p != "" {
+			for _, j := range jobs {
+				if !strings.HasPrefix(j.job, p) || len(j.ids) == 0 || maxID(j.ids) <= best.id {
+					continue
+				}
+				out = append(out, resume.Warnf(WarnSavepointWhileRunning, "%s was taken while its job kept running (post-checkpoint action NONE), and job dir %s holds later checkpoints (up to chk-%d): restoring the savepoint rolls back past them, and a transactional sink restores the transactions pending at the savepoint, which the running job may have aborted and replaced — output that never happened in the later run may be committed",
+					best.name(), j.key, maxID(j.ids)))
+				break
+			}
+		}
+	}
+	if best.dirID >= 0 && best.dirID != best.md.CheckpointID {
+		out = append(out, resume.Warnf(WarnCheckpointIDMismatch, "%s's _metadata records checkpoint id %d, not %d as its dir name says: copied by hand from another chk dir? Flink restores the id the _metadata records",
+			lastSegment(best.key), best.md.CheckpointID, best.dirID))
+	}
+	return out
+}
+
+func maxID(ids []int64) int64 {
+	m := ids[0]
+	for _, id := range ids {
+		m = max(m, id)
+	}
+	return m
+}

@@ -1,0 +1,182 @@
+package flinkckpt_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/flinkckpt/metadata"
+	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
+)
+
+// TestRestartedRunChosenByTime (item 5a): a run that restarted its ids —
+// application mode's fixed job id (000…0 before Flink 1.16, derived from
+// the HA cluster id since), or any job dir a restored run continued — puts
+// a newer chk-3 next to the old run's chk-100. Ids are not time order
+// there: the newest run's checkpoint is chosen, with a warning, for every
+// job id. It costs one attribute call per run, and nothing without a gap.
+func TestRestartedRunChosenByTime(t *testing.T) {
+	const (
+		zero  = "00000000000000000000000000000000"
+		fixed = "0000000011f0e4ed0000000000000000" // 1.16+: the HA cluster id's hash
+		neg   = "ffffffffa24a3fb20000000000000000" // a negative hash, sign-extended
+	)
+	for _, tc := range []struct {
+		name, job string
+		newer     bool
+		want      int64
+	}{
+		{"FixedZeroNewerLowerID", zero, true, 3},
+		{"FixedClusterIDNewerLowerID", fixed, true, 3},
+		{"FixedNegativeHashNewerLowerID", neg, true, 3},
+		{"OrdinaryJobDirNewerLowerID", jobA, true, 3},
+		{"FixedZeroOlderLowerID", zero, false, 100},
+		{"OrdinaryJobDirOlderLowerID", jobA, false, 100},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, "ck/", "s3a://bucket/", nil)
+			e.chk(tc.job, 99, t0.Add(-49*time.Hour), &flinkckpttest.Checkpoint{Shared: shared("o", 1)})
+			e.chk(tc.job, 100, t0.Add(-48*time.Hour), &flinkckpttest.Checkpoint{Shared: shared("o", 1)})
+			at := t0.Add(-50 * time.Hour)
+			if tc.newer {
+				at = t0
+			}
+			e.chk(tc.job, 3, at, &flinkckpttest.Checkpoint{Shared: shared("n", 1)})
+			e.rec.Reset()
+			c, p := e.mustResolve(nil)
+			if p.CheckpointID != tc.want {
+				t.Fatalf("chose %d, want %d", p.CheckpointID, tc.want)
+			}
+			if got := hasWarning(c.Warnings, flinkckpt.WarnRestartedRun, `^in job dir ck/`+tc.job+`/ a lower checkpoint id is newer than a higher one \(chk-3 written .*, chk-100 written .*\).*ids are not time order`); got != tc.newer {
+				t.Errorf("warning %v, want %v: %q", got, tc.newer, c.Warnings)
+			}
+			// Two runs probed (chk-100, chk-3) and one shared file checked.
+			if got := e.rec.Count(blobtest.OpAttributes); got != 3 {
+				t.Errorf("%d attribute calls, want 3", got)
+			}
+		})
+	}
+	t.Run("RestoredRunContinuesFromSavepointID", func(t *testing.T) {
+		// The old run retained chk-98..100; a new run restored from its
+		// savepoint 57 continues at 58 in the same (fixed) job dir.
+		e := newEnv(t, "ck/", "s3a://bucket/", nil)
+		for i, id := range []int64{98, 99, 100} {
+			e.chk(zero, id, t0.Add(-time.Duration(10-i)*time.Hour), &flinkckpttest.Checkpoint{Shared: shared("o", 1)})
+		}
+		e.chk(zero, 58, t0.Add(-time.Minute*2), &flinkckpttest.Checkpoint{Shared: shared("n", 1)})
+		e.chk(zero, 59, t0.Add(-time.Minute), &flinkckpttest.Checkpoint{Shared: shared("n", 1), Incomplete: true})
+		c, p := e.mustResolve(nil)
+		if p.CheckpointID != 58 || !c.HasWarning(flinkckpt.WarnRestartedRun) {
+			t.Errorf("chose %d, warnings %q", p.CheckpointID, c.Warnings)
+		}
+		if !hasLine(c.Reasons, `^chk-59 of job .*: no _metadata`) || hasLine(c.Reasons, `chk-100`) {
+			t.Errorf("reasons %q", c.Reasons)
+		}
+	})
+	t.Run("NoGapNoProbe", func(t *testing.T) {
+		e := newEnv(t, "ck/", "s3a://bucket/", nil)
+		e.chk(zero, 7, t0.Add(-time.Minute), &flinkckpttest.Checkpoint{Shared: shared("a", 1)})
+		e.chk(zero, 8, t0, &flinkckpttest.Checkpoint{Shared: shared("a", 1)})
+		e.rec.Reset()
+		c, p := e.mustResolve(nil)
+		if p.CheckpointID != 8 || c.HasWarning(flinkckpt.WarnRestartedRun) || e.rec.Count(blobtest.OpAttributes) != 1 {
+			t.Errorf("chose %d, warnings %q, %s", p.CheckpointID, c.Warnings, e.rec)
+		}
+	})
+}
+
+// TestSavepointLineage (item 5b): a savepoint of a job (savepoint-<its
+// first 6 hex>-…) with a lower checkpoint id than the job dir's newest
+// checkpoint is older in that job's lineage, whatever a copy did to its
+// modification time: the checkpoint wins, with a warning. A savepoint with
+// a higher id, or of another job, is ranked by time as before; fixed
+// application-mode ids tell no lineage (every run shares them).
+func TestSavepointLineage(t *testing.T) {
+	sp := flinkckpttest.SavepointName(jobA, 1)
+	t.Run("CopiedSavepointLowerIDLoses", func(t *testing.T) {
+		e := newEnv(t, "ck/", "s3a://bucket/", nil)
+		e.chk(jobA, 100, t0, &flinkckpttest.Checkpoint{Shared: shared("a", 1)})
+		e.savepoint(sp, 57, t0.Add(24*time.Hour), nil) // copied yesterday: newest modification time
+		c, p := e.mustResolve(withRoot(e))
+		if p.Savepoint || p.CheckpointID != 100 {
+			t.Fatalf("chose %s", p.Key)
+		}
+		if !hasLine(c.Reasons, `^ranks above `+sp+`: that is a savepoint of the same job at a lower checkpoint id \(57 vs 100\)`) ||
+			!hasWarning(c.Warnings, flinkckpt.WarnLineageOverTime, `^`+sp+` \(checkpoint 57\) has a newer _metadata modification time`) {
+			t.Errorf("reasons %q, warnings %q", c.Reasons, c.Warnings)
+		}
+	})
+	t.Run("HigherIDSavepointRankedByTime", func(t *testing.T) {
+		e := newEnv(t, "ck/", "s3a://bucket/", nil)
+		e.chk(jobA, 100, t0, &flinkckpttest.Checkpoint{Shared: shared("a", 1)})
+		e.savepoint(sp, 101, t0.Add(time.Minute), &flinkckpttest.Checkpoint{Action: metadata.ActionSuspend}) // stop-with-savepoint
+		c, p := e.mustResolve(withRoot(e))
+		if !p.Savepoint || p.CheckpointID != 101 || p.PostCheckpointAction != "SUSPEND" || c.HasWarning(flinkckpt.WarnLineageOverTime) ||
+			c.HasWarning(flinkckpt.WarnSavepointWhileRunning) {
+			t.Errorf("chose %+v, warnings %q", p, c.Warnings)
+		}
+	})
+	t.Run("OtherJobsSavepointRankedByTime", func(t *testing.T) {
+		e := newEnv(t, "ck/", "s3a://bucket/", nil)
+		e.chk(jobA, 100, t0, &flinkckpttest.Checkpoint{Shared: shared("a", 1)})
+		e.savepoint(flinkckpttest.SavepointName(jobB, 1), 5, t0.Add(time.Hour), nil)
+		_, p := e.mustResolve(withRoot(e))
+		if !p.Savepoint {
+			t.Errorf("chose %s", p.Key)
+		}
+	})
+	t.Run("FixedJobIDNoLineage", func(t *testing.T) {
+		const zero = "00000000000000000000000000000000"
+		e := newEnv(t, "ck/", "s3a://bucket/", nil)
+		e.chk(zero, 100, t0, &flinkckpttest.Checkpoint{Shared: shared("a", 1)})
+		e.savepoint(flinkckpttest.SavepointName(zero, 1), 57, t0.Add(time.Hour), nil)
+		_, p := e.mustResolve(withRoot(e))
+		if !p.Savepoint {
+			t.Errorf("chose %s: a fixed id's prefix tells no lineage", p.Key)
+		}
+	})
+}
+
+// TestSavepointWhileRunning (item 5c): a savepoint taken while the job kept
+// running (post-checkpoint action NONE) is chosen only when the job's later
+// checkpoints are unusable, and then warns: restoring it may commit output
+// the running job never kept.
+func TestSavepointWhileRunning(t *testing.T) {
+	sp := flinkckpttest.SavepointName(jobA, 1)
+	e := newEnv(t, "ck/", "s3a://bucket/", nil)
+	e.savepoint(sp, 57, t0.Add(-time.Hour), nil) // flink savepoint: NONE
+	e.chk(jobA, 60, t0, &flinkckpttest.Checkpoint{Shared: shared("a", 1), SkipFiles: true})
+	c, p := e.mustResolve(withRoot(e))
+	if !p.Savepoint || p.PostCheckpointAction != "NONE" {
+		t.Fatalf("chose %+v", p)
+	}
+	if !hasWarning(c.Warnings, flinkckpt.WarnSavepointWhileRunning, `^`+sp+` was taken while its job kept running \(post-checkpoint action NONE\), and job dir ck/`+jobA+`/ holds later checkpoints \(up to chk-60\)`) ||
+		!c.HasWarning(flinkckpt.WarnOlderThanBroken) {
+		t.Errorf("warnings %q", c.Warnings)
+	}
+	// A drained savepoint (TERMINATE) is a clean stop: no such warning.
+	e2 := newEnv(t, "ck/", "s3a://bucket/", nil)
+	e2.savepoint(sp, 57, t0.Add(-time.Hour), &flinkckpttest.Checkpoint{Drained: true})
+	e2.chk(jobA, 60, t0, &flinkckpttest.Checkpoint{Shared: shared("a", 1), SkipFiles: true})
+	c, _ = e2.mustResolve(withRoot(e2))
+	if c.HasWarning(flinkckpt.WarnSavepointWhileRunning) || !c.HasWarning(flinkckpt.WarnDrainedSavepoint) {
+		t.Errorf("drained: warnings %q", c.Warnings)
+	}
+}
+
+// TestCheckpointIDMismatch (item 5d): a chk-42 dir whose _metadata records
+// checkpoint 40 was copied by hand; both numbers are reported, in the
+// candidate and in List.
+func TestCheckpointIDMismatch(t *testing.T) {
+	e := newEnv(t, "ck/", "s3a://bucket/", nil)
+	e.chk(jobA, 42, t0, &flinkckpttest.Checkpoint{Shared: shared("a", 1), MetadataID: 40})
+	c, p := e.mustResolve(nil)
+	if p.CheckpointID != 40 || !hasWarning(c.Warnings, flinkckpt.WarnCheckpointIDMismatch, `^chk-42's _metadata records checkpoint id 40, not 42 as its dir name says`) {
+		t.Errorf("chose %d, warnings %q", p.CheckpointID, c.Warnings)
+	}
+	snaps, err := flinkckpt.List(e.ctx, e.bucket, "ck/", nil)
+	if err != nil || len(snaps) != 1 || snaps[0].CheckpointID != 40 || !hasLine([]string{snaps[0].Reason}, `records checkpoint id 40, not 42`) {
+		t.Errorf("List: %+v, %v", snaps, err)
+	}
+}

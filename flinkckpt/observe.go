@@ -1,0 +1,98 @@
+package flinkckpt
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/resumekit/resumekit/resume"
+)
+
+// notObservedAge is how young the newest _metadata may be before the
+// candidate warns that the old job may still run: a running job completes
+// a checkpoint every execution.checkpointing.interval, commonly a minute or
+// less.
+const notObservedAge = time.Minute
+
+// observe waits Options.Observe, lists the location again and fails with a
+// *StillRunningError when anything appeared that the first listing (first)
+// did not have: a chk-<n> above a job dir's highest id, a job dir, a
+// savepoint dir. A running job with execution.checkpointing.num-retained 1
+// deletes the checkpoint chosen now when it completes its next one.
+func (r *Resolver) observe(ctx context.Context, first *layout) (string, error) {
+	if err := r.opts.Wait(ctx, r.opts.Observe); err != nil {
+		return "", fmt.Errorf("flinkckpt: observe %q: %w", r.prefix, err)
+	}
+	again, err := discover(ctx, r.bucket, r.prefix, r.opts.JobID, r.opts.Concurrency)
+	if err != nil {
+		return "", err
+	}
+	if appeared := diffLayouts(first, again); len(appeared) > 0 {
+		return "", &StillRunningError{Location: r.prefix, Window: r.opts.Observe, Appeared: appeared}
+	}
+	return fmt.Sprintf("observed %q for %s: no new checkpoint or savepoint appeared (the old job is not checkpointing)", r.prefix, r.opts.Observe), nil
+}
+
+// diffLayouts lists the keys of dirs in b that a did not have, counting
+// only chk-<n> above a job dir's highest id in a.
+func diffLayouts(a, b *layout) []string {
+	high := map[string]int64{}
+	for _, j := range a.jobs {
+		high[j.key] = -1
+		for _, id := range j.ids {
+			high[j.key] = max(high[j.key], id)
+		}
+	}
+	var out []string
+	for _, j := range b.jobs {
+		h, seen := high[j.key]
+		for _, id := range j.ids {
+			if !seen || id > h {
+				out = append(out, fmt.Sprintf("%schk-%d/", j.key, id))
+			}
+		}
+	}
+	had := map[string]bool{}
+	for _, s := range a.savepoints {
+		had[s] = true
+	}
+	for _, s := range b.savepoints {
+		if !had[s] {
+			out = append(out, s)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// notObservedWarning warns when the newest _metadata under the location is
+// younger than a minute and no observation window ran.
+func (r *Resolver) notObservedWarning(newest *snap) (resume.Warning, bool) {
+	if r.opts.Observe > 0 || newest == nil {
+		return resume.Warning{}, false
+	}
+	age := r.opts.Now().Sub(newest.mod)
+	if age >= notObservedAge {
+		return resume.Warning{}, false
+	}
+	return resume.Warnf(WarnNotObserved, "the newest _metadata (%s, written %s) is younger than a minute: the old job may still be running, and with execution.checkpointing.num-retained 1 it deletes the chosen checkpoint at its next one; stop it first, or observe the location (Options.Observe, --flink-observe)",
+		newest.name(), newest.mod.UTC().Format(time.RFC3339)), true
+}
+
+// fixedJobWarning warns about resubmitting under a fixed application-mode
+// job id.
+func fixedJobWarning(best *snap) (resume.Warning, bool) {
+	if best.savepoint || !isFixedJobID(best.job) {
+		return resume.Warning{}, false
+	}
+	// A job that reached a globally terminal state leaves its result in the
+	// JobResultStore (FLIP-194): until it is cleaned up (a dirty entry), or
+	// for good with job-result-store.delete-on-commit: false (as the
+	// Kubernetes operator sets), a submission under the same job id is
+	// taken as already finished and not run
+	// (DuplicateJobSubmissionException.isGloballyTerminated, tolerated by
+	// ApplicationDispatcherBootstrap in application mode).
+	return resume.Warnf(WarnFixedJobID, "%s is in job dir %s, application mode's fixed job id (HA on): a new deployment with the same high-availability.cluster-id gets the same job id, and if the old job reached a terminal state whose result is still in the JobResultStore (job-result-store.delete-on-commit: false, as the Kubernetes operator sets it, or a dirty entry) Flink takes the job as finished and does not run it — clear the entry or use a new cluster id",
+		best.name(), best.job), true
+}

@@ -1,0 +1,157 @@
+package flinkckpt
+
+import (
+	"fmt"
+	"time"
+)
+
+// rank sets each head's effective time: the newest _metadata modification
+// time of the head and of the heads it descends from, transitively. A
+// checkpoint referencing another job dir's shared files descends from that
+// job (it was restored from it) and is at least as new as it; a job dir's
+// head descends from the savepoints its job took at lower ids (see
+// supersedes), however recently a copy touched them.
+func rank(heads []*snap) {
+	byJob := map[string]*snap{}
+	for _, h := range heads {
+		if h.jobKey != "" {
+			byJob[h.jobKey] = h
+		}
+	}
+	for _, h := range heads {
+		h.supersedes = h.supersedes[:0]
+		for _, s := range heads {
+			if s != h && supersedes(h, s) {
+				h.supersedes = append(h.supersedes, s)
+			}
+		}
+	}
+	for _, h := range heads {
+		h.eff, h.via = h.mod, nil
+		h.descends = map[*snap]bool{}
+		stack := []*snap{h}
+		for len(stack) > 0 {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			var next []*snap
+			for j := range x.ancestors {
+				if a := byJob[j]; a != nil {
+					next = append(next, a)
+				}
+			}
+			next = append(next, x.supersedes...)
+			for _, a := range next {
+				if a == h || h.descends[a] {
+					continue
+				}
+				h.descends[a] = true
+				stack = append(stack, a)
+				if a.mod.After(h.eff) || (h.via != nil && a.mod.Equal(h.eff) && a.key < h.via.key) {
+					h.eff, h.via = a.mod, a
+				}
+			}
+		}
+	}
+}
+
+// rankKey is what the order compares.
+type rankKey struct {
+	savepoint bool
+	eff       time.Time
+	id        int64
+	key       string
+}
+
+func (s *snap) rankKey() rankKey { return rankKey{s.savepoint, s.eff, s.id, s.key} }
+
+// ranksAbove is the order of snapshots, a total one: with IntentUpgrade
+// savepoints first; then the later effective time (see rank), then the
+// higher checkpoint id, then the smaller key.
+func ranksAbove(a, b rankKey, intent Intent) bool {
+	if intent == IntentUpgrade && a.savepoint != b.savepoint {
+		return a.savepoint
+	}
+	if !a.eff.Equal(b.eff) {
+		return a.eff.After(b.eff)
+	}
+	if a.id != b.id {
+		return a.id > b.id
+	}
+	return a.key < b.key
+}
+
+func pick(heads []*snap, intent Intent) *snap {
+	var best *snap
+	for _, h := range heads {
+		if best == nil || ranksAbove(h.rankKey(), best.rankKey(), intent) {
+			best = h
+		}
+	}
+	return best
+}
+
+// outranking returns the passed-over snapshots that rank above best: those
+// of its own job dir (read newest first) and those of other sources that
+// are newer than best by the same order, or descend from best's job dir.
+// Passed-over snapshots older than best are no reason for the duplicates
+// warning.
+func outranking(best *snap, src *source, sources []*source, intent Intent) []passed {
+	var out []passed
+	for _, s := range sources {
+		for _, p := range s.passed {
+			switch {
+			case s == src:
+			case best.jobKey != "" && p.ancestors[best.jobKey]:
+			case p.jobKey != "" && (best.ancestors[p.jobKey] || descendsFromJob(best, p.jobKey)):
+				continue
+			case !ranksAbove(rankKey{p.savepoint, p.mod, p.id, p.key}, best.rankKey(), intent):
+				continue
+			}
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func descendsFromJob(s *snap, jobKey string) bool {
+	for a := range s.descends {
+		if a.jobKey == jobKey {
+			return true
+		}
+	}
+	return false
+}
+
+// rankReason says truthfully why best ranks above h (see ranksAbove).
+func rankReason(best, h *snap, intent Intent) string {
+	ts := func(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+	switch {
+	case intent == IntentUpgrade && best.savepoint && !h.savepoint:
+		return fmt.Sprintf("ranks above %s: for an upgrade savepoints come before checkpoints", h.name())
+	case h.jobKey != "" && best.ancestors[h.jobKey]:
+		return fmt.Sprintf("%s references shared files of job dir %s: it descends from %s and is newer whatever the modification times say",
+			best.name(), h.jobKey, h.name())
+	case supersedes(best, h):
+		return fmt.Sprintf("ranks above %s: that is a savepoint of the same job at a lower checkpoint id (%d vs %d), and within one job the id order decides, whatever the modification times say",
+			h.name(), h.id, best.id)
+	case best.eff.After(h.eff):
+		hTime := ts(h.eff)
+		if h.via != nil {
+			hTime += " (of " + h.via.name() + ", which it descends from)"
+		}
+		if best.via == nil {
+			return fmt.Sprintf("newer than %s by _metadata modification time (%s vs %s; copies reset modification times)",
+				h.name(), ts(best.mod), hTime)
+		}
+		return fmt.Sprintf("ranks above %s: it descends from %s, whose _metadata modification time is newer (%s vs %s; copies reset modification times)",
+			h.name(), best.via.name(), ts(best.eff), hTime)
+	case best.descends[h]:
+		return fmt.Sprintf("%s descends from %s through the job dirs whose shared files it references or the savepoints its job took: it is newer whatever the modification times say",
+			best.name(), h.name())
+	case best.id != h.id:
+		return fmt.Sprintf("ranks above %s: same effective modification time (%s), higher checkpoint id (%d vs %d)",
+			h.name(), ts(best.eff), best.id, h.id)
+	default:
+		return fmt.Sprintf("ranks above %s: same effective modification time (%s) and checkpoint id %d; first by key", h.name(), ts(best.eff), best.id)
+	}
+}

@@ -1,0 +1,152 @@
+package flinkckpt
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/resumekit/resumekit/flinkckpt/metadata"
+	"github.com/resumekit/resumekit/resume"
+)
+
+// Intent is what a restart is for: it decides which snapshots can serve.
+type Intent string
+
+// Intents.
+const (
+	// IntentRestart (the zero value): the same job on the same Flink minor
+	// version, or changes every snapshot type supports (rescaling, a patch
+	// release): the newest restorable snapshot wins.
+	IntentRestart Intent = ""
+	// IntentUpgrade: a Flink minor upgrade or a changed job. Savepoints
+	// rank before checkpoints under the resolver's location, and unaligned
+	// checkpoints are refused: Flink restores them neither across a minor
+	// version nor into a changed job ("Checkpoints vs. Savepoints", Flink
+	// 1.20: capabilities table). Between two resolvers (a checkpoint root
+	// and a savepoint dir) the chain's newest-At rule still decides.
+	IntentUpgrade Intent = "upgrade"
+)
+
+// ParseIntent reads an intent: "", "restart" or "upgrade".
+func ParseIntent(s string) (Intent, error) {
+	i := Intent(strings.ToLower(strings.TrimSpace(s)))
+	if i == "restart" {
+		i = IntentRestart
+	}
+	if err := i.validate(); err != nil {
+		return "", err
+	}
+	return i, nil
+}
+
+func (i Intent) validate() error {
+	switch i {
+	case IntentRestart, IntentUpgrade:
+		return nil
+	}
+	return fmt.Errorf("flinkckpt: intent %q: want restart or upgrade", string(i))
+}
+
+// State backend families, as the keyed state handle types show them
+// (Position.StateBackend).
+const (
+	// BackendRocksDBIncremental: incremental RocksDB handles (types 5, 11):
+	// an incremental checkpoint or a native RocksDB savepoint.
+	BackendRocksDBIncremental = "rocksdb-incremental"
+	// BackendFull: key-group handles (types 3, 12): a full snapshot of the
+	// heap (hashmap) backend or of RocksDB without incremental
+	// checkpoints, or a canonical savepoint before Flink 1.15.
+	BackendFull = "full"
+	// BackendCanonical: savepoint key-group handles (type 7): a canonical
+	// savepoint, which any state backend restores.
+	BackendCanonical = "canonical"
+	// BackendChangelog: changelog state backend handles (types 8, 9, 10,
+	// 13, 14).
+	BackendChangelog = "changelog"
+)
+
+// restoreFacts are what a _metadata says about where it can be restored.
+type restoreFacts struct {
+	backend string // a Backend… constant, "" without keyed state
+	// channels counts in-flight data handles: an unaligned checkpoint.
+	channels int
+	// finished and partial list operators that had fully finished, or
+	// had some finished subtasks.
+	finished, partial []string
+}
+
+func restoreFactsOf(md *metadata.Checkpoint) restoreFacts {
+	f := restoreFacts{backend: backendOf(md)}
+	for _, op := range md.Operators {
+		if op.Finished {
+			f.finished = append(f.finished, op.ID)
+			continue
+		}
+		some := false
+		for _, st := range op.SubtaskStates {
+			f.channels += len(st.InputChannels) + len(st.ResultSubpartitions)
+			some = some || st.Finished
+		}
+		if some {
+			f.partial = append(f.partial, op.ID)
+		}
+	}
+	return f
+}
+
+// backendOf tells the state backend family from the keyed handle types:
+// changelog before incremental before canonical before full, "" when no
+// keyed state is recorded.
+func backendOf(md *metadata.Checkpoint) string {
+	rank := map[string]int{BackendFull: 1, BackendCanonical: 2, BackendRocksDBIncremental: 3, BackendChangelog: 4}
+	best := ""
+	for _, op := range md.Operators {
+		for _, st := range op.SubtaskStates {
+			for _, k := range []*metadata.KeyedHandle{st.ManagedKeyed, st.RawKeyed} {
+				if b := keyedFamily(k); rank[b] > rank[best] {
+					best = b
+				}
+			}
+		}
+	}
+	return best
+}
+
+func keyedFamily(k *metadata.KeyedHandle) string {
+	if k == nil {
+		return ""
+	}
+	switch {
+	case k.Type.Changelog():
+		return BackendChangelog
+	case k.Type == metadata.TypeIncremental || k.Type == metadata.TypeIncrementalV2:
+		return BackendRocksDBIncremental
+	case k.Type == metadata.TypeSavepointKeyGroups:
+		return BackendCanonical
+	case k.Type == metadata.TypeKeyGroups || k.Type == metadata.TypeKeyGroupsV2:
+		return BackendFull
+	}
+	return ""
+}
+
+// restoreWarnings are the restore limits a snapshot carries.
+func restoreWarnings(name string, f restoreFacts) []resume.Warning {
+	var out []resume.Warning
+	if f.channels > 0 {
+		out = append(out, resume.Warnf(WarnUnaligned, "%s is an unaligned checkpoint (%d in-flight data handles): Flink restores it into the same job graph on the same Flink minor version only — neither a Flink minor upgrade nor any job change (rescaling is supported); take a savepoint for those",
+			name, f.channels))
+	}
+	if n := len(f.finished) + len(f.partial); n > 0 {
+		out = append(out, resume.Warnf(WarnFinishedOperators, "%s records %d fully and %d partially finished operators (first: %s): the new job does not run finished ones again (FLIP-147), and Flink refuses the restore if a changed job puts a fully finished operator after one that is not (VertexFinishedStateChecker)",
+			name, len(f.finished), len(f.partial), firstOf(f.finished, f.partial)))
+	}
+	return out
+}
+
+func firstOf(lists ...[]string) string {
+	for _, l := range lists {
+		if len(l) > 0 {
+			return l[0]
+		}
+	}
+	return ""
+}

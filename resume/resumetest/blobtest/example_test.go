@@ -1,0 +1,90 @@
+package blobtest_test
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"time"
+
+	"gocloud.dev/blob"
+	"gocloud.dev/blob/memblob"
+
+	"github.com/resumekit/resumekit/resume/resumetest"
+	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
+)
+
+var t0 = time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+
+// newestCheckpoint stands for a deploy tool's own code: it opens the
+// checkpoint store from a URL in its configuration and is not changed for
+// the test.
+func newestCheckpoint(ctx context.Context, storeURL string) (string, error) {
+	b, err := blob.OpenBucket(ctx, storeURL)
+	if err != nil {
+		return "", err
+	}
+	defer b.Close()
+	newest := ""
+	for id := 1; ; id++ {
+		key := fmt.Sprintf("ck/chk-%d/_metadata", id)
+		ok, err := b.Exists(ctx, key)
+		if err != nil {
+			return "", fmt.Errorf("checking %s: %w", key, err)
+		}
+		if !ok {
+			return newest, nil
+		}
+		newest = key
+	}
+}
+
+// Mount makes a bucket reachable by URL for code that opens its storage from
+// configuration, with counts and faults.
+func ExampleMount() {
+	// In a test, pass t; resumetest.Run gives this Example a TB.
+	err := resumetest.Run(func(t resumetest.TB) {
+		ctx := context.Background()
+		mem := memblob.OpenBucket(nil)
+		t.Cleanup(func() { mem.Close() })
+		for _, k := range []string{"ck/chk-1/_metadata", "ck/chk-2/_metadata"} {
+			if err := mem.WriteAll(ctx, k, []byte("…"), nil); err != nil {
+				t.Fatalf("%v", err)
+			}
+		}
+
+		u, rec := blobtest.Mount(t, mem, nil)
+		got, err := newestCheckpoint(ctx, u)
+		fmt.Println(got, err, rec.Count(blobtest.OpAttributes), "attribute calls")
+
+		// The store fails on chk-2: the tool must say so, not settle for chk-1.
+		u, _ = blobtest.Mount(t, mem, &blobtest.Options{Fault: blobtest.FailKeys(regexp.MustCompile(`chk-2/`))})
+		_, err = newestCheckpoint(ctx, u)
+		fmt.Println(err)
+	})
+	if err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// ck/chk-2/_metadata <nil> 3 attribute calls
+	// checking ck/chk-2/_metadata: blob (key "ck/chk-2/_metadata") (code=Unknown): blobtest: attributes "ck/chk-2/_metadata" (call 2): injected: key matches chk-2/
+}
+
+// Wrap counts calls and pins modification times on a bucket a test holds.
+func ExampleWrap() {
+	ctx := context.Background()
+	mem := memblob.OpenBucket(nil)
+	defer mem.Close()
+	b, rec := blobtest.Wrap(mem, nil)
+	defer b.Close() // closes the wrapper only
+	if err := b.WriteAll(ctx, "consumer/consumer-job", []byte(`{"nextSnapshot":7}`), nil); err != nil {
+		fmt.Println(err)
+	}
+	rec.SetModTime("consumer/consumer-job", t0) // memblob would say "now"
+	a, err := b.Attributes(ctx, "consumer/consumer-job")
+	if err != nil {
+		fmt.Println(err)
+	}
+	fmt.Println(a.ModTime.Format(time.RFC3339), rec)
+	// Output:
+	// 2026-11-29T10:00:00Z list=0 read=0 attributes=1 write=1 copy=0 delete=0 listed=0
+}
