@@ -93,6 +93,21 @@
 // read into one buffer of its size, which the model shares (a 280 MB file
 // is held once).
 //
+// # Local paths
+//
+// flinkckpt takes a bucket and reads nothing else. Open a local root with
+// package [github.com/resumekit/resumekit/resume/localblob], as resumectl
+// does: the bucket is confined to the directory with os.Root, so a chk-<n>,
+// _metadata or shared file linked out of it (or swapped for such a link
+// while it is read) is refused rather than followed, only regular files are
+// read (a FIFO named _metadata is refused, never waited on), and every
+// directory is read once per listing however it is paged. resumectl confines
+// a checkpoint root, a job dir or a savepoint dir to itself, and a chk-<n>
+// dir to its job dir (which holds the shared/ and taskowned/ files it
+// references). References outside the confined directory cannot be mapped
+// to keys and count as unchecked. gocloud's fileblob, by contrast, follows
+// links wherever they lead.
+//
 // # The new job
 //
 // A snapshot restores into the job about to start only where their

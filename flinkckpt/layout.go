@@ -24,8 +24,13 @@ var (
 	jobDirRE       = regexp.MustCompile(`^[0-9a-f]{32}/$`)
 )
 
+// maxCheckpointID is the largest checkpoint id accepted: 2^62. A chk-<n>
+// dir above it is not a checkpoint (malformed), so that no id arithmetic can
+// come near int64 overflow.
+const maxCheckpointID = 1 << 62
+
 // chkID parses a "chk-<n>/" dir name (without regular expressions: a job
-// dir can hold tens of thousands of them).
+// dir can hold tens of thousands of them). Ids above 2^62 are refused.
 func chkID(name string) (int64, bool) {
 	if len(name) < 6 || name[:4] != "chk-" || name[len(name)-1] != '/' {
 		return 0, false
@@ -42,7 +47,7 @@ func chkID(name string) (int64, bool) {
 		}
 	}
 	id, err := strconv.ParseInt(digits, 10, 64)
-	return id, err == nil
+	return id, err == nil && id <= maxCheckpointID
 }
 
 // jobDir is one job dir (or the root itself when it holds chk-<n> dirs).

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -141,7 +143,7 @@ func NewResolver(client *kgo.Client, topics []string, opts *Options) (*Resolver,
 			return nil, err
 		}
 		if seen[t] {
-			return nil, fmt.Errorf("kafkaoffset: topic %q given twice", t)
+			return nil, fmt.Errorf("kafkaoffset: topic %s given twice", quoteShort(t))
 		}
 		seen[t] = true
 	}
@@ -217,17 +219,31 @@ func NewResolver(client *kgo.Client, topics []string, opts *Options) (*Resolver,
 }
 
 // validTopic applies Kafka's topic name rules (Topic.validate): 1 to 249
-// characters of [a-zA-Z0-9._-].
+// characters of [a-zA-Z0-9._-]. Errors quote the name truncated.
 func validTopic(t string) error {
 	if t == "" || t == "." || t == ".." || len(t) > 249 {
-		return fmt.Errorf("kafkaoffset: invalid topic name %q", t)
+		return fmt.Errorf("kafkaoffset: invalid topic name %s", quoteShort(t))
 	}
 	for _, c := range t {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
-			return fmt.Errorf("kafkaoffset: invalid topic name %q: only letters, digits, '.', '_' and '-'", t)
+			return fmt.Errorf("kafkaoffset: invalid topic name %s: only letters, digits, '.', '_' and '-'", quoteShort(t))
 		}
 	}
 	return nil
+}
+
+// quoteShort quotes hostile input for an error: at most 64 bytes of it, so
+// that a megabyte-long name gives a short error.
+func quoteShort(s string) string {
+	const limit = 64
+	if len(s) <= limit {
+		return strconv.Quote(s)
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(s[:cut]), len(s))
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {

@@ -590,3 +590,22 @@ func TestResolveByTimeWholeLogDeleted(t *testing.T) {
 	contains(t, "reasons", c.Reasons, "data loss on 2 partition(s), 19 records: t/0 (up to 10 records deleted below log start 10), t/1 (up to 9 records deleted below log start 9)")
 	contains(t, "warnings", c.Warnings, "kafka.partition-emptied: ", "hold no records at all, every one deleted", "t/0 (10 deleted)")
 }
+
+// TestHostileTopicNameShortError: a 1 MiB topic name is refused with a
+// short error that quotes it truncated.
+func TestHostileTopicNameShortError(t *testing.T) {
+	cl, err := kgo.NewClient(kgo.SeedBrokers("127.0.0.1:1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	huge := strings.Repeat("t", 1<<20)
+	for _, topics := range [][]string{{huge}, {huge + "/"}, {"a", "a"}} {
+		_, err := kafkaoffset.NewResolver(cl, topics, &kafkaoffset.Options{Group: "g"})
+		if err == nil {
+			t.Errorf("NewResolver(%d-byte topic) succeeded", len(topics[0]))
+		} else if len(err.Error()) > 200 {
+			t.Errorf("NewResolver(%d-byte topic): error of %d bytes: %.200v", len(topics[0]), len(err.Error()), err)
+		}
+	}
+}

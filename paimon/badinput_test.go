@@ -156,12 +156,12 @@ func TestHints(t *testing.T) {
 func ptr(s string) *string { return &s }
 
 func TestParseHint(t *testing.T) {
-	for in, want := range map[string]int64{"1": 1, "42": 42, "9223372036854775807": 1<<63 - 1} {
+	for in, want := range map[string]int64{"1": 1, "42": 42, "4611686018427387904": 1 << 62} {
 		if got, err := paimon.ParseHint("k", []byte(in)); err != nil || got != want {
 			t.Errorf("ParseHint(%q) = %d, %v", in, got, err)
 		}
 	}
-	for _, in := range []string{"", "x", " 1", "1\n", "1.0", "99999999999999999999", strings.Repeat("1", 100)} {
+	for _, in := range []string{"", "x", " 1", "1\n", "1.0", "99999999999999999999", strings.Repeat("1", 100), "4611686018427387905", "9223372036854775807"} {
 		if _, err := paimon.ParseHint("snapshot/LATEST", []byte(in)); !errors.Is(err, paimon.ErrCorrupt) || !strings.Contains(err.Error(), "snapshot/LATEST") {
 			t.Errorf("ParseHint(%q) error = %v", in, err)
 		}
@@ -193,7 +193,7 @@ func TestHostileConsumerIDs(t *testing.T) {
 	for _, id := range []string{"", "..", "../x", "a/../../b", "a/b", `a\b`, "/abs", "a\x00b", "a\nb", "a\x7fb", " a", "a ", "\xff\xfe", strings.Repeat("a", 256)} {
 		for name, call := range map[string]func() error{
 			"Consumer":        func() error { _, err := tbl.Consumer(bg, id); return err },
-			"ResetConsumer":   func() error { _, err := tbl.ResetConsumer(bg, id, 1); return err },
+			"ResetConsumer":   func() error { _, err := tbl.ResetConsumer(bg, id, 1, nil); return err },
 			"PlanReset":       func() error { _, err := tbl.PlanResetConsumer(bg, id, 1); return err },
 			"DeleteConsumer":  func() error { return tbl.DeleteConsumer(bg, id) },
 			"NewResolver":     func() error { _, err := paimon.NewResolver(tbl, id, nil); return err },

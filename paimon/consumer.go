@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"gocloud.dev/blob"
@@ -62,6 +63,9 @@ func parseConsumer(key string, data []byte) (n int64, transient bool, err error)
 	if n <= 0 {
 		return 0, false, corruptf(key, `"nextSnapshot" %d is not a positive snapshot id`, n)
 	}
+	if n > maxID {
+		return 0, false, corruptf(key, `"nextSnapshot" %d is above 2^62: malformed`, n)
+	}
 	return n, false, nil
 }
 
@@ -87,48 +91,58 @@ func (t *Table) Consumer(ctx context.Context, id string) (*Consumer, error) {
 	if err := ValidateID("consumer", id); err != nil {
 		return nil, err
 	}
-	return t.readConsumer(ctx, id, t.consumerKey(id))
-}
-
-func (t *Table) readConsumer(ctx context.Context, id, key string) (*Consumer, error) {
+	key := t.consumerKey(id)
 	for try := 1; ; try++ {
-		data, mod, err := t.read(ctx, key)
-		if err != nil {
-			if errors.Is(err, errNotFound) {
-				return nil, fmt.Errorf("paimon: consumer %q: %s does not exist: %w", id, key, ErrConsumerNotFound)
-			}
-			return nil, err
-		}
-		n, transient, err := parseConsumer(key, data)
-		if err == nil {
-			return &Consumer{ID: id, NextSnapshot: n, ModTime: mod.UTC(), Key: key}, nil
-		}
+		c, transient, err := t.readConsumer(ctx, id, key)
 		if !transient {
-			return nil, err
+			return c, err
 		}
 		if try >= t.o.ConsumerRetries {
-			return nil, fmt.Errorf("%w (still so after %d reads: a writer may have died mid-rewrite)", err, try)
+			return nil, stillBad(err, try)
 		}
-		if err := pause(ctx, t.o.ConsumerRetryInterval); err != nil {
+		if err := t.pause(ctx, t.o.ConsumerRetryInterval); err != nil {
 			return nil, fmt.Errorf("paimon: read %s: %w", key, err)
 		}
 	}
+}
+
+func stillBad(err error, reads int) error {
+	return fmt.Errorf("%w (still so after %d reads: a writer may have died mid-rewrite)", err, reads)
+}
+
+// readConsumer reads a consumer file once; transient is true for an empty
+// or half-written file, worth reading again.
+func (t *Table) readConsumer(ctx context.Context, id, key string) (c *Consumer, transient bool, err error) {
+	data, mod, err := t.read(ctx, key)
+	if err != nil {
+		if errors.Is(err, errNotFound) {
+			return nil, false, fmt.Errorf("paimon: consumer %q: %s does not exist: %w", id, key, ErrConsumerNotFound)
+		}
+		return nil, false, err
+	}
+	n, transient, err := parseConsumer(key, data)
+	if err != nil {
+		return nil, transient, err
+	}
+	return &Consumer{ID: id, NextSnapshot: n, ModTime: mod.UTC(), Key: key}, false, nil
 }
 
 // Consumers lists every consumer of the table, like the $consumers system
 // table plus each file's modification time, sorted by id. A file that cannot
 // be read is returned with its Err set, and the returned error joins those
 // errors; a failed listing returns nil and the error.
+//
+// The files are read Concurrency at a time. Empty or half-written ones are
+// read again in rounds, ConsumerRetryInterval apart, at most ConsumerRetries
+// reads each: a table with many such files costs ConsumerRetries-1 pauses in
+// all, not per file (Paimon's per-file 10 × 200 ms would add up to minutes).
 func (t *Table) Consumers(ctx context.Context) ([]Consumer, error) {
 	dir := t.consumerDir()
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("paimon: list %s: %w", dir, err)
 	}
 	it := t.bucket.List(&blob.ListOptions{Prefix: dir + "consumer-", Delimiter: "/"})
-	var (
-		out  []Consumer
-		errs []error
-	)
+	var keys []string
 	for {
 		obj, err := it.Next(ctx)
 		if err == io.EOF {
@@ -137,25 +151,84 @@ func (t *Table) Consumers(ctx context.Context) ([]Consumer, error) {
 		if err != nil {
 			return nil, fmt.Errorf("paimon: list %s: %w", dir, ctxErr(ctx, err))
 		}
-		if obj.IsDir {
-			continue
+		if !obj.IsDir {
+			keys = append(keys, obj.Key)
 		}
-		id := strings.TrimPrefix(obj.Key, dir+"consumer-")
-		c, err := t.readConsumer(ctx, id, obj.Key)
-		if err != nil {
-			if cerr := ctx.Err(); cerr != nil {
-				return nil, fmt.Errorf("paimon: read consumers: %w", cerr)
+	}
+	type result struct {
+		c   *Consumer
+		err error
+	}
+	res := make([]result, len(keys))
+	pending := make([]int, len(keys))
+	for i := range pending {
+		pending[i] = i
+	}
+	for round := 1; len(pending) > 0; round++ {
+		again := make([]bool, len(keys))
+		parallel(len(pending), t.o.Concurrency, func(j int) {
+			i := pending[j]
+			id := strings.TrimPrefix(keys[i], dir+"consumer-")
+			c, transient, err := t.readConsumer(ctx, id, keys[i])
+			if transient && round < t.o.ConsumerRetries {
+				again[i] = true
+				return
 			}
-			if errors.Is(err, ErrConsumerNotFound) {
-				continue // deleted (expired) since the listing
+			if transient {
+				err = stillBad(err, round)
 			}
-			errs = append(errs, err)
-			out = append(out, Consumer{ID: id, Key: obj.Key, Err: err})
-			continue
+			res[i] = result{c, err}
+		})
+		if cerr := ctx.Err(); cerr != nil {
+			return nil, fmt.Errorf("paimon: read consumers: %w", cerr)
 		}
-		out = append(out, *c)
+		pending = pending[:0]
+		for i, a := range again {
+			if a {
+				pending = append(pending, i)
+			}
+		}
+		if len(pending) > 0 {
+			if err := t.pause(ctx, t.o.ConsumerRetryInterval); err != nil {
+				return nil, fmt.Errorf("paimon: read consumers: %w", err)
+			}
+		}
+	}
+	var (
+		out  []Consumer
+		errs []error
+	)
+	for i, r := range res {
+		switch {
+		case r.err == nil:
+			out = append(out, *r.c)
+		case errors.Is(r.err, ErrConsumerNotFound):
+			// deleted (expired) since the listing
+		default:
+			errs = append(errs, r.err)
+			out = append(out, Consumer{ID: strings.TrimPrefix(keys[i], dir+"consumer-"), Key: keys[i], Err: r.err})
+		}
 	}
 	return out, errors.Join(errs...)
+}
+
+// parallel runs f(0..n-1), at most limit at once, and waits for all.
+func parallel(n, limit int, f func(i int)) {
+	if limit < 1 {
+		limit = 1
+	}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, limit)
+	for i := 0; i < n; i++ {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			f(i)
+		}()
+	}
+	wg.Wait()
 }
 
 // MinNextSnapshot returns the smallest nextSnapshot over readable consumers,

@@ -49,6 +49,31 @@
 // URLs need (gocloud.dev/blob/s3blob, gcsblob, azureblob, memblob). file://
 // URLs and plain paths always work.
 //
+// # Local paths
+//
+// [OpenTable] opens a plain path or file:// URL with package
+// [github.com/resumekit/resumekit/resume/localblob]: a bucket over the
+// table's directory, confined with os.Root. Nothing outside the table is
+// read or written — a consumer/ folder linked out of it is refused, also
+// when the link is swapped in while a consumer file is written — only
+// regular files are read (a FIFO named consumer-<id> is refused, never
+// waited on), and [Table.ResetConsumer] writes through a temporary file in
+// consumer/ itself (named so that no consumer-* listing takes it) and a
+// rename, with no sidecar file. A file:// URL naming another host or
+// carrying user information is refused. With [NewTable] the caller chooses
+// the bucket: use localblob for local tables; ResetConsumer refuses gocloud's
+// fileblob, whose consumer-<id>.attrs sidecar Paimon would read as a
+// consumer. Errors of OpenTable never quote credentials from the URL.
+//
+// # Resetting a consumer safely
+//
+// [Table.ResetConsumer] takes [ResetOptions]: by default it refuses a
+// consumer whose file changed within the last minute or changes during a
+// short watch ([ErrConsumerActive]: a running job would undo the reset), it
+// can check the value a dry run saw right before writing
+// ([ResetOptions.ExpectPrevious], [ErrUnexpectedPrevious]), and it checks
+// after writing that the snapshot still exists.
+//
 // # Errors
 //
 // Every error names the object key it concerns. The sentinels below are
@@ -60,7 +85,13 @@
 //     required field, holds an impossible value, or is larger than
 //     [TableOptions.MaxFileSize].
 //   - [ErrInvalidID]: a consumer id or branch name that could escape its folder
-//     (contains "/", "\", "..", or control characters), refused before any I/O.
+//     or reads as another (contains "/", "\", "..", control, invisible or
+//     look-alike characters), refused before any I/O.
+//   - [ErrConsumerActive], [ErrUnexpectedPrevious]: ResetConsumer refused to
+//     write (see above).
+//
+// Ids above 2^62 (in snapshot names, hints, snapshot and consumer files) are
+// malformed: [ErrCorrupt] naming the file, so that no scan can overflow.
 //
 // A cancelled or expired context stops every operation with an error that
 // wraps ctx.Err(). [Resolver.Resolve] wraps [resume.ErrNoPosition] when the

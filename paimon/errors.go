@@ -3,6 +3,7 @@ package paimon
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -22,7 +23,20 @@ var (
 	// ErrInvalidID means a consumer id or branch name was refused because it
 	// could escape its folder or is not printable.
 	ErrInvalidID = errors.New("paimon: invalid id")
+	// ErrConsumerActive means ResetConsumer refused a consumer whose file
+	// changed recently or while it was observed: a job seems to be running.
+	ErrConsumerActive = errors.New("paimon: consumer in use")
+	// ErrUnexpectedPrevious means ResetConsumer found another value in the
+	// consumer file than ResetOptions expected.
+	ErrUnexpectedPrevious = errors.New("paimon: consumer changed since the dry run")
 )
+
+// maxID is the largest snapshot, schema or consumer id accepted: 2^62.
+// Larger ids (in names, hints, snapshot and consumer files) are refused as
+// malformed, so that id+1 and the other steps of every scan stay far from
+// int64 overflow. Paimon would need ~146 years of one commit per nanosecond
+// to reach it.
+const maxID = 1 << 62
 
 // corruptf returns an error wrapping ErrCorrupt that names key.
 func corruptf(key, format string, args ...any) error {
@@ -30,13 +44,18 @@ func corruptf(key, format string, args ...any) error {
 }
 
 // ValidateID reports whether id can name a consumer or a branch: it must be
-// non-empty valid UTF-8 of at most 255 bytes, without "/", "\", "..", or
-// control characters, so that consumer-<id> stays inside the consumer folder
-// on every store. Paimon itself checks less; a job may still use an id this
-// refuses, but resumekit will not write or read files for it.
+// non-empty valid UTF-8 of at most 255 bytes, without "/", "\", "..",
+// control characters, invisible or direction-changing characters (zero-width
+// spaces and joiners, bidi controls, a byte order mark: any Unicode format
+// character), or characters that look like "/", "\" or "." (division,
+// fraction and fullwidth slashes, one- and two-dot leaders, …), so that
+// consumer-<id> stays inside the consumer folder on every store and reads as
+// what it is. Paimon itself checks less; a job may still use an id this
+// refuses, but resumekit will not write or read files for it. Errors quote
+// the id truncated.
 func ValidateID(kind, id string) error {
 	bad := func(why string) error {
-		return fmt.Errorf("paimon: %s id %q %s: %w", kind, id, why, ErrInvalidID)
+		return fmt.Errorf("paimon: %s id %s %s: %w", kind, quoteShort(id), why, ErrInvalidID)
 	}
 	switch {
 	case id == "":
@@ -53,11 +72,48 @@ func ValidateID(kind, id string) error {
 		return bad("starts or ends with white space")
 	}
 	for _, r := range id {
-		if unicode.IsControl(r) || r == utf8.RuneError {
+		switch {
+		case unicode.IsControl(r) || r == utf8.RuneError:
 			return bad("contains a control character")
+		case unicode.Is(unicode.Cf, r):
+			return bad(fmt.Sprintf("contains the invisible or direction-changing character U+%04X", r))
+		case lookalikes[r] != "":
+			return bad(fmt.Sprintf("contains U+%04X (%s), which looks like another character", r, lookalikes[r]))
 		}
 	}
 	return nil
+}
+
+// lookalikes are characters that read as "/", "\" or "." without being
+// one.
+var lookalikes = map[rune]string{
+	'\u2215': "division slash",
+	'\u2044': "fraction slash",
+	'\uFF0F': "fullwidth solidus",
+	'\u29F8': "big solidus",
+	'\u2571': "box drawings light diagonal",
+	'\u2216': "set minus",
+	'\uFF3C': "fullwidth reverse solidus",
+	'\u29F9': "big reverse solidus",
+	'\u2024': "one dot leader",
+	'\u2025': "two dot leader",
+	'\u2026': "horizontal ellipsis",
+	'\uFF0E': "fullwidth full stop",
+	'\uFE52': "small full stop",
+}
+
+// quoteShort quotes s for an error message, at most 64 bytes of it: a
+// hostile megabyte-long name gives a short error.
+func quoteShort(s string) string {
+	const limit = 64
+	if len(s) <= limit {
+		return strconv.Quote(s)
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(s[:cut]), len(s))
 }
 
 // pkgPrefix starts every error message of the package.

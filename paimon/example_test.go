@@ -71,7 +71,9 @@ func ExampleResolver_byTime() {
 	fmt.Println(resume.HintOptions(c.Position.Launch().Options))
 	fmt.Println(p.ResetConsumerSQL)
 
-	plan, _ := table.ResetConsumer(ctx, "orders-job", p.NextSnapshot)
+	// A new consumer: there must be no file yet (Observe -1 skips the
+	// short watch for a running job, which this example has none of).
+	plan, _ := table.ResetConsumer(ctx, "orders-job", p.NextSnapshot, &paimon.ResetOptions{ExpectAbsent: true, Observe: -1})
 	fmt.Printf("%s\n%s\n", plan.Key, plan.Content)
 	// Output:
 	// replay 7

@@ -150,7 +150,7 @@ func TestCancelledContext(t *testing.T) {
 		"ResolveByTime":   func() error { _, err := rt.Resolve(ctx); return err },
 		"Consumer":        func() error { _, err := tbl.Consumer(ctx, "job"); return err },
 		"Consumers":       func() error { _, err := tbl.Consumers(ctx); return err },
-		"ResetConsumer":   func() error { _, err := tbl.ResetConsumer(ctx, "job", 5); return err },
+		"ResetConsumer":   func() error { _, err := tbl.ResetConsumer(ctx, "job", 5, nil); return err },
 		"DeleteConsumer":  func() error { return tbl.DeleteConsumer(ctx, "job") },
 		"LatestSnapshot":  func() error { _, err := tbl.LatestSnapshot(ctx); return err },
 		"EarlierOrEqual":  func() error { _, err := tbl.EarlierOrEqual(ctx, at(4)); return err },

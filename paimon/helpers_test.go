@@ -25,8 +25,13 @@ var t0 = time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
 
 // fastOpts makes consumer and hint retries immediate.
 func fastOpts() *paimon.TableOptions {
-	return &paimon.TableOptions{ConsumerRetries: 3, ConsumerRetryInterval: -1, HintRetryInterval: -1}
+	return &paimon.TableOptions{ConsumerRetries: 3, ConsumerRetryInterval: -1, HintRetryInterval: -1, Wait: noWait}
 }
+
+// noWait is a TableOptions.Wait that does not wait.
+func noWait(ctx context.Context, _ time.Duration) error { return ctx.Err() }
+
+func ptr64(n int64) *int64 { return &n }
 
 func memBucket(t testing.TB) *blob.Bucket {
 	b := memblob.OpenBucket(nil)

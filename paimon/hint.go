@@ -29,6 +29,9 @@ func ParseHint(key string, data []byte) (int64, error) {
 	if err != nil {
 		return 0, corruptf(key, "hint %q is not a decimal id", truncate(string(data), 40))
 	}
+	if id > maxID {
+		return 0, corruptf(key, "hint %d is above 2^62: malformed", id)
+	}
 	return id, nil
 }
 
@@ -55,7 +58,7 @@ func (t *Table) readHint(ctx context.Context, dir, name string) (id int64, ok bo
 		if try >= t.o.HintRetries {
 			return 0, false, fmt.Sprintf("%s unusable after %d reads (%v)", key, try, err), nil
 		}
-		if err := pause(ctx, t.o.HintRetryInterval); err != nil {
+		if err := t.pause(ctx, t.o.HintRetryInterval); err != nil {
 			return 0, false, "", fmt.Errorf("paimon: read hint %s: %w", key, err)
 		}
 	}
@@ -81,7 +84,10 @@ func (t *Table) listIDs(ctx context.Context, dir, prefix string) (lo, hi int64, 
 		if obj.IsDir {
 			continue
 		}
-		id, good := parseVersioned(obj.Key[len(dir):], prefix)
+		id, good, err := parseVersioned(obj.Key[len(dir):], prefix)
+		if err != nil {
+			return 0, 0, false, corruptf(obj.Key, "%v", err)
+		}
 		if !good {
 			continue
 		}
@@ -95,22 +101,25 @@ func (t *Table) listIDs(ctx context.Context, dir, prefix string) (lo, hi int64, 
 	}
 }
 
-// parseVersioned returns the id of a name <prefix><id>.
-func parseVersioned(name, prefix string) (int64, bool) {
+// parseVersioned returns the id of a name <prefix><id>; ok is false for
+// names that are not <prefix><digits>. Digits above 2^62 are an error: such
+// an id is malformed, not another file to ignore (a listing that skipped it
+// would answer with a wrong latest id).
+func parseVersioned(name, prefix string) (id int64, ok bool, err error) {
 	s, found := strings.CutPrefix(name, prefix)
-	if !found || s == "" || len(s) > 19 {
-		return 0, false
+	if !found || s == "" {
+		return 0, false, nil
 	}
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
-			return 0, false
+			return 0, false, nil
 		}
 	}
-	id, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || id < 0 {
-		return 0, false
+	id, perr := strconv.ParseInt(s, 10, 64)
+	if perr != nil || id > maxID {
+		return 0, false, fmt.Errorf("id %s is above 2^62: malformed", truncate(s, 40))
 	}
-	return id, true
+	return id, true, nil
 }
 
 // idRange finds the earliest or latest id of a versioned folder (snapshot/
@@ -183,7 +192,14 @@ func (t *Table) listAll(ctx context.Context, dir, prefix string) ([]int64, error
 		if err != nil {
 			return nil, fmt.Errorf("paimon: list %s: %w", dir+prefix, ctxErr(ctx, err))
 		}
-		if id, ok := parseVersioned(obj.Key[len(dir):], prefix); ok && !obj.IsDir {
+		if obj.IsDir {
+			continue
+		}
+		id, ok, err := parseVersioned(obj.Key[len(dir):], prefix)
+		if err != nil {
+			return nil, corruptf(obj.Key, "%v", err)
+		}
+		if ok {
 			ids = append(ids, id)
 		}
 	}

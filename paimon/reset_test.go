@@ -35,7 +35,7 @@ func TestResetConsumer(t *testing.T) {
 
 	// The write: one object write of Jackson's pretty JSON.
 	rec.Reset()
-	plan, err = tbl.ResetConsumer(bg, "job", 5)
+	plan, err = tbl.ResetConsumer(bg, "job", 5, &paimon.ResetOptions{ExpectAbsent: true})
 	if err != nil || !plan.Written {
 		t.Fatal(plan, err)
 	}
@@ -51,8 +51,9 @@ func TestResetConsumer(t *testing.T) {
 		t.Errorf("Consumer = %+v, %v", c, err)
 	}
 
-	// Again: Previous is reported.
-	plan, err = tbl.ResetConsumer(bg, "job", 10)
+	// Again (the file was just written: past the quiet period check only
+	// with QuietPeriod off): Previous is reported.
+	plan, err = tbl.ResetConsumer(bg, "job", 10, &paimon.ResetOptions{ExpectPrevious: ptr64(5), QuietPeriod: -1})
 	if err != nil || plan.Previous == nil || *plan.Previous != 5 {
 		t.Errorf("second reset: %+v, %v", plan, err)
 	}
@@ -67,7 +68,7 @@ func TestResetConsumer(t *testing.T) {
 	// Snapshots that do not exist are refused, as Paimon's procedure does.
 	for _, n := range []int64{1, 2, 11, 0, -1} {
 		rec.Reset()
-		if _, err := tbl.ResetConsumer(bg, "job", n); err == nil {
+		if _, err := tbl.ResetConsumer(bg, "job", n, &paimon.ResetOptions{Force: true}); err == nil {
 			t.Errorf("ResetConsumer to %d succeeded", n)
 		} else if n > 0 && (!errors.Is(err, paimon.ErrSnapshotNotFound) || !strings.Contains(err.Error(), "snapshot-")) {
 			t.Errorf("ResetConsumer to %d: %v", n, err)
@@ -113,7 +114,7 @@ func TestResetConsumer(t *testing.T) {
 func TestResetConsumerWithExpiration(t *testing.T) {
 	b, tb := newTable(t, 3, map[string]string{"consumer.expiration-time": "7 d"})
 	tbl := openTable(t, b, tb.Path(), nil)
-	plan, err := tbl.ResetConsumer(bg, "job", 2)
+	plan, err := tbl.ResetConsumer(bg, "job", 2, nil)
 	if err != nil || len(plan.Warnings) != 0 {
 		t.Errorf("plan %+v, %v", plan, err)
 	}
@@ -123,7 +124,7 @@ func TestResetConsumerReplacesCorruptFile(t *testing.T) {
 	b, tb := newTable(t, 3, nil)
 	tb.WriteFile("consumer/consumer-job", []byte("{"))
 	tbl := openTable(t, b, tb.Path(), nil)
-	plan, err := tbl.ResetConsumer(bg, "job", 2)
+	plan, err := tbl.ResetConsumer(bg, "job", 2, &paimon.ResetOptions{Force: true})
 	if err != nil || plan.Previous != nil || !hasSub(plan.Warnings, "paimon.consumer-file-unusable: the current consumer file is unusable and will be replaced") {
 		t.Errorf("plan %+v, %v", plan, err)
 	}

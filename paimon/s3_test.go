@@ -8,7 +8,8 @@ import (
 	"time"
 
 	"gocloud.dev/blob"
-	"gocloud.dev/blob/fileblob"
+
+	"github.com/resumekit/resumekit/resume/localblob"
 
 	"github.com/resumekit/resumekit/paimon"
 	"github.com/resumekit/resumekit/paimon/paimontest"
@@ -52,7 +53,7 @@ func TestS3(t *testing.T) {
 	if err != nil || st.Next != 18 {
 		t.Errorf("StreamingStartAt = %+v, %v", st, err)
 	}
-	plan, err := tbl.ResetConsumer(bg, "new-job", 25)
+	plan, err := tbl.ResetConsumer(bg, "new-job", 25, &paimon.ResetOptions{ExpectAbsent: true})
 	if err != nil || len(plan.Warnings) != 0 {
 		t.Fatalf("ResetConsumer: %+v %v", plan, err)
 	}
@@ -74,11 +75,11 @@ func TestS3(t *testing.T) {
 	raceResetAndRead(t, b, tb.Path(), 26, 40)
 }
 
-// TestResetRacesReadersFileblob: readers reading while ResetConsumer
-// rewrites the file never see partial content (fileblob writes a temporary
-// file and renames it).
-func TestResetRacesReadersFileblob(t *testing.T) {
-	b, err := fileblob.OpenBucket(t.TempDir(), &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
+// TestResetRacesReadersLocalblob: readers reading while ResetConsumer
+// rewrites the file never see partial content (localblob writes a temporary
+// file in consumer/ and renames it).
+func TestResetRacesReadersLocalblob(t *testing.T) {
+	b, err := localblob.OpenBucket(t.TempDir(), &localblob.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func raceResetAndRead(t *testing.T, b *blob.Bucket, path string, lo int64, round
 		}()
 	}
 	for i := 0; i < rounds; i++ {
-		if _, err := tbl.ResetConsumer(bg, "job", lo+int64(i%5)); err != nil {
+		if _, err := tbl.ResetConsumer(bg, "job", lo+int64(i%5), &paimon.ResetOptions{Force: true}); err != nil {
 			t.Error(err)
 			break
 		}

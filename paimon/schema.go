@@ -60,8 +60,8 @@ func ParseSchema(key string, data []byte) (*Schema, error) {
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, corruptf(key, "schema JSON: %v", err)
 	}
-	if f.ID == nil || *f.ID < 0 {
-		return nil, corruptf(key, `schema JSON has no valid "id"`)
+	if f.ID == nil || *f.ID < 0 || *f.ID > maxID {
+		return nil, corruptf(key, `schema JSON has no valid "id" (0..2^62)`)
 	}
 	if f.Options == nil {
 		f.Options = map[string]string{}

@@ -58,12 +58,16 @@ func ParseSnapshot(key string, data []byte) (*Snapshot, error) {
 		return nil, corruptf(key, `snapshot JSON has no "id"`)
 	case *f.ID <= 0:
 		return nil, corruptf(key, `snapshot "id" %d is not positive`, *f.ID)
+	case *f.ID > maxID:
+		return nil, corruptf(key, `snapshot "id" %d is above 2^62: malformed`, *f.ID)
 	case f.TimeMillis == nil:
 		return nil, corruptf(key, `snapshot JSON has no "timeMillis"`)
 	case f.SchemaID == nil:
 		return nil, corruptf(key, `snapshot JSON has no "schemaId"`)
 	case *f.SchemaID < 0:
 		return nil, corruptf(key, `snapshot "schemaId" %d is negative`, *f.SchemaID)
+	case *f.SchemaID > maxID:
+		return nil, corruptf(key, `snapshot "schemaId" %d is above 2^62: malformed`, *f.SchemaID)
 	}
 	s := &Snapshot{
 		ID: *f.ID, SchemaID: *f.SchemaID, CommitUser: f.CommitUser, CommitKind: f.CommitKind,

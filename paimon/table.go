@@ -12,8 +12,10 @@ import (
 	"time"
 
 	"gocloud.dev/blob"
-	"gocloud.dev/blob/fileblob"
 	"gocloud.dev/gcerrors"
+
+	"github.com/resumekit/resumekit/resume/localblob"
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // Defaults for TableOptions fields left zero.
@@ -31,6 +33,8 @@ const (
 	// DefaultMaxFileSize bounds every metadata file read (consumer, hint,
 	// snapshot, schema): a larger object is refused before it is read.
 	DefaultMaxFileSize = 4 << 20
+	// DefaultConcurrency is how many consumer files Consumers reads at once.
+	DefaultConcurrency = 8
 )
 
 // TableOptions configures a Table. A nil *TableOptions means defaults.
@@ -60,6 +64,14 @@ type TableOptions struct {
 	MaxFileSize int64
 	// Now returns the current time for idle-time checks; nil means time.Now.
 	Now func() time.Time
+	// Concurrency bounds how many consumer files Consumers reads at once;
+	// default DefaultConcurrency.
+	Concurrency int
+	// Wait, when set, replaces every pause: between reads of a consumer or
+	// hint file, and the observation of a consumer before a reset. It must
+	// return nil after d, or ctx.Err() as soon as ctx ends. Tests count its
+	// calls instead of sleeping.
+	Wait func(ctx context.Context, d time.Duration) error
 }
 
 // Table is one Paimon table (one branch of it) in a bucket. It is safe for
@@ -104,6 +116,9 @@ func NewTable(bucket *blob.Bucket, path string, opts *TableOptions) (*Table, err
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.Concurrency <= 0 {
+		o.Concurrency = DefaultConcurrency
+	}
 	prefix := normalizePrefix(path)
 	for _, seg := range strings.Split(strings.TrimSuffix(prefix, "/"), "/") {
 		if seg == ".." || seg == "." {
@@ -120,7 +135,13 @@ func NewTable(bucket *blob.Bucket, path string, opts *TableOptions) (*Table, err
 	}
 	t.name = o.Name
 	if t.name == "" {
-		t.name = deriveName(prefix)
+		src := prefix
+		if src == "" {
+			// The table is the bucket's root (a local table opened at its
+			// own directory): its Location still names the path.
+			src = normalizePrefix(locationPath(o.Location))
+		}
+		t.name = deriveName(src)
 	}
 	t.disp = strings.TrimSuffix(prefix, "/")
 	if o.Location != "" {
@@ -131,58 +152,90 @@ func NewTable(bucket *blob.Bucket, path string, opts *TableOptions) (*Table, err
 
 // OpenTable opens the bucket of a gocloud URL whose path is the table, e.g.
 // s3://warehouse/default.db/orders?region=eu-west-1, file:///data/wh/default.db/orders,
-// or a plain local path. Table.Close closes the bucket. Local tables are
-// opened with fileblob without metadata side files (a Paimon folder must hold
-// Paimon files only).
+// or a plain local path. Table.Close closes the bucket.
+//
+// Local tables (plain paths and file:// URLs) are opened with localblob over
+// the table's directory: nothing outside it is read or written (a consumer/
+// folder linked out of the table is refused, also when the link is swapped
+// in while a consumer file is written), only regular files are read, and a
+// consumer file is written through a temporary file in consumer/ itself and
+// renamed, never with a sidecar. A file:// URL naming a host other than
+// localhost, or carrying user information, is refused.
+//
+// Errors never quote credentials from rawURL (see package redact).
 func OpenTable(ctx context.Context, rawURL string, opts *TableOptions) (*Table, error) {
+	red := redact.New(rawURL)
 	var (
 		b      *blob.Bucket
 		prefix string
 		disp   string
+		name   string
 	)
 	if !strings.Contains(rawURL, "://") || strings.HasPrefix(rawURL, "file://") {
-		p := rawURL
-		if strings.HasPrefix(rawURL, "file://") {
-			u, err := url.Parse(rawURL)
-			if err != nil {
-				return nil, fmt.Errorf("paimon: table URL: %w", err)
-			}
-			p = u.Path
-		}
-		abs, err := filepath.Abs(p)
+		abs, err := localPath(rawURL)
 		if err != nil {
-			return nil, fmt.Errorf("paimon: table path %q: %w", p, err)
+			return nil, red.Error(err)
 		}
-		root := filepath.VolumeName(abs) + string(filepath.Separator)
-		b, err = fileblob.OpenBucket(root, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
+		b, err = localblob.OpenBucket(abs, nil)
 		if err != nil {
-			return nil, fmt.Errorf("paimon: open %s: %w", abs, err)
+			return nil, fmt.Errorf("paimon: open table: %w", err)
 		}
-		prefix = strings.TrimPrefix(filepath.ToSlash(abs), filepath.ToSlash(root))
 		disp = abs
+		name = deriveName(normalizePrefix(filepath.ToSlash(abs)))
 	} else {
 		u, err := url.Parse(rawURL)
 		if err != nil {
-			return nil, fmt.Errorf("paimon: table URL: %w", err)
+			return nil, red.Error(fmt.Errorf("paimon: table URL %s: %w", redact.URL(rawURL), redact.ParseError(err)))
 		}
 		prefix = u.Path
 		u.Path, u.RawPath = "", ""
 		disp = u.Scheme + "://" + u.Host + "/" + strings.Trim(prefix, "/")
 		b, err = blob.OpenBucket(ctx, u.String())
 		if err != nil {
-			return nil, fmt.Errorf("paimon: open %s: %w", disp, err)
+			return nil, red.Error(fmt.Errorf("paimon: open %s: %w", disp, err))
 		}
 	}
-	t, err := NewTable(b, prefix, opts)
+	var o TableOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Name == "" {
+		o.Name = name
+	}
+	t, err := NewTable(b, prefix, &o)
 	if err != nil {
 		b.Close()
-		return nil, err
+		return nil, red.Error(err)
 	}
 	t.owned = true
 	if t.o.Location == "" {
 		t.disp = disp
 	}
 	return t, nil
+}
+
+// localPath returns the absolute directory of a plain path or a file:// URL,
+// refusing a host other than localhost and user information.
+func localPath(raw string) (string, error) {
+	p := raw
+	if strings.HasPrefix(raw, "file://") {
+		u, err := url.Parse(raw)
+		if err != nil {
+			return "", fmt.Errorf("paimon: table URL %s: %w", redact.URL(raw), redact.ParseError(err))
+		}
+		switch {
+		case u.User != nil:
+			return "", fmt.Errorf("paimon: table URL %s carries user information: a file:// URL names a local path only", redact.URL(raw))
+		case u.Host != "" && u.Host != "localhost":
+			return "", fmt.Errorf("paimon: table URL %s names host %q: only local paths are supported", redact.URL(raw), u.Host)
+		}
+		p = u.Path
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", fmt.Errorf("paimon: table path %q: %w", p, err)
+	}
+	return abs, nil
 }
 
 // Close closes the bucket if the table was opened with OpenTable; it does
@@ -242,6 +295,22 @@ func normalizePrefix(p string) string {
 		return ""
 	}
 	return p + "/"
+}
+
+// locationPath returns the path of a location: a URL's path, or the
+// location itself.
+func locationPath(loc string) string {
+	if i := strings.Index(loc, "://"); i >= 0 {
+		if u, err := url.Parse(loc); err == nil {
+			return u.Path
+		}
+		rest := loc[i+3:]
+		if j := strings.IndexByte(rest, '/'); j >= 0 {
+			return rest[j:]
+		}
+		return ""
+	}
+	return filepath.ToSlash(loc)
 }
 
 func deriveName(prefix string) string {
@@ -310,9 +379,15 @@ func ctxErr(ctx context.Context, err error) error {
 	return err
 }
 
-// pause waits d or until ctx ends.
-func pause(ctx context.Context, d time.Duration) error {
+// pause waits d or until ctx ends, through TableOptions.Wait when set.
+func (t *Table) pause(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
+		return ctx.Err()
+	}
+	if t.o.Wait != nil {
+		if err := t.o.Wait(ctx, d); err != nil {
+			return err
+		}
 		return ctx.Err()
 	}
 	tm := time.NewTimer(d)

@@ -31,7 +31,7 @@ func TestOpenTable(t *testing.T) {
 	}
 	// The metadata side files of fileblob are never written.
 	tbl, _ := paimon.OpenTable(bg, dir, nil)
-	if _, err := tbl.ResetConsumer(bg, "job", 2); err != nil {
+	if _, err := tbl.ResetConsumer(bg, "job", 2, &paimon.ResetOptions{Observe: -1}); err != nil {
 		t.Fatal(err)
 	}
 	tbl.Close()

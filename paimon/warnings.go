@@ -47,6 +47,9 @@ const (
 	// WarnConsumerFileUnusable: a reset replaces an unreadable consumer
 	// file.
 	WarnConsumerFileUnusable = "paimon.consumer-file-unusable"
+	// WarnConsumerRecentlyModified: the consumer file was modified within
+	// DefaultResetQuietPeriod: a job may still be running.
+	WarnConsumerRecentlyModified = "paimon.consumer-recently-modified"
 	// WarnWrittenModeAssumed: nothing says which consumer.mode the old job
 	// ran with; exactly-once is assumed (Options.WrittenMode).
 	WarnWrittenModeAssumed = "paimon.written-mode-assumed"

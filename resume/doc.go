@@ -114,6 +114,7 @@
 //	paimon.loss-by-tag                     a tag proves that records of expired ids are lost
 //	paimon.possible-loss                   expired ids may have held records after the start time
 //	paimon.consumer-file-unusable          a reset replaces an unreadable consumer file
+//	paimon.consumer-recently-modified      the consumer file changed within the last minute: a job may be running
 //	paimon.written-mode-assumed            the old job's consumer.mode is not known: exactly-once assumed
 //	paimon.changelog-ignored               changelog/ holds changelogs the table's options say are not read
 //	paimon.version-assumed                 the grade depends on the Paimon version, which was not declared

@@ -85,7 +85,9 @@ func run(w io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(w, "%s: %s from snapshot %d, found by time %s\n", story.NewConsumer, d.Chosen.Guarantee, p.NextSnapshot, from.Format(time.RFC3339))
-	plan, err := table.ResetConsumer(ctx, story.NewConsumer, p.NextSnapshot)
+	// A new consumer: no file may exist yet; the story's job is not running,
+	// so the short watch for one is skipped.
+	plan, err := table.ResetConsumer(ctx, story.NewConsumer, p.NextSnapshot, &paimon.ResetOptions{ExpectAbsent: true, Observe: -1})
 	if err != nil {
 		return err
 	}

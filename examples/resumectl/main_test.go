@@ -51,8 +51,6 @@ func TestScripts(t *testing.T) {
 			// runs as resumectl, so it is this binary's (cmpenv goldens say
 			// "$RESUMEKIT_VERSION").
 			env.Setenv("RESUMEKIT_VERSION", resume.ModuleVersion())
-			// Keys of a local path are relative to the file system root.
-			env.Setenv("WORKKEY", strings.TrimPrefix(filepath.ToSlash(env.WorkDir), "/"))
 			// Never let the AWS SDK look for credentials off this machine
 			// (instance metadata): the scripts touch loopback only.
 			env.Setenv("AWS_EC2_METADATA_DISABLED", "true")

@@ -4,6 +4,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,6 +12,12 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
+	"time"
+
+	"gocloud.dev/blob"
+
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // Exit statuses, as DESIGN.md specifies; resolve takes them from
@@ -57,9 +64,63 @@ type env struct {
 	flags *flagSet
 	// paths are the command's local locations: their keys are shown as
 	// absolute paths, on stderr and on stdout unless rawStdout (JSON).
-	paths     localPaths
-	rawStdout bool
+	paths localPaths
+	hooks *hooks
+	// expired is closed when the command's deadline passed (plus a short
+	// grace); Main then returns without waiting for the command.
+	expired  chan struct{}
+	deadline sync.Once
+	timeout  time.Duration
+	hard     *time.Timer // closes expired; stopped when the command returns
 }
+
+// hooks let tests reach into a run without package-level knobs.
+type hooks struct {
+	// bucket, when set, wraps every bucket a command opens (a blobtest
+	// wrapper that blocks a call, say).
+	bucket func(*blob.Bucket) *blob.Bucket
+	// wait, when set, replaces the pauses of Paimon tables
+	// (paimon.TableOptions.Wait): retries and the reset's observation.
+	wait func(ctx context.Context, d time.Duration) error
+}
+
+// tableWait is the paimon.TableOptions.Wait of a run.
+func (e *env) tableWait() func(context.Context, time.Duration) error {
+	if e.hooks == nil {
+		return nil
+	}
+	return e.hooks.wait
+}
+
+// DefaultTimeout is the default --timeout of every command.
+const DefaultTimeout = 5 * time.Minute
+
+// addTimeout registers --timeout on a command's flags.
+func addTimeout(fs *flagSet, def time.Duration) *durationFlag {
+	d := &durationFlag{d: def}
+	fs.Var(d, "timeout", "give up after this long (`DUR`; 0: never); the command ends at the deadline even when a storage or Kafka call hangs")
+	return d
+}
+
+// context returns the command's context, ending after d (never when d is
+// 0), and arms the hard deadline: when the command has not returned a short
+// grace after ctx ended — a storage call that ignores its context — Main
+// returns without it.
+func (e *env) context(d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return context.WithCancel(context.Background())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	e.deadline.Do(func() {
+		e.timeout = d
+		grace := min(max(d/10, 10*time.Millisecond), 2*time.Second)
+		e.hard = time.AfterFunc(d+grace, func() { close(e.expired) })
+	})
+	return ctx, cancel
+}
+
+// errTimedOut is the error of a command abandoned at its deadline.
+var errTimedOut = errors.New("timed out")
 
 type command struct {
 	name, summary string
@@ -70,7 +131,7 @@ type command struct {
 }
 
 const (
-	demoUsage    = "[--keep DIR]"
+	demoUsage    = "[--keep DIR] [--timeout DUR]"
 	versionUsage = ""
 	helpUsage    = "[COMMAND [SUBCOMMAND]]"
 )
@@ -91,35 +152,67 @@ func commands() []command {
 // exit status. Help goes to stdout with status 0; usage errors go to stderr
 // with status 2.
 func Main(args []string, stdout, stderr io.Writer) int {
-	e := &env{}
-	e.stdout = &pathWriter{w: stdout, e: e, stdout: true}
-	e.stderr = &pathWriter{w: stderr, e: e}
+	return runHooked(args, stdout, stderr, nil)
+}
+
+// runHooked is Main with test hooks. Everything written goes through output
+// (secrets masked, control characters escaped), and through the key rewriting
+// of localPaths before it.
+func runHooked(args []string, stdout, stderr io.Writer, h *hooks) int {
+	red := redact.New(urlArgs(args)...)
+	out, errOut := newOutput(stdout, red, 0), newOutput(stderr, red, maxErrLine)
+	defer out.close()
+	defer errOut.close()
+	e := &env{hooks: h, expired: make(chan struct{})}
+	e.stdout = &pathWriter{w: out, e: e, stdout: true}
+	e.stderr = &pathWriter{w: errOut, e: e}
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "resumectl: want a command")
-		printUsage(stderr)
+		fmt.Fprintln(e.stderr, "resumectl: want a command")
+		printUsage(e.stderr)
 		return ExitUsage
 	}
 	switch args[0] {
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 && args[0] == "help" {
 			// resumectl help flink list = resumectl flink list -h
-			return Main(append(slices.Clone(args[1:]), "-h"), stdout, stderr)
+			return runHooked(append(slices.Clone(args[1:]), "-h"), stdout, stderr, h)
 		}
-		printUsage(stdout)
+		printUsage(e.stdout)
 		return ExitOK
 	case "-version", "--version":
 		args = append([]string{"version"}, args[1:]...)
 	}
 	for _, c := range commands() {
-		if c.name == args[0] && c.run != nil {
-			rest := args[1:]
-			if len(rest) > 0 && rest[0] == "help" {
-				rest = append([]string{"-h"}, rest[1:]...)
+		if c.name != args[0] || c.run == nil {
+			continue
+		}
+		rest := args[1:]
+		if len(rest) > 0 && rest[0] == "help" {
+			rest = append([]string{"-h"}, rest[1:]...)
+		}
+		done := make(chan error, 1)
+		go func() {
+			defer func() {
+				if v := recover(); v != nil {
+					done <- fmt.Errorf("internal error (panic): %v", v)
+				}
+			}()
+			done <- c.run(e, rest)
+		}()
+		select {
+		case err := <-done:
+			if e.hard != nil {
+				e.hard.Stop()
 			}
-			return e.exitStatus(c.run(e, rest))
+			return e.exitStatus(err)
+		case <-e.expired:
+			// Do not wait for the command, nor for Bucket.Close behind
+			// it: a blocked call holds the bucket.
+			out.close()
+			return e.exitStatus(fmt.Errorf("%s: %w after %s (--timeout): a storage or Kafka call did not return", c.name, errTimedOut, e.timeout))
 		}
 	}
-	fmt.Fprintf(stderr, "resumectl: unknown command %q (run resumectl help)\n", args[0])
+	fmt.Fprintf(e.stderr, "resumectl: unknown command %s (run resumectl help)\n", quoteShort(args[0]))
 	return ExitUsage
 }
 
@@ -141,7 +234,9 @@ func printUsage(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Storage URLs: a local path, file:///dir, mem://, s3://bucket/path?region=&endpoint=, gs://bucket/path, azblob://container/path.")
+	fmt.Fprintln(w, "Local paths are confined to the directory named (a chk-<n> dir to its job dir): links leading out are refused.")
 	fmt.Fprintln(w, "TIME: RFC 3339, \"2026-11-29 10:00:00\" (UTC), unix milliseconds, or -15m (before now). DUR: 90m, 1h30m, 7d.")
+	fmt.Fprintln(w, "Every command but version and help takes --timeout DUR (default 5m; 0: never) and ends at the deadline.")
 	fmt.Fprintln(w, "Exit status: 0 chosen, 1 something failed, 2 usage, 3 nothing acceptable.")
 	fmt.Fprintln(w, "Run 'resumectl COMMAND -h' for a command's flags.")
 }
@@ -191,7 +286,7 @@ func (e *env) exitStatus(err error) int {
 	}
 	var ue usageError
 	if errors.As(err, &ue) {
-		fmt.Fprintf(e.stderr, "resumectl: %s\n", oneLine(redact(ue.msg)))
+		fmt.Fprintf(e.stderr, "resumectl: %s\n", oneLine(ue.msg))
 		if fs := e.flags; fs != nil {
 			fs.printSynopsis(e.stderr)
 			fmt.Fprintf(e.stderr, "Run 'resumectl %s -h' for every flag.\n", fs.Name())
@@ -201,11 +296,11 @@ func (e *env) exitStatus(err error) int {
 	var ee exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil && ee.Error() != "" {
-			fmt.Fprintf(e.stderr, "resumectl: %s\n", oneLine(redact(ee.Error())))
+			fmt.Fprintf(e.stderr, "resumectl: %s\n", oneLine(ee.Error()))
 		}
 		return ee.code
 	}
-	fmt.Fprintf(e.stderr, "resumectl: %s\n", oneLine(redact(err.Error())))
+	fmt.Fprintf(e.stderr, "resumectl: %s\n", oneLine(err.Error()))
 	return ExitFailed
 }
 
@@ -305,7 +400,7 @@ func parseFlags(fs *flagSet, args []string) ([]string, error) {
 		}
 		args = fs.Args()
 		if len(args) == 0 {
-			fs.e.noteLocations(fs, pos)
+			fs.e.noteFormat(fs)
 			return pos, nil
 		}
 		pos = append(pos, args[0])

@@ -10,13 +10,13 @@ import (
 	"time"
 
 	"gocloud.dev/blob"
-	"gocloud.dev/blob/fileblob"
 
 	"github.com/resumekit/resumekit/examples/internal/scenario"
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/kafkaoffset"
 	"github.com/resumekit/resumekit/paimon"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/localblob"
 )
 
 // runDemo builds the three restart situations of DESIGN.md in a temporary
@@ -24,14 +24,15 @@ import (
 // Every time in the story is fixed, so the output changes only with the
 // directory and the Kafka port.
 func runDemo(e *env, args []string) error {
-	fs := newFlags(e, "demo", "[--keep DIR]")
+	fs := newFlags(e, "demo", demoUsage)
 	keep := fs.String("keep", "", "build in `DIR` and leave the files there, to run the other commands on them")
+	timeout := addTimeout(fs, DefaultTimeout)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
-		return usagef("demo takes no arguments, got %q", pos)
+		return usagef("demo takes no arguments, got %s", quoteShort(strings.Join(pos, " ")))
 	}
 	dir := *keep
 	if dir == "" {
@@ -47,22 +48,22 @@ func runDemo(e *env, args []string) error {
 			return err
 		}
 	}
-	// The bucket is the file-system root, as for resumectl's local paths, so
-	// that the reports name the files as the commands printed here do.
-	root := filepath.VolumeName(dir) + string(filepath.Separator)
-	b, err := fileblob.OpenBucket(root, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
+	// Keys are relative to the demo dir, as resumectl's are to a local path;
+	// the reports show them as paths (localPaths), as the commands printed
+	// here do.
+	b, err := localblob.OpenBucket(dir, &localblob.Options{NoSync: true, OnKey: e.paths.dir(dir)})
 	if err != nil {
 		return err
 	}
 	defer b.Close()
-	e.paths.add(dir)
+	ctx, cancel := e.context(timeout.d)
+	defer cancel()
 	d := &demo{
-		w:      e.stdout,
-		ctx:    context.Background(),
-		root:   root,
-		prefix: normalizePrefix(strings.TrimPrefix(filepath.ToSlash(dir), filepath.ToSlash(root))),
-		env: &scenario.Env{Bucket: b, Root: "file://" + filepath.ToSlash(root), Touch: func(key string, t time.Time) error {
-			return os.Chtimes(filepath.Join(root, filepath.FromSlash(key)), t, t)
+		w:   e.stdout,
+		ctx: ctx,
+		dir: dir,
+		env: &scenario.Env{Bucket: b, Root: "file://" + filepath.ToSlash(dir) + "/", Touch: func(key string, t time.Time) error {
+			return os.Chtimes(filepath.Join(dir, filepath.FromSlash(key)), t, t)
 		}},
 		policy: resume.Policy{Now: func() time.Time { return scenario.Now }},
 	}
@@ -81,8 +82,7 @@ func runDemo(e *env, args []string) error {
 type demo struct {
 	w      io.Writer
 	ctx    context.Context
-	root   string // the file-system root, the bucket
-	prefix string // the demo dir's key prefix in it
+	dir    string // the bucket's directory
 	env    *scenario.Env
 	policy resume.Policy
 }
@@ -102,7 +102,7 @@ func (d *demo) cmd(args ...string) {
 	fmt.Fprintf(d.w, "$ resumectl %s%s\n", strings.Join(args, " "), comment)
 }
 
-func (d *demo) local(key string) string { return filepath.Join(d.root, filepath.FromSlash(key)) }
+func (d *demo) local(key string) string { return filepath.Join(d.dir, filepath.FromSlash(key)) }
 
 func (d *demo) resolve(rs ...resume.Resolver) (*resume.Decision, error) {
 	dec, err := (&resume.Chain{Resolvers: rs, Policy: d.policy}).Resolve(d.ctx)
@@ -114,7 +114,7 @@ func (d *demo) resolve(rs ...resume.Resolver) (*resume.Decision, error) {
 }
 
 func (d *demo) paimon() error {
-	p, err := scenario.BuildPaimon(d.env, d.prefix)
+	p, err := scenario.BuildPaimon(d.env, "")
 	if err != nil {
 		return err
 	}
@@ -148,7 +148,7 @@ func (d *demo) paimon() error {
 		return err
 	}
 	d.cmd("paimon", "reset-consumer", d.local(p.TablePath), "--consumer", p.NewConsumer, "--next-snapshot", fmt.Sprint(pp.NextSnapshot), "--execute")
-	plan, err := table.ResetConsumer(d.ctx, p.NewConsumer, pp.NextSnapshot)
+	plan, err := table.ResetConsumer(d.ctx, p.NewConsumer, pp.NextSnapshot, &paimon.ResetOptions{ExpectAbsent: true, Observe: -1})
 	if err != nil {
 		return err
 	}
@@ -157,7 +157,7 @@ func (d *demo) paimon() error {
 }
 
 func (d *demo) flink() error {
-	f, err := scenario.BuildFlink(d.env, d.prefix)
+	f, err := scenario.BuildFlink(d.env, "")
 	if err != nil {
 		return err
 	}

@@ -255,7 +255,12 @@ func TestErrorsNameEachPackageOnce(t *testing.T) {
 			out = append(out, errText(err))
 			_, err = table.PlanResetConsumer(ctx, "reset", 99)
 			out = append(out, errText(err))
-			_, err = table.ResetConsumer(ctx, "reset", 5)
+			_, err = table.ResetConsumer(ctx, "reset", 5, &paimon.ResetOptions{Force: true})
+			out = append(out, errText(err))
+			wrong := int64(2)
+			_, err = table.ResetConsumer(ctx, "job", 5, &paimon.ResetOptions{Force: true, ExpectPrevious: &wrong})
+			out = append(out, errText(err))
+			_, err = table.ResetConsumer(ctx, "job", 5, &paimon.ResetOptions{Observe: -1})
 			out = append(out, errText(err))
 			return out
 		})

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -13,10 +14,11 @@ import (
 )
 
 const flinkUsage = `list URL [--json] [--job-id ID] [--flink-root URI] [--flink-default-fs URI]
-           [--flink-extra-root FLINKURI=BUCKETURL]... [--flink-max-metadata-size BYTES] [--no-verify] [--strict]
+           [--flink-extra-root FLINKURI=BUCKETURL]... [--flink-max-metadata-size BYTES] [--no-verify] [--strict] [--timeout DUR]
        resumectl flink inspect PATH|URL [--json] [--flink-root URI] [--flink-default-fs URI]
-           [--flink-extra-root FLINKURI=BUCKETURL]... [--flink-max-metadata-size BYTES] [--strict]
+           [--flink-extra-root FLINKURI=BUCKETURL]... [--flink-max-metadata-size BYTES] [--strict] [--timeout DUR]
        resumectl flink sources SNAPSHOT [--json] [--flink-root URI] [--flink-default-fs URI] [--flink-max-metadata-size BYTES]
+           [--timeout DUR]
        resumectl flink ` + flinkCompatUsage
 
 // runFlink implements "resumectl flink list" and "resumectl flink inspect".
@@ -48,6 +50,7 @@ func runFlink(e *env, args []string) error {
 		strict = fs.Bool("strict", false, "count references that cannot be checked as broken")
 		fs.Var(&extras, "flink-extra-root", "map another Flink root to a storage location, `FLINKURI=BUCKETURL` (repeatable)")
 	}
+	timeout := addTimeout(fs, DefaultTimeout)
 	pos, err := parseFlags(fs, args[1:])
 	if err != nil {
 		return err
@@ -55,14 +58,15 @@ func runFlink(e *env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("flink %s: want exactly one location, got %d (usage: resumectl flink %s)", sub, len(pos), flinkUsage)
 	}
-	ctx := context.Background()
+	ctx, cancel := e.context(timeout.d)
+	defer cancel()
 	var locs []*location
 	defer func() {
 		for _, l := range locs {
-			l.Close()
+			l.Close(ctx)
 		}
 	}()
-	extraRoots := func() ([]flinkckpt.ExtraRoot, error) { return extras.open(ctx, &locs) }
+	extraRoots := func() ([]flinkckpt.ExtraRoot, error) { return extras.open(ctx, e, &locs) }
 	switch sub {
 	case "list":
 		x, err := extraRoots()
@@ -82,21 +86,22 @@ func runFlink(e *env, args []string) error {
 	case "sources":
 		return flinkSources(ctx, e, pos[0], &flinkckpt.Options{FlinkRoot: *root, DefaultFS: *defaultFS, MaxMetadataSize: maxSize.n}, *asJSON)
 	default:
-		return usagef("flink: unknown subcommand %q: want list, inspect, compat or sources", sub)
+		return usagef("flink: unknown subcommand %s: want list, inspect, compat or sources", quoteShort(sub))
 	}
 }
 
 // openFlink opens a location; for local paths and file:// URLs without a
-// Flink root it uses the directory's file:// URI. Flink writes local paths
-// as Path.toString() does, file:/dir (no "//" without an authority), and
-// is given them as file:///dir: flinkckpt reads both spellings as one.
-func openFlink(ctx context.Context, raw string, opts *flinkckpt.Options) (*location, error) {
-	loc, err := openLocation(ctx, raw)
+// Flink root it uses the file:// URI of the directory the bucket is confined
+// to (the named dir, or for a chk-<n> dir its job dir). Flink writes local
+// paths as Path.toString() does, file:/dir (no "//" without an authority),
+// and is given them as file:///dir: flinkckpt reads both spellings as one.
+func openFlink(ctx context.Context, e *env, raw string, opts *flinkckpt.Options) (*location, error) {
+	loc, err := openLocationAt(ctx, e, raw, true)
 	if err != nil {
 		return nil, err
 	}
-	if opts.FlinkRoot == "" && loc.Local != "" {
-		opts.FlinkRoot = "file://" + strings.TrimSuffix(loc.Local, "/")
+	if opts.FlinkRoot == "" && loc.Root != "" {
+		opts.FlinkRoot = "file://" + strings.TrimSuffix(filepath.ToSlash(loc.Root), "/")
 	}
 	if opts.FlinkRoot == "" {
 		// For snapshots whose references are all relative (canonical
@@ -104,7 +109,7 @@ func openFlink(ctx context.Context, raw string, opts *flinkckpt.Options) (*locat
 		opts.FallbackFlinkRoot = loc.FlinkFallback
 	}
 	if err := validateFlinkOptions(loc, opts); err != nil {
-		loc.Close()
+		loc.Close(ctx)
 		return nil, err
 	}
 	return loc, nil
@@ -132,11 +137,11 @@ type flinkListEntry struct {
 }
 
 func flinkList(ctx context.Context, e *env, raw string, opts *flinkckpt.Options, asJSON bool) error {
-	loc, err := openFlink(ctx, raw, opts)
+	loc, err := openFlink(ctx, e, raw, opts)
 	if err != nil {
 		return err
 	}
-	defer loc.Close()
+	defer loc.Close(ctx)
 	snaps, listErr := flinkckpt.List(ctx, loc.Bucket, loc.Prefix, opts)
 	if snaps == nil && listErr != nil {
 		return fmt.Errorf("flink list %s: %w", loc.Display, listErr)
@@ -226,11 +231,11 @@ func flinkInspect(ctx context.Context, e *env, raw string, opts *flinkckpt.Optio
 	if raw == "_metadata" {
 		raw = "."
 	}
-	loc, err := openFlink(ctx, raw, opts)
+	loc, err := openFlink(ctx, e, raw, opts)
 	if err != nil {
 		return err
 	}
-	defer loc.Close()
+	defer loc.Close(ctx)
 	s, err := flinkckpt.Inspect(ctx, loc.Bucket, loc.Prefix, opts)
 	if s == nil || s.Metadata == nil {
 		if err == nil {

@@ -18,7 +18,7 @@ import (
 )
 
 const flinkCompatUsage = `compat SNAPSHOT (--plan FILE | --uid UID... | --sink-uid UID... | --uid-hash HEX... | --operator-id HEX...)
-         [--plan-config KEY=VALUE...] [--flink-version V] [--parallelism N] [--max-parallelism N] [--json]`
+         [--plan-config KEY=VALUE...] [--flink-version V] [--parallelism N] [--max-parallelism N] [--json] [--timeout DUR]`
 
 // stringsFlag is a repeatable flag.
 type stringsFlag []string
@@ -88,7 +88,7 @@ func (j *jobFlags) check() error {
 	}
 	for _, kv := range j.planConfig {
 		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
-			return usagef("%splan-config %q: want KEY=VALUE", p, kv)
+			return usagef("%splan-config %s: want KEY=VALUE", p, quoteShort(kv))
 		}
 	}
 	for _, list := range []struct {
@@ -184,6 +184,7 @@ func runFlinkCompat(e *env, args []string) error {
 	asJSON := fs.Bool("json", false, "print JSON")
 	var jf jobFlags
 	jf.register(fs.FlagSet, "")
+	timeout := addTimeout(fs, DefaultTimeout)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -201,11 +202,12 @@ func runFlinkCompat(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	ctx := context.Background()
-	cp, display, err := readSnapshotMetadata(ctx, pos[0])
+	ctx, cancel := e.context(timeout.d)
+	defer cancel()
+	cp, display, err := readSnapshotMetadata(ctx, e, pos[0])
 	if err != nil {
 		var ue usageError
-		if !errors.As(err, &ue) {
+		if !errors.As(err, &ue) && ctx.Err() == nil {
 			err = usagef("%s", err.Error()) // unreadable input: exit 2, not 1 (state dropped)
 		}
 		return err
@@ -279,32 +281,39 @@ func writeCompat(w io.Writer, c *flinkckpt.Compat) {
 
 // readSnapshotMetadata reads the _metadata of a snapshot dir (a path or
 // URL; a trailing /_metadata is allowed) without verifying its files.
-func readSnapshotMetadata(ctx context.Context, raw string) (*metadata.Checkpoint, string, error) {
+func readSnapshotMetadata(ctx context.Context, e *env, raw string) (*metadata.Checkpoint, string, error) {
 	raw = strings.TrimSuffix(strings.TrimSuffix(raw, "/"), "/_metadata")
 	if raw == "_metadata" {
 		raw = "."
 	}
-	loc, err := openLocation(ctx, raw)
+	loc, err := openLocationAt(ctx, e, raw, true)
 	if err != nil {
 		return nil, "", err
 	}
-	defer loc.Close()
+	defer loc.Close(ctx)
 	display := loc.Display
-	if loc.Local != "" {
-		display = loc.Local
-	}
 	key := loc.Prefix + "_metadata"
 	r, err := loc.Bucket.NewReader(ctx, key, nil)
 	if gcerrors.Code(err) == gcerrors.NotFound {
 		return nil, display, usagef("flink compat %s: no _metadata: not a checkpoint or savepoint directory (or an incomplete one)", display)
 	}
 	if err != nil {
-		return nil, display, usagef("flink compat %s: read _metadata: %s", display, redact(err.Error()))
+		return nil, display, unreadable(ctx, fmt.Errorf("flink compat %s: read _metadata: %w", display, err))
 	}
 	defer r.Close()
 	cp, err := metadata.Read(r, nil)
 	if err != nil {
-		return nil, display, usagef("flink compat %s: %s", display, redact(err.Error()))
+		return nil, display, unreadable(ctx, fmt.Errorf("flink compat %s: %w", display, err))
 	}
 	return cp, display, nil
+}
+
+// unreadable makes err a usage error (exit 2: the input cannot be read),
+// unless --timeout ended the read: that is a failure (exit 1), as in every
+// command.
+func unreadable(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return err
+	}
+	return usagef("%s", err.Error())
 }

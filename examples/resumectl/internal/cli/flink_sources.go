@@ -28,11 +28,11 @@ func flinkSources(ctx context.Context, e *env, raw string, opts *flinkckpt.Optio
 	if raw == "_metadata" {
 		raw = "."
 	}
-	loc, err := openFlink(ctx, raw, opts)
+	loc, err := openFlink(ctx, e, raw, opts)
 	if err != nil {
 		return err
 	}
-	defer loc.Close()
+	defer loc.Close(ctx)
 	s, st, err := flinkckpt.Sources(ctx, loc.Bucket, loc.Prefix, opts)
 	if st == nil {
 		if err == nil {

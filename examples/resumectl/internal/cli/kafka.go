@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,7 +17,7 @@ import (
 	"github.com/resumekit/resumekit/resume"
 )
 
-const kafkaUsage = "offsets --brokers H:P[,H:P] --topic T[,T] [--group G] [--at TIME] [--observe DURATION] [--isolation read_committed|read_uncommitted] [--commit-source checkpoint|auto|unknown] [--strict] [--timeout DURATION] [--json]"
+const kafkaUsage = "offsets --brokers H:P[,H:P] --topic T[,T] [--group G] [--at TIME] [--observe DURATION] [--isolation read_committed|read_uncommitted] [--commit-source checkpoint|auto|unknown] [--strict] [--timeout DUR] [--json]"
 
 // runKafka implements "resumectl kafka offsets": the per-partition table of
 // log start, end, committed offset, offset by time, the chosen start and why,
@@ -39,7 +38,7 @@ func runKafka(e *env, args []string) error {
 		strict                 bool
 		at                     = timeFlag{}
 		observe                = durationFlag{}
-		timeout                = durationFlag{d: time.Minute}
+		timeout                = durationFlag{d: DefaultTimeout}
 		asJSON                 bool
 	)
 	fs.StringVar(&brokers, "brokers", "", "seed brokers, `H:P[,H:P]`")
@@ -50,7 +49,7 @@ func runKafka(e *env, args []string) error {
 	fs.StringVar(&isolation, "isolation", "", "the new job's isolation.level: read_committed (default: starts stay below open transactions) or read_uncommitted")
 	fs.StringVar(&commitSrc, "commit-source", "", "how the old job committed: checkpoint (default, assumed), auto (enable.auto.commit: data loss) or unknown (data loss)")
 	fs.BoolVar(&strict, "strict", false, "grade as data loss what may be lost but cannot be shown (compacted topics further behind than delete.retention.ms)")
-	fs.Var(&timeout, "timeout", "give up after this long (`DURATION`)")
+	fs.Var(&timeout, "timeout", "give up after this long (`DURATION`; 0: never); the command ends at the deadline even when a Kafka call hangs")
 	fs.BoolVar(&asJSON, "json", false, "print JSON instead of the table")
 	pos, err := parseFlags(fs, args[1:])
 	if err != nil {
@@ -58,10 +57,10 @@ func runKafka(e *env, args []string) error {
 	}
 	switch {
 	case len(pos) > 0:
-		return usagef("kafka offsets: unexpected argument %q", pos[0])
+		return usagef("kafka offsets: unexpected argument %s", quoteShort(pos[0]))
 	case brokers == "" || topics == "":
 		return usagef("kafka offsets: --brokers and --topic are required")
-	case group == "" && at.t.IsZero():
+	case group == "" && !at.set:
 		return usagef("kafka offsets: give --group, --at, or both")
 	}
 	cl, err := dialKafka(brokers)
@@ -75,12 +74,8 @@ func runKafka(e *env, args []string) error {
 		return usagef("kafka offsets: %v", err)
 	}
 
-	ctx := context.Background()
-	if timeout.d > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout.d)
-		defer cancel()
-	}
+	ctx, cancel := e.context(timeout.d)
+	defer cancel()
 	res, lookupErr := r.Offsets(ctx)
 	var cand resume.Candidate
 	gradeErr := lookupErr
@@ -120,7 +115,7 @@ func dialKafka(brokers string) (*kgo.Client, error) {
 		kgo.MetadataMinAge(100*time.Millisecond),
 	)
 	if err != nil {
-		return nil, usagef("kafka offsets: --brokers %q: %v", brokers, err)
+		return nil, usagef("kafka offsets: --brokers %s: %v", quoteShort(brokers), err)
 	}
 	return cl, nil
 }

@@ -5,92 +5,153 @@ import (
 	"flag"
 	"io"
 	"path/filepath"
-	"regexp"
-	"slices"
 	"strings"
+	"sync"
 )
 
-// A local path is opened as a bucket on the file-system root (so that a
-// checkpoint's ../shared files stay reachable), which makes its keys the
-// absolute path without the leading slash: tmp/rk/ck/chk-41/_metadata.
-// Libraries name keys in their reasons and errors; for people, resumectl
-// shows them as the paths they are: /tmp/rk/ck/chk-41/_metadata.
+// A local path is opened as a localblob bucket confined to the directory
+// named (a chk-<n> dir to its job dir), so its keys are relative to that
+// directory: 9f2c…/shared/sst-3. Libraries name keys in their reasons and
+// errors; for people, resumectl shows them as the paths they are:
+// /data/ck/9f2c…/shared/sst-3. JSON documents keep bucket keys.
+//
+// localblob tells (Options.OnKey) every key and listing prefix a command
+// used in each local bucket. A word of output that starts with the first
+// segment of such a key and a slash is shown below that bucket's directory;
+// so is a quoted string that is exactly such a key without a slash (a file
+// at the top of the directory, "_metadata") or the empty prefix (the
+// directory itself, `flinkckpt: "": nothing at all is stored there`). When
+// keys of two directories share a first segment (or both buckets listed
+// everything), which one a message means is not known and the words are
+// left as they are.
 
-// localPaths holds, per file-system root ("/", or "C:/" on Windows), the
-// first path segments of the local locations a command was given.
+// ambiguous marks a segment or key used in more than one directory.
+const ambiguous = "\x00"
+
+// localPaths holds, for the local buckets of a command, the keys it used in
+// them: first segments, and keys without a slash.
 type localPaths struct {
-	segs map[string][]string // root -> first segments
-	res  []pathRule
+	mu sync.Mutex
+	// segs maps a first segment to the directory (slash form, without a
+	// trailing slash: "" for the file-system root) of the bucket whose keys
+	// start with it, or to ambiguous.
+	segs map[string]string
+	// tops does the same for keys without a slash and the empty prefix.
+	tops map[string]string
+	// raw is set when stdout carries JSON: there a key is data.
+	raw bool
 }
 
-type pathRule struct {
-	re   *regexp.Regexp
-	root string
-}
-
-// add notes a location argument; URLs other than file:// are not local.
-func (p *localPaths) add(raw string) {
-	if raw == "" || (strings.Contains(raw, "://") && !strings.HasPrefix(raw, "file://")) {
-		return
-	}
-	path := strings.TrimPrefix(raw, "file://")
-	abs, err := filepath.Abs(filepath.FromSlash(path))
-	if err != nil {
-		return
-	}
-	root := filepath.ToSlash(filepath.VolumeName(abs)) + "/"
-	rel := strings.TrimPrefix(filepath.ToSlash(abs), root)
-	seg, _, _ := strings.Cut(rel, "/")
-	if seg == "" || slices.Contains(p.segs[root], seg) {
-		return
-	}
-	if p.segs == nil {
-		p.segs = map[string][]string{}
-	}
-	p.segs[root] = append(p.segs[root], seg)
-	p.res = p.res[:0]
-	for r, segs := range p.segs {
-		alts := make([]string, len(segs))
-		for i, s := range segs {
-			alts[i] = regexp.QuoteMeta(s + "/")
+// dir returns the localblob Options.OnKey hook of a bucket confined to the
+// absolute directory dir.
+func (p *localPaths) dir(dir string) func(key string) {
+	dir = strings.TrimSuffix(filepath.ToSlash(dir), "/")
+	return func(key string) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if seg, _, ok := strings.Cut(key, "/"); ok {
+			if seg != "" {
+				p.segs = note(p.segs, seg, dir)
+			}
+			return
 		}
-		// A key starts a message, a word, a quoted string, a parenthesis
-		// or a list item; inside a URL or a longer path it follows a slash
-		// and is left alone.
-		p.res = append(p.res, pathRule{re: regexp.MustCompile(`(^|[\s"'(\[=,;:])(` + strings.Join(alts, "|") + `)`), root: r})
+		p.tops = note(p.tops, key, dir)
 	}
 }
 
-// rewrite shows keys under the noted locations as absolute paths.
+func note(m map[string]string, k, dir string) map[string]string {
+	if m == nil {
+		m = map[string]string{}
+	}
+	if d, seen := m[k]; seen && d != dir {
+		dir = ambiguous
+	}
+	m[k] = dir
+	return m
+}
+
+// keyStart reports whether a key may start after c: a key starts a message,
+// a word, a quoted string, a parenthesis or a list item; inside a URL or a
+// longer path it follows a slash and is left alone.
+func keyStart(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '"', '\'', '(', '[', '=', ',', ';', ':':
+		return true
+	}
+	return false
+}
+
+// segEnd reports whether c cannot be part of a key's first segment.
+func segEnd(c byte) bool {
+	return keyStart(c) || c == '/' || c == ')' || c == ']'
+}
+
+// rewrite shows keys of the noted buckets as absolute paths.
 func (p *localPaths) rewrite(b []byte) []byte {
-	for _, r := range p.res {
-		b = r.re.ReplaceAll(b, []byte("${1}"+r.root+"${2}"))
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.segs) == 0 && len(p.tops) == 0 {
+		return b
 	}
-	return b
+	var out []byte
+	last := 0
+	insert := func(at int, dir string) {
+		out = append(out, b[last:at]...)
+		out = append(out, dir...)
+		out = append(out, '/')
+		last = at
+	}
+	for i := 0; i < len(b); i++ {
+		if i > 0 && !keyStart(b[i-1]) {
+			continue
+		}
+		if i > 0 && b[i-1] == '"' {
+			// "key" or "": a whole quoted key without a slash.
+			if j := bytes.IndexByte(b[i:], '"'); j >= 0 {
+				if dir, ok := p.tops[string(b[i:i+j])]; ok && dir != ambiguous {
+					insert(i, dir)
+					i += j
+					continue
+				}
+			}
+		}
+		j := i
+		for j < len(b) && !segEnd(b[j]) {
+			j++
+		}
+		if j == i || j == len(b) || b[j] != '/' {
+			continue
+		}
+		if dir, ok := p.segs[string(b[i:j])]; ok && dir != ambiguous {
+			insert(i, dir)
+			i = j
+		}
+	}
+	if out == nil {
+		return b
+	}
+	return append(out, b[last:]...)
 }
 
-// noteLocations records the local locations among a command's arguments —
-// flags whose value is a URL, PATH or DIR, and positionals — and whether its
-// stdout is JSON (left as it is: there a key is data).
-func (e *env) noteLocations(fs *flagSet, pos []string) {
+// stdoutRaw reports whether stdout carries JSON.
+func (p *localPaths) stdoutRaw() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.raw
+}
+
+// noteFormat records whether a command's stdout is JSON (left as it is:
+// there a key is data).
+func (e *env) noteFormat(fs *flagSet) {
 	fs.Visit(func(f *flag.Flag) {
-		switch arg, _ := flag.UnquoteUsage(f); arg {
-		case "URL", "PATH", "DIR", "PATH|URL":
-			e.paths.add(f.Value.String())
-		}
 		switch {
 		case f.Name == "json" && f.Value.String() == "true",
 			f.Name == "format" && f.Value.String() != "text":
-			e.rawStdout = true
+			e.paths.mu.Lock()
+			e.paths.raw = true
+			e.paths.mu.Unlock()
 		}
 	})
-	// Positionals are locations in every command that takes them (URL,
-	// PATH|URL, SNAPSHOT): their usage starts with the placeholder.
-	if f := strings.Fields(fs.usage); len(f) > 0 && regexp.MustCompile(`^[A-Z][A-Z|]*$`).MatchString(f[0]) {
-		for _, p := range pos {
-			e.paths.add(p)
-		}
-	}
 }
 
 // pathWriter writes through env's key rewriting: on stderr always, on
@@ -103,7 +164,7 @@ type pathWriter struct {
 }
 
 func (pw *pathWriter) Write(b []byte) (int, error) {
-	if len(pw.e.paths.res) == 0 || (pw.stdout && pw.e.rawStdout) || !bytes.Contains(b, []byte("/")) {
+	if (pw.stdout && pw.e.paths.stdoutRaw()) || !bytes.ContainsAny(b, `/"`) {
 		return pw.w.Write(b)
 	}
 	if _, err := pw.w.Write(pw.e.paths.rewrite(b)); err != nil {

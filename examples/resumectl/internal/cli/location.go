@@ -12,12 +12,11 @@ import (
 
 	"gocloud.dev/blob"
 	_ "gocloud.dev/blob/azureblob" // azblob://
-	"gocloud.dev/blob/fileblob"
-	_ "gocloud.dev/blob/gcsblob" // gs://
-	_ "gocloud.dev/blob/memblob" // mem://
-	_ "gocloud.dev/blob/s3blob"  // s3://
+	_ "gocloud.dev/blob/gcsblob"   // gs://
+	_ "gocloud.dev/blob/memblob"   // mem://
 
-	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
+	"github.com/resumekit/resumekit/resume/localblob"
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // location is a bucket and a prefix inside it, opened from a resumectl URL.
@@ -26,47 +25,91 @@ type location struct {
 	Prefix string // "" or "dir/"
 	// Display is the URL with credentials removed, for reports and errors.
 	Display string
-	// Local is the absolute directory for local paths and file:// URLs, ""
-	// otherwise.
-	Local string
-	inner *blob.Bucket // the fileblob bucket behind the symlink guard
+	// Root is the local directory the bucket is confined to, for local
+	// paths and file:// URLs; "" otherwise.
+	Root string
 	// FlinkFallback is how Flink most likely names the bucket's root when
 	// nothing else tells (s3://bucket/, gs://bucket/); "" when unknown.
 	FlinkFallback string
+	inner         *blob.Bucket // the bucket behind a test hook's wrapper
 }
 
-// Close closes the bucket (and the file-system bucket under a local guard).
-func (l *location) Close() error {
-	err := l.Bucket.Close()
-	if l.inner != nil {
-		err = errors.Join(err, l.inner.Close())
+// Close closes the bucket, waiting for it only while ctx lasts: after the
+// deadline a call blocked in the store holds the bucket, and Close would
+// wait for it forever.
+func (l *location) Close(ctx context.Context) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		l.Bucket.Close()
+		if l.inner != nil {
+			l.inner.Close()
+		}
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
 	}
-	return err
 }
 
-// openLocation opens a resumectl URL: a plain local path or file:///dir (the
-// file system root is the bucket, so that files next to the directory, such
-// as a job's shared/ folder, stay reachable; the directory is the prefix),
+// openLocation opens a resumectl URL: a plain local path or file:///dir
+// (a localblob bucket confined to the directory, which is the bucket's root:
+// nothing outside it is read or written, links leading out are refused),
 // mem://, or a gocloud bucket URL with a path (s3://bucket/path?region=…,
 // gs://bucket/path, azblob://container/path), whose path becomes the prefix.
-// Errors never contain credentials.
-func openLocation(ctx context.Context, raw string) (*location, error) {
+// s3:// buckets refuse HTTP redirects. Errors never contain credentials.
+func openLocation(ctx context.Context, e *env, raw string) (*location, error) {
+	return openLocationAt(ctx, e, raw, false)
+}
+
+// chkDirRE matches a Flink checkpoint dir name.
+var chkDirRE = regexp.MustCompile(`^chk-[1-9][0-9]*$|^chk-0$`)
+
+// openLocationAt is openLocation; with flink set, a local chk-<n> dir is
+// confined to its parent, the job dir, so that the checkpoint's shared/ and
+// taskowned/ files can be verified (Flink's layout:
+// <root>/<job-id>/{chk-<n>,shared,taskowned}).
+func openLocationAt(ctx context.Context, e *env, raw string, flink bool) (*location, error) {
 	if raw == "" {
 		return nil, usagef("empty storage URL")
 	}
+	var loc *location
+	var err error
 	if !strings.Contains(raw, "://") || strings.HasPrefix(raw, "file://") {
-		return openLocal(raw)
+		var keys func(string) func(string)
+		if e != nil {
+			keys = e.paths.dir
+		}
+		loc, err = openLocal(raw, flink, keys)
+	} else {
+		loc, err = openRemote(ctx, raw)
 	}
+	if err != nil {
+		return nil, err
+	}
+	if e != nil && e.hooks != nil && e.hooks.bucket != nil {
+		loc.inner, loc.Bucket = loc.Bucket, e.hooks.bucket(loc.Bucket)
+	}
+	return loc, nil
+}
+
+func openRemote(ctx context.Context, raw string) (*location, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, usagef("bad storage URL %s: %v", redact(raw), redactErr(err))
+		return nil, usagef("bad storage URL %s: %v", redact.URL(raw), redact.ParseError(err))
 	}
 	prefix := normalizePrefix(u.Path)
-	display := redact(raw)
+	display := redact.URL(raw)
 	u.Path, u.RawPath = "", ""
-	b, err := blob.OpenBucket(ctx, u.String())
+	var b *blob.Bucket
+	if u.Scheme == "s3" {
+		b, err = openS3(ctx, u)
+	} else {
+		b, err = blob.OpenBucket(ctx, u.String())
+	}
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %s", display, redact(err.Error()))
+		// Drivers quote the URL they were given: mask it here already.
+		return nil, redact.New(raw).Error(fmt.Errorf("open %s: %w", display, err))
 	}
 	loc := &location{Bucket: b, Prefix: prefix, Display: display}
 	switch u.Scheme {
@@ -78,79 +121,44 @@ func openLocation(ctx context.Context, raw string) (*location, error) {
 	return loc, nil
 }
 
-func openLocal(raw string) (*location, error) {
+// openLocal opens a local directory with localblob. With flink set, a
+// chk-<n> dir is opened at its parent, with the dir as the prefix. keys, when
+// set, gives the bucket's Options.OnKey for its directory (localPaths.dir).
+func openLocal(raw string, flink bool, keys func(dir string) func(string)) (*location, error) {
 	p := raw
 	if strings.HasPrefix(raw, "file://") {
 		u, err := url.Parse(raw)
 		if err != nil {
-			return nil, usagef("bad file URL %q: %v", raw, err)
+			return nil, usagef("bad file URL %s: %v", redact.URL(raw), redact.ParseError(err))
 		}
-		if u.Host != "" && u.Host != "localhost" {
-			return nil, usagef("file URL %q names host %q: only local paths are supported", raw, u.Host)
+		switch {
+		case u.User != nil:
+			return nil, usagef("file URL %s carries user information: a file URL names a local path only", redact.URL(raw))
+		case u.Host != "" && u.Host != "localhost":
+			return nil, usagef("file URL %s names host %s: only local paths are supported", redact.URL(raw), quoteShort(u.Host))
 		}
 		p = u.Path
 	}
 	abs, err := filepath.Abs(p)
 	if err != nil {
-		return nil, fmt.Errorf("local path %q: %w", raw, err)
+		return nil, fmt.Errorf("local path %s: %w", quoteShort(raw), err)
 	}
-	root := filepath.VolumeName(abs) + string(filepath.Separator)
-	// MetadataDontWrite: no ".attrs" side files next to what we write (a
-	// Paimon consumer folder must hold consumer files only).
-	b, err := fileblob.OpenBucket(root, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
+	root, prefix := abs, ""
+	if flink && chkDirRE.MatchString(filepath.Base(abs)) {
+		root, prefix = filepath.Dir(abs), filepath.Base(abs)+"/"
+	}
+	var opts localblob.Options
+	if keys != nil {
+		opts.OnKey = keys(root)
+	}
+	b, err := localblob.OpenBucket(root, &opts)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("local path %s does not exist", root)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("open local path %q: %w", raw, err)
+		return nil, fmt.Errorf("local path %s: %w", abs, err)
 	}
-	rel := strings.TrimPrefix(filepath.ToSlash(abs), filepath.ToSlash(root))
-	prefix := normalizePrefix(rel)
-	guarded, err := confine(b, root, prefix, abs)
-	if err != nil {
-		b.Close()
-		return nil, err
-	}
-	return &location{Bucket: guarded, Prefix: prefix, Display: abs, Local: abs, inner: b}, nil
-}
-
-// confine guards a file-system bucket opened at root: a key under prefix
-// (the directory the user named) that resolves through a symlink to a place
-// outside that directory is refused, so that a hostile checkpoint or table
-// tree cannot make resumectl read or write elsewhere (chk-9 -> /etc, a
-// consumer folder linked out of the table). Keys outside the directory —
-// a checkpoint's ../shared files, reached from flink inspect — are not
-// confined. Keys that do not exist pass, and come back NotFound.
-func confine(b *blob.Bucket, root, prefix, dir string) (*blob.Bucket, error) {
-	realDir, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			realDir = dir // nothing there yet; every key will be NotFound
-		} else {
-			return nil, fmt.Errorf("local path %s: %w", dir, err)
-		}
-	}
-	check := func(c blobtest.Call) error {
-		if !strings.HasPrefix(c.Key, prefix) {
-			return nil
-		}
-		p := filepath.Join(root, filepath.FromSlash(c.Key))
-		// A key that does not exist yet (a write, a NotFound read) is judged
-		// by its nearest existing ancestor: a linked-out folder counts.
-		for q := p; ; q = filepath.Dir(q) {
-			real, err := filepath.EvalSymlinks(q)
-			if err == nil {
-				if real != realDir && !strings.HasPrefix(real, realDir+string(filepath.Separator)) {
-					return fmt.Errorf("refusing %s: it resolves through a symlink to %s, outside %s", q, real, dir)
-				}
-				return nil
-			}
-			if q == dir || len(q) <= len(dir) {
-				return nil
-			}
-		}
-	}
-	// blobtest's wrapper is a gocloud driver over the public blob API whose
-	// Fault hook sees every call's key first: exactly the hook a guard needs.
-	guarded, _ := blobtest.Wrap(b, &blobtest.Options{Fault: check})
-	return guarded, nil
+	return &location{Bucket: b, Prefix: prefix, Display: abs, Root: root}, nil
 }
 
 // normalizePrefix turns a path into "" or "dir/".
@@ -161,21 +169,3 @@ func normalizePrefix(p string) string {
 	}
 	return p + "/"
 }
-
-var (
-	userinfoRE = regexp.MustCompile(`://[^/@\s]*@`)
-	secretRE   = regexp.MustCompile(`(?i)([?&;\s](?:[a-z0-9_.-]*(?:secret|token|password|passwd|credential|signature|sig|sas|access_key|accesskey|key_id|private_key|account_key)[a-z0-9_.-]*)=)[^&\s"']*`)
-)
-
-// redact removes user information and secret-looking query values from URLs
-// inside s.
-func redact(s string) string {
-	s = userinfoRE.ReplaceAllString(s, "://REDACTED@")
-	return secretRE.ReplaceAllString(s, "${1}REDACTED")
-}
-
-type redactedError struct{ msg string }
-
-func (e redactedError) Error() string { return e.msg }
-
-func redactErr(err error) error { return redactedError{redact(err.Error())} }

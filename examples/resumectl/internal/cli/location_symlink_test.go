@@ -64,7 +64,7 @@ func TestSymlinksOutOfTheRootAreRefused(t *testing.T) {
 	out.Reset()
 	errOut.Reset()
 	table := filepath.Join(dir, filepath.FromSlash(p.TablePath))
-	code = Main([]string{"paimon", "reset-consumer", table, "--consumer", "intruder", "--next-snapshot", "40", "--execute"}, &out, &errOut)
+	code = Main([]string{"paimon", "reset-consumer", table, "--consumer", "intruder", "--next-snapshot", "40", "--execute", "--force"}, &out, &errOut)
 	if code == ExitOK {
 		t.Errorf("reset-consumer wrote through a symlinked consumer folder:\n%s", out.String())
 	}

@@ -2,46 +2,50 @@ package cli
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
-func TestRedact(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"s3://AKIA:secret@bucket/ck", "s3://REDACTED@bucket/ck"},
-		{"s3://b/ck?region=eu&endpoint=http://h:9000&secret_access_key=xyz", "s3://b/ck?region=eu&endpoint=http://h:9000&secret_access_key=REDACTED"},
-		{"azblob://c/p?sig=abc&sv=1", "azblob://c/p?sig=REDACTED&sv=1"},
-		{"file:///data/ck", "file:///data/ck"},
-	} {
-		if got := redact(tc.in); got != tc.want {
-			t.Errorf("redact(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
 func TestOpenLocation(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	for _, raw := range []string{dir, "file://" + dir} {
-		l, err := openLocation(ctx, raw)
+	for _, raw := range []string{dir, "file://" + dir, "file://localhost" + dir} {
+		l, err := openLocation(ctx, nil, raw)
 		if err != nil {
 			t.Fatalf("%s: %v", raw, err)
 		}
 		if err := l.Bucket.WriteAll(ctx, l.Prefix+"x", []byte("1"), nil); err != nil {
 			t.Fatal(err)
 		}
-		if !strings.HasSuffix(l.Prefix, "/") || l.Local != dir {
-			t.Errorf("%s: prefix %q local %q", raw, l.Prefix, l.Local)
+		if l.Prefix != "" || l.Root != dir || l.Display != dir {
+			t.Errorf("%s: prefix %q root %q display %q", raw, l.Prefix, l.Root, l.Display)
 		}
-		l.Close()
+		l.Close(ctx)
 	}
-	l, err := openLocation(ctx, "mem://")
+	if _, err := os.Stat(filepath.Join(dir, "x")); err != nil {
+		t.Errorf("the write did not land in the directory: %v", err)
+	}
+	// A chk-<n> dir opened for Flink is confined to its job dir.
+	chk := filepath.Join(dir, "job", "chk-7")
+	if err := os.MkdirAll(chk, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	l, err := openLocationAt(ctx, nil, chk, true)
+	if err != nil || l.Prefix != "chk-7/" || l.Root != filepath.Dir(chk) {
+		t.Fatalf("chk dir: %+v, %v", l, err)
+	}
+	l.Close(ctx)
+	l, err = openLocation(ctx, nil, "mem://")
 	if err != nil || l.Prefix != "" {
 		t.Fatalf("mem://: %v %q", err, l.Prefix)
 	}
-	l.Close()
-	_, err = openLocation(ctx, "nosuch://user:pw@b/x")
-	if err == nil || strings.Contains(err.Error(), "pw") {
-		t.Errorf("unknown scheme: err %v (must fail without the password)", err)
+	l.Close(ctx)
+	for _, raw := range []string{"nosuch://user:pw-K7MDENG@b/x", "file://host/data", "file://u:pw-K7MDENG@localhost/data", "s3://AKIA:pw-K7MDENG/x@b/ck"} {
+		_, err = openLocation(ctx, nil, raw)
+		if err == nil || strings.Contains(err.Error(), "K7MDENG") {
+			t.Errorf("%s: err %v (must fail without the password)", raw, err)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -14,9 +15,9 @@ import (
 	"github.com/resumekit/resumekit/resume"
 )
 
-const paimonUsage = `consumers URL [--branch B] [--json]
-       resumectl paimon snapshots URL [--around TIME] [--limit N] [--branch B] [--json]
-       resumectl paimon reset-consumer URL --consumer ID (--next-snapshot N | --at TIME) [--execute] [--branch B] [--json]`
+const paimonUsage = `consumers URL [--branch B] [--json] [--timeout DUR]
+       resumectl paimon snapshots URL [--around TIME] [--limit N] [--branch B] [--json] [--timeout DUR]
+       resumectl paimon reset-consumer URL --consumer ID (--next-snapshot N | --at TIME) [--execute [--expect-previous N|none] [--force]] [--branch B] [--json] [--timeout DUR]`
 
 // runPaimon implements "resumectl paimon consumers|snapshots|reset-consumer".
 // reset-consumer is a dry run unless --execute is given: it checks
@@ -36,21 +37,22 @@ func runPaimon(e *env, args []string) error {
 	case "reset-consumer":
 		return paimonReset(e, args[1:])
 	}
-	return usagef("paimon: unknown subcommand %q: resumectl paimon %s", args[0], paimonUsage)
+	return usagef("paimon: unknown subcommand %s: resumectl paimon %s", quoteShort(args[0]), paimonUsage)
 }
 
-// openPaimon opens the table at a resumectl URL.
-func openPaimon(ctx context.Context, raw, branch string) (*paimon.Table, func(), error) {
-	loc, err := openLocation(ctx, raw)
+// openPaimon opens the table at a resumectl URL. A local table is a
+// localblob bucket confined to the table's directory.
+func openPaimon(ctx context.Context, e *env, raw, branch string) (*paimon.Table, func(), error) {
+	loc, err := openLocation(ctx, e, raw)
 	if err != nil {
 		return nil, nil, err
 	}
-	t, err := paimon.NewTable(loc.Bucket, loc.Prefix, &paimon.TableOptions{Branch: branch, Location: loc.Display})
+	t, err := paimon.NewTable(loc.Bucket, loc.Prefix, &paimon.TableOptions{Branch: branch, Location: loc.Display, Wait: e.tableWait()})
 	if err != nil {
-		loc.Close()
+		loc.Close(ctx)
 		return nil, nil, usagef("%v", err) // the error names paimon
 	}
-	return t, func() { loc.Close() }, nil
+	return t, func() { loc.Close(ctx) }, nil
 }
 
 func onePositional(cmd string, pos []string) (string, error) {
@@ -60,7 +62,7 @@ func onePositional(cmd string, pos []string) (string, error) {
 	case 1:
 		return pos[0], nil
 	}
-	return "", usagef("paimon %s: unexpected argument %q", cmd, pos[1])
+	return "", usagef("paimon %s: unexpected argument %s", cmd, quoteShort(pos[1]))
 }
 
 type consumerJSON struct {
@@ -72,9 +74,10 @@ type consumerJSON struct {
 }
 
 func paimonConsumers(e *env, args []string) error {
-	fs := newFlags(e, "paimon consumers", "URL [--branch B] [--json]")
+	fs := newFlags(e, "paimon consumers", "URL [--branch B] [--json] [--timeout DUR]")
 	branch := fs.String("branch", "", "the table's branch (default main)")
 	asJSON := fs.Bool("json", false, "print JSON")
+	timeout := addTimeout(fs, DefaultTimeout)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -83,8 +86,9 @@ func paimonConsumers(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	ctx := context.Background()
-	t, closeFn, err := openPaimon(ctx, raw, *branch)
+	ctx, cancel := e.context(timeout.d)
+	defer cancel()
+	t, closeFn, err := openPaimon(ctx, e, raw, *branch)
 	if err != nil {
 		return err
 	}
@@ -146,12 +150,13 @@ type snapshotsJSON struct {
 }
 
 func paimonSnapshots(e *env, args []string) error {
-	fs := newFlags(e, "paimon snapshots", "URL [--around TIME] [--limit N] [--branch B] [--json]")
+	fs := newFlags(e, "paimon snapshots", "URL [--around TIME] [--limit N] [--branch B] [--json] [--timeout DUR]")
 	var around timeFlag
 	fs.Var(&around, "around", "show the snapshots around `TIME` and where a read from it starts (RFC 3339, \"2006-01-02 15:04:05\" UTC, unix ms, or -15m)")
 	limit := fs.Int("limit", 20, "show at most `N` snapshots")
 	branch := fs.String("branch", "", "the table's branch (default main)")
 	asJSON := fs.Bool("json", false, "print JSON")
+	timeout := addTimeout(fs, DefaultTimeout)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -163,8 +168,9 @@ func paimonSnapshots(e *env, args []string) error {
 	if *limit < 1 {
 		return usagef("paimon snapshots: --limit must be at least 1")
 	}
-	ctx := context.Background()
-	t, closeFn, err := openPaimon(ctx, raw, *branch)
+	ctx, cancel := e.context(timeout.d)
+	defer cancel()
+	t, closeFn, err := openPaimon(ctx, e, raw, *branch)
 	if err != nil {
 		return err
 	}
@@ -179,7 +185,7 @@ func paimonSnapshots(e *env, args []string) error {
 	}
 	out := snapshotsJSON{Table: t.String(), Branch: t.Branch(), Earliest: earliest, Latest: latest, Snapshots: []*paimon.Snapshot{}}
 	lo, hi := max(earliest, latest-int64(*limit)+1), latest
-	if !around.t.IsZero() {
+	if around.set {
 		out.Around = around.t.UTC().Format(time.RFC3339Nano)
 		st, err := t.StreamingStartAt(ctx, around.t)
 		if err != nil {
@@ -202,7 +208,10 @@ func paimonSnapshots(e *env, args []string) error {
 		lo = max(earliest, min(lo, hi-int64(*limit)+1))
 	}
 	var readErrs []error
-	for id := lo; id <= hi; id++ {
+	// Counted, not compared against hi: no id near the int64 limit can make
+	// this loop wrap (the table refuses ids above 2^62 anyway).
+	for n := int64(0); lo >= 0 && n <= hi-lo && n < int64(*limit); n++ {
+		id := lo + n
 		s, err := t.Snapshot(ctx, id)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -262,15 +271,19 @@ func idOrNone(p *int64) string {
 }
 
 func paimonReset(e *env, args []string) error {
-	const usage = "URL --consumer ID (--next-snapshot N | --at TIME) [--execute] [--branch B] [--json]"
+	const usage = "URL --consumer ID (--next-snapshot N | --at TIME) [--execute [--expect-previous N|none] [--force]] [--branch B] [--json] [--timeout DUR]"
 	fs := newFlags(e, "paimon reset-consumer", usage)
 	var at timeFlag
 	consumer := fs.String("consumer", "", "the consumer `ID` (the job's consumer-id)")
 	next := fs.Int64("next-snapshot", 0, "the snapshot `N` the consumer reads next (must exist)")
 	fs.Var(&at, "at", "bind to the snapshot a streaming read from `TIME` starts at (RFC 3339, \"2006-01-02 15:04:05\" UTC, unix ms, or -15m)")
 	execute := fs.Bool("execute", false, "write the consumer file (without it: dry run)")
+	var expect expectFlag
+	fs.Var(&expect, "expect-previous", "with --execute: the consumer's current nextSnapshot `N` as the dry run printed it (none: no consumer file); refuse if it moved")
+	force := fs.Bool("force", false, "with --execute: write even if the consumer file changed within the last minute or changes while watched (a running job would undo the reset)")
 	branch := fs.String("branch", "", "the table's branch (default main)")
 	asJSON := fs.Bool("json", false, "print JSON")
+	timeout := addTimeout(fs, DefaultTimeout)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -288,22 +301,25 @@ func paimonReset(e *env, args []string) error {
 	switch {
 	case *consumer == "":
 		return usagef("paimon reset-consumer: --consumer is required")
-	case nextSet == !at.t.IsZero():
+	case nextSet == at.set:
 		return usagef("paimon reset-consumer: give exactly one of --next-snapshot and --at")
 	case nextSet && *next <= 0:
 		return usagef("paimon reset-consumer: --next-snapshot %d: want a positive snapshot id", *next)
+	case !*execute && (expect.set || *force):
+		return usagef("paimon reset-consumer: --expect-previous and --force apply to --execute only")
 	}
 	if err := paimon.ValidateID("consumer", *consumer); err != nil {
 		return usagef("paimon reset-consumer: %v", err)
 	}
-	ctx := context.Background()
-	t, closeFn, err := openPaimon(ctx, raw, *branch)
+	ctx, cancel := e.context(timeout.d)
+	defer cancel()
+	t, closeFn, err := openPaimon(ctx, e, raw, *branch)
 	if err != nil {
 		return err
 	}
 	defer closeFn()
 	var note string
-	if !at.t.IsZero() {
+	if at.set {
 		st, err := t.StreamingStartAt(ctx, at.t)
 		if err != nil {
 			return err
@@ -323,7 +339,17 @@ func paimonReset(e *env, args []string) error {
 	}
 	var plan *paimon.ResetPlan
 	if *execute {
-		plan, err = t.ResetConsumer(ctx, *consumer, *next)
+		ro := &paimon.ResetOptions{Force: *force, ExpectAbsent: expect.set && expect.none}
+		if expect.set && !expect.none {
+			ro.ExpectPrevious = &expect.n
+		}
+		plan, err = t.ResetConsumer(ctx, *consumer, *next, ro)
+		if plan != nil && plan.Written && err != nil {
+			// Written, but the snapshot expired meanwhile: say what was
+			// written, then fail.
+			fmt.Fprintf(e.stdout, "wrote %s: nextSnapshot %d\n", plan.Key, plan.NextSnapshot)
+			return withExit(ExitFailed, err)
+		}
 	} else {
 		plan, err = t.PlanResetConsumer(ctx, *consumer, *next)
 	}
@@ -360,9 +386,43 @@ func paimonReset(e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "warning: %s [%s]\n", oneLine(w.Text), w.Code)
 	}
 	if !*execute {
-		fmt.Fprintln(e.stdout, "dry run: nothing written; run again with --execute to write")
+		expectArg := "none"
+		if plan.Previous != nil {
+			expectArg = fmt.Sprint(*plan.Previous)
+		}
+		fmt.Fprintf(e.stdout, "dry run: nothing written; run again with --execute --expect-previous %s to write (refused if the consumer moves meanwhile)\n", expectArg)
 	}
 	return nil
 }
 
 func indent(s string) string { return "  " + strings.ReplaceAll(s, "\n", "\n  ") }
+
+// expectFlag is --expect-previous: a snapshot id, or "none" for no consumer
+// file.
+type expectFlag struct {
+	set, none bool
+	n         int64
+}
+
+func (f *expectFlag) String() string {
+	switch {
+	case f == nil || !f.set:
+		return ""
+	case f.none:
+		return "none"
+	}
+	return strconv.FormatInt(f.n, 10)
+}
+
+func (f *expectFlag) Set(s string) error {
+	if s == "none" {
+		f.set, f.none = true, true
+		return nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 {
+		return fmt.Errorf("want a positive snapshot id or none, got %s", quoteShort(s))
+	}
+	f.set, f.none, f.n = true, false, n
+	return nil
+}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -32,11 +33,15 @@ func paimonDir(t *testing.T, opts map[string]string) (string, *paimontest.Table)
 	return filepath.Join(root, "wh", "default.db", "t"), tb
 }
 
+// runPaimonCLI runs resumectl in-process; the Paimon tables' pauses (the
+// reset's observation, retries) do not wait.
 func runPaimonCLI(args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
-	code := Main(args, &out, &errb)
+	code := runHooked(args, &out, &errb, &hooks{wait: noWait})
 	return code, out.String(), errb.String()
 }
+
+func noWait(ctx context.Context, _ time.Duration) error { return ctx.Err() }
 
 func TestPaimonConsumers(t *testing.T) {
 	dir, tb := paimonDir(t, nil)
@@ -107,8 +112,19 @@ func TestPaimonResetConsumer(t *testing.T) {
 	if data, err := os.ReadFile(key); err != nil || string(data) != "{\n  \"nextSnapshot\" : 8\n}" {
 		t.Errorf("file %q, %v", data, err)
 	}
+	// A consumer file written just now belongs to a running job: refused
+	// without --force, nothing written.
+	code, _, errs = runPaimonCLI("paimon", "reset-consumer", dir, "--consumer", "job", "--at", "2026-11-29T10:05:30Z", "--execute")
+	if code != ExitFailed || !strings.Contains(errs, "within the quiet period") || !strings.Contains(errs, "consumer in use") {
+		t.Fatalf("recently modified consumer: exit %d\n%s", code, errs)
+	}
+	// --expect-previous from the dry run, wrong: refused.
+	code, _, errs = runPaimonCLI("paimon", "reset-consumer", dir, "--consumer", "job", "--next-snapshot", "7", "--execute", "--force", "--expect-previous", "5")
+	if code != ExitFailed || !strings.Contains(errs, "expected nextSnapshot 5, found nextSnapshot 6") {
+		t.Fatalf("--expect-previous 5: exit %d\n%s", code, errs)
+	}
 	// --at: the streaming start for the time; JSON output.
-	code, out, _ = runPaimonCLI("paimon", "reset-consumer", dir, "--consumer", "job", "--at", "2026-11-29T10:05:30Z", "--execute", "--json")
+	code, out, _ = runPaimonCLI("paimon", "reset-consumer", dir, "--consumer", "job", "--at", "2026-11-29T10:05:30Z", "--execute", "--force", "--expect-previous", "6", "--json")
 	var plan struct {
 		NextSnapshot int64  `json:"next_snapshot"`
 		Previous     *int64 `json:"previous"`
@@ -119,7 +135,7 @@ func TestPaimonResetConsumer(t *testing.T) {
 		t.Fatalf("--at: exit %d %v %+v\n%s", code, err, plan, out)
 	}
 	// Snapshots that do not exist are refused (exit 1) and nothing is written.
-	code, _, errs = runPaimonCLI("paimon", "reset-consumer", dir, "--consumer", "job", "--next-snapshot", "2", "--execute")
+	code, _, errs = runPaimonCLI("paimon", "reset-consumer", dir, "--consumer", "job", "--next-snapshot", "2", "--execute", "--force")
 	if code != ExitFailed || !strings.Contains(errs, "snapshot-2 does not exist") {
 		t.Errorf("expired snapshot: exit %d %s", code, errs)
 	}
@@ -135,6 +151,8 @@ func TestPaimonResetConsumer(t *testing.T) {
 		{"paimon", "reset-consumer", dir, "--consumer", "../escape", "--next-snapshot", "8", "--execute"},
 		{"paimon", "reset-consumer", dir, "--consumer", "x", "--at", "yesterday"},
 		{"paimon", "snapshots", dir, "--limit", "0"},
+		{"paimon", "reset-consumer", dir, "--consumer", "x", "--next-snapshot", "8", "--force"},
+		{"paimon", "reset-consumer", dir, "--consumer", "x", "--next-snapshot", "8", "--execute", "--expect-previous", "0"},
 		{"paimon", "snapshots", dir, "--branch", "a/b"},
 	} {
 		if code, _, _ := runPaimonCLI(args...); code != ExitUsage {

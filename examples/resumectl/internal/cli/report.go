@@ -55,7 +55,7 @@ func writeReport(w io.Writer, d *resume.Decision) {
 		if o.Candidate != nil {
 			g = " (" + o.Candidate.Guarantee.String() + ")"
 		}
-		fmt.Fprintf(w, "  %-*s  %s%s: %s\n", width, o.Resolver, o.Verdict, g, oneLine(redact(why)))
+		fmt.Fprintf(w, "  %-*s  %s%s: %s\n", width, o.Resolver, o.Verdict, g, oneLine(why))
 		if d.Chosen == nil && o.Candidate != nil {
 			// Nothing was chosen: show what the rejected offer would have
 			// meant, so that a person can decide whether to accept it.

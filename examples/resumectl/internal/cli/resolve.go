@@ -89,7 +89,8 @@ func runResolve(e *env, args []string) error {
 	fs.BoolVar(&f.together, "together", false, "the job reads the Paimon table and the Kafka topic together: one position for both")
 	fs.StringVar(&f.minGuarantee, "min-guarantee", "", "weakest acceptable guarantee: data-loss, replay (default), exact-input, exactly-once")
 	fs.Var(&f.maxAge, "max-age", "reject positions older than this `DURATION` (e.g. 7d)")
-	fs.Var(&f.timeout, "timeout", "per-source timeout (`DURATION`, default none)")
+	f.timeout.d = DefaultTimeout
+	fs.Var(&f.timeout, "timeout", "give up after this long (`DURATION`; 0: never): sources still running are reported as timed out, and the command ends at the deadline even when a storage or Kafka call hangs")
 	fs.BoolVar(&f.jsonOut, "json", false, "print the resumekit.decision/v1 JSON document")
 	fs.StringVar(&f.format, "format", "text", "output: text, json, or k8s (a merge patch for a FlinkDeployment)")
 	fs.Int64Var(&f.k8sNonce, "k8s-nonce", 0, "savepointRedeployNonce for --format k8s (default: derived from the chosen position, so the same decision gives the same nonce)")
@@ -100,7 +101,7 @@ func runResolve(e *env, args []string) error {
 		return err
 	}
 	if len(pos) > 0 {
-		return usagef("resolve takes no arguments, got %q", pos)
+		return usagef("resolve takes no arguments, got %s", quoteShort(strings.Join(pos, " ")))
 	}
 	// One --flink-version for both of its uses: the run line's claim-mode
 	// flag (flinkckpt.Options.FlinkVersion) and the planner's uid rules
@@ -117,7 +118,7 @@ func runResolve(e *env, args []string) error {
 	default:
 		return usagef("resolve: --format %q: want text, json or k8s", f.format)
 	}
-	if !f.now.t.IsZero() {
+	if f.now.set {
 		// Relative times ("-15m") count back from --now, not the clock.
 		f.paimonFrom.rebase(f.now.t)
 		f.kafkaFrom.rebase(f.now.t)
@@ -130,8 +131,9 @@ func runResolve(e *env, args []string) error {
 		return err
 	}
 
-	ctx := context.Background()
-	resolvers, closeAll, err := f.build(ctx)
+	ctx, cancel := e.context(f.timeout.d)
+	defer cancel()
+	resolvers, closeAll, err := f.build(ctx, e)
 	defer closeAll()
 	if err != nil {
 		return err
@@ -173,7 +175,7 @@ func (f *keyValueFlag) Set(s string) error {
 
 // clock returns "now": --now when given, else the wall clock.
 func (f *resolveFlags) clock() func() time.Time {
-	if f.now.t.IsZero() {
+	if !f.now.set {
 		return time.Now
 	}
 	now := f.now.t
@@ -181,8 +183,8 @@ func (f *resolveFlags) clock() func() time.Time {
 }
 
 func (f *resolveFlags) policy() (resume.Policy, error) {
-	p := resume.Policy{MaxAge: f.maxAge.d, Timeout: f.timeout.d}
-	if !f.now.t.IsZero() {
+	p := resume.Policy{MaxAge: f.maxAge.d}
+	if f.now.set {
 		now := f.now.t
 		p.Now = func() time.Time { return now }
 	}
@@ -221,18 +223,18 @@ func (f *resolveFlags) check() error {
 		return usagef("resolve: --flink-allow-non-restored-state needs the new job's operators (--flink-plan, --flink-uid, --flink-sink-uid, --flink-uid-hash or --flink-operator-id): without them nothing says which state would be dropped")
 	case hasPaimon && (f.paimonTable == "" || f.paimonConsumer == "") && !(f.flinkSources && f.paimonTable != ""):
 		return usagef("resolve: --paimon-table and --paimon-consumer go together")
-	case !hasPaimon && (f.paimonMode != "" || !f.paimonFrom.t.IsZero() || f.paimonWrittenMode != "" || f.paimonVersion != "" || len(f.paimonOptions.m) > 0):
+	case !hasPaimon && (f.paimonMode != "" || f.paimonFrom.set || f.paimonWrittenMode != "" || f.paimonVersion != "" || len(f.paimonOptions.m) > 0):
 		return usagef("resolve: --paimon-mode, --paimon-from, --paimon-written-mode, --paimon-version and --paimon-option need --paimon-table")
 	case hasKafka && (f.kafkaBrokers == "" || f.kafkaTopic == "") && !(f.flinkSources && f.kafkaBrokers != ""):
 		return usagef("resolve: --kafka-brokers and --kafka-topic go together (or --kafka-brokers alone with --flink-sources, to check salvaged offsets)")
-	case f.flinkSources && f.kafkaTopic == "" && f.kafkaBrokers != "" && (f.kafkaGroup != "" || !f.kafkaFrom.t.IsZero() || f.kafkaRewind.d != 0 || f.kafkaObserve.d != 0 ||
+	case f.flinkSources && f.kafkaTopic == "" && f.kafkaBrokers != "" && (f.kafkaGroup != "" || f.kafkaFrom.set || f.kafkaRewind.d != 0 || f.kafkaObserve.d != 0 ||
 		f.kafkaIsolation != "" || f.kafkaCommitSource != "" || f.kafkaStrict):
 		return usagef("resolve: --kafka-group, --kafka-from, --kafka-rewind, --kafka-observe, --kafka-isolation, --kafka-commit-source and --kafka-strict need --kafka-topic")
-	case !f.kafkaFrom.t.IsZero() && f.kafkaRewind.d != 0:
+	case f.kafkaFrom.set && f.kafkaRewind.d != 0:
 		return usagef("resolve: --kafka-from and --kafka-rewind are exclusive")
-	case hasKafka && f.kafkaTopic != "" && f.kafkaGroup == "" && f.kafkaFrom.t.IsZero() && f.kafkaRewind.d == 0:
+	case hasKafka && f.kafkaTopic != "" && f.kafkaGroup == "" && !f.kafkaFrom.set && f.kafkaRewind.d == 0:
 		return usagef("resolve: Kafka needs --kafka-group, --kafka-from or --kafka-rewind")
-	case !hasKafka && (f.kafkaGroup != "" || !f.kafkaFrom.t.IsZero() || f.kafkaRewind.d != 0 || f.kafkaObserve.d != 0 ||
+	case !hasKafka && (f.kafkaGroup != "" || f.kafkaFrom.set || f.kafkaRewind.d != 0 || f.kafkaObserve.d != 0 ||
 		f.kafkaIsolation != "" || f.kafkaCommitSource != "" || f.kafkaStrict):
 		return usagef("resolve: --kafka-group, --kafka-from, --kafka-rewind, --kafka-observe, --kafka-isolation, --kafka-commit-source and --kafka-strict need --kafka-brokers")
 	case f.together && !(f.paimonConsumer != "" && f.kafkaTopic != ""):
@@ -246,7 +248,7 @@ func (f *resolveFlags) check() error {
 
 // build opens every source and returns the chain's resolvers, in the order
 // checkpoints, savepoints, Paimon, Kafka (the order breaks ties).
-func (f *resolveFlags) build(ctx context.Context) ([]resume.Resolver, func(), error) {
+func (f *resolveFlags) build(ctx context.Context, e *env) ([]resume.Resolver, func(), error) {
 	var closers []func()
 	closeAll := func() {
 		for i := len(closers) - 1; i >= 0; i-- {
@@ -254,7 +256,7 @@ func (f *resolveFlags) build(ctx context.Context) ([]resume.Resolver, func(), er
 		}
 	}
 	var out []resume.Resolver
-	flinkRs, flinkClose, err := f.flinkResolvers(ctx)
+	flinkRs, flinkClose, err := f.flinkResolvers(ctx, e)
 	closers = append(closers, flinkClose)
 	if err != nil {
 		return nil, closeAll, err
@@ -264,12 +266,12 @@ func (f *resolveFlags) build(ctx context.Context) ([]resume.Resolver, func(), er
 	var stateless []resume.Resolver
 	var checks salvageChecks
 	if f.paimonTable != "" {
-		loc, err := openLocation(ctx, f.paimonTable)
+		loc, err := openLocation(ctx, e, f.paimonTable)
 		if err != nil {
 			return nil, closeAll, err
 		}
-		closers = append(closers, func() { loc.Close() })
-		table, err := paimon.NewTable(loc.Bucket, loc.Prefix, &paimon.TableOptions{Location: loc.Display})
+		closers = append(closers, func() { loc.Close(ctx) })
+		table, err := paimon.NewTable(loc.Bucket, loc.Prefix, &paimon.TableOptions{Location: loc.Display, Wait: e.tableWait()})
 		if err != nil {
 			return nil, closeAll, usagef("resolve: --paimon-table: %v", err)
 		}
@@ -308,7 +310,7 @@ func (f *resolveFlags) build(ctx context.Context) ([]resume.Resolver, func(), er
 		}
 	}
 	if f.flinkSources {
-		r, closeSalvage, err := f.salvageResolver(ctx, checks)
+		r, closeSalvage, err := f.salvageResolver(ctx, e, checks)
 		closers = append(closers, closeSalvage)
 		if err != nil {
 			return nil, closeAll, err
@@ -327,13 +329,8 @@ func (f *resolveFlags) print(w io.Writer, d *resume.Decision, result resume.Resu
 	switch f.format {
 	case "json":
 		// Errors from storage SDKs may quote URLs with credentials: the
-		// document goes through the same redaction as the text report.
-		var buf strings.Builder
-		if err := writeJSON(&buf, d); err != nil {
-			return err
-		}
-		_, err := io.WriteString(w, redact(buf.String()))
-		return err
+		// output masks them (see output).
+		return writeJSON(w, d)
 	case "k8s":
 		if result != resume.ResultChosen {
 			// A patch is applied by scripts: on any non-zero exit stdout

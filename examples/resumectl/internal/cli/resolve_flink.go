@@ -66,12 +66,12 @@ func (f *flinkFlags) options(o *flinkckpt.Options) error {
 // flinkResolvers builds the checkpoint resolver and the savepoint resolver
 // (one per location, as DESIGN.md says: the chain's newest-At rule picks
 // between them).
-func (f *resolveFlags) flinkResolvers(ctx context.Context) ([]resume.Resolver, func(), error) {
+func (f *resolveFlags) flinkResolvers(ctx context.Context, e *env) ([]resume.Resolver, func(), error) {
 	var out []resume.Resolver
 	var locs []*location
 	closeAll := func() {
 		for _, l := range locs {
-			l.Close()
+			l.Close(ctx)
 		}
 	}
 	var base flinkckpt.Options
@@ -83,13 +83,13 @@ func (f *resolveFlags) flinkResolvers(ctx context.Context) ([]resume.Resolver, f
 		return nil, closeAll, err
 	}
 	base.Job, base.AllowNonRestoredState = job, f.flinkAllowNonRestored
-	extras, err := f.flink.extraRoots.open(ctx, &locs)
+	extras, err := f.flink.extraRoots.open(ctx, e, &locs)
 	if err != nil {
 		return nil, closeAll, err
 	}
 	base.ExtraRoots = extras
 	if f.flink.anchor != "" {
-		anchor, err := readAnchor(ctx, f.flink.anchor, &locs)
+		anchor, err := readAnchor(ctx, e, f.flink.anchor, &locs)
 		if err != nil {
 			return nil, closeAll, err
 		}
@@ -111,7 +111,7 @@ func (f *resolveFlags) flinkResolvers(ctx context.Context) ([]resume.Resolver, f
 		}
 		opts := base
 		opts.Name, opts.JobID, opts.FlinkRoot, opts.Strict, opts.Now = src.name, f.flinkJobID, f.flinkRoot, f.flinkStrict, f.clock()
-		loc, err := openFlink(ctx, src.url, &opts)
+		loc, err := openFlink(ctx, e, src.url, &opts)
 		if err != nil {
 			return nil, closeAll, err
 		}
@@ -131,9 +131,9 @@ func (f *resolveFlags) flinkResolvers(ctx context.Context) ([]resume.Resolver, f
 
 // readAnchor reads the _metadata of the snapshot at raw (not verified: only
 // its operators matter) and returns them as the application's identity.
-func readAnchor(ctx context.Context, raw string, locs *[]*location) (*flinkckpt.Job, error) {
+func readAnchor(ctx context.Context, e *env, raw string, locs *[]*location) (*flinkckpt.Job, error) {
 	raw = strings.TrimSuffix(strings.TrimSuffix(raw, "/"), "/_metadata")
-	loc, err := openLocation(ctx, raw)
+	loc, err := openLocation(ctx, e, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -239,11 +239,11 @@ func (f *extraRootsFlag) Set(s string) error {
 }
 
 // open opens the storage of every extra root.
-func (f extraRootsFlag) open(ctx context.Context, locs *[]*location) ([]flinkckpt.ExtraRoot, error) {
+func (f extraRootsFlag) open(ctx context.Context, e *env, locs *[]*location) ([]flinkckpt.ExtraRoot, error) {
 	var out []flinkckpt.ExtraRoot
 	for _, s := range f {
 		flinkURI, bucketURL, _ := strings.Cut(s, "=")
-		loc, err := openLocation(ctx, bucketURL)
+		loc, err := openLocation(ctx, e, bucketURL)
 		if err != nil {
 			return nil, err
 		}

@@ -24,7 +24,7 @@ type salvageChecks struct {
 // checkpoint location (else the savepoint location), checked against the
 // Kafka cluster and the Paimon table when given. This is where the two
 // sides meet: package salvage knows neither kafkaoffset nor paimon.
-func (f *resolveFlags) salvageResolver(ctx context.Context, checks salvageChecks) (resume.Resolver, func(), error) {
+func (f *resolveFlags) salvageResolver(ctx context.Context, e *env, checks salvageChecks) (resume.Resolver, func(), error) {
 	url := f.flinkCheckpoints
 	if url == "" {
 		url = f.flinkSavepoints
@@ -34,7 +34,7 @@ func (f *resolveFlags) salvageResolver(ctx context.Context, checks salvageChecks
 	// compatibility does not apply: salvage restores no operator state.
 	fo := &flinkckpt.Options{JobID: f.flinkJobID, FlinkRoot: f.flinkRoot, DefaultFS: f.flink.defaultFS,
 		MaxMetadataSize: f.flink.maxMetadata.n, Anchor: f.flinkAnchor}
-	loc, err := openFlink(ctx, url, fo)
+	loc, err := openFlink(ctx, e, url, fo)
 	if err != nil {
 		return nil, func() {}, err
 	}
@@ -47,8 +47,8 @@ func (f *resolveFlags) salvageResolver(ctx context.Context, checks salvageChecks
 	}
 	r, err := salvage.NewResolver(loc.Bucket, loc.Prefix, opts)
 	if err != nil {
-		loc.Close()
+		loc.Close(ctx)
 		return nil, func() {}, usagef("resolve: %v", err)
 	}
-	return r, func() { loc.Close() }, nil
+	return r, func() { loc.Close(ctx) }, nil
 }

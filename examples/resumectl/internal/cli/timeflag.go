@@ -13,6 +13,20 @@ import (
 // midnight), unix milliseconds (what scan.timestamp-millis takes), or a
 // negative duration relative to now ("-15m", "-2h30m").
 func parseTime(s string, now time.Time) (time.Time, error) {
+	t, err := parseTimeText(s, now)
+	if err != nil {
+		return time.Time{}, err
+	}
+	if t.Before(time.Unix(0, 0)) {
+		// Kafka and Paimon times are Unix milliseconds; an early time
+		// (0001-01-01T00:00:00Z is Go's zero time) must not read as "no
+		// time given" either.
+		return time.Time{}, fmt.Errorf("time %s is before 1970-01-01: Kafka and Paimon times are Unix milliseconds (use 1970-01-01T00:00:00Z for the earliest)", quoteShort(s))
+	}
+	return t, nil
+}
+
+func parseTimeText(s string, now time.Time) (time.Time, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return time.Time{}, fmt.Errorf("empty time")
@@ -20,14 +34,14 @@ func parseTime(s string, now time.Time) (time.Time, error) {
 	if strings.HasPrefix(s, "-") {
 		d, err := time.ParseDuration(s)
 		if err != nil {
-			return time.Time{}, fmt.Errorf("time %q: not a duration relative to now like -15m: %v", s, err)
+			return time.Time{}, fmt.Errorf("time %s: not a duration relative to now like -15m", quoteShort(s))
 		}
 		return now.Add(d).UTC(), nil
 	}
 	if isDigits(s) {
 		ms, err := strconv.ParseInt(s, 10, 64)
 		if err != nil || ms > 253402300799999 { // year 9999
-			return time.Time{}, fmt.Errorf("time %q: unix milliseconds out of range", s)
+			return time.Time{}, fmt.Errorf("time %s: unix milliseconds out of range", quoteShort(s))
 		}
 		return time.UnixMilli(ms).UTC(), nil
 	}
@@ -36,7 +50,7 @@ func parseTime(s string, now time.Time) (time.Time, error) {
 			return t.UTC(), nil
 		}
 	}
-	return time.Time{}, fmt.Errorf("time %q: want RFC 3339 (2026-11-29T10:00:00Z), \"2026-11-29 10:00:00\" (UTC), unix milliseconds, or -DURATION before now", s)
+	return time.Time{}, fmt.Errorf("time %s: want RFC 3339 (2026-11-29T10:00:00Z), \"2026-11-29 10:00:00\" (UTC), unix milliseconds, or -DURATION before now", quoteShort(s))
 }
 
 // parseDuration reads a DURATION flag: Go durations ("90m", "1h30m") plus days
@@ -49,7 +63,7 @@ func parseDuration(s string) (time.Duration, error) {
 	if i := strings.IndexByte(s, 'd'); i > 0 && isDigits(s[:i]) {
 		n, err := strconv.ParseInt(s[:i], 10, 64)
 		if err != nil || n > 106751 { // time.Duration holds about 292 years
-			return 0, fmt.Errorf("duration %q: too many days", orig)
+			return 0, fmt.Errorf("duration %s: too many days", quoteShort(orig))
 		}
 		days, s = n, s[i+1:]
 	}
@@ -57,17 +71,17 @@ func parseDuration(s string) (time.Duration, error) {
 	if s != "" {
 		var err error
 		if d, err = time.ParseDuration(s); err != nil {
-			return 0, fmt.Errorf("duration %q: want e.g. 90m, 1h30m or 7d: %v", orig, err)
+			return 0, fmt.Errorf("duration %s: want e.g. 90m, 1h30m or 7d", quoteShort(orig))
 		}
 	} else if days == 0 {
-		return 0, fmt.Errorf("duration %q: want e.g. 90m, 1h30m or 7d", orig)
+		return 0, fmt.Errorf("duration %s: want e.g. 90m, 1h30m or 7d", quoteShort(orig))
 	}
 	if d < 0 {
-		return 0, fmt.Errorf("duration %q: must not be negative", orig)
+		return 0, fmt.Errorf("duration %s: must not be negative", quoteShort(orig))
 	}
 	total := time.Duration(days)*24*time.Hour + d
 	if total < d {
-		return 0, fmt.Errorf("duration %q: out of range", orig)
+		return 0, fmt.Errorf("duration %s: out of range", quoteShort(orig))
 	}
 	return total, nil
 }
@@ -91,6 +105,9 @@ type timeFlag struct {
 	t   time.Time
 	raw string
 	now func() time.Time
+	// set says the flag was given: 0001-01-01T00:00:00Z is a time, not
+	// "not given" (and is refused as before 1970).
+	set bool
 }
 
 // rebase parses the flag's text again relative to now.
@@ -104,7 +121,7 @@ func (f *timeFlag) rebase(now time.Time) {
 }
 
 func (f *timeFlag) String() string {
-	if f == nil || f.t.IsZero() {
+	if f == nil || !f.set {
 		return ""
 	}
 	return f.t.Format(time.RFC3339Nano)
@@ -119,7 +136,7 @@ func (f *timeFlag) Set(s string) error {
 	if err != nil {
 		return err
 	}
-	f.t, f.raw = t, s
+	f.t, f.raw, f.set = t, s, true
 	return nil
 }
 

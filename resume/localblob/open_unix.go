@@ -1,0 +1,14 @@
+//go:build unix
+
+package localblob
+
+import (
+	"os"
+	"syscall"
+)
+
+// openNoBlock opens name for reading without waiting: a named pipe with no
+// writer would otherwise block the open until one comes.
+func openNoBlock(root *os.Root, name string) (*os.File, error) {
+	return root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+}

@@ -1,0 +1,219 @@
+package localblob
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"unicode/utf8"
+
+	"gocloud.dev/blob/driver"
+	"gocloud.dev/gcerrors"
+)
+
+// maxTempBase bounds the part of the target's name a temporary name repeats,
+// so that ".<name>.<16 hex>.tmp" stays within 255 bytes.
+const maxTempBase = 200
+
+// tempName returns a fresh temporary name for base: it starts with "." (no
+// listing of consumer-*, snapshot-* or _metadata takes it) and ends in
+// ".tmp".
+func tempName(base string) string {
+	for len(base) > maxTempBase {
+		_, n := utf8.DecodeLastRuneInString(base)
+		base = base[:len(base)-n]
+	}
+	var r [8]byte
+	_, _ = rand.Read(r[:])
+	return "." + base + "." + hex.EncodeToString(r[:]) + ".tmp"
+}
+
+// NewTypedWriter writes key through a temporary file in key's directory,
+// renamed over key on Close. The directory is opened once, as a root of its
+// own: the temporary file, the rename and any cleanup all happen in that
+// directory, whatever is renamed or linked in its place meanwhile.
+func (b *bucket) NewTypedWriter(ctx context.Context, key, _ string, opts *driver.WriterOptions) (driver.Writer, error) {
+	b.note(key)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	p, err := checkKey(key)
+	if err != nil {
+		return nil, badKey("write", key, err, true)
+	}
+	if len(opts.Metadata) > 0 {
+		return nil, &Error{Op: "write", Key: key, code: gcerrors.InvalidArgument,
+			Err: errors.New("user metadata cannot be stored without a sidecar file, and localblob writes none: refused")}
+	}
+	dir, base := filepath.Split(p)
+	dir = filepath.Clean(dir) // "." for the root
+	if dir != "." {
+		if err := b.root.MkdirAll(dir, 0o777); err != nil {
+			return nil, b.fail("write", key, err)
+		}
+	}
+	d, err := b.root.OpenRoot(dir)
+	if err != nil {
+		return nil, b.fail("write", key, err)
+	}
+	var f *os.File
+	var tmp string
+	for try := 0; ; try++ {
+		tmp = tempName(base)
+		f, err = d.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, fs.ErrExist) || try == 10 {
+			d.Close()
+			return nil, b.fail("write", key, err)
+		}
+	}
+	w := &writer{ctx: ctx, b: b, d: d, f: f, tmp: tmp, base: base, key: key, ifNotExist: opts.IfNotExist}
+	if opts.BeforeWrite != nil {
+		if err := opts.BeforeWrite(func(i any) bool {
+			p, ok := i.(**os.File)
+			if !ok {
+				return false
+			}
+			*p = f
+			return true
+		}); err != nil {
+			w.abort()
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+type writer struct {
+	ctx        context.Context
+	b          *bucket
+	d          *os.Root // the target's directory
+	f          *os.File // the temporary file in it
+	tmp, base  string
+	key        string
+	ifNotExist bool
+}
+
+func (w *writer) Write(p []byte) (int, error) {
+	if err := w.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return w.f.Write(p)
+}
+
+// abort removes the temporary file.
+func (w *writer) abort() {
+	w.f.Close()
+	_ = w.d.Remove(w.tmp)
+	w.d.Close()
+}
+
+// Close syncs the temporary file and renames it over the target, or removes
+// it when anything failed or the context ended.
+func (w *writer) Close() error {
+	var err error
+	if !w.b.opts.NoSync {
+		err = w.f.Sync()
+	}
+	if cerr := w.f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = w.ctx.Err()
+	}
+	if err == nil {
+		err = w.commit()
+	}
+	if err != nil {
+		_ = w.d.Remove(w.tmp)
+		w.d.Close()
+		var e *Error
+		if errors.As(err, &e) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return err
+		}
+		return w.b.fail("write", w.key, err)
+	}
+	return w.d.Close()
+}
+
+func (w *writer) commit() error {
+	if !w.ifNotExist {
+		return w.d.Rename(w.tmp, w.base)
+	}
+	// A hard link fails when the target exists: an atomic "if not exists".
+	err := w.d.Link(w.tmp, w.base)
+	switch {
+	case err == nil:
+		return w.d.Remove(w.tmp)
+	case errors.Is(err, fs.ErrExist):
+		return &Error{Op: "write", Key: w.key, Err: fmt.Errorf("already exists (IfNotExist)"), code: gcerrors.FailedPrecondition}
+	}
+	// No hard links on this file system: check, then rename.
+	if _, serr := w.d.Lstat(w.base); serr == nil {
+		return &Error{Op: "write", Key: w.key, Err: fmt.Errorf("already exists (IfNotExist)"), code: gcerrors.FailedPrecondition}
+	}
+	return w.d.Rename(w.tmp, w.base)
+}
+
+// Copy copies a regular file to dstKey, atomically as a write.
+func (b *bucket) Copy(ctx context.Context, dstKey, srcKey string, opts *driver.CopyOptions) error {
+	b.note(srcKey) // NewTypedWriter notes dstKey
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if opts.BeforeCopy != nil {
+		if err := opts.BeforeCopy(func(any) bool { return false }); err != nil {
+			return err
+		}
+	}
+	src, _, err := b.openRegular("copy", srcKey)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dw, err := b.NewTypedWriter(ctx, dstKey, "", &driver.WriterOptions{})
+	if err != nil {
+		return err
+	}
+	w := dw.(*writer)
+	if _, err := io.Copy(w.f, src); err != nil {
+		w.abort()
+		return b.fail("copy", srcKey, err)
+	}
+	return w.Close()
+}
+
+// Delete removes the file (or link, pipe, …) at key; never a directory.
+func (b *bucket) Delete(ctx context.Context, key string, opts *driver.DeleteOptions) error {
+	b.note(key)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if opts.BeforeDelete != nil {
+		if err := opts.BeforeDelete(func(any) bool { return false }); err != nil {
+			return err
+		}
+	}
+	p, err := checkKey(key)
+	if err != nil {
+		return badKey("delete", key, err, false)
+	}
+	fi, err := b.root.Lstat(p)
+	if err != nil {
+		return b.fail("delete", key, err)
+	}
+	if fi.IsDir() {
+		return &Error{Op: "delete", Key: key, Err: errIsDir, code: gcerrors.NotFound}
+	}
+	if err := b.root.Remove(p); err != nil {
+		return b.fail("delete", key, err)
+	}
+	return nil
+}

@@ -1,0 +1,71 @@
+package redact_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/resumekit/resumekit/resume/redact"
+)
+
+// plantable reports whether a fuzzed secret can be told apart in a URL at
+// all: a value with white space, a quote, "&", "?" or "#" in it, raw, is
+// ambiguous to any URL parser (the SDK's included).
+func plantable(s string) bool {
+	return len(s) >= 4 && !strings.ContainsAny(s, " \t\r\n\"'`<>\\&?#;=:") && !strings.Contains(s, "://") && strings.ToValidUTF8(s, "") == s
+}
+
+// FuzzURL plants fuzzed secrets as a password and as a token value in a URL
+// and in an error message quoting it: they never come out; Text is
+// idempotent and never panics.
+func FuzzURL(f *testing.F) {
+	f.Add("AKIA", "wJalr/XUtnF@EMI", "x/y@z", "s3")
+	f.Add("u", "p@ss/w0rd", "tok", "gs")
+	f.Add("", "", "", "")
+	f.Fuzz(func(t *testing.T, user, pass, tok, scheme string) {
+		raw := scheme + "://" + user + ":" + pass + "@bucket/wh?region=eu&token=" + tok
+		msg := `open bucket "` + raw + `": failed`
+		if !plantable(scheme+"x") || !plantable(user+"xxxx") {
+			return
+		}
+		// What may be printed: the scheme, the mask and the fixed parts.
+		public := scheme + "://" + redact.Mask + `@bucket/wh?region=eu&token=` + redact.Mask + `open bucket "": failed`
+		for _, sec := range []string{pass, tok} {
+			if !plantable(sec) || strings.Contains(public, sec) || strings.Contains(user, sec) ||
+				(!plantable(pass) && strings.Contains(pass, sec)) || (!plantable(tok) && strings.Contains(tok, sec)) {
+				continue // nothing to tell it apart from what may be printed
+			}
+			outs := []string{redact.URL(raw)}
+			if plantable(pass) && plantable(tok) {
+				// In free text a URL ends at white space or a quote.
+				outs = append(outs, redact.Text(msg))
+			}
+			for _, got := range outs {
+				if strings.Contains(got, sec) {
+					t.Fatalf("secret %q leaks from %q: %q", sec, raw, got)
+				}
+			}
+			if len(sec) >= redact.MinKnownSecret {
+				// Known secrets are masked outside URLs too.
+				if got := redact.New(raw).String(msg + " " + sec); strings.Contains(got, sec) {
+					t.Fatalf("known secret %q leaks: %q", sec, got)
+				}
+			}
+		}
+		once := redact.Text(msg)
+		if redact.Text(once) != once {
+			t.Fatalf("Text is not idempotent on %q", msg)
+		}
+	})
+}
+
+// FuzzText: any text, no panic, idempotent.
+func FuzzText(f *testing.F) {
+	f.Add(`parse "s3://a:b/c@d/e?token=f&g=h": invalid port`)
+	f.Add("?key=&&;sig=x://y@z?")
+	f.Fuzz(func(t *testing.T, s string) {
+		once := redact.Text(s)
+		if redact.Text(once) != once {
+			t.Fatalf("Text(%q) = %q is not stable", s, once)
+		}
+	})
+}

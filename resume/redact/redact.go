@@ -1,0 +1,370 @@
+// Package redact removes credentials from storage URLs and from text that
+// quotes them: error messages of storage SDKs, reports, JSON documents.
+//
+// It is about storage URLs, not about restart decisions; package resume does
+// not import it. paimon.OpenTable and resumectl use it so that no secret a
+// user put in a URL is ever printed.
+//
+//	redact.URL("s3://AKIA:wJalr/XUtnF@EMI@bucket/wh?region=eu&token=x/y@z")
+//	// s3://REDACTED@bucket/wh?region=eu&token=REDACTED
+//
+//	r := redact.New(rawURL)         // remembers the URL's secret values
+//	fmt.Println(r.String(err.Error())) // masks them in any form, and every URL's credentials
+//
+// # What counts as a secret
+//
+// The user information of a URL — everything between "://" and the last "@"
+// before the query, so that a password with a raw "/" or "@" (half of AWS
+// secret keys contain "/") is masked whole, where url.Parse fails or splits
+// it — and the value of every query parameter whose name contains, in any
+// case, one of: secret, key, token, password, passwd, pwd, credential, sig,
+// sas. Over-masking is the safe side: a path with an "@" loses what comes
+// before it.
+//
+// URLs are parsed by hand rather than with net/url, because the URLs worth
+// masking are often the ones net/url refuses (its error then quotes the
+// whole URL). A [Redactor] also masks the exact secret values of the URLs it
+// was given, raw, percent-decoded, JSON-escaped and Go-quoted, wherever they
+// appear (values shorter than [MinKnownSecret] bytes are left to the
+// structural rules, so that a short user name does not mask every word that
+// contains it).
+//
+// # Errors
+//
+// Nothing here returns an error. [Redactor.Error] wraps an error so that its
+// message is masked while errors.Is and errors.As still reach the original.
+package redact
+
+import (
+	"encoding/json"
+	"errors"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Mask replaces every secret.
+const Mask = "REDACTED"
+
+// MinKnownSecret is the shortest secret value a Redactor masks by its exact
+// text.
+const MinKnownSecret = 8
+
+// secretWords are the parts of a query parameter name that make its value a
+// secret.
+var secretWords = []string{"secret", "key", "token", "password", "passwd", "pwd", "credential", "sig", "sas"}
+
+// IsSecretParam reports whether a query parameter name suggests that its
+// value is a secret (case-insensitive).
+func IsSecretParam(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range secretWords {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// URL returns raw, a whole URL, with its user information and secret query
+// values replaced by Mask.
+func URL(raw string) string {
+	head, auth, tail := split(raw)
+	if at := strings.LastIndexByte(auth, '@'); at >= 0 {
+		auth = Mask + auth[at:]
+	}
+	return head + auth + redactQuery(tail)
+}
+
+// split cuts a URL into "scheme://", the part up to the query (authority and
+// path) and the rest ("?…" or "").
+func split(raw string) (head, auth, tail string) {
+	if i := strings.Index(raw, "://"); i >= 0 {
+		head, raw = raw[:i+3], raw[i+3:]
+	}
+	if q := strings.IndexByte(raw, '?'); q >= 0 {
+		return head, raw[:q], raw[q:]
+	}
+	return head, raw, ""
+}
+
+// redactQuery masks secret values in "?a=b&c=d#f"; "" stays "". A "?",
+// "#" or ";" inside counts as a separator too, so that a value after a
+// misplaced one is still found.
+func redactQuery(tail string) string {
+	if tail == "" {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteByte(tail[0])
+	query := tail[1:]
+	for query != "" {
+		i := strings.IndexAny(query, "&;#?")
+		part, sep := query, ""
+		if i >= 0 {
+			part, sep, query = query[:i], query[i:i+1], query[i+1:]
+		} else {
+			query = ""
+		}
+		if name, value, ok := strings.Cut(part, "="); ok && value != "" && IsSecretParam(unescape(name)) {
+			part = name + "=" + Mask
+		}
+		b.WriteString(part)
+		b.WriteString(sep)
+	}
+	return b.String()
+}
+
+func unescape(s string) string {
+	if u, err := url.QueryUnescape(s); err == nil {
+		return u
+	}
+	return s
+}
+
+// Text returns s with every URL in it ("scheme://…", up to white space, a
+// quote, a backslash or an angle bracket) redacted as URL does, and every
+// secret-named parameter outside such URLs ("?X-Amz-Signature=…",
+// "&token=…") masked too.
+func Text(s string) string {
+	if !strings.Contains(s, "://") && !strings.ContainsAny(s, "?&;") {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for {
+		i := strings.Index(s[last:], "://")
+		if i < 0 {
+			break
+		}
+		i += last
+		start := i
+		for start > last && isSchemeByte(s[start-1]) {
+			start--
+		}
+		end := i + 3
+		for end < len(s) && !isTerminator(s[end]) {
+			end++
+		}
+		// One punctuation mark closing a URL in a sentence ("…/x: failed")
+		// is not part of it.
+		if end > i+4 && strings.IndexByte(":,.;)]", s[end-1]) >= 0 && (end == len(s) || s[end] == ' ') {
+			end--
+		}
+		b.WriteString(params(s[last:start]))
+		b.WriteString(URL(s[start:end]))
+		last = end
+	}
+	b.WriteString(params(s[last:]))
+	return b.String()
+}
+
+// params masks "name=value" after "?", "&" or ";" when the name suggests a
+// secret, in text outside URLs.
+func params(s string) string {
+	if !strings.ContainsAny(s, "?&;") {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.IndexAny(s, "?&;")
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i+1])
+		s = s[i+1:]
+		n := 0
+		for n < len(s) && isNameByte(s[n]) {
+			n++
+		}
+		if n == 0 || n >= len(s) || s[n] != '=' || !IsSecretParam(s[:n]) {
+			continue
+		}
+		v := n + 1
+		for v < len(s) && !isTerminator(s[v]) && s[v] != '&' && s[v] != ';' {
+			v++
+		}
+		if v == n+1 {
+			continue // an empty value hides nothing
+		}
+		b.WriteString(s[:n+1])
+		b.WriteString(Mask)
+		s = s[v:]
+	}
+}
+
+func isSchemeByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'
+}
+
+func isNameByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.' || c == '%'
+}
+
+func isTerminator(c byte) bool {
+	switch c {
+	case ' ', '\t', '\r', '\n', '"', '\'', '`', '<', '>', '\\':
+		return true
+	}
+	return false
+}
+
+// ParseError returns an error for a failed url.Parse of a URL that may hold
+// credentials: net/url's *url.Error quotes the whole URL, and its inner
+// errors quote the offending part ("invalid port \":wJalr\" after host" is
+// the first half of a password with a raw "/"). The result keeps what went
+// wrong without any quoted text; errors.As still reaches the *url.Error.
+// Other errors come back unchanged.
+func ParseError(err error) error {
+	var ue *url.Error
+	if !errors.As(err, &ue) {
+		return err
+	}
+	msg := "not a valid URL"
+	if ue.Err != nil {
+		msg = dropQuoted(ue.Err.Error())
+	}
+	return &maskedError{msg: msg, err: err}
+}
+
+// dropQuoted removes every double-quoted part of s.
+func dropQuoted(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '"')
+		if i < 0 {
+			b.WriteString(s)
+			break
+		}
+		b.WriteString(s[:i])
+		j := i + 1
+		for j < len(s) && s[j] != '"' {
+			if s[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j >= len(s) {
+			break // an unterminated quote: drop the rest
+		}
+		s = s[j+1:]
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// Secrets returns the secret values of a URL (user name, password and secret
+// query values) as written and percent-decoded.
+func Secrets(raw string) []string {
+	var out []string
+	add := func(s string) {
+		if s == "" {
+			return
+		}
+		out = append(out, s)
+		if u, err := url.PathUnescape(s); err == nil && u != s {
+			out = append(out, u)
+		}
+		if u, err := url.QueryUnescape(s); err == nil && u != s {
+			out = append(out, u)
+		}
+	}
+	_, auth, tail := split(raw)
+	if at := strings.LastIndexByte(auth, '@'); at >= 0 {
+		info := auth[:at]
+		add(info)
+		if user, pass, ok := strings.Cut(info, ":"); ok {
+			add(user)
+			add(pass)
+		}
+	}
+	if tail != "" {
+		for part := range strings.FieldsFuncSeq(tail[1:], func(r rune) bool { return strings.ContainsRune("&;#?", r) }) {
+			if name, value, ok := strings.Cut(part, "="); ok && IsSecretParam(unescape(name)) {
+				add(value)
+			}
+		}
+	}
+	return out
+}
+
+// Redactor masks the secrets of known URLs wherever they appear, and every
+// URL's credentials. The zero value masks by structure only. It is safe for
+// concurrent use once made.
+type Redactor struct {
+	known []string // longest first
+}
+
+// New returns a Redactor for the secrets of the given URLs.
+func New(urls ...string) *Redactor {
+	r := &Redactor{}
+	r.Add(urls...)
+	return r
+}
+
+// Add registers the secrets of more URLs. It must not run concurrently with
+// other methods.
+func (r *Redactor) Add(urls ...string) {
+	for _, u := range urls {
+		for _, s := range Secrets(u) {
+			for _, v := range forms(s) {
+				if len(v) >= MinKnownSecret && !slices.Contains(r.known, v) {
+					r.known = append(r.known, v)
+				}
+			}
+		}
+	}
+	slices.SortFunc(r.known, func(a, b string) int { return len(b) - len(a) })
+}
+
+// forms are the ways a value may be printed: as is, JSON-escaped (with and
+// without HTML escaping) and Go-quoted.
+func forms(s string) []string {
+	out := []string{s}
+	if q := strconv.Quote(s); len(q) > 2 {
+		out = append(out, q[1:len(q)-1])
+	}
+	if j, err := json.Marshal(s); err == nil && len(j) > 2 {
+		out = append(out, string(j[1:len(j)-1]))
+		// Some JSON writers escape "/" too.
+		out = append(out, strings.ReplaceAll(string(j[1:len(j)-1]), "/", `\/`))
+	}
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(s) == nil {
+		if j := strings.TrimSpace(b.String()); len(j) > 2 {
+			out = append(out, j[1:len(j)-1])
+		}
+	}
+	return out
+}
+
+// String returns s with the known secrets and every URL's credentials
+// masked.
+func (r *Redactor) String(s string) string {
+	if r != nil {
+		for _, k := range r.known {
+			s = strings.ReplaceAll(s, k, Mask)
+		}
+	}
+	return Text(s)
+}
+
+// Error returns err with a masked message; errors.Is and errors.As still see
+// err. A nil err stays nil.
+func (r *Redactor) Error(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &maskedError{msg: r.String(err.Error()), err: err}
+}
+
+type maskedError struct {
+	msg string
+	err error
+}
+
+func (e *maskedError) Error() string { return e.msg }
+func (e *maskedError) Unwrap() error { return e.err }

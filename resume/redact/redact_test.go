@@ -1,0 +1,113 @@
+package redact_test
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/resumekit/resumekit/resume/redact"
+)
+
+// secret has the characters a regular expression over URLs trips on.
+const secret = "wJalrXUt/nFEMI@K7MDENG/bPxRfiCY"
+
+func TestURL(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"s3://bucket/path?region=eu-west-1", "s3://bucket/path?region=eu-west-1"},
+		{"s3://AKIA:" + secret + "@bucket/wh", "s3://REDACTED@bucket/wh"},
+		{"s3://AKIA:" + url.QueryEscape(secret) + "@bucket/wh", "s3://REDACTED@bucket/wh"},
+		{"s3://bucket/wh?region=eu&token=" + secret + "&x=1", "s3://bucket/wh?region=eu&token=REDACTED&x=1"},
+		{"s3://u:p@bucket/wh?Secret_Access_Key=" + secret, "s3://REDACTED@bucket/wh?Secret_Access_Key=REDACTED"},
+		{"azblob://c/p?sv=2020&SAS=" + secret + "#frag", "azblob://c/p?sv=2020&SAS=REDACTED#frag"},
+		{"https://h/o?X-Amz-Signature=" + secret + ";X-Amz-Credential=" + secret, "https://h/o?X-Amz-Signature=REDACTED;X-Amz-Credential=REDACTED"},
+		{"gs://b/p?private_key_path=/k.json&access_id=me", "gs://b/p?private_key_path=REDACTED&access_id=me"},
+		{"file:///data/wh", "file:///data/wh"},
+		{"/data/wh/db.db/t", "/data/wh/db.db/t"},
+		{"s3://bucket/path@v1/x", "s3://REDACTED@v1/x"}, // over-masking is the safe side
+	} {
+		if got := redact.URL(c.in); got != c.want {
+			t.Errorf("URL(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestText(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`open "s3://AKIA:` + secret + `@b/p": invalid port`, `open "s3://REDACTED@b/p": invalid port`},
+		{`parse "s3://b/p?token=` + secret + `": bad`, `parse "s3://b/p?token=REDACTED": bad`},
+		{"GET /b/k?X-Amz-Signature=" + secret + " HTTP/1.1", "GET /b/k?X-Amz-Signature=REDACTED HTTP/1.1"},
+		{"a ?key=v1 & b", "a ?key=REDACTED & b"},
+		{"no urls here: consumer-job", "no urls here: consumer-job"},
+		{"two s3://u:p@a/x and gs://v:q@b/y", "two s3://REDACTED@a/x and gs://REDACTED@b/y"},
+	} {
+		if got := redact.Text(c.in); got != c.want {
+			t.Errorf("Text(%q)\n = %q\nwant %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestRedactorKnownSecrets: secrets of a URL are masked in every form an
+// error may quote them, even outside any URL.
+func TestRedactorKnownSecrets(t *testing.T) {
+	raw := "s3://AKIAEXAMPLE1:" + url.PathEscape(secret) + "@bucket/wh?token=" + url.QueryEscape(secret+"&<tok>")
+	r := redact.New(raw)
+	for _, text := range []string{
+		"the SDK said: " + secret,
+		fmt.Sprintf("quoted %q", secret),
+		`json "` + strings.ReplaceAll(secret, "/", `\/`) + `"`,
+		"decoded " + secret + "&<tok>",
+		`json \u0026 "` + secret + `\u0026\u003ctok\u003e"`,
+		"user AKIAEXAMPLE1 denied",
+	} {
+		got := r.String(text)
+		for _, leak := range []string{"wJalrXUt", "nFEMI", "K7MDENG", "bPxRfiCY", "AKIAEXAMPLE1"} {
+			if strings.Contains(got, leak) {
+				t.Errorf("String(%q) = %q leaks %q", text, got, leak)
+			}
+		}
+	}
+	err := r.Error(fmt.Errorf("open %s: %w", raw, fs.ErrNotExist))
+	if !errors.Is(err, fs.ErrNotExist) || strings.Contains(err.Error(), "nFEMI") {
+		t.Errorf("Error: %v (Is ErrNotExist %v)", err, errors.Is(err, fs.ErrNotExist))
+	}
+	if redact.New().Error(nil) != nil {
+		t.Error("Error(nil) is not nil")
+	}
+}
+
+func TestIsSecretParam(t *testing.T) {
+	for name, want := range map[string]bool{
+		"secret": true, "AWS_SECRET_ACCESS_KEY": true, "token": true, "Password": true, "credential": true,
+		"X-Amz-Signature": true, "sas_token": true, "sig": true, "region": false, "endpoint": false, "use_path_style": false,
+	} {
+		if got := redact.IsSecretParam(name); got != want {
+			t.Errorf("IsSecretParam(%q) = %v", name, got)
+		}
+	}
+}
+
+func Example() {
+	fmt.Println(redact.URL("s3://AKIA:wJalr/XUtnF@EMI@bucket/wh?region=eu&token=x/y@z"))
+	r := redact.New("s3://bucket/wh?secret=s3cr3t/v@lue")
+	fmt.Println(r.String("the SDK said: access denied for s3cr3t/v@lue"))
+	// Output:
+	// s3://REDACTED@bucket/wh?region=eu&token=REDACTED
+	// the SDK said: access denied for REDACTED
+}
+
+func TestParseError(t *testing.T) {
+	raw := "s3://AKIA:" + secret + "@bucket/p"
+	_, err := url.Parse(raw)
+	got := redact.ParseError(err)
+	var ue *url.Error
+	if strings.Contains(got.Error(), "wJalr") || !errors.As(got, &ue) || got.Error() != "invalid port after host" {
+		t.Errorf("ParseError = %q", got)
+	}
+	plain := errors.New("x")
+	if redact.ParseError(plain) != plain {
+		t.Error("ParseError changed a non-URL error")
+	}
+}
