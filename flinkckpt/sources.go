@@ -2,15 +2,24 @@ package flinkckpt
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 
 	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 )
+
+// ErrStateUnreadable is wrapped when a source operator's state file could
+// not be read from storage for a reason other than its absence (an
+// unreachable store, a denied request): the state may well be there, so a
+// caller treats it as a failure to look, not as a snapshot without usable
+// source state. Check it with errors.Is.
+var ErrStateUnreadable = errors.New("flinkckpt: source state file unreadable")
 
 // Sources reads the source positions stored in the checkpoint or savepoint
 // dir at key (key may also name the _metadata object): it reads _metadata
@@ -26,7 +35,9 @@ import (
 // state. A snapshot that cannot be read returns an error wrapping
 // ErrNoMetadata, metadata.ErrMalformed or metadata.ErrTooLarge, or a
 // storage error. Sources whose state could not be read or decoded carry
-// their own Err, joined in the returned error together with the state.
+// their own Err, joined in the returned error together with the state; a
+// state file that storage failed to return (not a missing one) wraps
+// [ErrStateUnreadable].
 //
 // Cost: one _metadata read, plus one read per subtask of a source operator
 // whose reader state is in a file.
@@ -79,6 +90,15 @@ func (r *stateReader) key(h *metadata.StreamHandle) (string, error) {
 	return k, nil
 }
 
+// readError wraps a storage error reading key: a missing file is the
+// snapshot's problem, anything else marks the state unreadable.
+func (r *stateReader) readError(key string, err error) error {
+	if gcerrors.Code(err) == gcerrors.NotFound && r.ctx.Err() == nil {
+		return fmt.Errorf("flinkckpt: read %q: %w", key, err)
+	}
+	return fmt.Errorf("flinkckpt: read %q: %w: %w", key, ErrStateUnreadable, err)
+}
+
 func (r *stateReader) read(h *metadata.StreamHandle) ([]byte, error) {
 	key, err := r.key(h)
 	if err != nil {
@@ -96,12 +116,12 @@ func (r *stateReader) read(h *metadata.StreamHandle) ([]byte, error) {
 	}
 	rd, err := r.b.NewRangeReader(r.ctx, key, off, n, nil)
 	if err != nil {
-		return nil, fmt.Errorf("flinkckpt: read %q: %w", key, err)
+		return nil, r.readError(key, err)
 	}
 	defer rd.Close()
 	data, err := io.ReadAll(io.LimitReader(rd, r.limit+1))
 	if err != nil {
-		return nil, fmt.Errorf("flinkckpt: read %q: %w", key, err)
+		return nil, r.readError(key, err)
 	}
 	if int64(len(data)) > r.limit {
 		return nil, fmt.Errorf("%w: %q: more than %d bytes", sourcestate.ErrTooLarge, key, r.limit)

@@ -183,9 +183,6 @@ func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
 	if st == nil {
 		return resume.Candidate{}, fmt.Errorf("salvage: %w", err)
 	}
-	if err != nil {
-		return resume.Candidate{}, fmt.Errorf("salvage: %w", err)
-	}
 	name := snap.Path
 	if name == "" {
 		name = snap.Key
@@ -195,11 +192,23 @@ func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
 		x.reason("%s", why)
 	}
 	if r.o.Job != nil {
+		// Before the source state's errors: a snapshot the job restores is
+		// no salvage case, whatever its source state holds.
 		compat := flinkckpt.CheckCompat(snap.Metadata, r.o.Job)
 		if compat.Restorable(false) {
 			return resume.Candidate{}, fmt.Errorf("salvage: %s restores into the new job with its state (every operator with state is in the job): restore it instead; nothing to salvage: %w", name, resume.ErrNoPosition)
 		}
 		x.reason("%s cannot be restored into the new job (%s): its state is lost to it, its source positions are not", name, compatSummary(compat))
+	}
+	if err != nil {
+		if ctx.Err() != nil || errors.Is(err, flinkckpt.ErrStateUnreadable) {
+			// Storage failed to return state that may well be there: a
+			// failure to look, which blocks weaker candidates.
+			return resume.Candidate{}, fmt.Errorf("salvage: %w", err)
+		}
+		// The snapshot's source state cannot give a position (malformed,
+		// missing files, too large): honestly nothing to salvage.
+		return resume.Candidate{}, fmt.Errorf("salvage: %s: no position can be derived from its source state: %w: %w", name, resume.ErrNoPosition, err)
 	}
 	x.reason("%s (checkpoint %d, _metadata version %d): %d source operator(s); positions as of the snapshot, written %s (object modification time)",
 		name, snap.CheckpointID, snap.Metadata.Version, len(st.Sources), snap.ModTime.UTC().Format(time.RFC3339))
