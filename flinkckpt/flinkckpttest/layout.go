@@ -10,6 +10,7 @@ import (
 
 	"gocloud.dev/blob"
 
+	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 )
 
@@ -156,10 +157,12 @@ func SavepointName(job string, seed int) string {
 	return fmt.Sprintf("savepoint-%s-%s", job[:min(6, len(job))], hex.EncodeToString(sum[:6]))
 }
 
-// OperatorID returns a deterministic 32-hex operator id for index i.
+// OperatorID returns the operator id of index i: the id Flink derives from
+// the uid "uid-<i>" (flinkckpt.OperatorID), which is the uid the writer
+// records for it from _metadata version 5 on — so a test that describes
+// the new job by those uids matches the snapshot as Flink would.
 func OperatorID(i int) string {
-	sum := sha256.Sum256([]byte(fmt.Sprint("operator", i)))
-	return hex.EncodeToString(sum[:16])
+	return flinkckpt.OperatorID(fmt.Sprintf("uid-%d", i))
 }
 
 func (l *Layout) write(ctx context.Context, parent, name, job string, id int64, c *Checkpoint) (*Written, error) {
