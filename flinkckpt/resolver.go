@@ -291,7 +291,7 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 				return resume.Candidate{}, fmt.Errorf("flinkckpt: nothing under %q serves an %s, and %d snapshots were refused for it (%s): %w",
 					r.prefix, r.opts.Intent, refused, reasons, ErrIntent)
 			case incompatible > 0:
-				return resume.Candidate{}, fmt.Errorf("flinkckpt: nothing under %q restores into the new job: %d snapshots cannot (%s): %w",
+				return resume.Candidate{}, fmt.Errorf("flinkckpt: nothing under %q restores into the new job: %d snapshot(s) cannot (%s): %w",
 					r.prefix, incompatible, reasons, ErrIncompatible)
 			}
 			return resume.Candidate{}, fmt.Errorf("flinkckpt: no restorable checkpoint or savepoint under %q (%s): %w",

@@ -221,13 +221,13 @@ func (f *resolveFlags) check() error {
 		return usagef("resolve: --flink-plan, --flink-uid, --flink-sink-uid, --flink-uid-hash, --flink-operator-id and --flink-allow-non-restored-state need --flink-checkpoints or --flink-savepoints")
 	case f.flinkAllowNonRestored && !f.flinkJob.given():
 		return usagef("resolve: --flink-allow-non-restored-state needs the new job's operators (--flink-plan, --flink-uid, --flink-sink-uid, --flink-uid-hash or --flink-operator-id): without them nothing says which state would be dropped")
-	case hasPaimon && (f.paimonTable == "" || f.paimonConsumer == "") && !(f.flinkSources && f.paimonTable != ""):
+	case hasPaimon && (f.paimonTable == "" || f.paimonConsumer == "") && !(f.wantSalvage() && f.paimonTable != ""):
 		return usagef("resolve: --paimon-table and --paimon-consumer go together")
 	case !hasPaimon && (f.paimonMode != "" || f.paimonFrom.set || f.paimonWrittenMode != "" || f.paimonVersion != "" || len(f.paimonOptions.m) > 0):
 		return usagef("resolve: --paimon-mode, --paimon-from, --paimon-written-mode, --paimon-version and --paimon-option need --paimon-table")
-	case hasKafka && (f.kafkaBrokers == "" || f.kafkaTopic == "") && !(f.flinkSources && f.kafkaBrokers != ""):
-		return usagef("resolve: --kafka-brokers and --kafka-topic go together (or --kafka-brokers alone with --flink-sources, to check salvaged offsets)")
-	case f.flinkSources && f.kafkaTopic == "" && f.kafkaBrokers != "" && (f.kafkaGroup != "" || f.kafkaFrom.set || f.kafkaRewind.d != 0 || f.kafkaObserve.d != 0 ||
+	case hasKafka && (f.kafkaBrokers == "" || f.kafkaTopic == "") && !(f.wantSalvage() && f.kafkaBrokers != ""):
+		return usagef("resolve: --kafka-brokers and --kafka-topic go together (or --kafka-brokers alone with --flink-sources or the new job, to check salvaged offsets)")
+	case f.wantSalvage() && f.kafkaTopic == "" && f.kafkaBrokers != "" && (f.kafkaGroup != "" || f.kafkaFrom.set || f.kafkaRewind.d != 0 || f.kafkaObserve.d != 0 ||
 		f.kafkaIsolation != "" || f.kafkaCommitSource != "" || f.kafkaStrict):
 		return usagef("resolve: --kafka-group, --kafka-from, --kafka-rewind, --kafka-observe, --kafka-isolation, --kafka-commit-source and --kafka-strict need --kafka-topic")
 	case f.kafkaFrom.set && f.kafkaRewind.d != 0:
@@ -309,7 +309,7 @@ func (f *resolveFlags) build(ctx context.Context, e *env) ([]resume.Resolver, fu
 			stateless = append(stateless, r)
 		}
 	}
-	if f.flinkSources {
+	if f.wantSalvage() {
 		r, closeSalvage, err := f.salvageResolver(ctx, e, checks)
 		closers = append(closers, closeSalvage)
 		if err != nil {

@@ -19,26 +19,41 @@ type salvageChecks struct {
 	paimon *paimon.Table
 }
 
+// wantSalvage reports whether resolve offers the salvage candidate: asked
+// for with --flink-sources, or whenever the new job is given with a Flink
+// location — a refactored job whose state no longer fits then gets the
+// snapshot's exact source positions instead of nothing.
+func (f *resolveFlags) wantSalvage() bool {
+	return f.flinkSources || (f.flinkCheckpoints != "" || f.flinkSavepoints != "") && f.flinkJob.given()
+}
+
 // salvageResolver builds the resolver of --flink-sources: the source
 // positions in the snapshot a flinkckpt resolver chooses at the
 // checkpoint location (else the savepoint location), checked against the
-// Kafka cluster and the Paimon table when given. This is where the two
-// sides meet: package salvage knows neither kafkaoffset nor paimon.
+// Kafka cluster and the Paimon table when given. With the new job given,
+// it salvages only a snapshot the job cannot restore (salvage.Options.Job).
+// This is where the two sides meet: package salvage knows neither
+// kafkaoffset nor paimon.
 func (f *resolveFlags) salvageResolver(ctx context.Context, e *env, checks salvageChecks) (resume.Resolver, func(), error) {
+	job, err := f.flinkJob.job()
+	if err != nil {
+		return nil, func() {}, err
+	}
 	url := f.flinkCheckpoints
 	if url == "" {
 		url = f.flinkSavepoints
 	}
 	// The snapshot is chosen among the same application's (JobID, the
-	// anchor) and read with the same file-system options; the new job's
-	// compatibility does not apply: salvage restores no operator state.
+	// anchor, the new job's operators) and read with the same file-system
+	// options; the new job's compatibility decides only whether there is
+	// anything to salvage: salvage restores no operator state.
 	fo := &flinkckpt.Options{JobID: f.flinkJobID, FlinkRoot: f.flinkRoot, DefaultFS: f.flink.defaultFS,
 		MaxMetadataSize: f.flink.maxMetadata.n, Anchor: f.flinkAnchor}
 	loc, err := openFlink(ctx, e, url, fo)
 	if err != nil {
 		return nil, func() {}, err
 	}
-	opts := &salvage.Options{Flink: fo, PaimonConsumer: f.paimonConsumer}
+	opts := &salvage.Options{Flink: fo, PaimonConsumer: f.paimonConsumer, Job: job}
 	if checks.kafka != nil {
 		opts.Kafka = kafkaoffset.Log{Client: checks.kafka}
 	}
