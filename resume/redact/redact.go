@@ -71,10 +71,43 @@ func IsSecretParam(name string) bool {
 // values replaced by Mask.
 func URL(raw string) string {
 	head, auth, tail := split(raw)
+	if !strings.ContainsAny(auth, "@/") {
+		// Still in the authority, and a "?": a password with a raw "?"
+		// ends the authority early for any URL parser; an "@host/" after
+		// it says where the user information ends.
+		if at := hostAt(tail); at >= 0 {
+			rest := tail[at:]
+			q := strings.IndexByte(rest, '?')
+			if q < 0 {
+				q = len(rest)
+			}
+			auth, tail = auth+tail[:at]+rest[:q], rest[q:]
+		}
+	}
 	if at := strings.LastIndexByte(auth, '@'); at >= 0 {
 		auth = Mask + auth[at:]
 	}
 	return head + auth + redactQuery(tail)
+}
+
+// hostAt returns the index of the last "@" in s that is followed by a host
+// and a "/" ("@bucket/"), or -1. An "@" in a query value (an e-mail
+// address) is not followed by a "/".
+func hostAt(s string) int {
+	found := -1
+	for i := 0; i < len(s); i++ {
+		if s[i] != '@' {
+			continue
+		}
+		j := i + 1
+		for j < len(s) && !strings.ContainsRune("/?#@&=; \t", rune(s[j])) {
+			j++
+		}
+		if j > i+1 && j < len(s) && s[j] == '/' {
+			found = i
+		}
+	}
+	return found
 }
 
 // split cuts a URL into "scheme://", the part up to the query (authority and
