@@ -1,4 +1,4 @@
-package cli
+package timeflag
 
 import (
 	"strings"
@@ -24,14 +24,14 @@ func TestParseTime(t *testing.T) {
 		{"-15m", fixedNow.Add(-15 * time.Minute)},
 		{" -2h30m ", fixedNow.Add(-150 * time.Minute)},
 	} {
-		got, err := parseTime(tc.in, fixedNow)
+		got, err := ParseTime(tc.in, fixedNow)
 		if err != nil || !got.Equal(tc.want) || got.Location() != time.UTC {
-			t.Errorf("parseTime(%q) = %v, %v; want %v in UTC", tc.in, got, err, tc.want)
+			t.Errorf("ParseTime(%q) = %v, %v; want %v in UTC", tc.in, got, err, tc.want)
 		}
 	}
 	for _, bad := range []string{"", "yesterday", "-", "-x", "99999999999999999999", "2026-13-01", "1e9", "10:00"} {
-		if _, err := parseTime(bad, fixedNow); err == nil {
-			t.Errorf("parseTime(%q) succeeded, want an error", bad)
+		if _, err := ParseTime(bad, fixedNow); err == nil {
+			t.Errorf("ParseTime(%q) succeeded, want an error", bad)
 		}
 	}
 }
@@ -47,14 +47,14 @@ func TestParseDuration(t *testing.T) {
 		{"1d12h", 36 * time.Hour},
 		{"0s", 0},
 	} {
-		got, err := parseDuration(tc.in)
+		got, err := ParseDuration(tc.in)
 		if err != nil || got != tc.want {
-			t.Errorf("parseDuration(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
+			t.Errorf("ParseDuration(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
 		}
 	}
 	for _, bad := range []string{"", "d", "-5m", "5", "1d-2h", "200000d", "abc"} {
-		if _, err := parseDuration(bad); err == nil {
-			t.Errorf("parseDuration(%q) succeeded, want an error", bad)
+		if _, err := ParseDuration(bad); err == nil {
+			t.Errorf("ParseDuration(%q) succeeded, want an error", bad)
 		}
 	}
 }
@@ -64,7 +64,7 @@ func FuzzParseTime(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		got, err := parseTime(s, fixedNow)
+		got, err := ParseTime(s, fixedNow)
 		if err != nil {
 			if !strings.Contains(err.Error(), "time") {
 				t.Errorf("error %q does not say what it parsed", err)
@@ -72,7 +72,7 @@ func FuzzParseTime(f *testing.F) {
 			return
 		}
 		if got.Location() != time.UTC {
-			t.Errorf("parseTime(%q) = %v, not UTC", s, got)
+			t.Errorf("ParseTime(%q) = %v, not UTC", s, got)
 		}
 	})
 }
@@ -82,9 +82,9 @@ func FuzzParseDuration(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		d, err := parseDuration(s)
+		d, err := ParseDuration(s)
 		if err == nil && d < 0 {
-			t.Errorf("parseDuration(%q) = %v, negative", s, d)
+			t.Errorf("ParseDuration(%q) = %v, negative", s, d)
 		}
 	})
 }
