@@ -1,6 +1,7 @@
 package redact_test
 
 import (
+	"net/url"
 	"strings"
 	"testing"
 
@@ -66,6 +67,59 @@ func FuzzText(f *testing.F) {
 		once := redact.Text(s)
 		if redact.Text(once) != once {
 			t.Fatalf("Text(%q) = %q is not stable", s, once)
+		}
+	})
+}
+
+// FuzzSecretPlacement plants a fuzzed secret in each place a storage URL
+// carries one — the password, a secret-named query value, the password and
+// a query value of a URL given as a query value (an S3 endpoint), raw and
+// percent-encoded — around a fuzzed scheme, host and path, and checks that
+// URL, Text and a Redactor of the URL never print it.
+func FuzzSecretPlacement(f *testing.F) {
+	f.Add("s3", "bucket", "wh/db.db/t", "token", "wJalrXUt/nFEMI@K7MDENG/bPxRfiCY", uint8(0))
+	f.Add("s3", "bucket", "p", "X-Amz-Signature", "x/y@z00", uint8(1))
+	f.Add("s3", "b", "p", "token", "pw@h0st/x", uint8(2))
+	f.Add("s3", "b", "p", "token", "pw@h0st/x", uint8(3))
+	f.Add("mem", "", "", "token", "a@bcd/efg", uint8(4))
+	f.Add("000", "0", "", "token", "@00/", uint8(1))
+	f.Fuzz(func(t *testing.T, scheme, host, path, name, sec string, where uint8) {
+		if !plantable(scheme+"x") || !plantable(sec) || !redact.IsSecretParam(name) || !plantable(name+"xxxx") ||
+			strings.ContainsAny(name, "/@%+") || strings.ContainsAny(host+path, " \t\r\n\"'`<>\\&?#;=%") ||
+			strings.Contains(host+path, "://") || strings.ToValidUTF8(host+path, "") != host+path {
+			return
+		}
+		auth, query := host, "region=eu"
+		switch where % 5 {
+		case 0:
+			auth = "AKIA:" + sec + "@" + host
+		case 1:
+			query += "&" + name + "=" + sec
+		case 2:
+			query += "&endpoint=http://u:" + sec + "@127.0.0.1:9000"
+		case 3:
+			query += "&endpoint=" + url.QueryEscape("http://u:"+sec+"@127.0.0.1:9000")
+		case 4:
+			query += "&endpoint=http://127.0.0.1:9000/x?" + name + "=" + sec
+		}
+		raw := scheme + "://" + auth + "/" + path + "?" + query
+		public := raw[:strings.Index(raw, "://")+3] + "AKIA" + host + "/" + path + "region=eu&endpoint=http://u127.0.0.1:9000/x" + name + redact.Mask + "open : failed"
+		forms := []string{sec, url.QueryEscape(sec)}
+		for _, form := range forms {
+			if strings.Contains(public, form) || strings.Contains(url.QueryEscape(public), form) {
+				return // nothing to tell it apart from what may be printed
+			}
+		}
+		outs := []string{redact.URL(raw), redact.Text("open " + raw + ": failed")}
+		if len(sec) >= redact.MinKnownSecret {
+			outs = append(outs, redact.New(raw).String("open "+raw+": failed; "+sec))
+		}
+		for _, got := range outs {
+			for _, form := range forms {
+				if strings.Contains(got, form) {
+					t.Fatalf("secret %q leaks from %q: %q", form, raw, got)
+				}
+			}
 		}
 	})
 }

@@ -18,16 +18,23 @@
 // secret keys contain "/") is masked whole, where url.Parse fails or splits
 // it — and the value of every query parameter whose name contains, in any
 // case, one of: secret, key, token, password, passwd, pwd, credential, sig,
-// sas. Over-masking is the safe side: a path with an "@" loses what comes
-// before it.
+// sas. A URL given as a query value (endpoint=http://user:pw@host),
+// percent-encoded or not, has its own secrets masked the same way (a
+// percent-encoded one whole). Where a URL reads two ways (a raw "?" in a
+// password, or an "@host/" in a query value), what either reading calls a
+// secret is masked. Over-masking is the safe side: a path with an "@" loses
+// what comes before it.
 //
 // URLs are parsed by hand rather than with net/url, because the URLs worth
 // masking are often the ones net/url refuses (its error then quotes the
 // whole URL). A [Redactor] also masks the exact secret values of the URLs it
 // was given, raw, percent-decoded, JSON-escaped and Go-quoted, wherever they
-// appear (values shorter than [MinKnownSecret] bytes are left to the
-// structural rules, so that a short user name does not mask every word that
-// contains it).
+// appear, and so every part of one that a URL parser could quote alone (the
+// text before or after a "/", "@", "?", "#", ":", "&", ";" or "=" in it: an
+// SDK that parses an endpoint quotes "invalid port \":wJalrXUt\"" of the
+// password wJalrXUt/nFEMI…). Values and parts shorter than
+// [MinKnownSecret] bytes are left to the structural rules, so that a short
+// user name does not mask every word that contains it.
 //
 // # Errors
 //
@@ -70,24 +77,109 @@ func IsSecretParam(name string) bool {
 // URL returns raw, a whole URL, with its user information and secret query
 // values replaced by Mask.
 func URL(raw string) string {
+	sp := spans(raw, 0)
+	if len(sp) == 0 {
+		return raw
+	}
+	var b strings.Builder
+	last := 0
+	for _, s := range merge(sp) {
+		b.WriteString(raw[last:s.from])
+		b.WriteString(Mask)
+		last = s.to
+	}
+	b.WriteString(raw[last:])
+	return b.String()
+}
+
+// A span is the byte range of one secret in a URL.
+type span struct {
+	from, to int
+	userinfo bool // user information ("user:password"), not a query value
+}
+
+// maxNesting bounds how deep URLs inside query values are looked into.
+const maxNesting = 4
+
+// spans returns the secrets of raw: its user information, the values of its
+// secret-named query parameters, and the secrets of URLs given as query
+// values (endpoint=http://user:password@host), percent-encoded or not.
+// They may overlap; masking their union is safe under either reading of an
+// ambiguous URL.
+func spans(raw string, depth int) []span {
 	head, auth, tail := split(raw)
-	if !strings.ContainsAny(auth, "@/") {
+	var out []span
+	if at := strings.LastIndexByte(auth, '@'); at >= 0 {
+		out = append(out, span{len(head), len(head) + at, true})
+	} else if !strings.Contains(auth, "/") {
 		// Still in the authority, and a "?": a password with a raw "?"
 		// ends the authority early for any URL parser; an "@host/" after
-		// it says where the user information ends.
+		// it says where the user information ends. The query as it reads
+		// without that (mem://?token=a@b/c) is masked too.
 		if at := hostAt(tail); at >= 0 {
+			from := len(head) + len(auth)
+			out = append(out, span{len(head), from + at, true})
 			rest := tail[at:]
-			q := strings.IndexByte(rest, '?')
-			if q < 0 {
-				q = len(rest)
+			if q := strings.IndexByte(rest, '?'); q >= 0 {
+				out = append(out, querySpans(rest[q:], from+at+q, depth)...)
 			}
-			auth, tail = auth+tail[:at]+rest[:q], rest[q:]
 		}
 	}
-	if at := strings.LastIndexByte(auth, '@'); at >= 0 {
-		auth = Mask + auth[at:]
+	return append(out, querySpans(tail, len(head)+len(auth), depth)...)
+}
+
+// querySpans returns the secrets in tail ("?a=b&c=d#f"), which starts at
+// offset off of the URL. A "?", "#" or ";" inside counts as a separator
+// too, so that a value after a misplaced one is still found.
+func querySpans(tail string, off, depth int) []span {
+	if tail == "" {
+		return nil
 	}
-	return head + auth + redactQuery(tail)
+	var out []span
+	i := 1
+	for i <= len(tail) {
+		j := strings.IndexAny(tail[i:], "&;#?")
+		if j < 0 {
+			j = len(tail) - i
+		}
+		part := tail[i : i+j]
+		if name, value, ok := strings.Cut(part, "="); ok && value != "" {
+			vfrom := off + i + len(name) + 1
+			switch {
+			case IsSecretParam(unescape(name)):
+				out = append(out, span{vfrom, vfrom + len(value), false})
+			case depth < maxNesting && strings.Contains(value, "://"):
+				// A URL as a value (endpoint=http://u:p@host): its own
+				// secrets. A "?" inside it ended the part already; its
+				// query's parameters are this query's.
+				for _, s := range spans(value, depth+1) {
+					out = append(out, span{vfrom + s.from, vfrom + s.to, s.userinfo})
+				}
+			case depth < maxNesting && strings.Contains(value, "%"):
+				// The same, percent-encoded: masked whole.
+				if u := unescape(value); u != value && strings.Contains(u, "://") && len(spans(u, depth+1)) > 0 {
+					out = append(out, span{vfrom, vfrom + len(value), false})
+				}
+			}
+		}
+		i += j + 1
+	}
+	return out
+}
+
+// merge sorts spans and joins overlapping and adjacent ones.
+func merge(sp []span) []span {
+	sp = slices.Clone(sp)
+	slices.SortFunc(sp, func(a, b span) int { return a.from - b.from })
+	out := sp[:0]
+	for _, s := range sp {
+		if n := len(out); n > 0 && s.from <= out[n-1].to {
+			out[n-1].to = max(out[n-1].to, s.to)
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // hostAt returns the index of the last "@" in s that is followed by a host
@@ -120,33 +212,6 @@ func split(raw string) (head, auth, tail string) {
 		return head, raw[:q], raw[q:]
 	}
 	return head, raw, ""
-}
-
-// redactQuery masks secret values in "?a=b&c=d#f"; "" stays "". A "?",
-// "#" or ";" inside counts as a separator too, so that a value after a
-// misplaced one is still found.
-func redactQuery(tail string) string {
-	if tail == "" {
-		return ""
-	}
-	var b strings.Builder
-	b.WriteByte(tail[0])
-	query := tail[1:]
-	for query != "" {
-		i := strings.IndexAny(query, "&;#?")
-		part, sep := query, ""
-		if i >= 0 {
-			part, sep, query = query[:i], query[i:i+1], query[i+1:]
-		} else {
-			query = ""
-		}
-		if name, value, ok := strings.Cut(part, "="); ok && value != "" && IsSecretParam(unescape(name)) {
-			part = name + "=" + Mask
-		}
-		b.WriteString(part)
-		b.WriteString(sep)
-	}
-	return b.String()
 }
 
 func unescape(s string) string {
@@ -287,12 +352,13 @@ func dropQuoted(s string) string {
 	return strings.Join(strings.Fields(b.String()), " ")
 }
 
-// Secrets returns the secret values of a URL (user name, password and secret
-// query values) as written and percent-decoded.
+// Secrets returns the secret values of a URL (user information, user name,
+// password, secret query values, and those of URLs in its query values) as
+// written and percent-decoded.
 func Secrets(raw string) []string {
 	var out []string
 	add := func(s string) {
-		if s == "" {
+		if s == "" || slices.Contains(out, s) {
 			return
 		}
 		out = append(out, s)
@@ -303,20 +369,12 @@ func Secrets(raw string) []string {
 			out = append(out, u)
 		}
 	}
-	_, auth, tail := split(raw)
-	if at := strings.LastIndexByte(auth, '@'); at >= 0 {
-		info := auth[:at]
+	for _, s := range spans(raw, 0) {
+		info := raw[s.from:s.to]
 		add(info)
-		if user, pass, ok := strings.Cut(info, ":"); ok {
+		if user, pass, ok := strings.Cut(info, ":"); ok && s.userinfo {
 			add(user)
 			add(pass)
-		}
-	}
-	if tail != "" {
-		for part := range strings.FieldsFuncSeq(tail[1:], func(r rune) bool { return strings.ContainsRune("&;#?", r) }) {
-			if name, value, ok := strings.Cut(part, "="); ok && IsSecretParam(unescape(name)) {
-				add(value)
-			}
 		}
 	}
 	return out
@@ -341,14 +399,47 @@ func New(urls ...string) *Redactor {
 func (r *Redactor) Add(urls ...string) {
 	for _, u := range urls {
 		for _, s := range Secrets(u) {
-			for _, v := range forms(s) {
-				if len(v) >= MinKnownSecret && !slices.Contains(r.known, v) {
-					r.known = append(r.known, v)
+			for _, p := range pieces(s) {
+				for _, v := range forms(p) {
+					if len(v) >= MinKnownSecret && !slices.Contains(r.known, v) {
+						r.known = append(r.known, v)
+					}
 				}
 			}
 		}
 	}
 	slices.SortFunc(r.known, func(a, b string) int { return len(b) - len(a) })
+}
+
+// pieceDelims are the characters at which a URL parser may cut a secret
+// and quote one side: url.Parse quotes a password with a raw "/" up to it
+// (invalid port ":wJalrXUt" after host).
+const pieceDelims = "/@?#:&;="
+
+// maxPieceCuts bounds the cut points pieces considers in one secret (the
+// parts are quadratic in them).
+const maxPieceCuts = 16
+
+// pieces returns s and, when a URL parser could cut it at pieceDelims,
+// every part of it between two such cuts (or an end) that it could quote
+// alone.
+func pieces(s string) []string {
+	cuts := []int{-1}
+	for i := 0; i < len(s) && len(cuts) <= maxPieceCuts; i++ {
+		if strings.IndexByte(pieceDelims, s[i]) >= 0 {
+			cuts = append(cuts, i)
+		}
+	}
+	cuts = append(cuts, len(s))
+	out := []string{s}
+	for a := 0; a < len(cuts); a++ {
+		for b := a + 1; b < len(cuts); b++ {
+			if p := s[cuts[a]+1 : cuts[b]]; len(p) >= MinKnownSecret && !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }
 
 // forms are the ways a value may be printed: as is, JSON-escaped (with and

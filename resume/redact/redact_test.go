@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -123,6 +124,53 @@ func TestURLPasswordWithQuestionMark(t *testing.T) {
 	} {
 		if got := redact.URL(in); got != want {
 			t.Errorf("URL(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestURLInAQueryValue: a URL given as a query value (an S3 endpoint) has
+// its own credentials, raw or percent-encoded; and a query value with an
+// "@host/" in it, on a URL without a host, is masked whole (it leaked its
+// part after the "@" before).
+func TestURLInAQueryValue(t *testing.T) {
+	for in, want := range map[string]string{
+		"s3://b/p?endpoint=http://u:" + secret + "@127.0.0.1:9000&region=x":            "s3://b/p?endpoint=http://" + redact.Mask + "@127.0.0.1:9000&region=x",
+		"s3://b/p?endpoint=" + url.QueryEscape("http://u:"+secret+"@h/") + "&region=x": "s3://b/p?endpoint=" + redact.Mask + "&region=x",
+		"s3://b/p?endpoint=http://h:9000/x?token=" + secret:                            "s3://b/p?endpoint=http://h:9000/x?token=" + redact.Mask,
+		"s3://b/p?endpoint=http%3A%2F%2F127.0.0.1%3A9000":                              "s3://b/p?endpoint=http%3A%2F%2F127.0.0.1%3A9000", // nothing secret in it
+		"mem://?token=" + secret:                     "mem://" + redact.Mask,
+		"s3://b?endpoint=http://u:" + secret + "@h/": "s3://" + redact.Mask + "@h/",
+	} {
+		if got := redact.URL(in); got != want {
+			t.Errorf("URL(%q)\n = %q\nwant %q", in, got, want)
+		}
+		if got := redact.Text("open " + in + ": failed"); strings.Contains(got, "nFEMI") {
+			t.Errorf("Text leaks: %q", got)
+		}
+	}
+	got := redact.Secrets("s3://b/p?endpoint=http://u:" + secret + "@127.0.0.1:9000")
+	if !slices.Contains(got, secret) || !slices.Contains(got, "u") {
+		t.Errorf("Secrets = %q, want the endpoint's password and user", got)
+	}
+}
+
+// TestRedactorMasksPartsAParserQuotes: an SDK that parses an endpoint with a
+// password holding a raw "/" quotes the part before it ("invalid port
+// \":wJalrXUt\" after host"); a Redactor masks every such part of a known
+// secret, not only the whole.
+func TestRedactorMasksPartsAParserQuotes(t *testing.T) {
+	raw := "s3://b/p?endpoint=http://u:" + secret + "@127.0.0.1:1"
+	_, perr := url.Parse("http://u:" + secret + "@127.0.0.1:1")
+	r := redact.New(raw)
+	for _, msg := range []string{
+		`failed to parse endpoint URL: parse "http://REDACTED@127.0.0.1:1": ` + perr.(*url.Error).Err.Error(),
+		"suffix K7MDENG/bPxRfiCY and bPxRfiCY@127 and nFEMI@K7MDENG",
+	} {
+		got := r.String(msg)
+		for _, part := range []string{"wJalrXUt", "K7MDENG", "bPxRfiCY"} {
+			if strings.Contains(got, part) {
+				t.Errorf("String(%q) = %q leaks %q", msg, got, part)
+			}
 		}
 	}
 }
