@@ -106,7 +106,7 @@ func TestOpenTableFileURLs(t *testing.T) {
 		}
 		tbl.Close()
 	}
-	for _, u := range []string{"file://fileserver" + table, "file://admin:" + plantedSecret + "@localhost" + table} {
+	for _, u := range []string{"file://fileserver" + table, "file://admin:" + plantedSecret + "@localhost" + table, "file://" + table + "?token=" + plantedSecret} {
 		_, err := paimon.OpenTable(bg, u, nil)
 		if err == nil {
 			t.Errorf("%s: opened", u)
@@ -148,6 +148,32 @@ func TestOpenTableNeverQuotesSecrets(t *testing.T) {
 		}
 		if leaks(err.Error()) {
 			t.Errorf("OpenTable(%q): error quotes the secret: %v", u, err)
+		}
+	}
+}
+
+// TestOpenTableFileURLsInAnyCase: gocloud lower-cases a URL's scheme, so a
+// FILE:// or File:// URL left to blob.OpenBucket would reach fileblob
+// (linked into this test binary), which follows a consumer/ folder linked
+// out of the table. OpenTable opens every spelling of a local table —
+// also Flink's file:/dir — with localblob, confined to the table.
+func TestOpenTableFileURLsInAnyCase(t *testing.T) {
+	table := localTable(t)
+	outside := t.TempDir()
+	consumer := filepath.Join(table, "consumer")
+	if err := os.Rename(consumer, filepath.Join(outside, "consumer")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "consumer"), consumer); err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []string{"FILE://" + table, "File://localhost" + table, "file:" + table} {
+		tbl := openLocal(t, u)
+		if l, err := tbl.LatestSnapshotID(bg); err != nil || l != 5 {
+			t.Errorf("%s: latest %d, %v", u, l, err)
+		}
+		if _, err := tbl.Consumer(bg, "job"); !errors.Is(err, localblob.ErrOutside) {
+			t.Errorf("%s: Consumer: %v, want ErrOutside (opened with fileblob?)", u, err)
 		}
 	}
 }

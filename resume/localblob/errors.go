@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strconv"
+	"strings"
 	"syscall"
+	"unicode/utf8"
 
 	"gocloud.dev/gcerrors"
 )
@@ -37,7 +40,8 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	return fmt.Sprintf("localblob: %s %q: %v", e.Op, e.Key, e.Err)
+	// The sentinels' own "localblob: " is said once.
+	return fmt.Sprintf("localblob: %s %q: %s", e.Op, e.Key, strings.TrimPrefix(e.Err.Error(), "localblob: "))
 }
 
 func (e *Error) Unwrap() error { return e.Err }
@@ -124,4 +128,17 @@ func isEscape(err error) bool {
 	}
 	var pe *os.PathError
 	return errors.As(err, &pe) && pe.Err != nil && pe.Err.Error() == "path escapes from parent"
+}
+
+// quote quotes hostile input for a message: at most 64 bytes of it.
+func quote(s string) string {
+	const limit = 64
+	if len(s) <= limit {
+		return strconv.Quote(s)
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + "… (" + strconv.Itoa(len(s)) + " bytes)"
 }

@@ -25,8 +25,8 @@ func FuzzURL(f *testing.F) {
 	f.Fuzz(func(t *testing.T, user, pass, tok, scheme string) {
 		raw := scheme + "://" + user + ":" + pass + "@bucket/wh?region=eu&token=" + tok
 		msg := `open bucket "` + raw + `": failed`
-		if !plantable(scheme+"x") || !plantable(user+"xxxx") {
-			return
+		if !plantable(scheme+"x") || !plantable(user+"xxxx") || strings.ContainsAny(user, "/@") {
+			return // a raw "/" or "@" in a user name makes it no user name for any parser
 		}
 		// What may be printed: the scheme, the mask and the fixed parts.
 		public := scheme + "://" + redact.Mask + `@bucket/wh?region=eu&token=` + redact.Mask + `open bucket "": failed`
@@ -89,21 +89,25 @@ func FuzzSecretPlacement(f *testing.F) {
 			strings.Contains(host+path, "://") || strings.ToValidUTF8(host+path, "") != host+path {
 			return
 		}
-		auth, query := host, "region=eu"
-		switch where % 5 {
-		case 0:
-			auth = "AKIA:" + sec + "@" + host
-		case 1:
-			query += "&" + name + "=" + sec
-		case 2:
-			query += "&endpoint=http://u:" + sec + "@127.0.0.1:9000"
-		case 3:
-			query += "&endpoint=" + url.QueryEscape("http://u:"+sec+"@127.0.0.1:9000")
-		case 4:
-			query += "&endpoint=http://127.0.0.1:9000/x?" + name + "=" + sec
+		build := func(sec string) string {
+			auth, query := host, "region=eu"
+			switch where % 5 {
+			case 0:
+				auth = "AKIA:" + sec + "@" + host
+			case 1:
+				query += "&" + name + "=" + sec
+			case 2:
+				query += "&endpoint=http://u:" + sec + "@127.0.0.1:9000"
+			case 3:
+				query += "&endpoint=" + url.QueryEscape("http://u:"+sec+"@127.0.0.1:9000")
+			case 4:
+				query += "&endpoint=http://127.0.0.1:9000/x?" + name + "=" + sec
+			}
+			return scheme + "://" + auth + "/" + path + "?" + query
 		}
-		raw := scheme + "://" + auth + "/" + path + "?" + query
-		public := raw[:strings.Index(raw, "://")+3] + "AKIA" + host + "/" + path + "region=eu&endpoint=http://u127.0.0.1:9000/x" + name + redact.Mask + "open : failed"
+		raw := build(sec)
+		// What may be printed: the URL around the secret, and the mask.
+		public := build(redact.Mask) + build("") + "open : failed"
 		forms := []string{sec, url.QueryEscape(sec)}
 		for _, form := range forms {
 			if strings.Contains(public, form) || strings.Contains(url.QueryEscape(public), form) {

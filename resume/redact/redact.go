@@ -109,20 +109,28 @@ const maxNesting = 4
 func spans(raw string, depth int) []span {
 	head, auth, tail := split(raw)
 	var out []span
-	if at := strings.LastIndexByte(auth, '@'); at >= 0 {
+	at := strings.LastIndexByte(auth, '@')
+	if at >= 0 {
 		out = append(out, span{len(head), len(head) + at, true})
-	} else if !strings.Contains(auth, "/") {
+	}
+	if !strings.Contains(auth[at+1:], "/") {
 		// Still in the authority, and a "?": a password with a raw "?"
 		// ends the authority early for any URL parser; an "@host/" after
-		// it says where the user information ends. The query as it reads
-		// without that (mem://?token=a@b/c) is masked too.
+		// it says where the user information may end instead (at the
+		// last "@" before the path's query, as without the "?"). The
+		// query as it reads without that (mem://?token=a@b/c) is masked
+		// too.
+		// (Whether a path began is asked after the last "@", so that
+		// masking is stable: a second pass sees the same structure.)
 		if at := hostAt(tail); at >= 0 {
-			from := len(head) + len(auth)
-			out = append(out, span{len(head), from + at, true})
 			rest := tail[at:]
-			if q := strings.IndexByte(rest, '?'); q >= 0 {
-				out = append(out, querySpans(rest[q:], from+at+q, depth)...)
+			q := strings.IndexByte(rest, '?')
+			if q < 0 {
+				q = len(rest)
 			}
+			last := strings.LastIndexByte(auth+tail[:at]+rest[:q], '@')
+			out = append(out, span{len(head), len(head) + last, true})
+			out = append(out, querySpans(rest[q:], len(head)+len(auth)+at+q, depth)...)
 		}
 	}
 	return append(out, querySpans(tail, len(head)+len(auth), depth)...)

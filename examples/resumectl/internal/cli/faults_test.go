@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"net"
 	"net/http"
@@ -18,7 +19,9 @@ import (
 
 	"gocloud.dev/blob"
 
+	"github.com/resumekit/resumekit/examples/internal/scenario"
 	"github.com/resumekit/resumekit/paimon/paimontest"
+	"github.com/resumekit/resumekit/resume/localblob"
 	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
 )
 
@@ -37,33 +40,67 @@ func blockingHooks(t *testing.T) *hooks {
 
 // TestTimeoutEndsABlockedCall: with a storage call that never returns,
 // every command ends at --timeout with the timeout error (exit 1), without
-// waiting on the call or on Bucket.Close behind it. resolve still prints its
-// report: the chain gives up on the stuck source at the deadline.
+// waiting on the call or on Bucket.Close behind it — demo, the salvage
+// paths (--flink-sources, and the new job given with a Flink location),
+// --flink-anchor and --flink-extra-root included. resolve still prints its
+// report when the blocked call is inside the chain: the chain gives up on
+// the stuck source at the deadline. A --plan - whose input never comes ends
+// the same way.
 func TestTimeoutEndsABlockedCall(t *testing.T) {
 	dir, _ := paimonDir(t, nil)
 	ck := localLayout(t)
-	for _, args := range [][]string{
-		{"paimon", "consumers", dir},
-		{"paimon", "snapshots", dir},
-		{"paimon", "reset-consumer", dir, "--consumer", "job", "--next-snapshot", "8"},
-		{"flink", "list", ck},
-		{"flink", "inspect", ck + "/0123456789abcdef0123456789abcdef/chk-2"},
-		{"flink", "sources", ck + "/0123456789abcdef0123456789abcdef/chk-2"},
-		{"flink", "compat", ck + "/0123456789abcdef0123456789abcdef/chk-2", "--uid", "a"},
-		{"resolve", "--flink-checkpoints", ck},
-		{"resolve", "--paimon-table", dir, "--paimon-consumer", "job"},
+	chk := ck + "/0123456789abcdef0123456789abcdef/chk-2"
+	for _, c := range []struct {
+		args   []string
+		report bool // the chain ran: its report is printed
+	}{
+		{[]string{"paimon", "consumers", dir}, false},
+		{[]string{"paimon", "snapshots", dir}, false},
+		{[]string{"paimon", "reset-consumer", dir, "--consumer", "job", "--next-snapshot", "8"}, false},
+		{[]string{"flink", "list", ck}, false},
+		{[]string{"flink", "list", ck, "--flink-extra-root", "s3a://other/=" + ck}, false},
+		{[]string{"flink", "inspect", chk}, false},
+		{[]string{"flink", "sources", chk}, false},
+		{[]string{"flink", "compat", chk, "--uid", "a"}, false},
+		{[]string{"resolve", "--flink-checkpoints", ck}, true},
+		{[]string{"resolve", "--flink-checkpoints", ck, "--flink-sources"}, true},
+		{[]string{"resolve", "--flink-checkpoints", ck, "--flink-uid", "uid-1"}, true}, // salvage offered automatically
+		{[]string{"resolve", "--flink-checkpoints", ck, "--flink-extra-root", "s3a://other/=" + ck}, true},
+		{[]string{"resolve", "--flink-checkpoints", ck, "--flink-anchor", chk}, false}, // the anchor is read before the chain
+		{[]string{"resolve", "--paimon-table", dir, "--paimon-consumer", "job"}, true},
+		{[]string{"resolve", "--flink-checkpoints", ck, "--flink-sources", "--paimon-table", dir}, true},
+		{[]string{"demo"}, false},
 	} {
+		h := blockingHooks(t)
+		if c.report {
+			// The chain itself gives up on the stuck source at the
+			// deadline; Main's hard deadline must not race it.
+			h.grace = time.Minute
+		}
 		var out, errOut bytes.Buffer
-		code := runHooked(append(args, "--timeout", "50ms"), &out, &errOut, blockingHooks(t))
+		code := runHooked(append(c.args, "--timeout", "50ms"), &out, &errOut, h)
 		if code != ExitFailed {
-			t.Errorf("%q: exit %d, want 1\n%s%s", args, code, out.String(), errOut.String())
+			t.Errorf("%q: exit %d, want 1\n%s%s", c.args, code, out.String(), errOut.String())
 		}
 		msg := out.String() + errOut.String()
 		if !strings.Contains(msg, "timed out after 50ms (--timeout)") && !strings.Contains(msg, "context deadline exceeded") {
-			t.Errorf("%q: no timeout error:\n%s", args, msg)
+			t.Errorf("%q: no timeout error:\n%s", c.args, msg)
 		}
-		if args[0] == "resolve" && !strings.Contains(out.String(), "CHOSEN  nothing acceptable") {
-			t.Errorf("%q: no report:\n%s", args, out.String())
+		if c.report && !strings.Contains(out.String(), "CHOSEN  nothing acceptable") {
+			t.Errorf("%q: no report:\n%s", c.args, out.String())
+		}
+	}
+	// Standard input that never ends (a terminal nobody types into).
+	never, w := io.Pipe()
+	t.Cleanup(func() { w.Close() })
+	for _, args := range [][]string{
+		{"flink", "compat", chk, "--plan", "-"},
+		{"resolve", "--flink-checkpoints", ck, "--flink-plan", "-"},
+	} {
+		var out, errOut bytes.Buffer
+		code := runHooked(append(args, "--timeout", "50ms"), &out, &errOut, &hooks{wait: noWait, stdin: never})
+		if code != ExitFailed || !strings.Contains(errOut.String(), "timed out after 50ms (--timeout)") {
+			t.Errorf("%q with stdin that never ends: exit %d\n%s%s", args, code, out.String(), errOut.String())
 		}
 	}
 }
@@ -75,7 +112,9 @@ func TestTimeoutEndsABlockedCall(t *testing.T) {
 func TestTimeoutIsAFailure(t *testing.T) {
 	dir, _ := paimonDir(t, nil)
 	ck := localLayout(t)
-	slow := &hooks{wait: noWait, bucket: func(b *blob.Bucket) *blob.Bucket {
+	// A long grace: every command must end through its context, whatever
+	// the machine's load.
+	slow := &hooks{wait: noWait, grace: time.Minute, bucket: func(b *blob.Bucket) *blob.Bucket {
 		w, _ := blobtest.Wrap(b, &blobtest.Options{Before: func(ctx context.Context, _ blobtest.Call, _ *blob.Bucket) {
 			<-ctx.Done()
 		}})
@@ -106,7 +145,8 @@ func TestTimeoutIsAFailure(t *testing.T) {
 }
 
 // TestKafkaTimeoutEndsASilentBroker: a "broker" that accepts connections and
-// never answers; kafka offsets ends at --timeout.
+// never answers; kafka offsets, resolve, and resolve checking salvaged
+// offsets against it end at --timeout.
 func TestKafkaTimeoutEndsASilentBroker(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -133,10 +173,18 @@ func TestKafkaTimeoutEndsASilentBroker(t *testing.T) {
 		}
 		mu.Unlock()
 	})
-	var out, errOut bytes.Buffer
-	code := runHooked([]string{"kafka", "offsets", "--brokers", l.Addr().String(), "--topic", "t", "--group", "g", "--timeout", "100ms"}, &out, &errOut, nil)
-	if code != ExitFailed || !strings.Contains(out.String()+errOut.String(), "deadline") && !strings.Contains(errOut.String(), "timed out") {
-		t.Errorf("exit %d\n%s%s", code, out.String(), errOut.String())
+	broker := l.Addr().String()
+	sp := sourcesDir(t)
+	for _, args := range [][]string{
+		{"kafka", "offsets", "--brokers", broker, "--topic", "t", "--group", "g"},
+		{"resolve", "--kafka-brokers", broker, "--kafka-topic", "t", "--kafka-group", "g"},
+		{"resolve", "--flink-savepoints", sp, "--flink-sources", "--kafka-brokers", broker}, // salvaged offsets checked live
+	} {
+		var out, errOut bytes.Buffer
+		code := runHooked(append(args, "--timeout", "100ms"), &out, &errOut, nil)
+		if code != ExitFailed || !strings.Contains(out.String()+errOut.String(), "deadline") && !strings.Contains(errOut.String(), "timed out") {
+			t.Errorf("%q: exit %d\n%s%s", args, code, out.String(), errOut.String())
+		}
 	}
 }
 
@@ -258,4 +306,25 @@ func TestS3RedirectsAreRefused(t *testing.T) {
 	if len(paths) == 0 {
 		t.Error("the endpoint was never asked")
 	}
+}
+
+// sourcesDir builds scenario.BuildSources (a savepoint holding KafkaSource
+// offsets and a Paimon MonitorSource's next snapshot) in a temporary
+// directory and returns its savepoint directory.
+func sourcesDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	b, err := localblob.OpenBucket(dir, &localblob.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	env := &scenario.Env{Bucket: b, Root: "file://" + filepath.ToSlash(dir) + "/", Touch: func(key string, tm time.Time) error {
+		return os.Chtimes(filepath.Join(dir, filepath.FromSlash(key)), tm, tm)
+	}}
+	s, err := scenario.BuildSources(env, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(dir, filepath.FromSlash(s.Savepoints))
 }
