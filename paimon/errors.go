@@ -31,12 +31,12 @@ var (
 	ErrUnexpectedPrevious = errors.New("paimon: consumer changed since the dry run")
 )
 
-// maxID is the largest snapshot, schema or consumer id accepted: 2^62.
-// Larger ids (in names, hints, snapshot and consumer files) are refused as
-// malformed, so that id+1 and the other steps of every scan stay far from
-// int64 overflow. Paimon would need ~146 years of one commit per nanosecond
-// to reach it.
-const maxID = 1 << 62
+// MaxID is the largest snapshot, schema, consumer or hint id accepted: 2^62.
+// Larger ids (in names, hints, snapshot and consumer files, and in the
+// arguments of ResetConsumer) are refused as malformed, so that id+1 and the
+// other steps of every scan stay far from int64 overflow. Paimon would need
+// ~146 years of one commit per nanosecond to reach it.
+const MaxID = 1 << 62
 
 // corruptf returns an error wrapping ErrCorrupt that names key.
 func corruptf(key, format string, args ...any) error {

@@ -210,7 +210,8 @@ func TestStorageNamesArePrintedEscaped(t *testing.T) {
 
 // TestSnapshotsEndAtMaxInt64: a table whose LATEST hint and newest snapshot
 // file say 9223372036854775807 (where id+1 wraps and the old loop never
-// ended): paimon snapshots ends, naming the malformed file.
+// ended): paimon snapshots ends, naming the malformed file; the same id as
+// --next-snapshot or --expect-previous is a usage error.
 func TestSnapshotsEndAtMaxInt64(t *testing.T) {
 	dir, tb := paimonDir(t, nil)
 	huge := fmt.Sprint(int64(math.MaxInt64))
@@ -227,6 +228,17 @@ func TestSnapshotsEndAtMaxInt64(t *testing.T) {
 		}
 		if strings.Contains(out+errs, "recreated") {
 			t.Errorf("%q: a false \"table recreated\":\n%s%s", args, out, errs)
+		}
+	}
+	// Ids above 2^62 given on the command line: usage errors, before any
+	// read.
+	for _, args := range [][]string{
+		{"paimon", "reset-consumer", dir, "--consumer", "job", "--next-snapshot", huge},
+		{"paimon", "reset-consumer", dir, "--consumer", "job", "--next-snapshot", "8", "--execute", "--expect-previous", huge},
+	} {
+		code, out, errs := runPaimonCLI(args...)
+		if code != ExitUsage || !strings.Contains(errs, "1 to 2^62") {
+			t.Errorf("%q: exit %d\n%s%s", args, code, out, errs)
 		}
 	}
 }
