@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -20,6 +21,7 @@ import (
 	"gocloud.dev/blob"
 
 	"github.com/resumekit/resumekit/examples/internal/scenario"
+	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
 	"github.com/resumekit/resumekit/paimon/paimontest"
 	"github.com/resumekit/resumekit/resume/localblob"
 	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
@@ -188,23 +190,75 @@ func TestKafkaTimeoutEndsASilentBroker(t *testing.T) {
 	}
 }
 
-// TestStorageNamesArePrintedEscaped: a consumer file named with a terminal
-// escape sequence and a bidi override is printed escaped, in text and JSON.
+// hostileName has a terminal escape sequence, a bell, a bidi override, a
+// Hangul filler and a tag character (beyond U+FFFF).
+const hostileName = "\x1b[31mred\u202eevil\x07\u3164\U000e0041"
+
+// checkEscaped fails unless out shows hostileName escaped: no raw control
+// or invisible character, and in JSON the name decodes back exactly.
+func checkEscaped(t *testing.T, args []string, code int, out, errs string) {
+	t.Helper()
+	all := out + errs
+	if strings.ContainsAny(all, "\x1b\x07\u202e\u3164\U000e0041") {
+		t.Errorf("%q: exit %d, raw control or invisible characters in:\n%q", args, code, all)
+	}
+	if !strings.Contains(all, `\u202e`) || !strings.Contains(all, `\u3164`) || !strings.Contains(all, `\udb40\udc41`) ||
+		!(strings.Contains(all, `\x1b[31mred`) || strings.Contains(all, `\u001b[31mred`)) {
+		t.Errorf("%q: the name is not shown escaped:\n%s", args, all)
+	}
+	if slices.Contains(args, "--json") {
+		var doc any
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Errorf("%q: the JSON does not parse: %v\n%s", args, err, out)
+		} else if !strings.Contains(fmt.Sprint(doc), hostileName) {
+			t.Errorf("%q: the JSON does not hold the name as it is:\n%s", args, out)
+		}
+	}
+}
+
+// TestStorageNamesArePrintedEscaped: names from storage — a consumer file
+// name, an operator's name and uid in _metadata, a source's uid — with
+// terminal escapes, bidi overrides and invisible characters are printed
+// escaped by every command that shows them, in text and JSON (where the
+// escapes decode back to the name: a character beyond U+FFFF as a
+// surrogate pair).
 func TestStorageNamesArePrintedEscaped(t *testing.T) {
 	dir, _ := paimonDir(t, nil)
-	name := "consumer-\x1b[31mred\u202eevil\x07"
-	if err := os.WriteFile(filepath.Join(dir, "consumer", name), []byte(`{"nextSnapshot":5}`), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "consumer", "consumer-"+hostileName), []byte(`{"nextSnapshot":5}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, args := range [][]string{{"paimon", "consumers", dir}, {"paimon", "consumers", dir, "--json"}} {
 		code, out, errs := runPaimonCLI(args...)
-		all := out + errs
-		if code != ExitOK || strings.ContainsAny(all, "\x1b\x07\u202e") {
-			t.Errorf("%q: exit %d, raw control characters in:\n%q", args, code, all)
+		if code != ExitOK {
+			t.Errorf("%q: exit %d\n%s%s", args, code, out, errs)
 		}
-		if !strings.Contains(all, `\u202e`) || !(strings.Contains(all, `\x1b[31mred`) || strings.Contains(all, `\u001b[31mred`)) {
-			t.Errorf("%q: the name is not shown escaped:\n%s", args, all)
-		}
+		checkEscaped(t, args, code, out, errs)
+	}
+
+	root := t.TempDir()
+	b, err := localblob.OpenBucket(root, &localblob.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	l := &flinkckpttest.Layout{Bucket: b, Root: "file://" + filepath.ToSlash(root) + "/"}
+	src := flinkckpttest.KafkaSource(hostileName, "orders", 5)
+	src.Name = hostileName
+	w, err := l.Savepoint(context.Background(), "savepoint-0a0b0c-000000000001", 7, &flinkckpttest.Checkpoint{Version: 5, Sources: []flinkckpttest.Source{src}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := filepath.Join(root, filepath.FromSlash(w.Dir))
+	for _, args := range [][]string{
+		{"flink", "inspect", sp},
+		{"flink", "inspect", sp, "--json"},
+		{"flink", "compat", sp, "--uid", "other"},
+		{"flink", "compat", sp, "--uid", "other", "--json"},
+		{"flink", "sources", sp},
+		{"flink", "sources", sp, "--json"},
+	} {
+		code, out, errs := runPaimonCLI(args...)
+		checkEscaped(t, args, code, out, errs)
 	}
 }
 
