@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -174,6 +176,68 @@ func TestOpenTableFileURLsInAnyCase(t *testing.T) {
 		}
 		if _, err := tbl.Consumer(bg, "job"); !errors.Is(err, localblob.ErrOutside) {
 			t.Errorf("%s: Consumer: %v, want ErrOutside (opened with fileblob?)", u, err)
+		}
+	}
+}
+
+// TestResetConsumerWithALinkSwappedInALoop: consumer/ is swapped between a
+// link to a folder inside the table and one to a folder outside it, in a
+// tight loop, while ResetConsumer runs on a table opened with OpenTable:
+// every reset writes inside or is refused with ErrOutside, and nothing is
+// ever written outside. (Before localblob, a link swapped between
+// resumectl's check and fileblob's rename won in under 20 tries.)
+func TestResetConsumerWithALinkSwappedInALoop(t *testing.T) {
+	table := localTable(t)
+	outside := t.TempDir()
+	consumer := filepath.Join(table, "consumer")
+	if err := os.Rename(consumer, filepath.Join(table, "consumer.real")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("consumer.real", consumer); err != nil {
+		t.Fatal(err)
+	}
+	tbl := openLocal(t, table)
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tmp := filepath.Join(table, "consumer.swap")
+		for i := 0; !stop.Load(); i++ {
+			target := "consumer.real"
+			if i%2 == 1 {
+				target = outside
+			}
+			os.Remove(tmp)
+			if os.Symlink(target, tmp) == nil {
+				os.Rename(tmp, consumer)
+			}
+		}
+	}()
+	var ok, refused, i int
+	for i = 0; i < 50_000 && (ok < 10 || refused < 10); i++ {
+		_, err := tbl.ResetConsumer(bg, "job", 2, &paimon.ResetOptions{Force: true})
+		switch {
+		case err == nil:
+			ok++
+		case errors.Is(err, localblob.ErrOutside):
+			refused++
+		default:
+			t.Fatalf("reset %d: %v", i, err)
+		}
+	}
+	stop.Store(true)
+	wg.Wait()
+	if ok < 10 || refused < 10 {
+		t.Errorf("after %d resets the race was not run both ways: %d written, %d refused", i, ok, refused)
+	}
+	if got, _ := os.ReadDir(outside); len(got) != 0 {
+		t.Errorf("written outside the table: %v", got)
+	}
+	entries, _ := os.ReadDir(filepath.Join(table, "consumer.real"))
+	for _, e := range entries {
+		if e.Name() != "consumer-job" {
+			t.Errorf("left behind in the consumer folder: %q", e.Name())
 		}
 	}
 }
