@@ -30,6 +30,24 @@ func localTable(t *testing.T) string {
 	return filepath.Join(dir, "wh", "db1.db", "orders")
 }
 
+// linkConsumer moves the table's consumer/ folder to dir and leaves a link
+// to it in its place; it returns the link's path.
+func linkConsumer(t *testing.T, table, dir string) string {
+	t.Helper()
+	consumer := filepath.Join(table, "consumer")
+	if err := os.Rename(consumer, dir); err != nil {
+		t.Fatal(err)
+	}
+	target := dir
+	if filepath.Dir(dir) == table {
+		target = filepath.Base(dir) // a relative link inside the table
+	}
+	if err := os.Symlink(target, consumer); err != nil {
+		t.Fatal(err)
+	}
+	return consumer
+}
+
 func openLocal(t *testing.T, path string) *paimon.Table {
 	t.Helper()
 	o := fastOpts()
@@ -47,13 +65,7 @@ func openLocal(t *testing.T, path string) *paimon.Table {
 func TestOpenTableConfinesToTheTable(t *testing.T) {
 	table := localTable(t)
 	outside := t.TempDir()
-	consumer := filepath.Join(table, "consumer")
-	if err := os.Rename(consumer, filepath.Join(outside, "consumer")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(filepath.Join(outside, "consumer"), consumer); err != nil {
-		t.Fatal(err)
-	}
+	linkConsumer(t, table, filepath.Join(outside, "consumer"))
 	tbl := openLocal(t, table)
 	if tbl.Name() != "db1.orders" || tbl.String() != table {
 		t.Errorf("name %q, location %q", tbl.Name(), tbl.String())
@@ -162,13 +174,7 @@ func TestOpenTableNeverQuotesSecrets(t *testing.T) {
 func TestOpenTableFileURLsInAnyCase(t *testing.T) {
 	table := localTable(t)
 	outside := t.TempDir()
-	consumer := filepath.Join(table, "consumer")
-	if err := os.Rename(consumer, filepath.Join(outside, "consumer")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(filepath.Join(outside, "consumer"), consumer); err != nil {
-		t.Fatal(err)
-	}
+	linkConsumer(t, table, filepath.Join(outside, "consumer"))
 	for _, u := range []string{"FILE://" + table, "File://localhost" + table, "file:" + table} {
 		tbl := openLocal(t, u)
 		if l, err := tbl.LatestSnapshotID(bg); err != nil || l != 5 {
@@ -189,13 +195,7 @@ func TestOpenTableFileURLsInAnyCase(t *testing.T) {
 func TestResetConsumerWithALinkSwappedInALoop(t *testing.T) {
 	table := localTable(t)
 	outside := t.TempDir()
-	consumer := filepath.Join(table, "consumer")
-	if err := os.Rename(consumer, filepath.Join(table, "consumer.real")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("consumer.real", consumer); err != nil {
-		t.Fatal(err)
-	}
+	consumer := linkConsumer(t, table, filepath.Join(table, "consumer.real"))
 	tbl := openLocal(t, table)
 	var stop atomic.Bool
 	var wg sync.WaitGroup

@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"strconv"
 	"strings"
 	"syscall"
-	"unicode/utf8"
 
 	"gocloud.dev/gcerrors"
 )
@@ -128,17 +126,4 @@ func isEscape(err error) bool {
 	}
 	var pe *os.PathError
 	return errors.As(err, &pe) && pe.Err != nil && pe.Err.Error() == "path escapes from parent"
-}
-
-// quote quotes hostile input for a message: at most 64 bytes of it.
-func quote(s string) string {
-	const limit = 64
-	if len(s) <= limit {
-		return strconv.Quote(s)
-	}
-	cut := limit
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return strconv.Quote(s[:cut]) + "… (" + strconv.Itoa(len(s)) + " bytes)"
 }

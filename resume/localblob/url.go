@@ -38,7 +38,7 @@ func LocalPath(raw string) (dir string, local bool, err error) {
 		case u.User != nil:
 			return "", true, fmt.Errorf("%w: file URL %s carries user information (a file URL names a local path only)", ErrNotLocal, redact.URL(raw))
 		case u.Host != "" && u.Host != "localhost":
-			return "", true, fmt.Errorf("%w: file URL %s names host %s (only local paths are supported)", ErrNotLocal, redact.URL(raw), quote(u.Host))
+			return "", true, fmt.Errorf("%w: file URL %s names host %.64q (only local paths are supported)", ErrNotLocal, redact.URL(raw), u.Host)
 		case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
 			return "", true, fmt.Errorf("%w: file URL %s has a query or fragment (a file URL takes no parameters)", ErrNotLocal, redact.URL(raw))
 		case u.Path == "":
@@ -53,7 +53,7 @@ func LocalPath(raw string) (dir string, local bool, err error) {
 	}
 	abs, err := filepath.Abs(p)
 	if err != nil {
-		return "", true, fmt.Errorf("localblob: local path %s: %w", quote(p), err)
+		return "", true, fmt.Errorf("localblob: local path %.64q: %w", p, err)
 	}
 	return abs, true, nil
 }
