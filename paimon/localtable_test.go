@@ -2,6 +2,7 @@ package paimon_test
 
 import (
 	"errors"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/resumekit/resumekit/paimon"
 	"github.com/resumekit/resumekit/paimon/paimontest"
 	"github.com/resumekit/resumekit/resume/localblob"
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // localTable builds a 5-snapshot table with consumer "job" at 3 in a
@@ -238,6 +240,28 @@ func TestResetConsumerWithALinkSwappedInALoop(t *testing.T) {
 	for _, e := range entries {
 		if e.Name() != "consumer-job" {
 			t.Errorf("left behind in the consumer folder: %q", e.Name())
+		}
+	}
+}
+
+// TestOpenTableRefusesCredentialsInAnEndpoint: the S3 SDK parses an endpoint
+// late and quotes it whole in the error of every call; OpenTable refuses an
+// endpoint with user information up front, quoting no part of it.
+func TestOpenTableRefusesCredentialsInAnEndpoint(t *testing.T) {
+	for _, u := range []string{
+		"s3://data/wh/db.db/t?region=us-east-1&endpoint=http://u:" + url.PathEscape(plantedSecret) + "@127.0.0.1:1",
+		"s3://data/wh/db.db/t?region=us-east-1&endpoint=http://u:" + plantedSecret + "@127.0.0.1:1", // does not parse
+		"s3://data/wh/db.db/t?region=us-east-1&endpoint=" + url.QueryEscape("http://u:"+plantedSecret+"@127.0.0.1:1"),
+	} {
+		tbl, err := paimon.OpenTable(bg, u, nil)
+		if err == nil {
+			tbl.Close()
+			t.Errorf("%s: opened", u)
+			continue
+		}
+		var ue *url.Error
+		if !errors.Is(err, redact.ErrNestedCredentials) && !errors.As(err, &ue) || leaks(err.Error()) {
+			t.Errorf("%s: %v", u, err)
 		}
 	}
 }

@@ -165,7 +165,10 @@ func NewTable(bucket *blob.Bucket, path string, opts *TableOptions) (*Table, err
 // may have registered; a file URL naming a host other than localhost,
 // carrying user information, a query or a fragment is refused.
 //
-// Errors never quote credentials from rawURL (see package redact).
+// Errors never quote credentials from rawURL (see package redact), and a URL
+// whose query holds a URL with user information (endpoint=http://u:pw@h) is
+// refused (redact.CheckNested): the storage SDK would quote it in the error
+// of every later call.
 func OpenTable(ctx context.Context, rawURL string, opts *TableOptions) (*Table, error) {
 	red := redact.New(rawURL)
 	var (
@@ -184,6 +187,9 @@ func OpenTable(ctx context.Context, rawURL string, opts *TableOptions) (*Table, 
 		disp = abs
 		name = deriveName(normalizePrefix(filepath.ToSlash(abs)))
 	} else {
+		if err := redact.CheckNested(rawURL); err != nil {
+			return nil, red.Error(fmt.Errorf("paimon: table URL %w", err))
+		}
 		u, err := url.Parse(rawURL)
 		if err != nil {
 			return nil, red.Error(fmt.Errorf("paimon: table URL %s: %w", redact.URL(rawURL), redact.ParseError(err)))

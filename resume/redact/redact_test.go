@@ -154,6 +154,41 @@ func TestURLInAQueryValue(t *testing.T) {
 	}
 }
 
+// TestCheckNested: a URL in a query value with user information (raw,
+// percent-encoded, with a raw "/" in the password) or that does not parse is
+// refused without quoting the password; endpoints without credentials and
+// URLs without any are fine.
+func TestCheckNested(t *testing.T) {
+	for _, ok := range []string{
+		"s3://b/p?endpoint=http://127.0.0.1:9000&region=x",
+		"s3://b/p?endpoint=" + url.QueryEscape("https://minio.local:9000/") + "&region=x",
+		"s3://AKIA:" + secret + "@b/p?region=x", // the URL's own user information is not nested
+		"gs://b/p", "/data/wh", "mem://",
+	} {
+		if err := redact.CheckNested(ok); err != nil {
+			t.Errorf("CheckNested(%q): %v", ok, err)
+		}
+	}
+	for _, bad := range []string{
+		"s3://b/p?endpoint=http://u:pw0rd1234@127.0.0.1:9000&region=x",
+		"s3://b/p?region=x&endpoint=" + url.QueryEscape("http://u:"+secret+"@127.0.0.1:9000"),
+		"s3://b/p?endpoint=http://u:" + secret + "@127.0.0.1:9000",
+	} {
+		err := redact.CheckNested(bad)
+		if err == nil {
+			t.Errorf("CheckNested(%q) accepted it", bad)
+			continue
+		}
+		if strings.Contains(err.Error(), "pw0rd1234") || strings.Contains(err.Error(), "nFEMI") || strings.Contains(err.Error(), "wJalr") {
+			t.Errorf("CheckNested(%q) quotes the password: %v", bad, err)
+		}
+		var ue *url.Error
+		if !errors.Is(err, redact.ErrNestedCredentials) && !errors.As(err, &ue) {
+			t.Errorf("CheckNested(%q): %v, want ErrNestedCredentials or a *url.Error", bad, err)
+		}
+	}
+}
+
 // TestRedactorMasksPartsAParserQuotes: an SDK that parses an endpoint with a
 // password holding a raw "/" quotes the part before it ("invalid port
 // \":wJalrXUt\" after host"); a Redactor masks every such part of a known

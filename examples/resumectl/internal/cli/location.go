@@ -99,6 +99,10 @@ func openLocationAt(ctx context.Context, e *env, raw string, flink bool) (*locat
 }
 
 func openRemote(ctx context.Context, raw string) (*location, error) {
+	if err := redact.CheckNested(raw); err != nil {
+		// An endpoint with credentials: the SDK would quote it later.
+		return nil, usagef("storage URL %v", err)
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		return nil, usagef("bad storage URL %s: %v", redact.URL(raw), redact.ParseError(err))
@@ -108,7 +112,7 @@ func openRemote(ctx context.Context, raw string) (*location, error) {
 	u.Path, u.RawPath = "", ""
 	var b *blob.Bucket
 	if u.Scheme == "s3" {
-		b, err = openS3(ctx, u, display)
+		b, err = openS3(ctx, u)
 	} else {
 		b, err = blob.OpenBucket(ctx, u.String())
 	}

@@ -17,14 +17,13 @@ import (
 	"github.com/resumekit/resumekit/resume/redact"
 )
 
-// openS3 opens an s3:// URL (the host is the bucket; display is the URL
-// as errors show it, redacted) with the query
+// openS3 opens an s3:// URL (the host is the bucket) with the query
 // parameters gocloud's s3blob takes, and an HTTP client that follows no
 // redirect. The AWS SDK's own client follows 307 and 308 anywhere, which
 // lets an endpoint send a read into another bucket or to another host; S3
 // itself answers a wrong region with an error body, so refusing costs
 // nothing legitimate.
-func openS3(ctx context.Context, u *url.URL, display string) (*blob.Bucket, error) {
+func openS3(ctx context.Context, u *url.URL) (*blob.Bucket, error) {
 	q := u.Query()
 	var (
 		bopts  s3blob.Options
@@ -68,17 +67,6 @@ func openS3(ctx context.Context, u *url.URL, display string) (*blob.Bucket, erro
 		}
 	}
 	q.Del("awssdk")
-	if ep := q.Get("endpoint"); ep != "" {
-		// The SDK parses the endpoint late, and its error quotes the part
-		// of a password before a raw "/"; credentials in it would not be
-		// used anyway.
-		switch eu, err := url.Parse(ep); {
-		case err != nil:
-			return nil, usagef("s3 URL %s: bad endpoint: %v", display, redact.ParseError(err))
-		case eu.User != nil:
-			return nil, usagef("s3 URL %s: the endpoint carries user information, which S3 does not use: give credentials in the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY) or a profile", display)
-		}
-	}
 	cfg, err := gcaws.V2ConfigFromURLParams(ctx, q)
 	if err != nil {
 		return nil, err
