@@ -394,3 +394,21 @@ func sourcesDir(t *testing.T) string {
 	}
 	return filepath.Join(dir, filepath.FromSlash(s.Savepoints))
 }
+
+// TestKafkaSeedsWithCredentialsAreRefused: a seed broker written with user
+// information (user:password@host:port) or as a URL is a usage error that
+// does not print it; it used to be dialled as a host name and quoted whole
+// in the dial error.
+func TestKafkaSeedsWithCredentialsAreRefused(t *testing.T) {
+	seed := "admin:" + plantedSecret + "@127.0.0.1:1"
+	for _, args := range [][]string{
+		{"kafka", "offsets", "--brokers", "127.0.0.1:2," + seed, "--topic", "t", "--group", "g"},
+		{"kafka", "offsets", "--brokers", "kafka://127.0.0.1:1", "--topic", "t", "--group", "g"},
+		{"resolve", "--kafka-brokers", seed, "--kafka-topic", "t", "--kafka-group", "g"},
+	} {
+		code, out, errs := runPaimonCLI(args...)
+		if code != ExitUsage || !strings.Contains(errs, "a seed broker is HOST:PORT") || strings.Contains(out+errs, secretParts[0]) {
+			t.Errorf("%q: exit %d\n%s%s", args, code, out, errs)
+		}
+	}
+}
