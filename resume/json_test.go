@@ -289,15 +289,18 @@ func TestCandidateJSONRoundTrip(t *testing.T) {
 }
 
 // FuzzDecisionJSON: any input either fails to read, or reads into a Decision
-// (and a Candidate) that marshals, and whose document is a fixed point after
-// one round (read it back, marshal again: the same bytes). No input panics.
-// Seeds: the golden document and testdata/fuzz/FuzzDecisionJSON.
+// (and a Candidate, and All's Positions) that marshals, and whose document
+// is a fixed point after one round (read it back, marshal again: the same
+// bytes). No input panics. Seeds: the golden documents and
+// testdata/fuzz/FuzzDecisionJSON.
 func FuzzDecisionJSON(f *testing.F) {
-	golden, err := os.ReadFile(filepath.Join("testdata", "decision.golden.json"))
-	if err != nil {
-		f.Fatal(err)
+	for _, name := range []string{"decision.golden.json", "positions.golden.json"} {
+		golden, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(golden)
 	}
-	f.Add(golden)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var d resume.Decision
 		if err := json.Unmarshal(data, &d); err == nil {
@@ -326,6 +329,20 @@ func FuzzDecisionJSON(f *testing.F) {
 			}
 			if second, err := json.Marshal(back); err != nil || !bytes.Equal(first, second) {
 				t.Fatalf("candidate not a fixed point (%v):\n%s\n%s", err, first, second)
+			}
+		}
+		var p resume.Positions
+		if err := json.Unmarshal(data, &p); err == nil {
+			first, err := json.Marshal(p)
+			if err != nil {
+				t.Fatalf("read positions %q but cannot marshal them: %v", data, err)
+			}
+			var back resume.Positions
+			if err := json.Unmarshal(first, &back); err != nil {
+				t.Fatalf("cannot read back %s: %v", first, err)
+			}
+			if second, err := json.Marshal(back); err != nil || !bytes.Equal(first, second) {
+				t.Fatalf("positions not a fixed point (%v):\n%s\n%s", err, first, second)
 			}
 		}
 	})
