@@ -11,7 +11,7 @@ import (
 	"github.com/resumekit/resumekit/resume"
 )
 
-// KindSalvage is the [resume.Position] kind of a [Position].
+// KindSalvage is the Kind of a [Position].
 const KindSalvage = "flink-salvage"
 
 // Position is a stateless start of every source of a job exactly where a
@@ -234,9 +234,9 @@ func (p Position) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(p))
 }
 
-// PositionOf returns p as a *Position: p itself, or the decoded JSON of a
-// [*resume.RawPosition] of kind "flink-salvage" read back from a decision
-// document.
+// PositionOf returns the position in p: a Position, a copy of a *Position,
+// or a [*resume.RawPosition] of kind "flink-salvage" read back from a decision
+// document, decoded. Any other position is an error.
 func PositionOf(p resume.Position) (*Position, error) {
 	out, err := resume.PositionAs[Position](p, KindSalvage)
 	if err != nil {
