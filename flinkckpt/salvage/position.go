@@ -128,29 +128,43 @@ func (s Source) MarshalJSON() ([]byte, error) {
 func (s *Source) UnmarshalJSON(b []byte) error {
 	var j sourceJSON
 	if err := json.Unmarshal(b, &j); err != nil {
-		return err
+		return fmt.Errorf("salvage: decode source: %w", err)
 	}
 	*s = Source{OperatorID: j.OperatorID, UID: j.UID, Kind: j.Kind, Options: j.Options, Checked: j.Checked}
 	switch j.Kind {
 	case sourcestate.KindKafka:
 		s.Kafka = []KafkaStart{}
-		return json.Unmarshal(j.Positions, &s.Kafka)
+		if err := json.Unmarshal(j.Positions, &s.Kafka); err != nil {
+			return fmt.Errorf("salvage: kafka source %s: positions: %w", j.OperatorID, err)
+		}
 	case sourcestate.KindPaimon:
-		var ps []PaimonStart
-		if err := json.Unmarshal(j.Positions, &ps); err != nil || len(ps) != 1 {
-			return fmt.Errorf("salvage: paimon source %s: want one position: %v", j.OperatorID, err)
+		p, err := onePosition[PaimonStart](j)
+		if err != nil {
+			return err
 		}
-		s.Paimon = &ps[0]
+		s.Paimon = p
 	case sourcestate.KindMySQLCDC:
-		var ps []MySQLStart
-		if err := json.Unmarshal(j.Positions, &ps); err != nil || len(ps) != 1 {
-			return fmt.Errorf("salvage: mysql-cdc source %s: want one position: %v", j.OperatorID, err)
+		p, err := onePosition[MySQLStart](j)
+		if err != nil {
+			return err
 		}
-		s.MySQL = &ps[0]
+		s.MySQL = p
 	default:
 		return fmt.Errorf("salvage: source %s of kind %q", j.OperatorID, j.Kind)
 	}
 	return nil
+}
+
+// onePosition decodes the positions of a source that has exactly one.
+func onePosition[T any](j sourceJSON) (*T, error) {
+	var ps []T
+	if err := json.Unmarshal(j.Positions, &ps); err != nil {
+		return nil, fmt.Errorf("salvage: %s source %s: positions: %w", j.Kind, j.OperatorID, err)
+	}
+	if len(ps) != 1 {
+		return nil, fmt.Errorf("salvage: %s source %s: %d positions, want one", j.Kind, j.OperatorID, len(ps))
+	}
+	return &ps[0], nil
 }
 
 var _ resume.Position = Position{}
