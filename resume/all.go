@@ -206,25 +206,26 @@ func (p Positions) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON reads what MarshalJSON wrote: each part's position becomes a
-// [*RawPosition]. A missing "parts" field is an error.
+// [*RawPosition]. A missing "parts" field is an error. Its errors say what
+// is wrong; [PositionAs] says which position.
 func (p *Positions) UnmarshalJSON(data []byte) error {
 	var pj struct {
 		Parts *[]*candidateJSON `json:"parts"`
 	}
 	if err := json.Unmarshal(data, &pj); err != nil {
-		return fmt.Errorf("resume: decode all position: %w", err)
+		return err
 	}
 	if pj.Parts == nil {
-		return errors.New("resume: decode all position: no parts field")
+		return errors.New("no parts field")
 	}
 	out := Positions{Parts: make([]Candidate, 0, len(*pj.Parts))}
 	for i, cj := range *pj.Parts {
 		if cj == nil {
-			return fmt.Errorf("resume: decode all position: part %d is null", i+1)
+			return fmt.Errorf("part %d is null", i+1)
 		}
-		c, err := cj.candidate() // its error names the part's resolver
+		c, err := cj.candidate()
 		if err != nil {
-			return err
+			return fmt.Errorf("part %d: %w", i+1, err)
 		}
 		out.Parts = append(out.Parts, *c)
 	}

@@ -3,6 +3,7 @@ package resume_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -57,9 +58,15 @@ func TestPositionsGolden(t *testing.T) {
 	if diff := cmp.Diff(p.Parts[0].Position.Launch().Options, back.Parts[0].Position.Launch().Options); diff != "" {
 		t.Errorf("part launch (-want +got):\n%s", diff)
 	}
-	for _, bad := range []string{`{}`, `{"parts":[null]}`, `{"parts":[{"resolver":"a","kind":"k","guarantee":"best"}]}`, `[]`} {
-		if err := json.Unmarshal([]byte(bad), &back); err == nil {
-			t.Errorf("accepted %s", bad)
+	for bad, want := range map[string]string{
+		`{}`:               "decode all position: no parts field",
+		`{"parts":[null]}`: "decode all position: part 1 is null",
+		`{"parts":[{"resolver":"a","kind":"k","guarantee":"replay"},{"resolver":"b","kind":"k"}]}`: `decode all position: part 2: resume: decode candidate of "b": no guarantee`,
+		`[]`: "decode all position: json: cannot unmarshal array",
+	} {
+		_, err := resume.PositionAs[resume.Positions](&resume.RawPosition{PositionKind: resume.KindAll, JSON: []byte(bad)}, resume.KindAll)
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: err = %v, want %q", bad, err, want)
 		}
 	}
 }

@@ -124,18 +124,19 @@ func (s Source) MarshalJSON() ([]byte, error) {
 	return json.Marshal(sourceJSON{OperatorID: s.OperatorID, UID: s.UID, Kind: s.Kind, Positions: p, Options: opts, Checked: s.Checked})
 }
 
-// UnmarshalJSON decodes what MarshalJSON wrote.
+// UnmarshalJSON decodes what MarshalJSON wrote. Its errors say which source
+// and what is wrong with it; PositionOf names the package and the position.
 func (s *Source) UnmarshalJSON(b []byte) error {
 	var j sourceJSON
 	if err := json.Unmarshal(b, &j); err != nil {
-		return fmt.Errorf("salvage: decode source: %w", err)
+		return fmt.Errorf("source: %w", err)
 	}
 	*s = Source{OperatorID: j.OperatorID, UID: j.UID, Kind: j.Kind, Options: j.Options, Checked: j.Checked}
 	switch j.Kind {
 	case sourcestate.KindKafka:
 		s.Kafka = []KafkaStart{}
 		if err := json.Unmarshal(j.Positions, &s.Kafka); err != nil {
-			return fmt.Errorf("salvage: kafka source %s: positions: %w", j.OperatorID, err)
+			return fmt.Errorf("kafka source %s: positions: %w", j.OperatorID, err)
 		}
 	case sourcestate.KindPaimon:
 		p, err := onePosition[PaimonStart](j)
@@ -150,7 +151,7 @@ func (s *Source) UnmarshalJSON(b []byte) error {
 		}
 		s.MySQL = p
 	default:
-		return fmt.Errorf("salvage: source %s of kind %q", j.OperatorID, j.Kind)
+		return fmt.Errorf("source %s of kind %q", j.OperatorID, j.Kind)
 	}
 	return nil
 }
@@ -159,10 +160,10 @@ func (s *Source) UnmarshalJSON(b []byte) error {
 func onePosition[T any](j sourceJSON) (*T, error) {
 	var ps []T
 	if err := json.Unmarshal(j.Positions, &ps); err != nil {
-		return nil, fmt.Errorf("salvage: %s source %s: positions: %w", j.Kind, j.OperatorID, err)
+		return nil, fmt.Errorf("%s source %s: positions: %w", j.Kind, j.OperatorID, err)
 	}
 	if len(ps) != 1 {
-		return nil, fmt.Errorf("salvage: %s source %s: %d positions, want one", j.Kind, j.OperatorID, len(ps))
+		return nil, fmt.Errorf("%s source %s: %d positions, want one", j.Kind, j.OperatorID, len(ps))
 	}
 	return &ps[0], nil
 }
