@@ -46,7 +46,7 @@
 // So this package — a leaf that imports flinkckpt — declares two small
 // interfaces with plain-value signatures, [KafkaLog] (log start and end
 // offsets of given partitions) and [PaimonTable] (the readable snapshot
-// range and the table's SQL name), and kafkaoffset ([kafkaoffset.Log]) and
+// range and the table's SQL name), and kafkaoffset (kafkaoffset.Log) and
 // paimon (*paimon.Table) implement them without importing this package, as
 // gocloud's drivers implement blob/driver. The wiring — which client,
 // which table — is the caller's: resumectl does it from its flags, and a
