@@ -141,10 +141,11 @@ func NewResolver(bucket *blob.Bucket, prefix string, opts *Options) (*Resolver, 
 		fo.Name, fo.SkipVerify = o.Name+"-snapshot", true
 		if o.Job != nil {
 			// The job identifies its application; allowing non-restored
-			// state keeps the newest snapshot in play whatever the job
-			// restores of it (its grade does not matter here: only its
+			// state, and leaving out the parallelism the restore check
+			// would refuse, keeps the newest snapshot in play whatever the
+			// job restores of it (its grade does not matter here: only its
 			// key is used).
-			fo.Job, fo.AllowNonRestoredState = o.Job, true
+			fo.Job, fo.AllowNonRestoredState = operatorsOnly(o.Job), true
 		}
 		fr, err := flinkckpt.NewResolver(bucket, prefix, &fo)
 		if err != nil {
@@ -153,6 +154,17 @@ func NewResolver(bucket *blob.Bucket, prefix string, opts *Options) (*Resolver, 
 		r.from = fr
 	}
 	return r, nil
+}
+
+// operatorsOnly returns the job's operators without the parallelism and
+// max parallelism a restore is checked against.
+func operatorsOnly(j *flinkckpt.Job) *flinkckpt.Job {
+	out := &flinkckpt.Job{Unpredictable: j.Unpredictable}
+	for _, op := range j.Operators {
+		op.Parallelism, op.MaxParallelism = 0, 0
+		_ = out.Add(op) // ids of a Job are valid
+	}
+	return out
 }
 
 // stringsClean returns id with what could escape a consumer folder removed.
