@@ -136,8 +136,9 @@
 //
 // [Decision] marshals to the resumekit.decision/v1 document and reads back
 // from it (json.Unmarshal into a Decision, or a single [Candidate] from its
-// candidate form): positions become [*RawPosition]s that each resolver
-// package's PositionOf decodes, and marshalling again gives the same bytes. The
+// candidate form): each position becomes a [*RawPosition] that its resolver
+// package's PositionOf decodes ([Positions] of [All]: PositionAs with
+// [KindAll]), and marshalling again gives the same bytes. The
 // document is a record of how the decision was made: "resumekit" (the module
 // version, [ModuleVersion]), "decided_at" (Policy.Now in UTC) and "policy"
 // ("min_guarantee"; "max_age" and "timeout" as Go duration strings such as

@@ -48,7 +48,7 @@
 // interfaces with plain-value signatures, [KafkaLog] (log start and end
 // offsets of given partitions; optionally [KafkaCommits], a group's
 // committed offsets) and [PaimonTable] (the readable snapshot range and
-// the table's SQL name), and kafkaoffset ([kafkaoffset.Log]) and
+// the table's SQL name), and kafkaoffset (kafkaoffset.Log) and
 // paimon (*paimon.Table) implement them without importing this package, as
 // gocloud's drivers implement blob/driver. The wiring — which client,
 // which table — is the caller's: resumectl does it from its flags, and a

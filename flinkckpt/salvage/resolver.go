@@ -14,7 +14,7 @@ import (
 	"github.com/resumekit/resumekit/resume"
 )
 
-// DefaultName is the resolver name used when Options.Name is empty.
+// DefaultName is the resolver's name when Options.Name is empty.
 const DefaultName = "flink-salvage"
 
 // KafkaLog is the live check of salvaged Kafka positions.
@@ -49,7 +49,7 @@ type PaimonTable interface {
 
 // Options configures a [Resolver]. A nil *Options means defaults.
 type Options struct {
-	// Name of the resolver; DefaultName when empty.
+	// Name is the resolver's name in decisions; DefaultName when empty.
 	Name string
 	// Snapshot is the key of the checkpoint or savepoint dir to salvage.
 	// When empty, From chooses it.
