@@ -40,7 +40,7 @@ func TestLaunchFallbackScanSnapshotID(t *testing.T) {
 			name:   "ConsumerIdlePastExpiration",
 			schema: map[string]string{"consumer.expiration-time": "1 h"},
 			build:  func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 7) },
-			opts:   paimon.Options{Now: func() time.Time { return time.Now().Add(3 * time.Hour) }},
+			opts:   paimon.Options{Now: func() time.Time { return tNow.Add(3 * time.Hour) }},
 			g:      resume.ExactInput, next: 7,
 			launch: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7"},
 			code:   paimon.WarnConsumerExpired,

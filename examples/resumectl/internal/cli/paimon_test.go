@@ -178,6 +178,13 @@ func TestResolvePaimonTableFlags(t *testing.T) {
 	tb := paimontest.New(t, b, "wh/default.db/t")
 	tb.CommitEvery(10, time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC), time.Minute).Consumer("job", 3).ExpireKeepChangelog(6)
 	dir := filepath.Join(root, "wh", "default.db", "t")
+	// The job wrote its consumer file after it read snapshot 2, whatever
+	// this machine's clock says (a file older than snapshot 2 reads as a
+	// rollback).
+	written := time.Date(2026, 11, 29, 10, 30, 0, 0, time.UTC)
+	if err := os.Chtimes(filepath.Join(dir, "consumer", "consumer-job"), written, written); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name  string
 		flags []string
