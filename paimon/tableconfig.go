@@ -96,9 +96,7 @@ func readConfig(schema *Schema, o *Options, v paimonVersion) (tableConfig, error
 
 	c.ignoreProgress = c.boolOption(OptConsumerIgnoreProgress)
 	c.decide(v)
-	if v.atLeast(1, 4) && c.boolOption(OptConsumerChangelogOnly) && c.lifecycleDecoupled {
-		c.changelogOnly = true
-	}
+	c.readChangelogOnly(v)
 	switch m := strings.ToLower(opts[OptScanMode]); m {
 	case "", "default", "from-snapshot":
 	default:
@@ -145,6 +143,23 @@ func (c *tableConfig) decide(v paimonVersion) {
 		return
 	}
 	c.versionDependent = true
+}
+
+// readChangelogOnly sets changelogOnly: CoreOptions.consumerChangelogOnly()
+// (consumer.changelog-only, from Paimon 1.4, and only with decoupled
+// changelogs). Call it after decide.
+func (c *tableConfig) readChangelogOnly(v paimonVersion) {
+	c.changelogOnly = v.atLeast(1, 4) && c.boolOption(OptConsumerChangelogOnly) && c.lifecycleDecoupled
+}
+
+// schemaChangelogOnly reads consumer.changelog-only from a schema's own
+// options as the newest Paimon does (for ResetConsumer's warnings, which
+// have no overrides and no declared version).
+func schemaChangelogOnly(opts map[string]string) bool {
+	c := tableConfig{opts: opts}
+	c.decide(paimonVersion{})
+	c.readChangelogOnly(paimonVersion{})
+	return c.changelogOnly
 }
 
 // lifecycle is CoreOptions.changelogLifecycleDecoupled(): changelog

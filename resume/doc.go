@@ -110,7 +110,7 @@
 //	paimon.consumer-id-changes-operator    adding consumer-id changes the source operator
 //	paimon.changelog-only-start            the start id exists only as a long-lived changelog
 //	paimon.bind-consumer-first             create the consumer before starting the job
-//	paimon.no-consumer-expiration          the table has no consumer.expiration-time
+//	paimon.no-consumer-expiration          consumer.expiration-time is not set in the table's options
 //	paimon.loss-by-tag                     a tag proves that records of expired ids are lost
 //	paimon.possible-loss                   expired ids may have held records after the start time
 //	paimon.consumer-file-unusable          a reset replaces an unreadable consumer file

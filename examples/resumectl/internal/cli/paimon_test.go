@@ -98,7 +98,7 @@ func TestPaimonResetConsumer(t *testing.T) {
 
 	// Dry run: nothing written.
 	code, out, errs := runPaimonCLI("paimon", "reset-consumer", dir, "--consumer", "new", "--next-snapshot", "8")
-	if code != 0 || !strings.Contains(out, "dry run") || !strings.Contains(out, "CALL sys.reset_consumer('default.t', 'new', 8)") || !strings.Contains(out, "warning: table default.t has no consumer.expiration-time") {
+	if code != 0 || !strings.Contains(out, "dry run") || !strings.Contains(out, "CALL sys.reset_consumer('default.t', 'new', 8)") || !strings.Contains(out, "warning: consumer.expiration-time is not set in the options of table default.t") {
 		t.Fatalf("dry run: exit %d\n%s\n%s", code, out, errs)
 	}
 	if _, err := os.Stat(key); !os.IsNotExist(err) {
