@@ -64,4 +64,8 @@ const (
 	// WarnOptionUnreadable: a table option does not parse; its default is
 	// used.
 	WarnOptionUnreadable = "paimon.option-unreadable"
+	// WarnScanOptionConflict: the table's options set a start option
+	// (scan.timestamp-millis, scan.tag-name, …) that Paimon refuses beside
+	// the launch's scan.snapshot-id: the job would fail to start.
+	WarnScanOptionConflict = "paimon.scan-option-conflict"
 )
