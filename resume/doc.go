@@ -123,7 +123,7 @@
 //	salvage.data-loss                      records or snapshots a salvaged source had not read are gone
 //	salvage.not-checked                    a salvaged position was not checked against the live system
 //	salvage.unresolved-marker              Kafka partitions the old job had not started have no offset
-//	salvage.resolved-marker                Kafka partitions the old job had not started start at today's log start or end
+//	salvage.resolved-marker                Kafka partitions the old job had not started start at today's log start, end or group commit
 //	salvage.partly-read-snapshot           a Paimon snapshot was partly read: its emitted records are read again
 //	salvage.mysql-snapshot-phase           a MySQL CDC source had no binlog position yet: it snapshots again
 //	salvage.several-sources                several sources' connector options collide: each keeps its own

@@ -227,10 +227,7 @@ type inspectFile struct {
 }
 
 func flinkInspect(ctx context.Context, e *env, raw string, opts *flinkckpt.Options, asJSON bool) error {
-	raw = strings.TrimSuffix(strings.TrimSuffix(raw, "/"), "/_metadata")
-	if raw == "_metadata" {
-		raw = "."
-	}
+	raw = snapshotDir(raw)
 	loc, err := openFlink(ctx, e, raw, opts)
 	if err != nil {
 		return err

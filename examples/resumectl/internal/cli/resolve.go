@@ -79,7 +79,7 @@ func runResolve(e *env, args []string) error {
 	fs.Var(&f.paimonOptions, "paimon-option", "override a table option, `KEY=VALUE` (repeatable), e.g. changelog.time-retained=7d")
 	fs.StringVar(&f.kafkaBrokers, "kafka-brokers", "", "seed brokers, `H:P[,H:P]`")
 	fs.StringVar(&f.kafkaTopic, "kafka-topic", "", "topic(s) the job reads, `T[,T]`")
-	fs.StringVar(&f.kafkaGroup, "kafka-group", "", "the group KafkaSource committed offsets to (its group.id)")
+	fs.StringVar(&f.kafkaGroup, "kafka-group", "", "the group KafkaSource committed offsets to (its group.id); a salvaged start begins partitions the old job had not started at its commits")
 	fs.Var(&f.kafkaFrom, "kafka-from", "start `TIME` for partitions without a commit (or all, without --kafka-group)")
 	fs.Var(&f.kafkaRewind, "kafka-rewind", "like --kafka-from, as a `DURATION` before now (e.g. 15m)")
 	fs.Var(&f.kafkaObserve, "kafka-observe", "watch the group's offsets this long (`DURATION`) and fail if they move: the old job still runs")
@@ -227,9 +227,11 @@ func (f *resolveFlags) check() error {
 		return usagef("resolve: --paimon-mode, --paimon-from, --paimon-written-mode, --paimon-version and --paimon-option need --paimon-table")
 	case hasKafka && (f.kafkaBrokers == "" || f.kafkaTopic == "") && !(f.wantSalvage() && f.kafkaBrokers != ""):
 		return usagef("resolve: --kafka-brokers and --kafka-topic go together (or --kafka-brokers alone with --flink-sources or the new job, to check salvaged offsets)")
-	case f.wantSalvage() && f.kafkaTopic == "" && f.kafkaBrokers != "" && (f.kafkaGroup != "" || f.kafkaFrom.set || f.kafkaRewind.d != 0 || f.kafkaObserve.d != 0 ||
+	case f.wantSalvage() && f.kafkaTopic == "" && f.kafkaBrokers != "" && (f.kafkaFrom.set || f.kafkaRewind.d != 0 || f.kafkaObserve.d != 0 ||
 		f.kafkaIsolation != "" || f.kafkaCommitSource != "" || f.kafkaStrict):
-		return usagef("resolve: --kafka-group, --kafka-from, --kafka-rewind, --kafka-observe, --kafka-isolation, --kafka-commit-source and --kafka-strict need --kafka-topic")
+		// --kafka-group alone serves the salvaged start: partitions the old
+		// job had not started from its group's commit start at the commit.
+		return usagef("resolve: --kafka-from, --kafka-rewind, --kafka-observe, --kafka-isolation, --kafka-commit-source and --kafka-strict need --kafka-topic")
 	case f.kafkaFrom.set && f.kafkaRewind.d != 0:
 		return usagef("resolve: --kafka-from and --kafka-rewind are exclusive")
 	case hasKafka && f.kafkaTopic != "" && f.kafkaGroup == "" && !f.kafkaFrom.set && f.kafkaRewind.d == 0:
