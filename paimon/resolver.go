@@ -235,7 +235,20 @@ func (x *resolution) config(ctx context.Context, latest *Snapshot) (tableConfig,
 	if cfg.scanMode != "" {
 		x.reason("the table's %s %q would refuse %s (SchemaValidation.validateStartupMode) or, as from-snapshot-full, read a full snapshot there: the launch sets %s=from-snapshot", OptScanMode, cfg.scanMode, OptScanSnapshotID, OptScanMode)
 	}
+	if len(cfg.scanConflicts) > 0 {
+		x.warn(WarnScanOptionConflict, "the table's options set %s, which Paimon refuses beside the launch's %s (SchemaValidation.validateStartupMode: the job fails to start), and a SQL hint cannot unset: reset %s on the table (ALTER TABLE %s RESET (%s)) before the job starts, or leave %s out of the launch, which then has no fallback for a consumer that expiry deletes",
+			strings.Join(cfg.scanConflicts, ", "), OptScanSnapshotID, strings.Join(cfg.scanConflicts, ", "), x.t.SQLName(), quotedList(cfg.scanConflicts), OptScanSnapshotID)
+	}
 	return cfg, nil
+}
+
+// quotedList renders keys as SQL string literals: 'a', 'b'.
+func quotedList(keys []string) string {
+	q := make([]string, len(keys))
+	for i, k := range keys {
+		q[i] = sqlString(k)
+	}
+	return strings.Join(q, ", ")
 }
 
 func overrideNote(m map[string]string) string {

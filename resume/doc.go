@@ -110,7 +110,7 @@
 //	paimon.consumer-id-changes-operator    adding consumer-id changes the source operator
 //	paimon.changelog-only-start            the start id exists only as a long-lived changelog
 //	paimon.bind-consumer-first             create the consumer before starting the job
-//	paimon.no-consumer-expiration          the table has no consumer.expiration-time
+//	paimon.no-consumer-expiration          consumer.expiration-time is not set in the table's options
 //	paimon.loss-by-tag                     a tag proves that records of expired ids are lost
 //	paimon.possible-loss                   expired ids may have held records after the start time
 //	paimon.consumer-file-unusable          a reset replaces an unreadable consumer file
@@ -119,6 +119,7 @@
 //	paimon.changelog-ignored               changelog/ holds changelogs the table's options say are not read
 //	paimon.version-assumed                 the grade depends on the Paimon version, which was not declared
 //	paimon.option-unreadable               a table option does not parse: its default is used
+//	paimon.scan-option-conflict            a table option Paimon refuses beside the launch's scan.snapshot-id: the job would not start
 //	salvage.data-loss                      records or snapshots a salvaged source had not read are gone
 //	salvage.not-checked                    a salvaged position was not checked against the live system
 //	salvage.unresolved-marker              Kafka partitions the old job had not started have no offset

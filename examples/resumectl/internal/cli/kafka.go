@@ -17,7 +17,7 @@ import (
 	"github.com/resumekit/resumekit/resume"
 )
 
-const kafkaUsage = "offsets --brokers H:P[,H:P] --topic T[,T] [--group G] [--at TIME] [--observe DUR] [--isolation read_committed|read_uncommitted] [--commit-source checkpoint|auto|unknown] [--strict] [--timeout DUR] [--json]"
+const kafkaUsage = "offsets --brokers H:P[,H:P] --topic T[,T] [--group G] [--at TIME] [--observe DUR] [--isolation read_committed|read_uncommitted] [--commit-source checkpoint|auto|unknown] [--strict] [--now TIME] [--timeout DUR] [--json]"
 
 // runKafka implements "resumectl kafka offsets": the per-partition table of
 // log start, end, committed offset, offset by time, the chosen start and why,
@@ -36,7 +36,7 @@ func runKafka(e *env, args []string) error {
 		brokers, topics, group string
 		isolation, commitSrc   string
 		strict                 bool
-		at                     = timeFlag{}
+		at, now                = timeFlag{}, timeFlag{}
 		observe                = durationFlag{}
 		asJSON                 bool
 	)
@@ -48,6 +48,7 @@ func runKafka(e *env, args []string) error {
 	fs.StringVar(&isolation, "isolation", "", "the new job's isolation.level: read_committed (default: starts stay below open transactions) or read_uncommitted")
 	fs.StringVar(&commitSrc, "commit-source", "", "how the old job committed: checkpoint (default, assumed), auto (enable.auto.commit: data loss) or unknown (data loss)")
 	fs.BoolVar(&strict, "strict", false, "grade as data loss what may be lost but cannot be shown (compacted topics further behind than delete.retention.ms)")
+	fs.Var(&now, "now", "evaluate as of `TIME` instead of the clock: relative --at times, commit and record times after it, idle and compaction checks (reproducible reports and tests)")
 	timeout := addTimeout(fs, DefaultTimeout)
 	fs.BoolVar(&asJSON, "json", false, "print JSON instead of the table")
 	pos, err := parseFlags(fs, args[1:])
@@ -62,12 +63,18 @@ func runKafka(e *env, args []string) error {
 	case group == "" && !at.set:
 		return usagef("kafka offsets: give --group, --at, or both")
 	}
+	var clock func() time.Time
+	if now.set {
+		at.rebase(now.t) // "-15m" counts back from --now, not the clock
+		t := now.t
+		clock = func() time.Time { return t }
+	}
 	cl, err := dialKafka(brokers)
 	if err != nil {
 		return err
 	}
 	defer cl.Close()
-	r, err := kafkaoffset.NewResolver(cl, splitComma(topics), &kafkaoffset.Options{Group: group, At: at.t, ObserveWindow: observe.d,
+	r, err := kafkaoffset.NewResolver(cl, splitComma(topics), &kafkaoffset.Options{Group: group, At: at.t, ObserveWindow: observe.d, Now: clock,
 		IsolationLevel: kafkaoffset.IsolationLevel(isolation), CommitSource: kafkaoffset.CommitSource(commitSrc), Strict: strict})
 	if err != nil {
 		return usagef("kafka offsets: %v", err)
