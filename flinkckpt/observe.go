@@ -87,12 +87,16 @@ func fixedJobWarning(best *snap) (resume.Warning, bool) {
 		return resume.Warning{}, false
 	}
 	// A job that reached a globally terminal state leaves its result in the
-	// JobResultStore (FLIP-194): until it is cleaned up (a dirty entry), or
-	// for good with job-result-store.delete-on-commit: false (as the
-	// Kubernetes operator sets), a submission under the same job id is
-	// taken as already finished and not run
+	// JobResultStore (FLIP-194) at job-result-store.storage-path (by
+	// default <high-availability.storageDir>/job-result-store/<cluster id>):
+	// until it is cleaned up (a dirty entry), or for good with
+	// job-result-store.delete-on-commit: false, a submission under the same
+	// job id is taken as already finished and not run
 	// (DuplicateJobSubmissionException.isGloballyTerminated, tolerated by
-	// ApplicationDispatcherBootstrap in application mode).
-	return resume.Warnf(WarnFixedJobID, "%s is in job dir %s, application mode's fixed job id (HA on): a new deployment with the same high-availability.cluster-id gets the same job id, and if the old job reached a terminal state whose result is still in the JobResultStore (job-result-store.delete-on-commit: false, as the Kubernetes operator sets it, or a dirty entry) Flink takes the job as finished and does not run it — clear the entry or use a new cluster id",
+	// ApplicationDispatcherBootstrap in application mode). The Kubernetes
+	// operator sets delete-on-commit false but gives every deployment a
+	// storage path of its own (FLINK-27569), so its redeployments are not
+	// affected.
+	return resume.Warnf(WarnFixedJobID, "%s is in job dir %s, application mode's fixed job id (HA on): a new deployment with the same high-availability.cluster-id gets the same job id, and if the old job reached a terminal state whose result is still in the JobResultStore at the same job-result-store.storage-path (a dirty entry whose cleanup did not finish, or a clean one kept by job-result-store.delete-on-commit: false) Flink takes the job as finished and does not run it — remove the entry or use a new cluster id",
 		best.name(), best.job), true
 }
