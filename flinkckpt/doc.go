@@ -91,7 +91,8 @@
 // snapshot that fails verification costs its listing and attribute calls
 // again for the next one tried; one the new job ([Options.Job]) cannot
 // restore costs nothing beyond its _metadata read. [Options.Observe] adds
-// the root and job dir listings once more after the window. A _metadata is
+// the root and job dir listings once more after the window (for a location
+// that is one chk-<n> dir: its job dir's, before and after). A _metadata is
 // read into one buffer of its size, which the model shares (a 280 MB file
 // is held once).
 //

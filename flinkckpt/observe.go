@@ -19,19 +19,37 @@ const notObservedAge = time.Minute
 // *StillRunningError when anything appeared that the first listing (first)
 // did not have: a chk-<n> above a job dir's highest id, a job dir, a
 // savepoint dir. A running job with execution.checkpointing.num-retained 1
-// deletes the checkpoint chosen now when it completes its next one.
+// deletes the checkpoint chosen now when it completes its next one. A
+// location that is one chk-<n> dir shows nothing new while its job runs on:
+// its job dir (the parent) is watched instead, listed before and after the
+// window. A location of savepoints only says nothing about the job's
+// checkpoints, and the reason says so.
 func (r *Resolver) observe(ctx context.Context, first *layout) (string, error) {
-	if err := r.opts.Wait(ctx, r.opts.Observe); err != nil {
-		return "", fmt.Errorf("flinkckpt: observe %q: %w", r.prefix, err)
+	prefix, where := r.prefix, fmt.Sprintf("%q", r.prefix)
+	if _, ok := chkID(lastSegment(r.prefix) + "/"); ok && first.direct && len(first.jobs) == 0 {
+		prefix, where = parentDir(r.prefix), fmt.Sprintf("job dir %q", parentDir(r.prefix))
+		var err error
+		if first, err = discover(ctx, r.bucket, prefix, r.opts.JobID, r.opts.Concurrency); err != nil {
+			return "", err
+		}
 	}
-	again, err := discover(ctx, r.bucket, r.prefix, r.opts.JobID, r.opts.Concurrency)
+	if err := r.opts.Wait(ctx, r.opts.Observe); err != nil {
+		return "", fmt.Errorf("flinkckpt: observe %q: %w", prefix, err)
+	}
+	again, err := discover(ctx, r.bucket, prefix, r.opts.JobID, r.opts.Concurrency)
 	if err != nil {
 		return "", err
 	}
 	if appeared := diffLayouts(first, again); len(appeared) > 0 {
-		return "", &StillRunningError{Location: r.prefix, Window: r.opts.Observe, Appeared: appeared}
+		return "", &StillRunningError{Location: prefix, Window: r.opts.Observe, Appeared: appeared}
 	}
-	return fmt.Sprintf("observed %q for %s: no new checkpoint or savepoint appeared (the old job is not checkpointing)", r.prefix, r.opts.Observe), nil
+	switch {
+	case len(first.jobs) == 0 && len(first.savepoints) > 0:
+		return fmt.Sprintf("observed %s for %s: no new savepoint appeared; it holds no checkpoints, so this says nothing about whether the old job still runs", where, r.opts.Observe), nil
+	case len(first.savepoints) > 0:
+		return fmt.Sprintf("observed %s for %s: no new checkpoint or savepoint appeared (the old job is not checkpointing)", where, r.opts.Observe), nil
+	}
+	return fmt.Sprintf("observed %s for %s: no new checkpoint appeared (the old job is not checkpointing)", where, r.opts.Observe), nil
 }
 
 // diffLayouts lists the keys of dirs in b that a did not have, counting

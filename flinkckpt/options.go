@@ -128,7 +128,8 @@ type Options struct {
 	// and fails with a *StillRunningError when a newer chk-<n> (or a new
 	// job or savepoint dir) appeared: the old job still runs, and with
 	// execution.checkpointing.num-retained 1 it deletes the chosen
-	// checkpoint at its next one.
+	// checkpoint at its next one. For a location that is one chk-<n> dir
+	// its job dir is watched.
 	Observe time.Duration
 	// Wait pauses for the observation window. nil waits on a timer and
 	// returns ctx's error early when ctx is done. Tests set it to make
