@@ -227,11 +227,7 @@ type inspectFile struct {
 }
 
 func flinkInspect(ctx context.Context, e *env, raw string, opts *flinkckpt.Options, asJSON bool) error {
-	raw = strings.TrimSuffix(strings.TrimSuffix(raw, "/"), "/_metadata")
-	if raw == "_metadata" {
-		raw = "."
-	}
-	loc, err := openFlink(ctx, e, raw, opts)
+	loc, err := openFlink(ctx, e, snapshotDir(raw), opts)
 	if err != nil {
 		return err
 	}
@@ -294,6 +290,16 @@ func flinkInspect(ctx context.Context, e *env, raw string, opts *flinkckpt.Optio
 		return fmt.Errorf("flink inspect %s: %w", loc.Display, err)
 	}
 	return nil
+}
+
+// snapshotDir is the snapshot dir a SNAPSHOT argument names: a dir, or its
+// _metadata file.
+func snapshotDir(raw string) string {
+	raw = strings.TrimSuffix(strings.TrimSuffix(raw, "/"), "/_metadata")
+	if raw == "_metadata" {
+		return "."
+	}
+	return raw
 }
 
 func orKey(path, display string) string {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
@@ -24,11 +23,7 @@ type sourcesDoc struct {
 // flinkSources implements "resumectl flink sources SNAPSHOT": the position
 // of every source the snapshot's state holds.
 func flinkSources(ctx context.Context, e *env, raw string, opts *flinkckpt.Options, asJSON bool) error {
-	raw = strings.TrimSuffix(strings.TrimSuffix(raw, "/"), "/_metadata")
-	if raw == "_metadata" {
-		raw = "."
-	}
-	loc, err := openFlink(ctx, e, raw, opts)
+	loc, err := openFlink(ctx, e, snapshotDir(raw), opts)
 	if err != nil {
 		return err
 	}
