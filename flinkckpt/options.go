@@ -13,7 +13,7 @@ import (
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 )
 
-// DefaultName is the resolver name used when Options.Name is empty.
+// DefaultName is the resolver's name when Options.Name is empty.
 const DefaultName = "flink-checkpoints"
 
 // DefaultConcurrency bounds concurrent storage calls when
@@ -24,7 +24,7 @@ const DefaultConcurrency = 64
 // Options configures a Resolver, List and Inspect. A nil *Options means
 // defaults.
 type Options struct {
-	// Name of the resolver; DefaultName when empty.
+	// Name is the resolver's name in decisions; DefaultName when empty.
 	Name string
 	// JobID restricts the search to that job's dir and its savepoints
 	// (savepoint-<first 6 of the id>-… whose operators overlap the job

@@ -12,17 +12,12 @@ import (
 	"github.com/resumekit/resumekit/resume"
 )
 
-// DefaultName is the name a Resolver has when Options.Name is empty.
+// DefaultName is the resolver's name when Options.Name is empty.
 const DefaultName = "paimon-consumer"
-
-// DefaultResolverName is the old name of DefaultName.
-//
-// Deprecated: use DefaultName, as in every resolver package.
-const DefaultResolverName = DefaultName
 
 // Options configures a Resolver. A nil *Options means defaults.
 type Options struct {
-	// Name is the resolver's name in decisions; default "paimon-consumer".
+	// Name is the resolver's name in decisions; DefaultName when empty.
 	Name string
 	// StartTime is used when the consumer has no file: the job starts where
 	// a streaming read with scan.timestamp-millis would (Replay). Zero means

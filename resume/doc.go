@@ -122,7 +122,7 @@
 //	salvage.data-loss                      records or snapshots a salvaged source had not read are gone
 //	salvage.not-checked                    a salvaged position was not checked against the live system
 //	salvage.unresolved-marker              Kafka partitions the old job had not started have no offset
-//	salvage.resolved-marker                Kafka partitions the old job had not started start at today's log start or end
+//	salvage.resolved-marker                Kafka partitions the old job had not started start at today's log start, end or group commit
 //	salvage.partly-read-snapshot           a Paimon snapshot was partly read: its emitted records are read again
 //	salvage.mysql-snapshot-phase           a MySQL CDC source had no binlog position yet: it snapshots again
 //	salvage.several-sources                several sources' connector options collide: each keeps its own
@@ -136,8 +136,9 @@
 //
 // [Decision] marshals to the resumekit.decision/v1 document and reads back
 // from it (json.Unmarshal into a Decision, or a single [Candidate] from its
-// candidate form): positions become [*RawPosition]s that each resolver
-// package's PositionOf decodes, and marshalling again gives the same bytes. The
+// candidate form): each position becomes a [*RawPosition] that its resolver
+// package's PositionOf decodes ([Positions] of [All]: PositionAs with
+// [KindAll]), and marshalling again gives the same bytes. The
 // document is a record of how the decision was made: "resumekit" (the module
 // version, [ModuleVersion]), "decided_at" (Policy.Now in UTC) and "policy"
 // ("min_guarantee"; "max_age" and "timeout" as Go duration strings such as

@@ -96,8 +96,12 @@ func TestTimeoutIsAFailure(t *testing.T) {
 	} {
 		var out, errOut bytes.Buffer
 		code := runHooked(append(args, "--timeout", "50ms"), &out, &errOut, slow)
-		if code != ExitFailed || !strings.Contains(out.String()+errOut.String(), "deadline exceeded") {
-			t.Errorf("%q: exit %d, want 1 with the deadline named\n%s%s", args, code, out.String(), errOut.String())
+		// The command's own report names the deadline; on a loaded machine
+		// the hard deadline a grace later may come first and say so instead
+		// (exit 1 either way).
+		msg := out.String() + errOut.String()
+		if code != ExitFailed || !strings.Contains(msg, "deadline exceeded") && !strings.Contains(msg, "timed out after 50ms (--timeout)") {
+			t.Errorf("%q: exit %d, want 1 with the deadline named\n%s", args, code, msg)
 		}
 		if slices.Contains(args, "k8s") && out.Len() > 0 {
 			t.Errorf("%q printed a patch on a failure:\n%s", args, out.String())

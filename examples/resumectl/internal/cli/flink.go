@@ -227,7 +227,8 @@ type inspectFile struct {
 }
 
 func flinkInspect(ctx context.Context, e *env, raw string, opts *flinkckpt.Options, asJSON bool) error {
-	loc, err := openFlink(ctx, e, snapshotDir(raw), opts)
+	raw = snapshotDir(raw)
+	loc, err := openFlink(ctx, e, raw, opts)
 	if err != nil {
 		return err
 	}
@@ -290,16 +291,6 @@ func flinkInspect(ctx context.Context, e *env, raw string, opts *flinkckpt.Optio
 		return fmt.Errorf("flink inspect %s: %w", loc.Display, err)
 	}
 	return nil
-}
-
-// snapshotDir is the snapshot dir a SNAPSHOT argument names: a dir, or its
-// _metadata file.
-func snapshotDir(raw string) string {
-	raw = strings.TrimSuffix(strings.TrimSuffix(raw, "/"), "/_metadata")
-	if raw == "_metadata" {
-		return "."
-	}
-	return raw
 }
 
 func orKey(path, display string) string {

@@ -282,10 +282,7 @@ func writeCompat(w io.Writer, c *flinkckpt.Compat) {
 // readSnapshotMetadata reads the _metadata of a snapshot dir (a path or
 // URL; a trailing /_metadata is allowed) without verifying its files.
 func readSnapshotMetadata(ctx context.Context, e *env, raw string) (*metadata.Checkpoint, string, error) {
-	raw = strings.TrimSuffix(strings.TrimSuffix(raw, "/"), "/_metadata")
-	if raw == "_metadata" {
-		raw = "."
-	}
+	raw = snapshotDir(raw)
 	loc, err := openLocationAt(ctx, e, raw, true)
 	if err != nil {
 		return nil, "", err

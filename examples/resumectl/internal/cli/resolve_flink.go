@@ -37,7 +37,7 @@ func (f *flinkFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.version, "flink-version", "", "the new job's Flink version (`X.Y`): picks the run line's claim-mode flag and, with --flink-plan, the planner's uid rules (default there: the plan's flinkVersion)")
 	fs.StringVar(&f.claimMode, "flink-claim-mode", "", "claim mode of the restore (`MODE`: NO_CLAIM, CLAIM or LEGACY; default NO_CLAIM, CLAIM for changelog snapshots; CLAIM too when the new job enables the changelog state backend)")
 	fs.Var(&f.maxMetadata, "flink-max-metadata-size", "the largest _metadata to read (`BYTES`, e.g. 4GiB; default 2GiB)")
-	fs.Var(&f.observe, "flink-observe", "list the checkpoints again after this long (`DURATION`) and fail if a new one appeared: the old job still runs")
+	fs.Var(&f.observe, "flink-observe", "list the checkpoints again after this long (`DUR`) and fail if a new one appeared: the old job still runs")
 	fs.BoolVar(&f.require, "flink-require", false, "fail (exit 1) instead of falling back when no Flink location offers a restorable position (empty: a first deploy or a mistyped prefix)")
 }
 
@@ -132,7 +132,7 @@ func (f *resolveFlags) flinkResolvers(ctx context.Context, e *env) ([]resume.Res
 // readAnchor reads the _metadata of the snapshot at raw (not verified: only
 // its operators matter) and returns them as the application's identity.
 func readAnchor(ctx context.Context, e *env, raw string, locs *[]*location) (*flinkckpt.Job, error) {
-	raw = strings.TrimSuffix(strings.TrimSuffix(raw, "/"), "/_metadata")
+	raw = snapshotDir(raw)
 	loc, err := openLocation(ctx, e, raw)
 	if err != nil {
 		return nil, err
