@@ -57,7 +57,9 @@ type Position struct {
 	// state.
 	StateBackend string `json:"state_backend,omitempty"`
 	// Unaligned marks an unaligned checkpoint (in-flight data recorded):
-	// restorable into the same job on the same Flink minor version only.
+	// restorable into the same job, unchanged, on the same Flink minor
+	// version and state backend only; rescaling and patch upgrades are
+	// supported.
 	Unaligned bool `json:"unaligned,omitempty"`
 	// FinishedOperators counts operators that had fully finished.
 	FinishedOperators int `json:"finished_operators,omitempty"`

@@ -75,7 +75,7 @@
 //	flink.savepoint-while-running          the savepoint was taken while the job ran on, and it checkpointed later
 //	flink.checkpoint-id-mismatch           the _metadata's checkpoint id is not its chk-<n> dir's (a hand copy)
 //	flink.kind-unknown                     a v2/v3 _metadata outside chk-<n>/savepoint-… dirs: kind unknown
-//	flink.unaligned                        an unaligned checkpoint: same job, same Flink minor version only
+//	flink.unaligned                        an unaligned checkpoint: the same job, unchanged, same Flink minor version only (rescaling works)
 //	flink.finished-operators               the snapshot records finished operators
 //	flink.savepoint-preferred              an upgrade chose a savepoint over newer checkpoints
 //	flink.not-observed                     the newest _metadata is younger than a minute: the job may still run
