@@ -106,11 +106,7 @@ func BenchmarkRestartedRuns200JobDirs20ms(b *testing.B) {
 		}
 		n++
 	}
-	f := float64(n)
-	b.ReportMetric(float64(rec.Count(blobtest.OpList))/f, "lists/op")
-	b.ReportMetric(float64(rec.Count(blobtest.OpRead))/f, "reads/op")
-	b.ReportMetric(float64(rec.Count(blobtest.OpAttributes))/f, "attrs/op")
-	b.ReportMetric(float64(rec.MaxInFlight()), "max-in-flight")
+	reportCalls(b, rec, n)
 }
 
 var (

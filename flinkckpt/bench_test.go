@@ -250,11 +250,7 @@ func Benchmark200JobDirs20ms(b *testing.B) {
 		}
 		n++
 	}
-	f := float64(n)
-	b.ReportMetric(float64(rec.Count(blobtest.OpList))/f, "lists/op")
-	b.ReportMetric(float64(rec.Count(blobtest.OpRead))/f, "reads/op")
-	b.ReportMetric(float64(rec.Count(blobtest.OpAttributes))/f, "attrs/op")
-	b.ReportMetric(float64(rec.MaxInFlight()), "max-in-flight")
+	reportCalls(b, rec, n)
 }
 
 var (
@@ -340,4 +336,14 @@ func BenchmarkVerifyFixture122Refs(b *testing.B) {
 	b.ReportMetric(float64(rec.Count(blobtest.OpList))/f, "lists/op")
 	b.ReportMetric(float64(rec.Count(blobtest.OpRead))/f, "reads/op")
 	b.ReportMetric(float64(rec.Count(blobtest.OpAttributes))/f, "attrs/op")
+}
+
+// reportCalls reports the storage calls of n resolves per resolve, and the
+// most calls in flight at once.
+func reportCalls(b *testing.B, rec *blobtest.Recorder, n int) {
+	f := float64(n)
+	b.ReportMetric(float64(rec.Count(blobtest.OpList))/f, "lists/op")
+	b.ReportMetric(float64(rec.Count(blobtest.OpRead))/f, "reads/op")
+	b.ReportMetric(float64(rec.Count(blobtest.OpAttributes))/f, "attrs/op")
+	b.ReportMetric(float64(rec.MaxInFlight()), "max-in-flight")
 }

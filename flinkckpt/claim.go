@@ -19,7 +19,11 @@ const (
 	ClaimAuto ClaimMode = ""
 	// ClaimNoClaim: Flink never deletes the snapshot; the new job's first
 	// checkpoint is a full one and shares no file with it (Flink's default
-	// since 1.15).
+	// since 1.15). A new job running the changelog state backend cannot
+	// take that full checkpoint (its backend does not support NO_CLAIM,
+	// FLINK-38307): it restores, then fails its first checkpoint — whatever
+	// the snapshot, so a job that enables the changelog backend on restore
+	// needs ClaimClaim.
 	ClaimNoClaim ClaimMode = "NO_CLAIM"
 	// ClaimClaim: the new job owns the snapshot and deletes it once a newer
 	// checkpoint subsumes it.

@@ -236,6 +236,7 @@ func CheckCompat(cp *metadata.Checkpoint, job *Job) *Compat {
 		}
 	}
 	c.Compatible = c.Restorable(false)
+	c.Notes = append(c.Notes, job.Notes...)
 	if len(maybe) > 0 {
 		c.Notes = append(c.Notes, fmt.Sprintf("restored only if the new job creates these conditional operators, which its description does not settle: %s",
 			strings.Join(maybe, ", ")))

@@ -80,7 +80,9 @@
 // reads = one _metadata per job dir and savepoint dir, plus one per
 // incomplete or broken snapshot skipped; attribute calls = the distinct
 // files referenced outside the snapshot's own dir (shared/, other job dirs,
-// entropy paths, extra roots), concurrently, plus one per run in a job dir
+// entropy paths, extra roots), concurrently — on a local bucket (package
+// localblob) batched, one directory open per batch and one system call per
+// file, without gocloud's per-call overhead — plus one per run in a job dir
 // whose ids have gaps (the newest _metadata of each, to order the runs;
 // none without a gap), plus one when the root inferred for the chosen
 // snapshot has a single segment between the authority and its key
@@ -89,7 +91,8 @@
 // snapshot that fails verification costs its listing and attribute calls
 // again for the next one tried; one the new job ([Options.Job]) cannot
 // restore costs nothing beyond its _metadata read. [Options.Observe] adds
-// the root and job dir listings once more after the window. A _metadata is
+// the root and job dir listings once more after the window (for a location
+// that is one chk-<n> dir: its job dir's, before and after). A _metadata is
 // read into one buffer of its size, which the model shares (a 280 MB file
 // is held once).
 //

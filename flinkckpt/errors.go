@@ -15,7 +15,7 @@ import (
 // [resume.ErrNoPosition] (there is honestly nothing to offer), so a chain
 // falls back to other sources; a deploy tool that requires state checks it
 // with errors.Is and fails instead (resumectl resolve --flink-require).
-var ErrEmptyLocation error = emptyLocationError{}
+var ErrEmptyLocation = error(emptyLocationError{})
 
 type emptyLocationError struct{}
 
@@ -32,7 +32,7 @@ func (emptyLocationError) Unwrap() error { return resume.ErrNoPosition }
 // so a chain falls back to other sources; the best of those is usually the
 // snapshot's own source positions (package salvage, resumectl resolve
 // with the new job given). Check it with errors.Is.
-var ErrIncompatible error = incompatibleError{}
+var ErrIncompatible = error(incompatibleError{})
 
 type incompatibleError struct{}
 

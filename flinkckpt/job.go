@@ -22,6 +22,10 @@ type Job struct {
 	// (StreamGraphHasherV2.generateDeterministicHash). A snapshot operator
 	// that matches none of Operators may be one of them.
 	Unpredictable []string
+	// Notes are what the description's reading assumed (a plan's notes:
+	// the Flink version whose rules were applied); CheckCompat repeats
+	// them.
+	Notes []string
 	// Parallelism and MaxParallelism of the new job's operators when known
 	// and not set per operator (JobOperator); 0 when unknown. A plan does
 	// not record them.

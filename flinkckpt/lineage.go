@@ -29,7 +29,7 @@ var fixedJobIDRE = regexp.MustCompile(`^[0-9a-f]{16}0{16}$`)
 func isFixedJobID(job string) bool { return fixedJobIDRE.MatchString(job) }
 
 // maxRunProbes bounds the attribute calls spent ordering one job dir's
-// runs; runs beyond it keep id order, after the probed ones.
+// runs; runs beyond it keep id order, after the timed ones.
 const maxRunProbes = 16
 
 // run is a stretch of a job dir's checkpoint ids without gaps.
@@ -37,6 +37,9 @@ type run struct {
 	ids []int64   // newest first
 	mod time.Time // _metadata time of its newest readable checkpoint (zero: none found)
 	at  int64     // the id that time is of
+	// empty: every id was probed and none has a _metadata (checkpoints in
+	// progress, failed or being deleted): nothing in it to restore.
+	empty bool
 }
 
 // runOrder records how a job dir's ids were reordered, for the warning.
@@ -95,6 +98,7 @@ func orderRuns(ctx context.Context, b *blob.Bucket, jobs []*jobDir, conc int) (i
 			r.mod, r.at = a.ModTime, id
 			return nil
 		}
+		r.empty = len(r.ids) <= 3
 		return nil
 	})
 	total := 0
@@ -110,22 +114,48 @@ func orderRuns(ctx context.Context, b *blob.Bucket, jobs []*jobDir, conc int) (i
 	return total, nil
 }
 
-// sortRuns puts a job dir's runs in time order (runs without a readable
-// _metadata last, by id) and its ids in that order.
+// sortRuns puts a job dir's runs in time order and its ids in that order.
+// Runs without any _metadata (a checkpoint in progress or failed above a
+// gap a failed checkpoint left) come first, as an incomplete newest
+// checkpoint does without a gap: they are only listed as skipped. Runs
+// whose time is unknown for another reason (not probed, or no _metadata
+// among the ids probed) come last. Only the timed runs tell whether ids
+// are out of time order.
 func sortRuns(j *jobDir, runs []run) {
-	highest := runs[0]
+	class := func(r run) int {
+		switch {
+		case r.empty:
+			return 0
+		case !r.mod.IsZero():
+			return 1
+		}
+		return 2
+	}
+	var highest *run // the timed run with the highest ids
+	for i := range runs {
+		if class(runs[i]) == 1 {
+			h := runs[i]
+			highest = &h
+			break
+		}
+	}
 	sort.SliceStable(runs, func(a, b int) bool {
 		ra, rb := runs[a], runs[b]
-		switch {
-		case ra.mod.IsZero() != rb.mod.IsZero():
-			return !ra.mod.IsZero()
-		case !ra.mod.Equal(rb.mod):
+		switch ca, cb := class(ra), class(rb); {
+		case ca != cb:
+			return ca < cb
+		case ca == 1 && !ra.mod.Equal(rb.mod):
 			return ra.mod.After(rb.mod)
 		}
 		return ra.ids[0] > rb.ids[0]
 	})
-	if runs[0].ids[0] != highest.ids[0] {
-		j.runs = &runOrder{newest: runs[0], highest: highest}
+	for _, r := range runs {
+		if class(r) == 1 {
+			if r.ids[0] != highest.ids[0] {
+				j.runs = &runOrder{newest: r, highest: *highest}
+			}
+			break
+		}
 	}
 	j.ids = j.ids[:0]
 	for _, r := range runs {
@@ -141,14 +171,7 @@ func restartedRunWarning(best *snap, j *jobDir) (resume.Warning, bool) {
 	}
 	o := j.runs
 	return resume.Warnf(WarnRestartedRun, "in job dir %s a lower checkpoint id is newer than a higher one (chk-%d written %s, chk-%d written %s): a restarted run continued from its savepoint's id, or started again at 1 after losing its HA store, so ids are not time order here; %s is of the newest run",
-		j.key, o.newest.at, o.newest.mod.UTC().Format(time.RFC3339), o.highest.at, tsOrUnknown(o.highest.mod), best.name()), true
-}
-
-func tsOrUnknown(t time.Time) string {
-	if t.IsZero() {
-		return "at an unknown time"
-	}
-	return t.UTC().Format(time.RFC3339)
+		j.key, o.newest.at, o.newest.mod.UTC().Format(time.RFC3339), o.highest.at, o.highest.mod.UTC().Format(time.RFC3339), best.name()), true
 }
 
 // savepointPrefix returns the job id prefix of a savepoint dir name

@@ -74,6 +74,21 @@ func TestRestartedRunChosenByTime(t *testing.T) {
 			t.Errorf("reasons %q", c.Reasons)
 		}
 	})
+	t.Run("FailedCheckpointAndOneInProgress", func(t *testing.T) {
+		// A failed checkpoint leaves a gap in the ids (Flink deletes its
+		// dir) and the crashed job left chk-102 without _metadata: one run
+		// whose time is known, one without any _metadata. Ids are time
+		// order here: chk-100 is chosen, chk-102 is listed as incomplete,
+		// and nothing says a run restarted.
+		e := newEnv(t, "ck/", "s3a://bucket/", nil)
+		e.chk(jobA, 98, t0.Add(-2*time.Minute), &flinkckpttest.Checkpoint{Shared: shared("a", 1)})
+		e.chk(jobA, 100, t0, &flinkckpttest.Checkpoint{Shared: shared("a", 1)})
+		e.chk(jobA, 102, t0.Add(time.Minute), &flinkckpttest.Checkpoint{Shared: shared("a", 1), Incomplete: true})
+		c, p := e.mustResolve(nil)
+		if p.CheckpointID != 100 || c.HasWarning(flinkckpt.WarnRestartedRun) || !hasLine(c.Reasons, `^chk-102 of job .*: no _metadata`) {
+			t.Errorf("chose %d, reasons %q, warnings %q", p.CheckpointID, c.Reasons, c.Warnings)
+		}
+	})
 	t.Run("NoGapNoProbe", func(t *testing.T) {
 		e := newEnv(t, "ck/", "s3a://bucket/", nil)
 		e.chk(zero, 7, t0.Add(-time.Minute), &flinkckpttest.Checkpoint{Shared: shared("a", 1)})

@@ -2,12 +2,15 @@ package flinkckpt_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -210,4 +213,106 @@ func TestWriteLargeLocalRoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeLocalRoot(t, dir, 3000, 100000, refs)
+}
+
+// TestLocalRootVerification (item 9): verification through localblob's
+// batched stats (localblob.StatKeys) finds what one attribute call per
+// file would: a deleted or truncated shared file makes the newest
+// checkpoint broken and the older one is chosen with a warning; a FIFO
+// planted as a shared file is refused (a storage failure naming it, never a
+// wait); files under a local extra root are checked there.
+func TestLocalRootVerification(t *testing.T) {
+	dir := t.TempDir()
+	writeLocalRoot(t, dir, 2, 40, 30)
+	b, err := localblob.OpenBucket(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	opts := &flinkckpt.Options{FlinkRoot: "file://" + filepath.ToSlash(dir)}
+	resolve := func() (resume.Candidate, *flinkckpt.Position, error) {
+		t.Helper()
+		r, err := flinkckpt.NewResolver(b, "", opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := r.Resolve(context.Background())
+		if err != nil {
+			return c, nil, err
+		}
+		p, _ := flinkckpt.PositionOf(c.Position)
+		return c, p, nil
+	}
+	c, p, err := resolve()
+	if err != nil || p.CheckpointID != 2 || !p.Verified || p.CheckedFiles != 31 {
+		t.Fatalf("intact: %+v %v", p, err)
+	}
+	shared := filepath.Join(dir, benchJob, "shared")
+	for _, tc := range []struct {
+		name, why string
+		damage    func(path string) error
+	}{
+		{"Deleted", "1 of 31 referenced files missing, first: " + benchJob + "/shared/00000035.sst", os.Remove},
+		{"Truncated", "1 of 31 referenced files of the wrong size, first: " + benchJob + "/shared/00000035.sst", func(p string) error { return os.Truncate(p, 1) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := filepath.Join(shared, "00000035.sst")
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := tc.damage(f); err != nil {
+				t.Fatal(err)
+			}
+			defer os.WriteFile(f, data, 0o644)
+			c, p, err = resolve()
+			if err != nil || p.CheckpointID != 1 || !c.HasWarning(flinkckpt.WarnOlderThanBroken) ||
+				!hasLine(c.Reasons, `^chk-2 of job .*: broken: `+regexp.QuoteMeta(tc.why)) {
+				t.Errorf("chose %+v, %v, reasons %q", p, err, c.Reasons)
+			}
+		})
+	}
+	t.Run("FIFO", func(t *testing.T) {
+		f := filepath.Join(shared, "00000036.sst")
+		data, _ := os.ReadFile(f)
+		os.Remove(f)
+		if err := syscall.Mkfifo(f, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { os.Remove(f); os.WriteFile(f, data, 0o644) }()
+		_, _, err := resolve()
+		if !errors.Is(err, localblob.ErrNotRegular) || errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), benchJob+"/shared/00000036.sst") {
+			t.Errorf("err %v", err)
+		}
+	})
+	t.Run("ExtraRoot", func(t *testing.T) {
+		other := t.TempDir()
+		if err := os.MkdirAll(filepath.Join(other, "dstl"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(other, "dstl", "log-1"), make([]byte, 16), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ob, err := localblob.OpenBucket(other, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ob.Close()
+		l := &flinkckpttest.Layout{Bucket: b, Root: "file://" + filepath.ToSlash(dir) + "/"}
+		if _, err := l.Checkpoint(context.Background(), benchJob, 3, &flinkckpttest.Checkpoint{Shared: []string{"00000001.sst"}, FileSize: 4,
+			Absolute: []string{"file://" + filepath.ToSlash(other) + "/dstl/log-1", "file://" + filepath.ToSlash(other) + "/dstl/log-2"}}); err != nil {
+			t.Fatal(err)
+		}
+		o := *opts
+		o.ExtraRoots = []flinkckpt.ExtraRoot{{FlinkRoot: "file://" + filepath.ToSlash(other), Bucket: ob}}
+		r, err := flinkckpt.NewResolver(b, "", &o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := r.Resolve(context.Background())
+		p, _ := flinkckpt.PositionOf(c.Position)
+		if err != nil || p.CheckpointID != 2 || !hasLine(c.Reasons, `^chk-3 of job .*: broken: 1 of 4 referenced files missing, first: dstl/log-2`) {
+			t.Errorf("chose %+v, %v, reasons %q", p, err, c.Reasons)
+		}
+	})
 }

@@ -19,19 +19,37 @@ const notObservedAge = time.Minute
 // *StillRunningError when anything appeared that the first listing (first)
 // did not have: a chk-<n> above a job dir's highest id, a job dir, a
 // savepoint dir. A running job with execution.checkpointing.num-retained 1
-// deletes the checkpoint chosen now when it completes its next one.
+// deletes the checkpoint chosen now when it completes its next one. A
+// location that is one chk-<n> dir shows nothing new while its job runs on:
+// its job dir (the parent) is watched instead, listed before and after the
+// window. A location of savepoints only says nothing about the job's
+// checkpoints, and the reason says so.
 func (r *Resolver) observe(ctx context.Context, first *layout) (string, error) {
-	if err := r.opts.Wait(ctx, r.opts.Observe); err != nil {
-		return "", fmt.Errorf("flinkckpt: observe %q: %w", r.prefix, err)
+	prefix, where := r.prefix, fmt.Sprintf("%q", r.prefix)
+	if _, ok := chkID(lastSegment(r.prefix) + "/"); ok && first.direct && len(first.jobs) == 0 {
+		prefix, where = parentDir(r.prefix), fmt.Sprintf("job dir %q", parentDir(r.prefix))
+		var err error
+		if first, err = discover(ctx, r.bucket, prefix, r.opts.JobID, r.opts.Concurrency); err != nil {
+			return "", err
+		}
 	}
-	again, err := discover(ctx, r.bucket, r.prefix, r.opts.JobID, r.opts.Concurrency)
+	if err := r.opts.Wait(ctx, r.opts.Observe); err != nil {
+		return "", fmt.Errorf("flinkckpt: observe %q: %w", prefix, err)
+	}
+	again, err := discover(ctx, r.bucket, prefix, r.opts.JobID, r.opts.Concurrency)
 	if err != nil {
 		return "", err
 	}
 	if appeared := diffLayouts(first, again); len(appeared) > 0 {
-		return "", &StillRunningError{Location: r.prefix, Window: r.opts.Observe, Appeared: appeared}
+		return "", &StillRunningError{Location: prefix, Window: r.opts.Observe, Appeared: appeared}
 	}
-	return fmt.Sprintf("observed %q for %s: no new checkpoint or savepoint appeared (the old job is not checkpointing)", r.prefix, r.opts.Observe), nil
+	switch {
+	case len(first.jobs) == 0 && len(first.savepoints) > 0:
+		return fmt.Sprintf("observed %s for %s: no new savepoint appeared; it holds no checkpoints, so this says nothing about whether the old job still runs", where, r.opts.Observe), nil
+	case len(first.savepoints) > 0:
+		return fmt.Sprintf("observed %s for %s: no new checkpoint or savepoint appeared (the old job is not checkpointing)", where, r.opts.Observe), nil
+	}
+	return fmt.Sprintf("observed %s for %s: no new checkpoint appeared (the old job is not checkpointing)", where, r.opts.Observe), nil
 }
 
 // diffLayouts lists the keys of dirs in b that a did not have, counting
@@ -87,12 +105,16 @@ func fixedJobWarning(best *snap) (resume.Warning, bool) {
 		return resume.Warning{}, false
 	}
 	// A job that reached a globally terminal state leaves its result in the
-	// JobResultStore (FLIP-194): until it is cleaned up (a dirty entry), or
-	// for good with job-result-store.delete-on-commit: false (as the
-	// Kubernetes operator sets), a submission under the same job id is
-	// taken as already finished and not run
+	// JobResultStore (FLIP-194) at job-result-store.storage-path (by
+	// default <high-availability.storageDir>/job-result-store/<cluster id>):
+	// until it is cleaned up (a dirty entry), or for good with
+	// job-result-store.delete-on-commit: false, a submission under the same
+	// job id is taken as already finished and not run
 	// (DuplicateJobSubmissionException.isGloballyTerminated, tolerated by
-	// ApplicationDispatcherBootstrap in application mode).
-	return resume.Warnf(WarnFixedJobID, "%s is in job dir %s, application mode's fixed job id (HA on): a new deployment with the same high-availability.cluster-id gets the same job id, and if the old job reached a terminal state whose result is still in the JobResultStore (job-result-store.delete-on-commit: false, as the Kubernetes operator sets it, or a dirty entry) Flink takes the job as finished and does not run it — clear the entry or use a new cluster id",
+	// ApplicationDispatcherBootstrap in application mode). The Kubernetes
+	// operator sets delete-on-commit false but gives every deployment a
+	// storage path of its own (FLINK-27569), so its redeployments are not
+	// affected.
+	return resume.Warnf(WarnFixedJobID, "%s is in job dir %s, application mode's fixed job id (HA on): a new deployment with the same high-availability.cluster-id gets the same job id, and if the old job reached a terminal state whose result is still in the JobResultStore at the same job-result-store.storage-path (a dirty entry whose cleanup did not finish, or a clean one kept by job-result-store.delete-on-commit: false) Flink takes the job as finished and does not run it — remove the entry or use a new cluster id",
 		best.name(), best.job), true
 }

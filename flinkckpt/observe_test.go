@@ -51,8 +51,47 @@ func TestObserveWindow(t *testing.T) {
 		e.chk(jobA, 41, t0, &flinkckpttest.Checkpoint{Shared: shared("a", 1)})
 		c, p := e.mustResolve(&flinkckpt.Options{Observe: time.Minute, Now: func() time.Time { return t0.Add(10 * time.Second) },
 			Wait: func(context.Context, time.Duration) error { return nil }})
-		if p.CheckpointID != 41 || !hasLine(c.Reasons, `^observed "ck/" for 1m0s: no new checkpoint or savepoint appeared`) || c.HasWarning(flinkckpt.WarnNotObserved) {
+		if p.CheckpointID != 41 || !hasLine(c.Reasons, `^observed "ck/" for 1m0s: no new checkpoint appeared \(the old job is not checkpointing\)`) || c.HasWarning(flinkckpt.WarnNotObserved) {
 			t.Errorf("chose %d, reasons %q, warnings %q", p.CheckpointID, c.Reasons, c.Warnings)
+		}
+	})
+	t.Run("SingleCheckpointDir", func(t *testing.T) {
+		// Pointed at one chk-<n> dir, the window watches its job dir: a
+		// newer chk-<n> there means the job runs on (and, retaining one,
+		// deletes this one). A newer one already there before the window is
+		// no news.
+		e := newEnv(t, "ck/", "s3a://bucket/", nil)
+		e.chk(jobA, 41, t0, &flinkckpttest.Checkpoint{Shared: shared("a", 1)})
+		e.chk(jobA, 42, t0.Add(time.Minute), &flinkckpttest.Checkpoint{Shared: shared("a", 1)})
+		r, err := flinkckpt.NewResolver(e.bucket, "ck/"+jobA+"/chk-41/", &flinkckpt.Options{FlinkRoot: e.l.FlinkRoot(), Observe: time.Minute,
+			Wait: func(context.Context, time.Duration) error {
+				e.chk(jobA, 43, t0.Add(2*time.Minute), &flinkckpttest.Checkpoint{Shared: shared("a", 1)})
+				return nil
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = r.Resolve(e.ctx)
+		var sr *flinkckpt.StillRunningError
+		if !errors.As(err, &sr) || len(sr.Appeared) != 1 || sr.Appeared[0] != "ck/"+jobA+"/chk-43/" {
+			t.Errorf("err %v", err)
+		}
+		r, _ = flinkckpt.NewResolver(e.bucket, "ck/"+jobA+"/chk-41/", &flinkckpt.Options{FlinkRoot: e.l.FlinkRoot(), Observe: time.Minute,
+			Wait: func(context.Context, time.Duration) error { return nil }})
+		c, err := r.Resolve(e.ctx)
+		if err != nil || !hasLine(c.Reasons, `^observed job dir "ck/`+jobA+`/" for 1m0s: no new checkpoint appeared`) {
+			t.Errorf("quiet: %v, reasons %q", err, c.Reasons)
+		}
+	})
+	t.Run("SavepointsOnly", func(t *testing.T) {
+		// A savepoint dir says nothing about the job's checkpoints: the
+		// reason does not claim the job stopped.
+		e := newEnv(t, "sp/", "s3a://bucket/", nil)
+		e.savepoint(flinkckpttest.SavepointName(jobA, 1), 7, t0, nil)
+		c, _ := e.mustResolve(&flinkckpt.Options{FlinkRoot: e.l.FlinkRoot(), Observe: time.Minute,
+			Wait: func(context.Context, time.Duration) error { return nil }})
+		if hasLine(c.Reasons, "not checkpointing") || !hasLine(c.Reasons, `^observed "sp/" for 1m0s: no new savepoint appeared; it holds no checkpoints, so this says nothing about whether the old job still runs`) {
+			t.Errorf("reasons %q", c.Reasons)
 		}
 	})
 	t.Run("CancelledDuringWindow", func(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 )
 
-// DefaultName is the resolver name used when Options.Name is empty.
+// DefaultName is the resolver's name when Options.Name is empty.
 const DefaultName = "flink-checkpoints"
 
 // DefaultConcurrency bounds concurrent storage calls when
@@ -24,7 +24,7 @@ const DefaultConcurrency = 64
 // Options configures a Resolver, List and Inspect. A nil *Options means
 // defaults.
 type Options struct {
-	// Name of the resolver; DefaultName when empty.
+	// Name is the resolver's name in decisions; DefaultName when empty.
 	Name string
 	// JobID restricts the search to that job's dir and its savepoints
 	// (savepoint-<first 6 of the id>-… whose operators overlap the job
@@ -122,13 +122,17 @@ type Options struct {
 	// out. Unknown when empty: the launch's configuration carries the mode.
 	FlinkVersion string
 	// ClaimMode overrides the claim mode of the launch; ClaimAuto (the
-	// zero value) chooses NO_CLAIM, or CLAIM for changelog snapshots.
+	// zero value) chooses NO_CLAIM, or CLAIM for changelog snapshots. Set
+	// ClaimClaim when the new job enables the changelog state backend on a
+	// snapshot taken without it: the snapshot does not show that, and
+	// NO_CLAIM would fail the new job's first checkpoint.
 	ClaimMode ClaimMode
 	// Observe, when positive, lists the location again after this long
 	// and fails with a *StillRunningError when a newer chk-<n> (or a new
 	// job or savepoint dir) appeared: the old job still runs, and with
 	// execution.checkpointing.num-retained 1 it deletes the chosen
-	// checkpoint at its next one.
+	// checkpoint at its next one. For a location that is one chk-<n> dir
+	// its job dir is watched.
 	Observe time.Duration
 	// Wait pauses for the observation window. nil waits on a timer and
 	// returns ctx's error early when ctx is done. Tests set it to make

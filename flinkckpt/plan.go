@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -261,7 +262,28 @@ func JobFromPlan(r io.Reader, opts *PlanOptions) (*Job, error) {
 // AddPlan adds the operators of a plan read with ReadPlan: operators with a
 // uid (the conditional ones as Maybe; virtual transformations never), and,
 // in Unpredictable, those whose ids the plan cannot give.
+//
+// A connector that returns DataStream transformations
+// (DataStreamScanProvider, DataStreamSinkProvider, TransformationScanProvider
+// …; Paimon's source and sink do) may add operators of its own, which the
+// plan does not list: the planner gives them a uid of
+// table.exec.uid.format with the name the connector passes to
+// ProviderContext.generateUid(name), or, when it does not call it, a
+// topology hash. They are named once in Unpredictable; add the uids you
+// know with AddUID ("<id>_<name>" with the default format). The plan's
+// Notes go to Job.Notes.
 func (j *Job) AddPlan(p *Plan) {
+	j.Notes = append(j.Notes, p.Notes...)
+	var connectors []string
+	for _, n := range p.Nodes {
+		if n.Err == nil && n.UIDs && (n.Type == "stream-exec-table-source-scan" || n.Type == "stream-exec-sink") {
+			connectors = append(connectors, strconv.FormatInt(n.ID, 10))
+		}
+	}
+	if len(connectors) > 0 {
+		j.Unpredictable = append(j.Unpredictable, fmt.Sprintf("operators a connector adds itself beside those of nodes %s (DataStreamScanProvider, DataStreamSinkProvider …): uid <id>_<name> when it calls ProviderContext.generateUid(name), a topology hash otherwise",
+			strings.Join(connectors, ", ")))
+	}
 	for _, n := range p.Nodes {
 		if n.Err != nil {
 			j.Unpredictable = append(j.Unpredictable, fmt.Sprintf("node %d (%s_%d): %v", n.ID, n.Type, n.Version, n.Err))

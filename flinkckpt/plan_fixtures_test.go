@@ -196,7 +196,21 @@ func TestPlanPerturbedReportsDroppedState(t *testing.T) {
 					p["edges"] = edges
 				})
 				job := jobFromPlan(t, removed, nil)
-				want := statefulIDs(cp, func(op metadata.Operator) bool { return !job.Has(op.ID) })
+				// Exactly the removed node's operators with state: taken
+				// from the unedited plan, not from the job under test.
+				victimIDs := map[string]bool{}
+				orig, err := flinkckpt.ParsePlan(plan, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, n := range orig.Nodes {
+					for _, op := range n.Operators {
+						if n.ID == victim && op.ID != "" {
+							victimIDs[op.ID] = true
+						}
+					}
+				}
+				want := statefulIDs(cp, func(op metadata.Operator) bool { return victimIDs[op.ID] })
 				if len(want) == 0 {
 					t.Fatal("the removed node held no state: the test proves nothing")
 				}

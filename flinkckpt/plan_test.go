@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/metadata"
 )
 
 // testPlan builds a compiled plan: nodes are JSON objects without the
@@ -201,7 +202,8 @@ func TestPlanUnknownNodeType(t *testing.T) {
 		t.Fatalf("plan %+v", p)
 	}
 	j, err := flinkckpt.JobFromPlan(strings.NewReader(plan), nil)
-	if !errors.Is(err, flinkckpt.ErrUnknownNodeType) || j == nil || !j.Has(flinkckpt.OperatorID("4_sink")) || len(j.Unpredictable) != 2 {
+	if !errors.Is(err, flinkckpt.ErrUnknownNodeType) || j == nil || !j.Has(flinkckpt.OperatorID("4_sink")) || len(j.Unpredictable) != 3 ||
+		!strings.Contains(j.Unpredictable[0], "nodes 1, 4") || !strings.Contains(j.Unpredictable[1], "node 2 (stream-exec-process-table-function_1)") {
 		t.Errorf("job %+v, error %v", j, err)
 	}
 }
@@ -263,4 +265,44 @@ func TestPlanUIDCollision(t *testing.T) {
 	if !errors.Is(err, flinkckpt.ErrUIDCollision) || p == nil || !strings.Contains(err.Error(), `"calc"`) {
 		t.Errorf("plan %v, error %v", p, err)
 	}
+}
+
+// TestPlanConnectorOperatorsAndNotes: what a plan cannot tell reaches the
+// check. A connector's own operators (DataStreamScanProvider …) are named
+// once as unpredictable — the hint on dropped state — and a uid the user
+// knows for one of them restores its state; the plan's notes (the Flink
+// version whose rules were applied) are the check's notes.
+func TestPlanConnectorOperatorsAndNotes(t *testing.T) {
+	const plan = `{"flinkVersion": "2.1", "nodes": [
+	  {"id": 1, "type": "stream-exec-table-source-scan_1"},
+	  {"id": 2, "type": "stream-exec-sink_1"}], "edges": [{"source": 1, "target": 2}]}`
+	j, err := flinkckpt.JobFromPlan(strings.NewReader(plan), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(j.Unpredictable) != 1 || !strings.Contains(j.Unpredictable[0], "nodes 1, 2") || !strings.Contains(j.Unpredictable[0], "ProviderContext.generateUid") {
+		t.Fatalf("unpredictable %q", j.Unpredictable)
+	}
+	// The snapshot: the plan's source and a connector operator of node 1
+	// (uid 1_monitor) holding state.
+	cp := &metadata.Checkpoint{CheckpointID: 4, Operators: []metadata.Operator{
+		withState(flinkckpt.OperatorID("1_source")), withState(flinkckpt.OperatorID("1_monitor"))}}
+	c := flinkckpt.CheckCompat(cp, j)
+	if c.Compatible || len(c.Dropped) != 1 || c.Dropped[0] != flinkckpt.OperatorID("1_monitor") {
+		t.Fatalf("compatible %v dropped %v", c.Compatible, c.Dropped)
+	}
+	notes := strings.Join(c.Notes, "\n")
+	if !strings.Contains(notes, "could take dropped state: operators a connector adds itself") || !strings.Contains(notes, "Flink 2.1 may add transformations") {
+		t.Errorf("notes %q", c.Notes)
+	}
+	j.AddUID("1_monitor")
+	if c := flinkckpt.CheckCompat(cp, j); !c.Compatible {
+		t.Errorf("with the connector's uid: dropped %v", c.Dropped)
+	}
+}
+
+func withState(id string) metadata.Operator {
+	return metadata.Operator{ID: id, Parallelism: 1, MaxParallelism: 128, SubtaskStates: []metadata.SubtaskState{{Index: 0,
+		ManagedOperator: &metadata.OperatorHandle{Type: metadata.TypeOperatorStream,
+			Stream: &metadata.StreamHandle{Type: metadata.TypeByteStream, Data: []byte{0, 0, 0, 6, 0}}}}}}
 }

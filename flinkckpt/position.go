@@ -7,7 +7,7 @@ import (
 	"github.com/resumekit/resumekit/resume"
 )
 
-// Position kinds.
+// The Kinds of a [Position]: a checkpoint, or a savepoint.
 const (
 	KindCheckpoint = "flink-checkpoint"
 	KindSavepoint  = "flink-savepoint"
@@ -57,7 +57,9 @@ type Position struct {
 	// state.
 	StateBackend string `json:"state_backend,omitempty"`
 	// Unaligned marks an unaligned checkpoint (in-flight data recorded):
-	// restorable into the same job on the same Flink minor version only.
+	// restorable into the same job, unchanged, on the same Flink minor
+	// version and state backend only; rescaling and patch upgrades are
+	// supported.
 	Unaligned bool `json:"unaligned,omitempty"`
 	// FinishedOperators counts operators that had fully finished.
 	FinishedOperators int `json:"finished_operators,omitempty"`
@@ -122,9 +124,9 @@ func (p Position) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(p))
 }
 
-// PositionOf returns the flinkckpt position inside p: a Position or
-// *Position, or a *resume.RawPosition read back from a decision document
-// whose kind is flink-checkpoint or flink-savepoint.
+// PositionOf returns the position in p: a Position, a copy of a *Position,
+// or a [*resume.RawPosition] of kind "flink-checkpoint" or "flink-savepoint" read back from a decision
+// document, decoded. Any other position is an error.
 func PositionOf(p resume.Position) (*Position, error) {
 	out, err := resume.PositionAs[Position](p, KindCheckpoint, KindSavepoint)
 	if err != nil {

@@ -341,7 +341,7 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 		}
 		if r.opts.Intent == IntentUpgrade && best.facts.channels > 0 && !best.savepoint {
 			refused++
-			if err := skip("refused for an upgrade: an unaligned checkpoint (in-flight data recorded) restores neither across a Flink minor version nor into a changed job", passRefused); err != nil {
+			if err := skip("refused for an upgrade: an unaligned checkpoint (in-flight data recorded) restores neither across a Flink minor version nor into a changed job (only rescaling and patch upgrades)", passRefused); err != nil {
 				return resume.Candidate{}, err
 			}
 			continue

@@ -132,7 +132,7 @@ func keyedFamily(k *metadata.KeyedHandle) string {
 func restoreWarnings(name string, f restoreFacts) []resume.Warning {
 	var out []resume.Warning
 	if f.channels > 0 {
-		out = append(out, resume.Warnf(WarnUnaligned, "%s is an unaligned checkpoint (%d in-flight data handles): Flink restores it into the same job graph on the same Flink minor version only — neither a Flink minor upgrade nor any job change (rescaling is supported); take a savepoint for those",
+		out = append(out, resume.Warnf(WarnUnaligned, "%s is an unaligned checkpoint (%d in-flight data handles): Flink restores it into the same job only — no changed operator even with the topology and record types kept — on the same Flink minor version and state backend; a parallelism change and a Flink patch upgrade are supported (\"Checkpoints vs. Savepoints\"); take a savepoint for anything else",
 			name, f.channels))
 	}
 	if n := len(f.finished) + len(f.partial); n > 0 {

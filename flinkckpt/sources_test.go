@@ -113,3 +113,70 @@ func TestSourcesRefusesEscapingPath(t *testing.T) {
 		t.Errorf("err %v", err)
 	}
 }
+
+// Flink 1.20's file merging (execution.checkpointing.file-merging.enabled)
+// puts several subtasks' operator state into one physical file: each
+// subtask's handle (type 17) holds a segment (type 15: path, start, size),
+// and the element offsets are relative to the segment's start. Sources
+// reads each segment's byte range, compressed or not, and decodes the
+// splits at their relative offsets.
+func TestSourcesFromMergedFileSegments(t *testing.T) {
+	ctx := context.Background()
+	for _, compressed := range []bool{false, true} {
+		t.Run(map[bool]string{false: "plain", true: "snappy"}[compressed], func(t *testing.T) {
+			b := memblob.OpenBucket(nil)
+			defer b.Close()
+			const job = "6f1e00000000000000000000000000aa"
+			dir := "ck/" + job + "/chk-5/"
+			mergedKey := "ck/" + job + "/taskowned/merged-1"
+			src := flinkckpttest.KafkaSource("orders", "orders", 10, 11)
+			src.Parallelism, src.Compressed = 2, compressed
+			src.Splits[1].Subtask = 1 // one split per subtask, one segment each
+			op, _ := src.Operator(4, nil)
+			// The merged file: another state's bytes, subtask 0's stream,
+			// padding, subtask 1's stream.
+			merged := []byte(strings.Repeat("x", 37))
+			for i := range op.SubtaskStates {
+				h := op.SubtaskStates[i].ManagedOperator
+				stream := h.Stream.Data
+				h.Type, h.TaskOwnedDir, h.SharedDir = metadata.TypeFileMergingOperator, "s3a://bucket/ck/"+job+"/taskowned", "s3a://bucket/ck/"+job+"/shared"
+				h.Stream = &metadata.StreamHandle{Type: metadata.TypeSegment, Path: "s3a://bucket/" + mergedKey, Name: "logical-" + string(rune('a'+i)),
+					Start: int64(len(merged)), Size: int64(len(stream))}
+				merged = append(merged, stream...)
+				merged = append(merged, strings.Repeat("y", 13)...)
+			}
+			data, err := flinkckpttest.Encode(&metadata.Checkpoint{Version: 4, CheckpointID: 5, Operators: []metadata.Operator{op}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := b.WriteAll(ctx, dir+"_metadata", data, nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.WriteAll(ctx, mergedKey, merged, nil); err != nil {
+				t.Fatal(err)
+			}
+			_, st, err := flinkckpt.Sources(ctx, b, dir, &flinkckpt.Options{FlinkRoot: "s3a://bucket/"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ps, _ := st.Sources[0].Kafka.Positions()
+			want := []sourcestate.KafkaPosition{{Topic: "orders", Partition: 0, Offset: 10}, {Topic: "orders", Partition: 1, Offset: 11}}
+			if diff := cmp.Diff(want, ps); diff != "" {
+				t.Errorf("kafka (-want +got):\n%s", diff)
+			}
+
+			// A merged file shorter than a segment: that source fails,
+			// naming the key; nothing is misread.
+			if err := b.WriteAll(ctx, mergedKey, merged[:len(merged)-20], nil); err != nil {
+				t.Fatal(err)
+			}
+			_, st, err = flinkckpt.Sources(ctx, b, dir, &flinkckpt.Options{FlinkRoot: "s3a://bucket/"})
+			if err == nil || !strings.Contains(err.Error(), mergedKey) || st.Sources[0].Err == nil {
+				t.Fatalf("short merged file: err %v", err)
+			}
+			if n := len(st.Sources[0].Kafka.Splits); n != 1 {
+				t.Errorf("%d splits decoded from a short merged file, want subtask 0's only", n)
+			}
+		})
+	}
+}

@@ -10,7 +10,6 @@ import (
 	"sync"
 
 	"gocloud.dev/blob"
-	"gocloud.dev/gcerrors"
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 )
@@ -250,27 +249,7 @@ func verify(ctx context.Context, b *blob.Bucket, dir, path string, md *metadata.
 	}
 	if len(others) > 0 {
 		v.Attributes = len(others)
-		err := parallel(ctx, len(others), conc, func(j int) error {
-			f := &v.Files[others[j]]
-			bucket := b
-			if x, ok := extraOf[others[j]]; ok {
-				bucket = rs.extras[x].bucket
-			}
-			a, err := bucket.Attributes(ctx, f.Key)
-			switch {
-			case gcerrors.Code(err) == gcerrors.NotFound:
-				f.Checked = true
-			case err != nil:
-				if f.Root != "" {
-					return fmt.Errorf("flinkckpt: attributes of %q (extra root %s): %w", f.Key, f.Root, err)
-				}
-				return fmt.Errorf("flinkckpt: attributes of %q: %w", f.Key, err)
-			default:
-				f.Checked, f.Exists, f.Size = true, true, a.Size
-			}
-			return nil
-		})
-		if err != nil {
+		if err := statFiles(ctx, b, rs, v.Files, others, extraOf, conc); err != nil {
 			return nil, err
 		}
 	}
@@ -299,45 +278,46 @@ func parentKey(key string) string {
 
 // parallel runs f(0..n-1) with at most limit calls at once and returns the
 // first error (or ctx.Err() once ctx is done); after an error no new calls
-// start.
+// start. min(limit, n) workers take the indices in order: a goroutine per
+// call would grow a fresh stack for each of thousands of attribute calls.
 func parallel(ctx context.Context, n, limit int, f func(i int) error) error {
-	if limit < 1 {
-		limit = 1
-	}
+	limit = max(1, min(limit, n))
 	var (
 		wg    sync.WaitGroup
 		mu    sync.Mutex
 		first error
+		next  int
 	)
-	sem := make(chan struct{}, limit)
-	failed := func() bool { mu.Lock(); defer mu.Unlock(); return first != nil }
-	for i := 0; i < n; i++ {
-		if err := ctx.Err(); err != nil {
-			mu.Lock()
-			if first == nil {
-				first = err
-			}
-			mu.Unlock()
-			break
+	// take returns the next index to run, or false once all ran, a call
+	// failed or ctx is done.
+	take := func() (int, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if first == nil {
+			first = ctx.Err()
 		}
-		if failed() {
-			break
+		if first != nil || next >= n {
+			return 0, false
 		}
-		sem <- struct{}{}
-		wg.Add(1)
-		go func(i int) {
-			defer func() { <-sem; wg.Done() }()
-			if failed() {
-				return
-			}
-			if err := f(i); err != nil {
-				mu.Lock()
-				if first == nil {
-					first = err
+		next++
+		return next - 1, true
+	}
+	for range limit {
+		wg.Go(func() {
+			for {
+				i, ok := take()
+				if !ok {
+					return
 				}
-				mu.Unlock()
+				if err := f(i); err != nil {
+					mu.Lock()
+					if first == nil {
+						first = err
+					}
+					mu.Unlock()
+				}
 			}
-		}(i)
+		})
 	}
 	wg.Wait()
 	return first

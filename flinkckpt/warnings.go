@@ -55,8 +55,9 @@ const (
 	// WarnKindUnknown: a version 2 or 3 _metadata outside a chk-<n> or
 	// savepoint-… dir: checkpoint or savepoint, nothing tells.
 	WarnKindUnknown = "flink.kind-unknown"
-	// WarnUnaligned: an unaligned checkpoint: the same job on the same
-	// Flink minor version only.
+	// WarnUnaligned: an unaligned checkpoint: the same job, unchanged, on
+	// the same Flink minor version and state backend only (rescaling and
+	// patch upgrades are supported).
 	WarnUnaligned = "flink.unaligned"
 	// WarnFinishedOperators: the snapshot records finished operators.
 	WarnFinishedOperators = "flink.finished-operators"

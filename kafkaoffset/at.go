@@ -40,9 +40,22 @@ func (r *Resolver) commitTimes(c *resume.Candidate, ps []*PartitionOffsets, now 
 		r.group, ConsumerOffsetsTopic, lastAt.Format(time.RFC3339), now.Sub(lastAt).Round(time.Second), len(withCommit)-len(missing))
 	if len(missing) > 0 {
 		s += fmt.Sprintf("; not read for %d (%s): %s", len(missing), firstCommitTimeErr(missing), names(missing, nil))
+	} else if h := commitsHidden(withCommit); h != "" {
+		s += "; as far as read: " + h
 	}
 	c.Reasons = append(c.Reasons, s)
 	return lastAt
+}
+
+// commitsHidden says why newer commit records may not have been read, ""
+// when every record was readable.
+func commitsHidden(ps []*PartitionOffsets) string {
+	for _, p := range ps {
+		if p.commitsHidden != "" {
+			return p.commitsHidden
+		}
+	}
+	return ""
 }
 
 func firstCommitTimeErr(ps []*PartitionOffsets) string {

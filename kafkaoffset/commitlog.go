@@ -154,6 +154,12 @@ func (r *Resolver) readCommitTimes(ctx context.Context, log *commitLog, ps []*Pa
 		fetches, scanned, bad int
 		readErr               error
 		exhausted             bool
+		// hiddenFrom is the last stable offset of the partition when
+		// the reading stopped there: a read_committed Fetch returns
+		// nothing from an open transaction's first record on (another
+		// application's sendOffsetsToTransaction), so newer records of
+		// the group may sit above it. -1 when nothing was hidden.
+		hiddenFrom = int64(-1)
 	)
 	top, span := log.end, int64(commitLogFirstSpan)
 scan:
@@ -168,7 +174,7 @@ scan:
 				break scan
 			}
 			fetches++
-			recs, next, err := r.fetchCommitLog(ctx, log, off)
+			recs, next, lso, err := r.fetchCommitLog(ctx, log, off)
 			if err != nil {
 				if ctx.Err() != nil {
 					return nil, fmt.Errorf("kafkaoffset: read %s: %w", ConsumerOffsetsTopic, ctx.Err())
@@ -194,6 +200,13 @@ scan:
 					chunk[k] = cr // later records of the span overwrite earlier ones
 				}
 			}
+			if next <= off && lso >= 0 && off >= lso {
+				// The readable end: the span is read up to it.
+				if hiddenFrom < 0 || lso < hiddenFrom {
+					hiddenFrom = lso
+				}
+				break
+			}
 			if next <= off {
 				readErr = fmt.Errorf("partition %d: no progress at offset %d", log.partition, off)
 				break scan
@@ -207,10 +220,19 @@ scan:
 	}
 
 	where := fmt.Sprintf("%s partition %d", ConsumerOffsetsTopic, log.partition)
+	hidden := ""
+	if hiddenFrom >= 0 {
+		hidden = fmt.Sprintf("in %s the records from offset %d on (end %d) are behind an open transaction, which a read_committed Fetch does not pass, and may hold a newer commit", where, hiddenFrom, log.end)
+	}
 	var moved []string
 	for k, p := range want {
+		p.commitsHidden = hidden
 		cr, ok := found[k]
 		switch {
+		case ok && hidden != "" && (cr.tombstone || cr.offset != p.Committed):
+			// Not proof of a commit during the lookup: the newest
+			// record may be the hidden one.
+			p.CommitTimeErr = fmt.Errorf("the newest commit record read holds another offset than OffsetFetch answered (%d), and %s", p.Committed, hidden)
 		case ok && cr.tombstone:
 			p.CommitTimeErr = fmt.Errorf("%s: the newest commit record is a tombstone (the offset was deleted), yet OffsetFetch answered %d", where, p.Committed)
 		case ok && cr.offset != p.Committed:
@@ -219,6 +241,8 @@ scan:
 			p.CommitMillis = cr.commitMillis
 		case readErr != nil:
 			p.CommitTimeErr = fmt.Errorf("%s: %w", where, readErr)
+		case hidden != "":
+			p.CommitTimeErr = fmt.Errorf("no commit record below offset %d, and %s", hiddenFrom, hidden)
 		case exhausted:
 			p.CommitTimeErr = fmt.Errorf("%s: no commit record in the newest %d records read (%d Fetch requests, the most it reads)", where, scanned, fetches)
 		default:
@@ -233,9 +257,10 @@ scan:
 
 // fetchCommitLog reads from offset off of the group's partition with one
 // Fetch request (read_committed: aborted transactional offset commits are
-// dropped) and returns the records and the offset after the last batch
-// that came back whole.
-func (r *Resolver) fetchCommitLog(ctx context.Context, log *commitLog, off int64) ([]*kgo.Record, int64, error) {
+// dropped) and returns the records, the offset after the last batch that
+// came back whole, and the partition's last stable offset (-1 when the
+// broker did not say), past which read_committed returns nothing.
+func (r *Resolver) fetchCommitLog(ctx context.Context, log *commitLog, off int64) ([]*kgo.Record, int64, int64, error) {
 	req := kmsg.NewPtrFetchRequest()
 	req.ReplicaID = -1
 	req.MaxWaitMillis = 0
@@ -254,11 +279,11 @@ func (r *Resolver) fetchCommitLog(ctx context.Context, log *commitLog, off int64
 	req.Topics = append(req.Topics, rt)
 	kresp, err := r.cl.Broker(int(log.leader)).Request(ctx, req)
 	if err != nil {
-		return nil, off, fmt.Errorf("partition %d: fetch from broker %d: %w", log.partition, log.leader, err)
+		return nil, off, -1, fmt.Errorf("partition %d: fetch from broker %d: %w", log.partition, log.leader, err)
 	}
 	resp := kresp.(*kmsg.FetchResponse)
 	if err := kerr.ErrorForCode(resp.ErrorCode); err != nil {
-		return nil, off, fmt.Errorf("partition %d: fetch: %w", log.partition, err)
+		return nil, off, -1, fmt.Errorf("partition %d: fetch: %w", log.partition, err)
 	}
 	for i := range resp.Topics {
 		for j := range resp.Topics[i].Partitions {
@@ -267,7 +292,7 @@ func (r *Resolver) fetchCommitLog(ctx context.Context, log *commitLog, off int64
 				continue
 			}
 			if err := kerr.ErrorForCode(rp.ErrorCode); err != nil {
-				return nil, off, fmt.Errorf("partition %d: fetch at %d: %w", log.partition, off, err)
+				return nil, off, -1, fmt.Errorf("partition %d: fetch at %d: %w", log.partition, off, err)
 			}
 			fp, _ := kgo.ProcessFetchPartition(kgo.ProcessFetchPartitionOpts{
 				KeepControlRecords: true,
@@ -277,12 +302,12 @@ func (r *Resolver) fetchCommitLog(ctx context.Context, log *commitLog, off int64
 				IsolationLevel:     kgo.ReadCommitted(),
 			}, rp, kgo.DefaultDecompressor(), nil)
 			if fp.Err != nil {
-				return nil, off, fmt.Errorf("partition %d: fetch at %d: %w", log.partition, off, fp.Err)
+				return nil, off, -1, fmt.Errorf("partition %d: fetch at %d: %w", log.partition, off, fp.Err)
 			}
-			return fp.Records, batchesEnd(rp.RecordBatches, off), nil
+			return fp.Records, batchesEnd(rp.RecordBatches, off), rp.LastStableOffset, nil
 		}
 	}
-	return nil, off, errors.New("no answer for the partition")
+	return nil, off, -1, errors.New("no answer for the partition")
 }
 
 // batchesEnd walks the headers of the record batches in raw and returns the

@@ -127,6 +127,51 @@ func TestResolveCommitTimes(t *testing.T) {
 			t.Errorf("At %s, want the commit time %s", c.At, want)
 		}
 	})
+	t.Run("BehindAnOpenTransaction", func(t *testing.T) {
+		// Another application's exactly-once producer has a transaction
+		// open in the group's partition of __consumer_offsets (its
+		// sendOffsetsToTransaction) after the group's commit: a
+		// read_committed Fetch stops at its first record. The commit
+		// below it is read; the reading stops there without an error.
+		k := commitTimesCluster(t, true, 0)
+		tx := k.BeginTransaction("other-app")
+		tx.Produce(kafkaoffset.ConsumerOffsetsTopic, kafkaoffset.GroupPartition("job", 50), base.Add(20*time.Minute))
+		r := newResolver(t, k.Client, []string{"t"}, &kafkaoffset.Options{Group: "job", Now: now, SkipRecordTimes: true})
+		res, err := r.Offsets(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res[0].CommitMillis != base.Add(10*time.Minute).UnixMilli() || res[0].CommitTimeErr != nil || res[0].Offset != 3 {
+			t.Fatalf("commit time %d (%v), offset %d; want the commit at %s", res[0].CommitMillis, res[0].CommitTimeErr, res[0].Offset, base.Add(10*time.Minute))
+		}
+		c, err := r.Grade(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := base.Add(10 * time.Minute); !c.At.Equal(want) || c.Guarantee != resume.Replay {
+			t.Errorf("At %s %s, want %s replay", c.At, c.Guarantee, want)
+		}
+		contains(t, "reasons", c.Reasons, "the last commit was at 2026-11-29T10:10:00Z",
+			"as far as read: in __consumer_offsets partition 5 the records from offset 1 on (end 2) are behind an open transaction")
+	})
+	t.Run("HiddenBehindAnOpenTransaction", func(t *testing.T) {
+		// The transaction opened before the group's newest commit (4):
+		// only the older commit (3) can be read, which is not proof that
+		// the group committed during the lookup: the time is unknown, the
+		// lookup does not fail.
+		k := commitTimesCluster(t, true, 0)
+		tx := k.BeginTransaction("other-app")
+		tx.Produce(kafkaoffset.ConsumerOffsetsTopic, kafkaoffset.GroupPartition("job", 50), base.Add(20*time.Minute))
+		k.CommitAt(base.Add(30*time.Minute), "job", "t", map[int32]int64{0: 4})
+		r := newResolver(t, k.Client, []string{"t"}, &kafkaoffset.Options{Group: "job", Now: now, SkipRecordTimes: true})
+		res, err := r.Offsets(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res[0].CommitMillis != -1 || res[0].Offset != 4 || res[0].CommitTimeErr == nil || !strings.Contains(res[0].CommitTimeErr.Error(), "open transaction") {
+			t.Fatalf("commit time %d (%v), offset %d; want unknown behind an open transaction, offset 4", res[0].CommitMillis, res[0].CommitTimeErr, res[0].Offset)
+		}
+	})
 	t.Run("CommittedWhileLookedUp", func(t *testing.T) {
 		// The newest commit record holds 4 while OffsetFetch answered 3:
 		// the group committed during the lookup.
@@ -167,6 +212,18 @@ func TestResolveObservationWindowCommitTimes(t *testing.T) {
 		}
 		contains(t, "reasons", c.Reasons, "did not move during a 10s observation window; that proves nothing about a job whose checkpoint interval is longer than 10s",
 			"no commit record falls inside the window (the last is at 2026-11-29T10:10:00Z)")
+	})
+	t.Run("QuietWindowBehindAnOpenTransaction", func(t *testing.T) {
+		// A commit record may hide behind another application's open
+		// transaction: the window's reason says it read only so far.
+		k := commitTimesCluster(t, true, 0)
+		k.BeginTransaction("other-app").Produce(kafkaoffset.ConsumerOffsetsTopic, kafkaoffset.GroupPartition("job", 50), base.Add(20*time.Minute))
+		c, p := resolve(t, k.Client, []string{"t"}, &kafkaoffset.Options{Group: "job", Now: clock, ObserveWindow: 10 * time.Second,
+			Wait: func(context.Context, time.Duration) error { return nil }})
+		if c.Guarantee != resume.Replay || p.Partitions[0].Offset != 3 {
+			t.Errorf("%s from %d", c.Guarantee, p.Partitions[0].Offset)
+		}
+		contains(t, "reasons", c.Reasons, "no commit record read falls inside the window (the last read is at 2026-11-29T10:10:00Z), but in __consumer_offsets partition 5 the records from offset 1 on")
 	})
 	t.Run("IdleIndistinguishable", func(t *testing.T) {
 		// Every commit at the end offset: offsets cannot tell a running

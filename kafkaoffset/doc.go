@@ -48,7 +48,11 @@
 //     from __consumer_offsets when the client may read it: the last commit
 //     time is said, and each commit's time is the candidate's At (else the
 //     time of the record before the commit; a time after now counts as now,
-//     with a warning). A group with members fails with a [*GroupMembersError]:
+//     with a warning). The records are read read_committed: an open
+//     transaction in that partition (another application's exactly-once
+//     producer committing its offsets) ends the reading at its first
+//     record, and a commit above it counts as unread, said in the reason.
+//     A group with members fails with a [*GroupMembersError]:
 //     KafkaSource never joins its group, so members mean another application
 //     shares the group id.
 //   - The observation window ([Options.ObserveWindow]) proves nothing about a

@@ -41,7 +41,10 @@ func Example() {
 		panic(err)
 	}
 
-	r, err := kafkaoffset.NewResolver(cl, []string{"orders"}, &kafkaoffset.Options{Group: "orders-job"})
+	r, err := kafkaoffset.NewResolver(cl, []string{"orders"}, &kafkaoffset.Options{
+		Group: "orders-job",
+		Now:   func() time.Time { return t0.Add(time.Hour) }, // the restart's "now"; nil: the clock
+	})
 	if err != nil {
 		panic(err)
 	}

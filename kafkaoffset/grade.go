@@ -166,7 +166,10 @@ func (r *Resolver) candidate(res []PartitionOffsets) (resume.Candidate, error) {
 	if r.window > 0 {
 		s := fmt.Sprintf("group %q's committed offsets did not move during a %s observation window; that proves nothing about a job whose checkpoint interval is longer than %s: KafkaSource commits only when a checkpoint completes",
 			r.group, r.window, r.window)
-		if !lastCommit.IsZero() {
+		switch h := commitsHidden(commits); {
+		case !lastCommit.IsZero() && h != "":
+			s += fmt.Sprintf("; no commit record read falls inside the window (the last read is at %s), but %s", lastCommit.UTC().Format(time.RFC3339), h)
+		case !lastCommit.IsZero():
 			s += fmt.Sprintf("; no commit record falls inside the window (the last is at %s)", lastCommit.UTC().Format(time.RFC3339))
 		}
 		c.Reasons = append(c.Reasons, s)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
@@ -59,10 +60,43 @@ func LogOffsets(ctx context.Context, client *kgo.Client, topic string, partition
 	return start, end, errors.Join(errs...)
 }
 
-// Log lists log start and end offsets through Client ([LogOffsets]); the
-// caller owns the client. It implements the KafkaLog interface of package
-// flinkckpt/salvage, which checks salvaged Kafka positions against what
-// the log still holds.
+// CommittedOffsets lists group's committed offsets of the given partitions
+// of topic through client (an OffsetFetch, retried on retriable errors as
+// [Resolver] does). A partition without a commit, and every partition of a
+// group that does not exist, is absent from the map. It fails naming the
+// group when the fetch fails, wrapping ctx.Err() once ctx is done.
+//
+// It resolves the "committed" marker of salvaged KafkaSource positions:
+// [Log] adapts it to package flinkckpt/salvage's KafkaCommits interface.
+func CommittedOffsets(ctx context.Context, client *kgo.Client, group, topic string, partitions []int32) (map[int32]int64, error) {
+	if client == nil {
+		return nil, errors.New("kafkaoffset: nil kgo client")
+	}
+	if group == "" {
+		return nil, errors.New("kafkaoffset: committed offsets: empty group")
+	}
+	if err := validTopic(topic); err != nil {
+		return nil, err
+	}
+	r := &Resolver{cl: client, adm: kadm.NewClient(client), group: group, topics: []string{topic}, retries: 4, backoff: 100 * time.Millisecond}
+	all, err := r.fetchCommitted(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := map[int32]int64{}
+	for _, p := range partitions {
+		if o, ok := all[tp{topic, p}]; ok {
+			out[p] = o
+		}
+	}
+	return out, nil
+}
+
+// Log lists log start and end offsets ([LogOffsets]) and a group's
+// committed offsets ([CommittedOffsets]) through Client; the caller owns
+// the client. It implements the KafkaLog and KafkaCommits interfaces of
+// package flinkckpt/salvage, which check salvaged Kafka positions against
+// what the log still holds and resolve their committed markers.
 type Log struct {
 	Client *kgo.Client
 }
@@ -71,4 +105,10 @@ type Log struct {
 // (see the function LogOffsets).
 func (l Log) LogOffsets(ctx context.Context, topic string, partitions []int32) (start, end map[int32]int64, err error) {
 	return LogOffsets(ctx, l.Client, topic, partitions)
+}
+
+// CommittedOffsets returns group's committed offsets of topic's partitions
+// (see the function CommittedOffsets).
+func (l Log) CommittedOffsets(ctx context.Context, group, topic string, partitions []int32) (map[int32]int64, error) {
+	return CommittedOffsets(ctx, l.Client, group, topic, partitions)
 }

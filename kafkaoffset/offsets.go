@@ -76,6 +76,9 @@ type PartitionOffsets struct {
 	Err error
 
 	aux bool // the group's __consumer_offsets partition, listed alongside
+	// commitsHidden says why a newer commit record may not have been read
+	// (an open transaction in __consumer_offsets); "" when none.
+	commitsHidden string
 }
 
 func (p *PartitionOffsets) key() tp { return tp{p.Topic, p.Partition} }

@@ -11,13 +11,8 @@ import (
 	"github.com/resumekit/resumekit/resume"
 )
 
-// KindOffsets is the [resume.Position] kind of a [Position].
+// KindOffsets is the Kind of a [Position].
 const KindOffsets = "kafka-offsets"
-
-// Kind is the old name of KindOffsets.
-//
-// Deprecated: use KindOffsets, named like every package's Kind constants.
-const Kind = KindOffsets
 
 // The scan.startup.mode values a [Position] launches with (Flink Kafka
 // connector option names).
@@ -80,7 +75,7 @@ type Partition struct {
 	Reason string `json:"reason"`
 }
 
-var _ resume.Position = (*Position)(nil)
+var _ resume.Position = Position{}
 
 // Kind returns "kafka-offsets".
 func (p Position) Kind() string { return KindOffsets }
@@ -152,9 +147,9 @@ func (p Position) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(p))
 }
 
-// PositionOf returns p as a *Position: p itself, or the decoded JSON of a
-// [*resume.RawPosition] of kind "kafka-offsets" read back from a decision
-// document.
+// PositionOf returns the position in p: a Position, a copy of a *Position,
+// or a [*resume.RawPosition] of kind "kafka-offsets" read back from a decision
+// document, decoded. Any other position is an error.
 func PositionOf(p resume.Position) (*Position, error) {
 	out, err := resume.PositionAs[Position](p, KindOffsets)
 	if err != nil {

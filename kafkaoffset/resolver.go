@@ -14,13 +14,13 @@ import (
 	"github.com/resumekit/resumekit/resume"
 )
 
-// DefaultName is the name of a resolver whose Options leave Name empty.
+// DefaultName is the resolver's name when Options.Name is empty.
 const DefaultName = "kafka-offsets"
 
 // Options configure a [Resolver]. A nil *Options is not enough on its own:
 // a resolver needs a Group, a time (At), or both.
 type Options struct {
-	// Name is the resolver's name in decisions; "" means "kafka-offsets".
+	// Name is the resolver's name in decisions; DefaultName when empty.
 	Name string
 	// Group is the consumer group whose committed offsets (what KafkaSource
 	// commits after each completed checkpoint) the job continues from.

@@ -114,7 +114,7 @@ func TestResolveCommitted(t *testing.T) {
 	e.produceN(t, "t", 1, 5)
 	e.commit(t, "job", "t", map[int32]int64{0: 7, 1: 5})
 
-	r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{Group: "job"})
+	r := mustResolver(t, e, []string{"t"}, &kafkaoffset.Options{Group: "job", Now: func() time.Time { return base.Add(time.Hour) }})
 	c, err := r.Resolve(context.Background())
 	if err != nil {
 		t.Fatal(err)

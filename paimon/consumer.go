@@ -55,19 +55,25 @@ func parseConsumer(key string, data []byte) (n int64, transient bool, err error)
 		return 0, false, corruptf(key, "consumer JSON: %v", err)
 	}
 	if f.NextSnapshot == nil || string(f.NextSnapshot) == "null" {
-		return 0, false, corruptf(key, `consumer JSON has no "nextSnapshot"`)
+		return 0, false, corruptf(key, `consumer JSON has no "nextSnapshot"%s`, readAsZero)
 	}
 	if err := json.Unmarshal(f.NextSnapshot, &n); err != nil {
 		return 0, false, corruptf(key, `"nextSnapshot" %s is not an integer id`, truncate(string(f.NextSnapshot), 40))
 	}
 	if n <= 0 {
-		return 0, false, corruptf(key, `"nextSnapshot" %d is not a positive snapshot id`, n)
+		return 0, false, corruptf(key, `"nextSnapshot" %d is not a positive snapshot id%s`, n, readAsZero)
 	}
 	if n > MaxID {
 		return 0, false, corruptf(key, `"nextSnapshot" %d is above 2^62: malformed`, n)
 	}
 	return n, false, nil
 }
+
+// readAsZero completes the error of a consumer file that Paimon reads
+// without failing (Consumer is @JsonIgnoreProperties(ignoreUnknown = true)
+// with a primitive long, which Jackson sets to 0 when missing or null) as a
+// consumer below every snapshot.
+const readAsZero = ": Paimon reads it as a consumer at snapshot 0 or below, which stops snapshot expiry for the whole table (a gocloud fileblob consumer-<id>.attrs sidecar is such a file); delete it unless a job uses it"
 
 func truncate(s string, n int) string {
 	if len(s) <= n {
@@ -233,7 +239,10 @@ func parallel(n, limit int, f func(i int)) {
 
 // MinNextSnapshot returns the smallest nextSnapshot over readable consumers,
 // the bound below which Paimon's expiry may delete snapshots; ok is false
-// when there is no readable consumer.
+// when there is no readable consumer. Consumers with an Err are left out,
+// though Paimon reads some of them (no nextSnapshot, or one below 1, as a
+// fileblob .attrs sidecar is) as a consumer at 0, which stops expiry
+// altogether: their Err says so.
 func MinNextSnapshot(cs []Consumer) (n int64, ok bool) {
 	for _, c := range cs {
 		if c.Err != nil {

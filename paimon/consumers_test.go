@@ -126,3 +126,25 @@ func TestConsumersAreReadConcurrently(t *testing.T) {
 		t.Errorf("max in flight %d, want %d..6", m, together)
 	}
 }
+
+// TestConsumersShowASidecar: a consumer-<id>.attrs sidecar (gocloud
+// fileblob writes one next to every object unless told not to) is listed
+// as a consumer, as Paimon lists it, with an error saying that Paimon reads
+// it at snapshot 0 and so stops snapshot expiry; the real consumer is read.
+func TestConsumersShowASidecar(t *testing.T) {
+	b, tb := newTable(t, 10, nil)
+	tb.Consumer("job", 7).WriteFile("consumer/consumer-job.attrs", []byte(`{"user.cache_control":"","user.content_type":"application/octet-stream","md5":"1B2M2Y8AsgTpgAmY7PhCfg=="}`))
+	cs, err := openTable(t, b, tb.Path(), nil).Consumers(bg)
+	if !errors.Is(err, paimon.ErrCorrupt) || len(cs) != 2 {
+		t.Fatalf("Consumers = %+v, %v", cs, err)
+	}
+	if cs[0].ID != "job" || cs[0].NextSnapshot != 7 || cs[0].Err != nil {
+		t.Errorf("consumer job: %+v", cs[0])
+	}
+	if cs[1].ID != "job.attrs" || cs[1].Err == nil || !strings.Contains(cs[1].Err.Error(), "stops snapshot expiry for the whole table") {
+		t.Errorf("the sidecar: %+v", cs[1])
+	}
+	if n, ok := paimon.MinNextSnapshot(cs); !ok || n != 7 {
+		t.Errorf("MinNextSnapshot = %d, %v", n, ok)
+	}
+}

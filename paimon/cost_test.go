@@ -124,3 +124,45 @@ func TestCostStaleHints(t *testing.T) {
 		})
 	}
 }
+
+// TestCostConsumerBehindEarliest: a consumer below the earliest snapshot
+// costs one more read (the changelog EARLIEST hint, read whether or not the
+// options decouple changelogs, to warn about files Paimon will not read)
+// and one more attribute call (changelog-<hint> exists); without the hint
+// (a table that never kept changelogs) one listing of changelog/ instead,
+// as Paimon's own lookup does. When the options decouple changelogs, the
+// first readable changelog is read instead of the earliest snapshot.
+func TestCostConsumerBehindEarliest(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		opts      map[string]string
+		keep      bool // expired snapshots kept as long-lived changelogs
+		g         resume.Guarantee
+		next      int64
+		lists     int
+		reads     int
+		attribute int
+	}{
+		{"NotDecoupled", nil, false, resume.DataLoss, 50, 1, 7, 3},
+		{"NotDecoupledChangelogsIgnored", nil, true, resume.DataLoss, 50, 0, 7, 4},
+		{"DecoupledInTheChangelogRange", decoupled, true, resume.ExactInput, 10, 0, 7, 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, tb := newTable(t, 100, tc.opts)
+			tb.Consumer("job", 10)
+			if tc.keep {
+				tb.ExpireKeepChangelog(50)
+			} else {
+				tb.ExpireBefore(50)
+			}
+			wb, rec := stoppedAt(t, b, tb, at(9).Add(30*time.Second))
+			c, p := resolveBy(t, openTable(t, wb, tb.Path(), nil), &paimon.Options{WrittenMode: "exactly-once"})
+			if c.Guarantee != tc.g || p.NextSnapshot != tc.next {
+				t.Fatalf("%v next %d, want %v next %d; warnings %q", c.Guarantee, p.NextSnapshot, tc.g, tc.next, c.Warnings)
+			}
+			if rec.Count(blobtest.OpList) != tc.lists || rec.Count(blobtest.OpRead) > tc.reads || rec.Count(blobtest.OpAttributes) > tc.attribute {
+				t.Errorf("cost %s; want list=%d read<=%d attributes<=%d", rec, tc.lists, tc.reads, tc.attribute)
+			}
+		})
+	}
+}

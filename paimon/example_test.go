@@ -11,6 +11,7 @@ import (
 	"github.com/resumekit/resumekit/paimon"
 	"github.com/resumekit/resumekit/paimon/paimontest"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
 )
 
 // exampleBucket holds a table wh/default.db/orders with snapshots 1..10
@@ -37,9 +38,15 @@ func exampleBucket() *blob.Bucket {
 // A job that ran with consumer-id recorded its progress: restart there.
 func ExampleResolver() {
 	ctx := context.Background()
-	b := exampleBucket()
+	mem := exampleBucket()
+	defer mem.Close()
+	const key = "wh/default.db/orders/consumer/consumer-orders-job"
+	mem.WriteAll(ctx, key, paimon.ConsumerJSON(8), nil)
+	// The job wrote the file at 10:07, after it read snapshot 7 (memblob
+	// would stamp the machine's clock).
+	b, rec := blobtest.Wrap(mem, nil)
 	defer b.Close()
-	b.WriteAll(ctx, "wh/default.db/orders/consumer/consumer-orders-job", paimon.ConsumerJSON(8), nil)
+	rec.SetModTime(key, time.Date(2026, 11, 29, 10, 7, 0, 0, time.UTC))
 
 	table, _ := paimon.NewTable(b, "wh/default.db/orders", nil)
 	r, _ := paimon.NewResolver(table, "orders-job", nil)

@@ -18,24 +18,44 @@ import (
 
 	"github.com/resumekit/resumekit/paimon"
 	"github.com/resumekit/resumekit/paimon/paimontest"
+	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
 )
 
 // t0 is the commit time of the first snapshot in built tables.
 var t0 = time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
 
-// fastOpts makes consumer and hint retries immediate.
+// tNow is the tests' clock: every write to a memBucket is stamped with it
+// and openTable's tables take it as Now. memblob would stamp the machine's
+// clock, and a machine whose clock is behind the built commit times (t0
+// on) would see each consumer file written before the snapshots it had
+// consumed: a rollback, and other grades. Three months after t0, so that
+// every built table (up to 100,000 snapshots a minute apart) is older.
+var tNow = t0.AddDate(0, 3, 0)
+
+// fastOpts makes consumer and hint retries immediate; Now is tNow.
 func fastOpts() *paimon.TableOptions {
-	return &paimon.TableOptions{ConsumerRetries: 3, ConsumerRetryInterval: -1, HintRetryInterval: -1, Wait: noWait}
+	return &paimon.TableOptions{ConsumerRetries: 3, ConsumerRetryInterval: -1, HintRetryInterval: -1, Wait: noWait, Now: clock}
 }
+
+// clock is a TableOptions.Now that returns tNow.
+func clock() time.Time { return tNow }
 
 // noWait is a TableOptions.Wait that does not wait.
 func noWait(ctx context.Context, _ time.Duration) error { return ctx.Err() }
 
 func ptr64(n int64) *int64 { return &n }
 
+// memBucket returns a memblob bucket whose writes are stamped tNow, as if
+// the file was written just now by tNow's clock.
 func memBucket(t testing.TB) *blob.Bucket {
-	b := memblob.OpenBucket(nil)
-	t.Cleanup(func() { b.Close() })
+	mem := memblob.OpenBucket(nil)
+	var rec *blobtest.Recorder
+	b, rec := blobtest.Wrap(mem, &blobtest.Options{Before: func(_ context.Context, c blobtest.Call, _ *blob.Bucket) {
+		if c.Op == blobtest.OpWrite {
+			rec.SetModTime(c.Key, tNow)
+		}
+	}})
+	t.Cleanup(func() { b.Close(); mem.Close() })
 	return b
 }
 
@@ -54,6 +74,11 @@ func openTable(t testing.TB, b *blob.Bucket, path string, o *paimon.TableOptions
 	t.Helper()
 	if o == nil {
 		o = fastOpts()
+	}
+	if o.Now == nil {
+		c := *o
+		c.Now = clock
+		o = &c
 	}
 	tbl, err := paimon.NewTable(b, path, o)
 	if err != nil {

@@ -27,6 +27,7 @@ func TestLaunchFallbackScanSnapshotID(t *testing.T) {
 		next   int64
 		launch map[string]string
 		code   string // a warning code that must be present
+		text   string // in some warning
 	}{
 		{
 			name:  "ConsumerPresent",
@@ -40,7 +41,7 @@ func TestLaunchFallbackScanSnapshotID(t *testing.T) {
 			name:   "ConsumerIdlePastExpiration",
 			schema: map[string]string{"consumer.expiration-time": "1 h"},
 			build:  func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 7) },
-			opts:   paimon.Options{Now: func() time.Time { return time.Now().Add(3 * time.Hour) }},
+			opts:   paimon.Options{Now: func() time.Time { return tNow.Add(3 * time.Hour) }},
 			g:      resume.ExactInput, next: 7,
 			launch: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7"},
 			code:   paimon.WarnConsumerExpired,
@@ -72,6 +73,28 @@ func TestLaunchFallbackScanSnapshotID(t *testing.T) {
 			launch: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7", "scan.mode": "from-snapshot"},
 		},
 		{
+			// scan.mode=from-timestamp needs scan.timestamp-millis in the
+			// same options, which Paimon refuses beside scan.snapshot-id and
+			// no hint can unset: the job would not start. Said in a warning;
+			// the grade of the consumer's start is unchanged.
+			name:   "TableStartsByTime",
+			schema: map[string]string{"scan.mode": "from-timestamp", "scan.timestamp-millis": "1795946400000"},
+			build:  func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 7) },
+			g:      resume.ExactInput, next: 7,
+			launch: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7", "scan.mode": "from-snapshot"},
+			code:   paimon.WarnScanOptionConflict,
+			text:   "the table's options set scan.timestamp-millis, which Paimon refuses beside the launch's scan.snapshot-id",
+		},
+		{
+			name:   "TableTagName",
+			schema: map[string]string{"scan.tag-name": "daily", "scan.watermark": "5"},
+			build:  func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 7) },
+			g:      resume.ExactInput, next: 7,
+			launch: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7"},
+			code:   paimon.WarnScanOptionConflict,
+			text:   "ALTER TABLE default.t RESET ('scan.tag-name', 'scan.watermark')",
+		},
+		{
 			name:   "TableScanModeFromSnapshot",
 			schema: map[string]string{"scan.mode": "from-snapshot"},
 			build:  func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 7) },
@@ -97,6 +120,12 @@ func TestLaunchFallbackScanSnapshotID(t *testing.T) {
 			}
 			if tc.code != "" && !c.HasWarning(tc.code) {
 				t.Errorf("no %s warning: %q", tc.code, c.Warnings)
+			}
+			if tc.text != "" && !hasSub(c.Warnings, tc.text) {
+				t.Errorf("no warning says %q: %q", tc.text, c.Warnings)
+			}
+			if tc.code != paimon.WarnScanOptionConflict && c.HasWarning(paimon.WarnScanOptionConflict) {
+				t.Errorf("a %s warning without a conflicting option: %q", paimon.WarnScanOptionConflict, c.Warnings)
 			}
 			if tc.schema["scan.mode"] == "latest" && !strings.Contains(strings.Join(c.Reasons, "\n"), "would refuse scan.snapshot-id") {
 				t.Errorf("no reason for the scan.mode override: %q", c.Reasons)

@@ -8,13 +8,8 @@ import (
 	"github.com/resumekit/resumekit/resume"
 )
 
-// KindSnapshot is the Kind of a paimon Position.
+// KindSnapshot is the Kind of a [Position].
 const KindSnapshot = "paimon-snapshot"
-
-// PositionKind is the old name of KindSnapshot.
-//
-// Deprecated: use KindSnapshot, named like every package's Kind constants.
-const PositionKind = KindSnapshot
 
 // Position is where a streaming read of a Paimon table starts: a consumer
 // id and the snapshot it reads next. Its JSON is part of the
@@ -143,9 +138,9 @@ func (p Position) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(p))
 }
 
-// PositionOf returns the paimon position in p: a Position, a *Position, or a
-// *resume.RawPosition of kind "paimon-snapshot" read back from a decision
-// document.
+// PositionOf returns the position in p: a Position, a copy of a *Position,
+// or a [*resume.RawPosition] of kind "paimon-snapshot" read back from a decision
+// document, decoded. Any other position is an error.
 func PositionOf(p resume.Position) (*Position, error) {
 	out, err := resume.PositionAs[Position](p, KindSnapshot)
 	if err != nil {

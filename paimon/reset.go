@@ -85,9 +85,16 @@ func (t *Table) PlanResetConsumer(ctx context.Context, id string, nextSnapshot i
 		return nil, err
 	}
 	if schema.Options[OptConsumerExpiration] == "" {
+		// Expiry runs in the writers' commits with their options
+		// (TableCommitImpl), so only the table's options can be said.
+		pins := fmt.Sprintf("snapshot-%d and every later snapshot", nextSnapshot)
+		if schemaChangelogOnly(schema.Options) {
+			pins = fmt.Sprintf("long-lived changelog-%d and every later changelog (%s=true, Paimon 1.4+: consumers do not stop snapshot expiry, so snapshot-%d may expire before the job starts and the read then continues from changelog-%d)",
+				nextSnapshot, OptConsumerChangelogOnly, nextSnapshot, nextSnapshot)
+		}
 		p.Warnings = append(p.Warnings, resume.Warnf(WarnNoConsumerExpiration,
-			"table %s has no %s: if this consumer is abandoned it pins snapshot-%d and every later snapshot forever (storage grows without bound); set it with ALTER TABLE %s SET ('%s' = '7 d') or delete the consumer when done",
-			t.SQLName(), OptConsumerExpiration, nextSnapshot, t.SQLName(), OptConsumerExpiration))
+			"%s is not set in the options of table %s (%s): unless a writer sets it as a dynamic option, this consumer, once abandoned, pins %s forever (storage grows without bound); set it with ALTER TABLE %s SET ('%s' = '7 d') or delete the consumer when done",
+			OptConsumerExpiration, t.SQLName(), schema.Key, pins, t.SQLName(), OptConsumerExpiration))
 	}
 	return p, nil
 }

@@ -29,7 +29,7 @@ func TestResetConsumer(t *testing.T) {
 	if plan.Content != "{\n  \"nextSnapshot\" : 5\n}" || plan.SQL != "CALL sys.reset_consumer('default.t', 'job', 5)" || plan.Previous != nil {
 		t.Errorf("plan %+v", plan)
 	}
-	if len(plan.Warnings) != 1 || plan.Warnings[0].Code != paimon.WarnNoConsumerExpiration || !strings.Contains(plan.Warnings[0].Text, "no consumer.expiration-time") || !strings.Contains(plan.Warnings[0].Text, "pins snapshot-5") {
+	if len(plan.Warnings) != 1 || plan.Warnings[0].Code != paimon.WarnNoConsumerExpiration || !strings.Contains(plan.Warnings[0].Text, "consumer.expiration-time is not set in the options of table default.t") || !strings.Contains(plan.Warnings[0].Text, "pins snapshot-5") {
 		t.Errorf("warnings %q", plan.Warnings)
 	}
 

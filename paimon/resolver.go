@@ -12,17 +12,12 @@ import (
 	"github.com/resumekit/resumekit/resume"
 )
 
-// DefaultName is the name a Resolver has when Options.Name is empty.
+// DefaultName is the resolver's name when Options.Name is empty.
 const DefaultName = "paimon-consumer"
-
-// DefaultResolverName is the old name of DefaultName.
-//
-// Deprecated: use DefaultName, as in every resolver package.
-const DefaultResolverName = DefaultName
 
 // Options configures a Resolver. A nil *Options means defaults.
 type Options struct {
-	// Name is the resolver's name in decisions; default "paimon-consumer".
+	// Name is the resolver's name in decisions; DefaultName when empty.
 	Name string
 	// StartTime is used when the consumer has no file: the job starts where
 	// a streaming read with scan.timestamp-millis would (Replay). Zero means
@@ -240,7 +235,20 @@ func (x *resolution) config(ctx context.Context, latest *Snapshot) (tableConfig,
 	if cfg.scanMode != "" {
 		x.reason("the table's %s %q would refuse %s (SchemaValidation.validateStartupMode) or, as from-snapshot-full, read a full snapshot there: the launch sets %s=from-snapshot", OptScanMode, cfg.scanMode, OptScanSnapshotID, OptScanMode)
 	}
+	if len(cfg.scanConflicts) > 0 {
+		x.warn(WarnScanOptionConflict, "the table's options set %s, which Paimon refuses beside the launch's %s (SchemaValidation.validateStartupMode: the job fails to start), and a SQL hint cannot unset: reset %s on the table (ALTER TABLE %s RESET (%s)) before the job starts, or leave %s out of the launch, which then has no fallback for a consumer that expiry deletes",
+			strings.Join(cfg.scanConflicts, ", "), OptScanSnapshotID, strings.Join(cfg.scanConflicts, ", "), x.t.SQLName(), quotedList(cfg.scanConflicts), OptScanSnapshotID)
+	}
 	return cfg, nil
+}
+
+// quotedList renders keys as SQL string literals: 'a', 'b'.
+func quotedList(keys []string) string {
+	q := make([]string, len(keys))
+	for i, k := range keys {
+		q[i] = sqlString(k)
+	}
+	return strings.Join(q, ", ")
 }
 
 func overrideNote(m map[string]string) string {

@@ -20,7 +20,7 @@ func at(i int) time.Time { return t0.Add(time.Duration(i-1) * time.Minute) } // 
 var decoupled = map[string]string{"changelog.time-retained": "7 d"}
 
 func TestResolve(t *testing.T) {
-	future := t0.Add(1000 * time.Hour)
+	future := tNow.Add(time.Hour) // after the consumer file's time
 	type want struct {
 		g        resume.Guarantee
 		next     int64
@@ -168,7 +168,7 @@ func TestResolve(t *testing.T) {
 			build: func(t *testing.T, tb *paimontest.Table) {
 				tb.Consumer("job", 9).RollbackTo(6).Commit(future, future.Add(time.Minute), future.Add(2*time.Minute))
 			},
-			// The consumer file is written "now" (memblob), before the
+			// The consumer file is written at tNow, before the
 			// re-commits at future times: snapshots 7 and 8 are new data.
 			want: want{g: resume.DataLoss, next: 9, options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7"},
 				warnings: []string{"paimon.rollback-suspected: possible loss: snapshots 7..8 were committed after the consumer's last progress", "CALL sys.reset_consumer('default.t', 'job', 7)"}},
@@ -178,7 +178,7 @@ func TestResolve(t *testing.T) {
 			build: func(t *testing.T, tb *paimontest.Table) {
 				tb.Schema(map[string]string{"consumer.expiration-time": "1 h"}).Commit(at(11)).Consumer("job", 7)
 			},
-			opts: paimon.Options{Now: func() time.Time { return time.Now().Add(2 * time.Hour) }},
+			opts: paimon.Options{Now: func() time.Time { return tNow.Add(2 * time.Hour) }},
 			want: want{g: resume.ExactInput, next: 7, at: at(6), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7"},
 				warnings: []string{"paimon.consumer-expired: ", "longer than consumer.expiration-time 1 h"}},
 		},
@@ -187,7 +187,7 @@ func TestResolve(t *testing.T) {
 			build: func(t *testing.T, tb *paimontest.Table) {
 				tb.Schema(map[string]string{"consumer.expiration-time": "1 h"}).Commit(at(11)).Consumer("job", 7)
 			},
-			opts: paimon.Options{Now: func() time.Time { return time.Now().Add(55 * time.Minute) }},
+			opts: paimon.Options{Now: func() time.Time { return tNow.Add(55 * time.Minute) }},
 			want: want{g: resume.ExactInput, next: 7, at: at(6), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7"},
 				warnings: []string{"close to consumer.expiration-time 1 h"}},
 		},
@@ -201,8 +201,8 @@ func TestResolve(t *testing.T) {
 		{
 			name:  "ConsumerAtEarliestLastConsumedExpired",
 			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 5).ExpireBefore(5) },
-			// At is the consumer file's modification time (now, in memblob).
-			want: want{g: resume.ExactInput, next: 5, options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "5"}},
+			// At is the consumer file's modification time (tNow).
+			want: want{g: resume.ExactInput, next: 5, at: tNow, options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "5"}},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -22,6 +22,7 @@ import (
 // bucket, with XML listings and signed requests.
 func TestS3(t *testing.T) {
 	srv := s3test.NewServer(t)
+	srv.SetTime(tNow) // the consumer file is written after the commits, whatever the machine's clock
 	b := srv.Bucket(t, "warehouse")
 	tb := paimontest.New(t, b, "wh/default.db/orders").
 		Schema(map[string]string{"consumer.expiration-time": "7 d"}).
@@ -29,7 +30,7 @@ func TestS3(t *testing.T) {
 		ExpireBefore(5).
 		Consumer("job", 12)
 	tb.SetHint("LATEST", "20") // stale: listed
-	tbl, err := paimon.OpenTable(bg, "s3://warehouse/wh/default.db/orders?"+srv.BucketURL("warehouse")[len("s3://warehouse?"):], &paimon.TableOptions{ConsumerRetryInterval: -1})
+	tbl, err := paimon.OpenTable(bg, "s3://warehouse/wh/default.db/orders?"+srv.BucketURL("warehouse")[len("s3://warehouse?"):], &paimon.TableOptions{ConsumerRetryInterval: -1, Now: clock, Wait: noWait})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,7 +58,10 @@ type tableConfig struct {
 	// (SchemaValidation.validateStartupMode): the launch then sets
 	// scan.mode=from-snapshot.
 	scanMode string
-	warnings []resume.Warning
+	// scanConflicts are the options set (sorted) that Paimon refuses beside
+	// the launch's scan.snapshot-id; no hint can unset them.
+	scanConflicts []string
+	warnings      []resume.Warning
 }
 
 // readConfig reads the options of schema with the resolver's overrides. An
@@ -96,15 +99,30 @@ func readConfig(schema *Schema, o *Options, v paimonVersion) (tableConfig, error
 
 	c.ignoreProgress = c.boolOption(OptConsumerIgnoreProgress)
 	c.decide(v)
-	if v.atLeast(1, 4) && c.boolOption(OptConsumerChangelogOnly) && c.lifecycleDecoupled {
-		c.changelogOnly = true
-	}
+	c.readChangelogOnly(v)
 	switch m := strings.ToLower(opts[OptScanMode]); m {
 	case "", "default", "from-snapshot":
 	default:
 		c.scanMode = opts[OptScanMode]
 	}
+	for _, k := range scanConflicts {
+		if _, ok := opts[k]; ok {
+			c.scanConflicts = append(c.scanConflicts, k)
+		}
+	}
 	return c, nil
+}
+
+// scanConflicts are the start options that SchemaValidation.validateStartupMode
+// refuses beside scan.snapshot-id, sorted: a start from a snapshot allows
+// exactly one of scan.snapshot-id, scan.tag-name and scan.watermark, and
+// none of the time, file creation time and incremental options (and under
+// the default scan.mode, scan.timestamp-millis or scan.timestamp make the
+// start a start by time, which refuses scan.snapshot-id). Paimon checks it
+// on the table copied with the job's dynamic options (AbstractFileStoreTable.copy).
+var scanConflicts = []string{
+	"incremental-between", "incremental-between-timestamp", "incremental-to-auto-tag",
+	"scan.file-creation-time-millis", "scan.tag-name", "scan.timestamp", "scan.timestamp-millis", "scan.watermark",
 }
 
 // decide sets lifecycleDecoupled, readsChangelog and decoupledWhy.
@@ -145,6 +163,23 @@ func (c *tableConfig) decide(v paimonVersion) {
 		return
 	}
 	c.versionDependent = true
+}
+
+// readChangelogOnly sets changelogOnly: CoreOptions.consumerChangelogOnly()
+// (consumer.changelog-only, from Paimon 1.4, and only with decoupled
+// changelogs). Call it after decide.
+func (c *tableConfig) readChangelogOnly(v paimonVersion) {
+	c.changelogOnly = v.atLeast(1, 4) && c.boolOption(OptConsumerChangelogOnly) && c.lifecycleDecoupled
+}
+
+// schemaChangelogOnly reads consumer.changelog-only from a schema's own
+// options as the newest Paimon does (for ResetConsumer's warnings, which
+// have no overrides and no declared version).
+func schemaChangelogOnly(opts map[string]string) bool {
+	c := tableConfig{opts: opts}
+	c.decide(paimonVersion{})
+	c.readChangelogOnly(paimonVersion{})
+	return c.changelogOnly
 }
 
 // lifecycle is CoreOptions.changelogLifecycleDecoupled(): changelog

@@ -37,7 +37,8 @@ const (
 	WarnChangelogOnlyStart = "paimon.changelog-only-start"
 	// WarnBindConsumerFirst: create the consumer before starting the job.
 	WarnBindConsumerFirst = "paimon.bind-consumer-first"
-	// WarnNoConsumerExpiration: the table has no consumer.expiration-time.
+	// WarnNoConsumerExpiration: consumer.expiration-time is not set in the
+	// table's options (a writer's dynamic option can still set it).
 	WarnNoConsumerExpiration = "paimon.no-consumer-expiration"
 	// WarnLossByTag: a tag proves that records of expired ids are lost.
 	WarnLossByTag = "paimon.loss-by-tag"
@@ -63,4 +64,8 @@ const (
 	// WarnOptionUnreadable: a table option does not parse; its default is
 	// used.
 	WarnOptionUnreadable = "paimon.option-unreadable"
+	// WarnScanOptionConflict: the table's options set a start option
+	// (scan.timestamp-millis, scan.tag-name, …) that Paimon refuses beside
+	// the launch's scan.snapshot-id: the job would fail to start.
+	WarnScanOptionConflict = "paimon.scan-option-conflict"
 )

@@ -85,3 +85,61 @@ func TestWordingTheOptionsCanBack(t *testing.T) {
 		})
 	}
 }
+
+// TestResetWordingTheOptionsCanBack: the reset's warning about a missing
+// consumer.expiration-time says only what the table's options back (a
+// writer's dynamic option can still expire the consumer), and under
+// consumer.changelog-only (Paimon 1.4+, decoupled changelogs only) that the
+// consumer pins long-lived changelogs, not snapshots.
+func TestResetWordingTheOptionsCanBack(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		schema  map[string]string
+		warn    bool
+		want    []string
+		notWant []string
+	}{
+		{
+			name: "NoExpiration", warn: true,
+			want:    []string{"consumer.expiration-time is not set in the options of table default.t (wh/default.db/t/schema/schema-1)", "unless a writer sets it as a dynamic option", "pins snapshot-5 and every later snapshot forever"},
+			notWant: []string{"changelog"},
+		},
+		{
+			name: "ChangelogOnly", schema: map[string]string{"consumer.changelog-only": "true", "changelog.time-retained": "7 d"}, warn: true,
+			want:    []string{"pins long-lived changelog-5 and every later changelog", "consumers do not stop snapshot expiry, so snapshot-5 may expire before the job starts"},
+			notWant: []string{"pins snapshot-5"},
+		},
+		{
+			name: "ChangelogOnlyWithoutDecoupling", schema: map[string]string{"consumer.changelog-only": "true"}, warn: true,
+			want:    []string{"pins snapshot-5 and every later snapshot forever"},
+			notWant: []string{"changelog-only"},
+		},
+		{name: "ExpirationSet", schema: map[string]string{"consumer.expiration-time": "7 d", "consumer.changelog-only": "true", "changelog.time-retained": "7 d"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, tb := newTable(t, 10, nil)
+			tb.Schema(tc.schema).Commit(at(11))
+			plan, err := openTable(t, b, tb.Path(), nil).PlanResetConsumer(bg, "job", 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if plan.NextSnapshot != 5 || plan.Snapshot.ID != 5 || plan.Written {
+				t.Errorf("plan next %d, snapshot %d, written %v", plan.NextSnapshot, plan.Snapshot.ID, plan.Written)
+			}
+			if got := hasSub(plan.Warnings, paimon.WarnNoConsumerExpiration); got != tc.warn {
+				t.Fatalf("%s warning %v, want %v: %q", paimon.WarnNoConsumerExpiration, got, tc.warn, plan.Warnings)
+			}
+			all := strings.Join(lines(plan.Warnings), "\n")
+			for _, w := range tc.want {
+				if !strings.Contains(all, w) {
+					t.Errorf("no warning says %q:\n%s", w, all)
+				}
+			}
+			for _, w := range tc.notWant {
+				if strings.Contains(all, w) {
+					t.Errorf("a warning says %q:\n%s", w, all)
+				}
+			}
+		})
+	}
+}

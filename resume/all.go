@@ -88,8 +88,8 @@ func (a allResolver) Resolve(ctx context.Context) (Candidate, error) {
 		return Candidate{}, fmt.Errorf("resume: %s: %w", a.name, errors.Join(empty...))
 	}
 
-	pos := &Positions{}
-	out := Candidate{Resolver: a.name, Guarantee: ExactlyOnce, Position: pos}
+	pos := Positions{}
+	out := Candidate{Resolver: a.name, Guarantee: ExactlyOnce}
 	unknownAt := false
 	for i, ans := range answers {
 		c := ans.cand
@@ -117,22 +117,29 @@ func (a allResolver) Resolve(ctx context.Context) (Candidate, error) {
 	if _, err := pos.merge(); err != nil {
 		return Candidate{}, fmt.Errorf("resume: %s: %w", a.name, err)
 	}
+	out.Position = pos
 	return out, nil
 }
 
+// KindAll is the [Position.Kind] of [Positions], the position of [All].
+const KindAll = "all"
+
 // Positions is the position of [All]: one candidate per source, in the order
-// the parts were given.
+// the parts were given. A decision read back from its document holds it as a
+// [*RawPosition] of kind "all"; PositionAs[Positions](p, KindAll) decodes it,
+// each part's position a *RawPosition that its resolver package's PositionOf
+// decodes in turn.
 type Positions struct {
 	Parts []Candidate
 }
 
-var _ Position = (*Positions)(nil)
+var _ Position = Positions{}
 
 // Kind returns "all".
-func (p *Positions) Kind() string { return "all" }
+func (p Positions) Kind() string { return KindAll }
 
 // String lists the parts' positions.
-func (p *Positions) String() string {
+func (p Positions) String() string {
 	s := make([]string, len(p.Parts))
 	for i, c := range p.Parts {
 		s[i] = c.Resolver + ": " + positionSummary(c.Position)
@@ -145,12 +152,12 @@ func (p *Positions) String() string {
 // sources usually belong to different tables' SQL hints (a Paimon table's
 // consumer-id, a Kafka table's scan.startup.mode): a deploy tool that applies
 // hints per table takes each part's own Launch from Parts.
-func (p *Positions) Launch() Launch {
+func (p Positions) Launch() Launch {
 	l, _ := p.merge()
 	return l
 }
 
-func (p *Positions) merge() (Launch, error) {
+func (p Positions) merge() (Launch, error) {
 	var l Launch
 	from := map[string]string{}
 	put := func(m *map[string]string, kind, k, v, part string) error {
@@ -186,7 +193,7 @@ func (p *Positions) merge() (Launch, error) {
 
 // MarshalJSON encodes {"parts":[candidate, ...]} with each part in the
 // candidate form of the decision document.
-func (p *Positions) MarshalJSON() ([]byte, error) {
+func (p Positions) MarshalJSON() ([]byte, error) {
 	parts := make([]*candidateJSON, 0, len(p.Parts))
 	for i := range p.Parts {
 		c, err := toCandidateJSON(&p.Parts[i])
@@ -195,7 +202,37 @@ func (p *Positions) MarshalJSON() ([]byte, error) {
 		}
 		parts = append(parts, c)
 	}
-	return json.Marshal(struct {
-		Parts []*candidateJSON `json:"parts"`
-	}{parts})
+	return json.Marshal(positionsJSON{parts})
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote: each part's position becomes a
+// [*RawPosition]. A missing "parts" field is an error. Its errors say what
+// is wrong; [PositionAs] says which position.
+func (p *Positions) UnmarshalJSON(data []byte) error {
+	var pj struct {
+		Parts *[]*candidateJSON `json:"parts"`
+	}
+	if err := json.Unmarshal(data, &pj); err != nil {
+		return err
+	}
+	if pj.Parts == nil {
+		return errors.New("no parts field")
+	}
+	out := Positions{Parts: make([]Candidate, 0, len(*pj.Parts))}
+	for i, cj := range *pj.Parts {
+		if cj == nil {
+			return fmt.Errorf("part %d is null", i+1)
+		}
+		c, err := cj.candidate()
+		if err != nil {
+			return fmt.Errorf("part %d: %w", i+1, err)
+		}
+		out.Parts = append(out.Parts, *c)
+	}
+	*p = out
+	return nil
+}
+
+type positionsJSON struct {
+	Parts []*candidateJSON `json:"parts"`
 }

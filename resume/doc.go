@@ -75,7 +75,7 @@
 //	flink.savepoint-while-running          the savepoint was taken while the job ran on, and it checkpointed later
 //	flink.checkpoint-id-mismatch           the _metadata's checkpoint id is not its chk-<n> dir's (a hand copy)
 //	flink.kind-unknown                     a v2/v3 _metadata outside chk-<n>/savepoint-… dirs: kind unknown
-//	flink.unaligned                        an unaligned checkpoint: same job, same Flink minor version only
+//	flink.unaligned                        an unaligned checkpoint: the same job, unchanged, same Flink minor version only (rescaling works)
 //	flink.finished-operators               the snapshot records finished operators
 //	flink.savepoint-preferred              an upgrade chose a savepoint over newer checkpoints
 //	flink.not-observed                     the newest _metadata is younger than a minute: the job may still run
@@ -110,7 +110,7 @@
 //	paimon.consumer-id-changes-operator    adding consumer-id changes the source operator
 //	paimon.changelog-only-start            the start id exists only as a long-lived changelog
 //	paimon.bind-consumer-first             create the consumer before starting the job
-//	paimon.no-consumer-expiration          the table has no consumer.expiration-time
+//	paimon.no-consumer-expiration          consumer.expiration-time is not set in the table's options
 //	paimon.loss-by-tag                     a tag proves that records of expired ids are lost
 //	paimon.possible-loss                   expired ids may have held records after the start time
 //	paimon.consumer-file-unusable          a reset replaces an unreadable consumer file
@@ -119,10 +119,11 @@
 //	paimon.changelog-ignored               changelog/ holds changelogs the table's options say are not read
 //	paimon.version-assumed                 the grade depends on the Paimon version, which was not declared
 //	paimon.option-unreadable               a table option does not parse: its default is used
+//	paimon.scan-option-conflict            a table option Paimon refuses beside the launch's scan.snapshot-id: the job would not start
 //	salvage.data-loss                      records or snapshots a salvaged source had not read are gone
 //	salvage.not-checked                    a salvaged position was not checked against the live system
 //	salvage.unresolved-marker              Kafka partitions the old job had not started have no offset
-//	salvage.resolved-marker                Kafka partitions the old job had not started start at today's log start or end
+//	salvage.resolved-marker                Kafka partitions the old job had not started start at today's log start, end or group commit
 //	salvage.partly-read-snapshot           a Paimon snapshot was partly read: its emitted records are read again
 //	salvage.mysql-snapshot-phase           a MySQL CDC source had no binlog position yet: it snapshots again
 //	salvage.several-sources                several sources' connector options collide: each keeps its own
@@ -136,8 +137,9 @@
 //
 // [Decision] marshals to the resumekit.decision/v1 document and reads back
 // from it (json.Unmarshal into a Decision, or a single [Candidate] from its
-// candidate form): positions become [*RawPosition]s that each resolver
-// package's PositionOf decodes, and marshalling again gives the same bytes. The
+// candidate form): each position becomes a [*RawPosition] that its resolver
+// package's PositionOf decodes ([Positions] of [All]: PositionAs with
+// [KindAll]), and marshalling again gives the same bytes. The
 // document is a record of how the decision was made: "resumekit" (the module
 // version, [ModuleVersion]), "decided_at" (Policy.Now in UTC) and "policy"
 // ("min_guarantee"; "max_age" and "timeout" as Go duration strings such as

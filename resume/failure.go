@@ -103,11 +103,11 @@ func MaxGuarantee(r Resolver) (g Guarantee) {
 	return ExactlyOnce
 }
 
-// WithMaxGuarantee returns r with the [GuaranteeBounder] bound max: a
-// [ResolverFunc], or a test double such as resumetest.Failing, that can never
-// offer more than replay declares it so that its failure does not block
-// exact-input or exactly-once candidates. The result resolves exactly as r
-// does.
+// WithMaxGuarantee returns r declaring max as its [GuaranteeBounder] bound,
+// for a resolver that cannot declare one itself — a [ResolverFunc], or a
+// test double such as resumetest.Failing. Wrapped with Replay, its failure
+// no longer blocks exact-input or exactly-once candidates. The result
+// resolves exactly as r does.
 func WithMaxGuarantee(r Resolver, max Guarantee) Resolver {
 	return boundedResolver{Resolver: r, max: max}
 }

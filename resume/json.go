@@ -187,8 +187,8 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// UnmarshalJSON reads a resumekit.decision/v1 document back. Positions become
-// [*RawPosition]s that keep their kind, summary, launch and JSON; errors
+// UnmarshalJSON reads a resumekit.decision/v1 document back. Each position
+// becomes a [*RawPosition] that keeps its kind, summary, launch and JSON; errors
 // become plain errors with the recorded text. Marshalling the result gives
 // the same bytes again.
 func (d *Decision) UnmarshalJSON(data []byte) error {
@@ -267,7 +267,7 @@ func (cj *candidateJSON) candidate() (*Candidate, error) {
 	if cj.At != "" {
 		t, err := time.Parse(time.RFC3339Nano, cj.At)
 		if err != nil {
-			return nil, fmt.Errorf("resume: decode decision: candidate of %s: at: %w", cj.Resolver, err)
+			return nil, fmt.Errorf("resume: decode candidate of %q: at: %w", cj.Resolver, err)
 		}
 		c.At = t.UTC()
 	}

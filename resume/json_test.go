@@ -289,44 +289,42 @@ func TestCandidateJSONRoundTrip(t *testing.T) {
 }
 
 // FuzzDecisionJSON: any input either fails to read, or reads into a Decision
-// (and a Candidate) that marshals, and whose document is a fixed point after
-// one round (read it back, marshal again: the same bytes). No input panics.
-// Seeds: the golden document and testdata/fuzz/FuzzDecisionJSON.
+// (and a Candidate, and All's Positions) that marshals, and whose document
+// is a fixed point after one round (read it back, marshal again: the same
+// bytes). No input panics. Seeds: the golden documents and
+// testdata/fuzz/FuzzDecisionJSON.
 func FuzzDecisionJSON(f *testing.F) {
-	golden, err := os.ReadFile(filepath.Join("testdata", "decision.golden.json"))
-	if err != nil {
-		f.Fatal(err)
+	for _, name := range []string{"decision.golden.json", "positions.golden.json"} {
+		golden, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(golden)
 	}
-	f.Add(golden)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var d resume.Decision
-		if err := json.Unmarshal(data, &d); err == nil {
-			first, err := json.Marshal(d)
-			if err != nil {
-				t.Fatalf("read %q but cannot marshal it: %v", data, err)
-			}
-			var back resume.Decision
-			if err := json.Unmarshal(first, &back); err != nil {
-				t.Fatalf("cannot read back %s: %v", first, err)
-			}
-			second, err := json.Marshal(back)
-			if err != nil || !bytes.Equal(first, second) {
-				t.Fatalf("not a fixed point (%v):\n%s\n%s", err, first, second)
-			}
-		}
-		var c resume.Candidate
-		if err := json.Unmarshal(data, &c); err == nil {
-			first, err := json.Marshal(c)
-			if err != nil {
-				t.Fatalf("read candidate %q but cannot marshal it: %v", data, err)
-			}
-			var back resume.Candidate
-			if err := json.Unmarshal(first, &back); err != nil {
-				t.Fatalf("cannot read back %s: %v", first, err)
-			}
-			if second, err := json.Marshal(back); err != nil || !bytes.Equal(first, second) {
-				t.Fatalf("candidate not a fixed point (%v):\n%s\n%s", err, first, second)
-			}
-		}
+		fixedPoint[resume.Decision](t, "decision", data)
+		fixedPoint[resume.Candidate](t, "candidate", data)
+		fixedPoint[resume.Positions](t, "all position", data)
 	})
+}
+
+// fixedPoint checks that data, if it reads into a T, marshals, and that
+// reading that back and marshalling again gives the same bytes.
+func fixedPoint[T any](t *testing.T, what string, data []byte) {
+	t.Helper()
+	var v T
+	if json.Unmarshal(data, &v) != nil {
+		return
+	}
+	first, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("read %s %q but cannot marshal it: %v", what, data, err)
+	}
+	var back T
+	if err := json.Unmarshal(first, &back); err != nil {
+		t.Fatalf("cannot read back %s %s: %v", what, first, err)
+	}
+	if second, err := json.Marshal(back); err != nil || !bytes.Equal(first, second) {
+		t.Fatalf("%s not a fixed point (%v):\n%s\n%s", what, err, first, second)
+	}
 }

@@ -8,11 +8,15 @@ import (
 )
 
 // Position is one concrete start point. Each resolver package defines its own
-// type; after a [Decision] is read back from JSON, positions are
-// [*RawPosition]s, which each resolver package can convert to its typed form.
+// type, with value receivers (a T and a *T are both Positions) and a
+// PositionOf that returns it from any of its forms; after a [Decision] is
+// read back from JSON, each position is a [*RawPosition], which that
+// PositionOf decodes. resumetest.CheckPosition checks a position type
+// against these rules.
 type Position interface {
-	// Kind names the type of position: "flink-checkpoint", "flink-savepoint",
-	// "paimon-snapshot", "kafka-offsets", or "all" for combined positions.
+	// Kind names the type of position, one word: "flink-checkpoint",
+	// "flink-savepoint", "flink-salvage", "paimon-snapshot",
+	// "kafka-offsets", or "all" ([KindAll]) for combined positions.
 	Kind() string
 	// String describes the position in one line for people.
 	String() string

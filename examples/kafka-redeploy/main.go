@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/resumekit/resumekit/examples/internal/scenario"
 	"github.com/resumekit/resumekit/kafkaoffset"
@@ -39,16 +40,19 @@ func run(w io.Writer) error {
 	}
 	defer k.Close()
 
-	// The caller owns the kgo client; the resolvers only read.
-	committed, err := kafkaoffset.NewResolver(k.Client, []string{k.Topic}, &kafkaoffset.Options{Name: "committed", Group: k.Group})
+	// The caller owns the kgo client; the resolvers only read. Now is the
+	// story's restart time (nil: the clock), so the output is the same on
+	// every machine.
+	now := func() time.Time { return scenario.Now }
+	committed, err := kafkaoffset.NewResolver(k.Client, []string{k.Topic}, &kafkaoffset.Options{Name: "committed", Group: k.Group, Now: now})
 	if err != nil {
 		return err
 	}
-	rewind, err := kafkaoffset.NewResolver(k.Client, []string{k.Topic}, &kafkaoffset.Options{Name: "rewind", At: k.Rewind})
+	rewind, err := kafkaoffset.NewResolver(k.Client, []string{k.Topic}, &kafkaoffset.Options{Name: "rewind", At: k.Rewind, Now: now})
 	if err != nil {
 		return err
 	}
-	d, err := (&resume.Chain{Resolvers: []resume.Resolver{committed, rewind}}).Resolve(ctx)
+	d, err := (&resume.Chain{Resolvers: []resume.Resolver{committed, rewind}, Policy: resume.Policy{Now: now}}).Resolve(ctx)
 	if err != nil {
 		return err
 	}
@@ -64,7 +68,7 @@ func run(w io.Writer) error {
 	if err := k.Retention(ctx); err != nil {
 		return err
 	}
-	d, err = (&resume.Chain{Resolvers: []resume.Resolver{committed}}).Resolve(ctx)
+	d, err = (&resume.Chain{Resolvers: []resume.Resolver{committed}, Policy: resume.Policy{Now: now}}).Resolve(ctx)
 	if !errors.Is(err, resume.ErrNoPosition) {
 		return fmt.Errorf("after retention: want no acceptable position, got %v", err)
 	}

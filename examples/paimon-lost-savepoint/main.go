@@ -92,6 +92,7 @@ func run(w io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(w, "bound %s (same as %s)\n", plan.Key, plan.SQL)
+	rec.SetModTime(plan.Key, scenario.Now) // written at the story's now, whatever this machine's clock says
 
 	// Resolving again now finds the consumer file: exact input.
 	c, err = r.Resolve(ctx)

@@ -16,6 +16,7 @@ import (
 
 // Layout writes checkpoint trees into Bucket under Prefix.
 type Layout struct {
+	// Bucket receives the trees; the caller opens and closes it.
 	Bucket *blob.Bucket
 	// Prefix is the key prefix of the checkpoint root ("" or "dir/").
 	Prefix string

@@ -114,15 +114,20 @@ func binlogOffsetBytes(e *encoder, version int32, o *sourcestate.BinlogOffset) {
 	e.bytes(b)
 }
 
-// MySQLEnumerator returns the head of a Flink CDC MySQL enumerator state
-// (PendingSplitsStateSerializer of m.Version, 1 to 5) in SourceCoordinator
-// framing: the split serializer version and the phase flag, and in the
-// binlog phase whether the binlog split was assigned. For the snapshot and
-// hybrid phases only that head is written (the table and split lists that
-// follow in Flink CDC's state are what resumekit does not read).
+// MySQLEnumerator returns a Flink CDC MySQL enumerator state
+// (PendingSplitsStateSerializer of m.Version, 1 to 6) in SourceCoordinator
+// framing, byte-exact to the layout: the split serializer version (4 when
+// 0) and the phase flag, then in the binlog phase whether the binlog split
+// was assigned, and in the snapshot and hybrid phases the assigner's state
+// — m's table lists, its remaining and assigned snapshot splits (written
+// with MySQLSplit), m.FinishedSplits finished split ids with a high
+// watermark, the assigner status (v3 on; v1 and v2 record whether it
+// finished), m.TableIDCaseSensitive, no table schemas (v4 on), the
+// splitting table (v5 on), the released flag (v6) — and, in the hybrid
+// phase, whether the binlog split was assigned.
 func MySQLEnumerator(m sourcestate.MySQLEnumerator) (*sourcestate.Coordinator, error) {
-	if m.Version < 1 || m.Version > 5 {
-		return nil, fmt.Errorf("flinkckpttest: PendingSplitsStateSerializer version %d does not exist (1 to 5)", m.Version)
+	if m.Version < 1 || m.Version > 6 {
+		return nil, fmt.Errorf("flinkckpttest: PendingSplitsStateSerializer version %d does not exist (1 to 6)", m.Version)
 	}
 	e := &encoder{}
 	sv := m.SplitVersion
@@ -131,10 +136,84 @@ func MySQLEnumerator(m sourcestate.MySQLEnumerator) (*sourcestate.Coordinator, e
 	}
 	e.i32(sv)
 	e.i32(int32(m.Phase))
-	if m.Phase == sourcestate.PhaseBinlog {
+	switch m.Phase {
+	case sourcestate.PhaseBinlog:
 		e.boolean(m.BinlogSplitAssigned)
+	case sourcestate.PhaseSnapshot, sourcestate.PhaseHybrid:
+		if err := mysqlAssigner(e, sv, m); err != nil {
+			return nil, err
+		}
+		if m.Phase == sourcestate.PhaseHybrid {
+			e.boolean(m.BinlogSplitAssigned)
+		}
+	default:
+		return nil, fmt.Errorf("flinkckpttest: MySQL CDC enumerator phase %d does not exist (1 to 3)", m.Phase)
+	}
+	if e.err != nil {
+		return nil, e.err
 	}
 	return &sourcestate.Coordinator{SerdeVersion: 1, Version: m.Version, Data: e.b}, nil
+}
+
+// mysqlAssigner writes a SnapshotPendingSplitsState as
+// PendingSplitsStateSerializer.serializeSnapshotPendingSplitsState does.
+func mysqlAssigner(e *encoder, sv int32, m sourcestate.MySQLEnumerator) error {
+	tables := func(ts []string) {
+		e.i32(int32(len(ts)))
+		for _, t := range ts {
+			e.utf(t)
+		}
+	}
+	split := func(s sourcestate.MySQLSplit) error {
+		s.Binlog = false
+		raw, err := MySQLSplit(sv, s)
+		if err != nil {
+			return err
+		}
+		e.bytes(raw.Data)
+		return nil
+	}
+	tables(m.AlreadyProcessedTables)
+	e.i32(int32(len(m.RemainingSplits)))
+	for _, s := range m.RemainingSplits {
+		if err := split(s); err != nil {
+			return err
+		}
+	}
+	e.i32(int32(len(m.AssignedSplits)))
+	for _, s := range m.AssignedSplits {
+		e.utf(s.ID)
+		if err := split(s); err != nil {
+			return err
+		}
+	}
+	e.i32(int32(m.FinishedSplits))
+	for i := 0; i < m.FinishedSplits; i++ {
+		e.utf(fmt.Sprintf("finished:%d", i))
+		binlogOffsetBytes(e, sv, &sourcestate.BinlogOffset{Kind: sourcestate.BinlogSpecific, File: "mysql-bin.000001", Pos: int64(4 + i)})
+	}
+	if m.Version < 3 {
+		e.boolean(m.AssignerStatus != sourcestate.AssignerInitialAssigning)
+		return nil
+	}
+	e.i32(int32(m.AssignerStatus))
+	tables(m.RemainingTables)
+	e.boolean(m.TableIDCaseSensitive)
+	if m.Version >= 4 {
+		e.i32(0) // table schemas
+	}
+	if m.Version >= 5 {
+		e.boolean(m.SplittingTable != "")
+		if m.SplittingTable != "" {
+			e.utf(m.SplittingTable)
+			e.utf("[1000]")
+			e.i32(m.NextChunkID)
+		}
+	}
+	if m.Version >= 6 {
+		e.boolean(m.SnapshotMetaReleased)
+	}
+	return nil
 }
 
 // MySQLSource returns a Flink CDC MySQL source of parallelism 1 in the

@@ -3,9 +3,8 @@ package metadata
 import (
 	"encoding/binary"
 	"fmt"
-	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/resumekit/resumekit/flinkckpt/internal/javaio"
 )
 
 // decoder reads big-endian values with a sticky error: after the first
@@ -133,30 +132,19 @@ func (d *decoder) utf(what, field string) string {
 		return ""
 	}
 	b := d.buf[d.off : d.off+n]
-	if d.str != "" && isPlainASCII(b) {
+	if d.str != "" && javaio.PlainASCII(b) {
 		// Substrings of one copy of the file: no allocation per string.
 		s := d.str[d.off : d.off+n]
 		d.off += n
 		return s
 	}
-	s, ok := decodeModifiedUTF8(b)
+	s, ok := javaio.ModifiedUTF8(b)
 	if !ok {
 		d.fail(what+field, "invalid modified UTF-8")
 		return ""
 	}
 	d.off += n
 	return s
-}
-
-// isPlainASCII reports whether b is ASCII without NUL (which modified UTF-8
-// never contains raw).
-func isPlainASCII(b []byte) bool {
-	for _, c := range b {
-		if c == 0 || c >= 0x80 {
-			return false
-		}
-	}
-	return true
 }
 
 // newStream returns a zeroed stream handle from a slab, so that a state
@@ -170,50 +158,4 @@ func (d *decoder) newStream(t HandleType) *StreamHandle {
 	d.slab = d.slab[1:]
 	h.Type = t
 	return h
-}
-
-func decodeModifiedUTF8(b []byte) (string, bool) {
-	ascii := true
-	for _, c := range b {
-		if c == 0 || c >= 0x80 {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		return string(b), true
-	}
-	u := make([]uint16, 0, len(b))
-	for i := 0; i < len(b); {
-		c := b[i]
-		switch {
-		case c == 0:
-			return "", false
-		case c < 0x80:
-			u = append(u, uint16(c))
-			i++
-		case c&0xE0 == 0xC0:
-			if i+1 >= len(b) || b[i+1]&0xC0 != 0x80 {
-				return "", false
-			}
-			u = append(u, uint16(c&0x1F)<<6|uint16(b[i+1]&0x3F))
-			i += 2
-		case c&0xF0 == 0xE0:
-			if i+2 >= len(b) || b[i+1]&0xC0 != 0x80 || b[i+2]&0xC0 != 0x80 {
-				return "", false
-			}
-			u = append(u, uint16(c&0x0F)<<12|uint16(b[i+1]&0x3F)<<6|uint16(b[i+2]&0x3F))
-			i += 3
-		default:
-			return "", false
-		}
-	}
-	var sb strings.Builder
-	for _, r := range utf16.Decode(u) {
-		if r == utf8.RuneError {
-			r = '\uFFFD'
-		}
-		sb.WriteRune(r)
-	}
-	return sb.String(), true
 }

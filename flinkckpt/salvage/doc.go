@@ -34,7 +34,8 @@
 // offset below today's log start is [resume.DataLoss] with the record
 // count per partition, a Paimon snapshot that expired is DataLoss with the
 // expired range; Kafka partitions the old job had not started (markers)
-// are resolved against the live log or named. A partly read Paimon
+// are resolved against the live log (earliest, latest) or the old job's
+// group's commit ([Options.KafkaGroup], through [KafkaCommits]), or named. A partly read Paimon
 // snapshot and a MySQL CDC source still in its snapshot phase are
 // [resume.Replay].
 //
@@ -45,8 +46,9 @@
 // a salvaged position is only as good as what the live systems still hold.
 // So this package — a leaf that imports flinkckpt — declares two small
 // interfaces with plain-value signatures, [KafkaLog] (log start and end
-// offsets of given partitions) and [PaimonTable] (the readable snapshot
-// range and the table's SQL name), and kafkaoffset ([kafkaoffset.Log]) and
+// offsets of given partitions; optionally [KafkaCommits], a group's
+// committed offsets) and [PaimonTable] (the readable snapshot range and
+// the table's SQL name), and kafkaoffset (kafkaoffset.Log) and
 // paimon (*paimon.Table) implement them without importing this package, as
 // gocloud's drivers implement blob/driver. The wiring — which client,
 // which table — is the caller's: resumectl does it from its flags, and a

@@ -72,3 +72,34 @@ func TestChainSalvagesWhatTheNewJobCannotRestore(t *testing.T) {
 		t.Errorf("salvage: %s %v", o.Verdict, o.Err)
 	}
 }
+
+// TestSalvageWhenParallelismForbidsTheRestore: the new job has every
+// operator of the savepoint but a parallelism above its max parallelism,
+// so no restore can succeed. The snapshot to salvage is still the newest
+// of the job's application (the default choice ignores the new job's
+// parallelism), and its positions are offered.
+func TestSalvageWhenParallelismForbidsTheRestore(t *testing.T) {
+	ctx := context.Background()
+	const dir = "v4-kafka-source-native-savepoint/"
+	b := fixtureBucket(t)
+	cl := kafkaCluster(t, 10, 20)
+	job := flinkckpt.JobFromUIDs("kafka-source-operator-uid")
+	job.Parallelism = 4096
+	sr, err := salvage.NewResolver(b, dir, &salvage.Options{
+		Flink: &flinkckpt.Options{FlinkRoot: "file:///fixtures/flink"}, Job: job, Kafka: kafkaoffset.Log{Client: cl}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := sr.Resolve(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Guarantee != resume.ExactInput || !strings.Contains(strings.Join(c.Reasons, "\n"), "parallelism 4096") {
+		t.Errorf("guarantee %s reasons %q", c.Guarantee, c.Reasons)
+	}
+	for i, s := range kafkaStarts(t, c) {
+		if s.Partition != int32(i) || s.Offset != 10 {
+			t.Errorf("partition %d: %+v", i, s)
+		}
+	}
+}

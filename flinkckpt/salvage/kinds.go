@@ -14,8 +14,9 @@ import (
 
 // kafka builds a Kafka source's start: the readers' next offsets, markers
 // resolved against the live log (earliest: the log start, latest: the end
-// offset), offsets below today's log start moved up to it and counted as
-// lost.
+// offset, committed: the group's commit when Options.KafkaGroup names it
+// and the checker can list commits), offsets below today's log start moved
+// up to it and counted as lost.
 func (x *resolution) kafka(ctx context.Context, label string, s *sourcestate.Source, out *Source) error {
 	ps, notes := s.Kafka.Positions()
 	if len(ps) == 0 {
@@ -33,16 +34,28 @@ func (x *resolution) kafka(ctx context.Context, label string, s *sourcestate.Sou
 	}
 	var lost, resolved, unresolved []string
 	if log := x.r.o.Kafka; log != nil {
+		commits, _ := log.(KafkaCommits)
+		group := x.r.o.KafkaGroup
 		for _, topic := range topics {
-			var parts []int32
+			var parts, committed []int32
 			for _, k := range out.Kafka {
 				if k.Topic == topic {
 					parts = append(parts, k.Partition)
+					if k.Marker == sourcestate.MarkerCommitted {
+						committed = append(committed, k.Partition)
+					}
 				}
 			}
 			start, end, err := log.LogOffsets(ctx, topic, parts)
 			if err != nil {
 				return fmt.Errorf("salvage: KafkaSource %s: check topic %s: %w", label, topic, err)
+			}
+			var groupOffsets map[int32]int64
+			if len(committed) > 0 && commits != nil && group != "" {
+				groupOffsets, err = commits.CommittedOffsets(ctx, group, topic, committed)
+				if err != nil {
+					return fmt.Errorf("salvage: KafkaSource %s: committed offsets of group %s on topic %s: %w", label, group, topic, err)
+				}
 			}
 			for i := range out.Kafka {
 				k := &out.Kafka[i]
@@ -65,7 +78,14 @@ func (x *resolution) kafka(ctx context.Context, label string, s *sourcestate.Sou
 					resolved = append(resolved, fmt.Sprintf("%s/%d latest → end offset %d", topic, k.Partition, le))
 					continue
 				case sourcestate.MarkerCommitted:
-					continue
+					o, ok := groupOffsets[k.Partition]
+					if !ok {
+						continue
+					}
+					// The group's commit is checked against the log like
+					// any offset: below the log start, records are gone.
+					k.Offset, k.Resolved = o, true
+					resolved = append(resolved, fmt.Sprintf("%s/%d committed → group %s's commit %d", topic, k.Partition, group, o))
 				}
 				switch {
 				case k.Offset > le:
@@ -97,8 +117,20 @@ func (x *resolution) kafka(ctx context.Context, label string, s *sourcestate.Sou
 	}
 	if len(unresolved) > 0 {
 		x.grade(resume.Replay)
-		x.warn(WarnUnresolvedMarker, "KafkaSource %s: partitions the old job had not started reading have no offset to start from (no live log check, or the group's commit is not known here): %s; they are left out of the specific offsets, so the connector starts them at the group's committed offset or by properties.auto.offset.reset — set it to earliest",
-			label, strings.Join(unresolved, ", "))
+		why := "no live log check"
+		if log := x.r.o.Kafka; log != nil {
+			_, canList := log.(KafkaCommits)
+			switch {
+			case x.r.o.KafkaGroup == "":
+				why = "committed markers: the old job's group is not known here (salvage.Options.KafkaGroup, --kafka-group)"
+			case !canList:
+				why = "committed markers: the Kafka checker cannot list the group's commits"
+			default:
+				why = "committed markers: group " + x.r.o.KafkaGroup + " has no commit for them"
+			}
+		}
+		x.warn(WarnUnresolvedMarker, "KafkaSource %s: partitions the old job had not started reading have no offset to start from (%s): %s; they are left out of the specific offsets, so the connector starts them at the group's committed offset or by properties.auto.offset.reset — set it to earliest",
+			label, why, strings.Join(unresolved, ", "))
 	}
 	var concrete []KafkaStart
 	for _, k := range out.Kafka {

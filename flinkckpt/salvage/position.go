@@ -11,7 +11,7 @@ import (
 	"github.com/resumekit/resumekit/resume"
 )
 
-// KindSalvage is the [resume.Position] kind of a [Position].
+// KindSalvage is the Kind of a [Position].
 const KindSalvage = "flink-salvage"
 
 // Position is a stateless start of every source of a job exactly where a
@@ -124,33 +124,48 @@ func (s Source) MarshalJSON() ([]byte, error) {
 	return json.Marshal(sourceJSON{OperatorID: s.OperatorID, UID: s.UID, Kind: s.Kind, Positions: p, Options: opts, Checked: s.Checked})
 }
 
-// UnmarshalJSON decodes what MarshalJSON wrote.
+// UnmarshalJSON decodes what MarshalJSON wrote. Its errors say which source
+// and what is wrong with it; PositionOf names the package and the position.
 func (s *Source) UnmarshalJSON(b []byte) error {
 	var j sourceJSON
 	if err := json.Unmarshal(b, &j); err != nil {
-		return err
+		return fmt.Errorf("source: %w", err)
 	}
 	*s = Source{OperatorID: j.OperatorID, UID: j.UID, Kind: j.Kind, Options: j.Options, Checked: j.Checked}
 	switch j.Kind {
 	case sourcestate.KindKafka:
 		s.Kafka = []KafkaStart{}
-		return json.Unmarshal(j.Positions, &s.Kafka)
+		if err := json.Unmarshal(j.Positions, &s.Kafka); err != nil {
+			return fmt.Errorf("kafka source %s: positions: %w", j.OperatorID, err)
+		}
 	case sourcestate.KindPaimon:
-		var ps []PaimonStart
-		if err := json.Unmarshal(j.Positions, &ps); err != nil || len(ps) != 1 {
-			return fmt.Errorf("salvage: paimon source %s: want one position: %v", j.OperatorID, err)
+		p, err := onePosition[PaimonStart](j)
+		if err != nil {
+			return err
 		}
-		s.Paimon = &ps[0]
+		s.Paimon = p
 	case sourcestate.KindMySQLCDC:
-		var ps []MySQLStart
-		if err := json.Unmarshal(j.Positions, &ps); err != nil || len(ps) != 1 {
-			return fmt.Errorf("salvage: mysql-cdc source %s: want one position: %v", j.OperatorID, err)
+		p, err := onePosition[MySQLStart](j)
+		if err != nil {
+			return err
 		}
-		s.MySQL = &ps[0]
+		s.MySQL = p
 	default:
-		return fmt.Errorf("salvage: source %s of kind %q", j.OperatorID, j.Kind)
+		return fmt.Errorf("source %s of kind %q", j.OperatorID, j.Kind)
 	}
 	return nil
+}
+
+// onePosition decodes the positions of a source that has exactly one.
+func onePosition[T any](j sourceJSON) (*T, error) {
+	var ps []T
+	if err := json.Unmarshal(j.Positions, &ps); err != nil {
+		return nil, fmt.Errorf("%s source %s: positions: %w", j.Kind, j.OperatorID, err)
+	}
+	if len(ps) != 1 {
+		return nil, fmt.Errorf("%s source %s: %d positions, want one", j.Kind, j.OperatorID, len(ps))
+	}
+	return &ps[0], nil
 }
 
 var _ resume.Position = Position{}
@@ -234,9 +249,9 @@ func (p Position) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(p))
 }
 
-// PositionOf returns p as a *Position: p itself, or the decoded JSON of a
-// [*resume.RawPosition] of kind "flink-salvage" read back from a decision
-// document.
+// PositionOf returns the position in p: a Position, a copy of a *Position,
+// or a [*resume.RawPosition] of kind "flink-salvage" read back from a decision
+// document, decoded. Any other position is an error.
 func PositionOf(p resume.Position) (*Position, error) {
 	out, err := resume.PositionAs[Position](p, KindSalvage)
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 	"github.com/resumekit/resumekit/resume"
 )
 
-// DefaultName is the resolver name used when Options.Name is empty.
+// DefaultName is the resolver's name when Options.Name is empty.
 const DefaultName = "flink-salvage"
 
 // KafkaLog is the live check of salvaged Kafka positions.
@@ -24,6 +24,17 @@ type KafkaLog interface {
 	// partitions of topic. A partition it could not list is left out of
 	// both maps, and the error says why.
 	LogOffsets(ctx context.Context, topic string, partitions []int32) (start, end map[int32]int64, err error)
+}
+
+// KafkaCommits resolves the committed marker of salvaged Kafka positions:
+// a partition the old job had not started reading with
+// OffsetsInitializer.committedOffsets() starts at its group's commit. A
+// KafkaLog that implements it too is asked when Options.KafkaGroup is
+// set. kafkaoffset.Log implements it.
+type KafkaCommits interface {
+	// CommittedOffsets returns group's committed offsets of the given
+	// partitions of topic; a partition without a commit is absent.
+	CommittedOffsets(ctx context.Context, group, topic string, partitions []int32) (map[int32]int64, error)
 }
 
 // PaimonTable is the live check of a salvaged Paimon position.
@@ -38,7 +49,7 @@ type PaimonTable interface {
 
 // Options configures a [Resolver]. A nil *Options means defaults.
 type Options struct {
-	// Name of the resolver; DefaultName when empty.
+	// Name is the resolver's name in decisions; DefaultName when empty.
 	Name string
 	// Snapshot is the key of the checkpoint or savepoint dir to salvage.
 	// When empty, From chooses it.
@@ -57,6 +68,12 @@ type Options struct {
 	// Kafka checks every Kafka source's partitions against the live log;
 	// nil leaves them unchecked (with a warning).
 	Kafka KafkaLog
+	// KafkaGroup is the consumer group the old job's KafkaSource committed
+	// to (its group.id). With it, and a Kafka checker that implements
+	// KafkaCommits, a partition the old job had not started reading from
+	// its group's commit (the committed marker) starts at the group's
+	// commit today; without it such a partition is named, not guessed.
+	KafkaGroup string
 	// Paimon checks the Paimon source against the live table; with several
 	// Paimon sources, the one whose table dir ends in <db>.db/<table> of its
 	// SQLName. nil leaves them unchecked (with a warning).
@@ -124,10 +141,11 @@ func NewResolver(bucket *blob.Bucket, prefix string, opts *Options) (*Resolver, 
 		fo.Name, fo.SkipVerify = o.Name+"-snapshot", true
 		if o.Job != nil {
 			// The job identifies its application; allowing non-restored
-			// state keeps the newest snapshot in play whatever the job
-			// restores of it (its grade does not matter here: only its
+			// state, and leaving out the parallelism the restore check
+			// would refuse, keeps the newest snapshot in play whatever the
+			// job restores of it (its grade does not matter here: only its
 			// key is used).
-			fo.Job, fo.AllowNonRestoredState = o.Job, true
+			fo.Job, fo.AllowNonRestoredState = operatorsOnly(o.Job), true
 		}
 		fr, err := flinkckpt.NewResolver(bucket, prefix, &fo)
 		if err != nil {
@@ -136,6 +154,17 @@ func NewResolver(bucket *blob.Bucket, prefix string, opts *Options) (*Resolver, 
 		r.from = fr
 	}
 	return r, nil
+}
+
+// operatorsOnly returns the job's operators without the parallelism and
+// max parallelism a restore is checked against.
+func operatorsOnly(j *flinkckpt.Job) *flinkckpt.Job {
+	out := &flinkckpt.Job{Unpredictable: j.Unpredictable}
+	for _, op := range j.Operators {
+		op.Parallelism, op.MaxParallelism = 0, 0
+		_ = out.Add(op) // ids of a Job are valid
+	}
+	return out
 }
 
 // stringsClean returns id with what could escape a consumer folder removed.

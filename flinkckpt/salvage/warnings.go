@@ -17,7 +17,8 @@ const (
 	// unlisted partitions.
 	WarnUnresolvedMarker = "salvage.unresolved-marker"
 	// WarnResolvedMarker: Kafka partitions the old job had not started
-	// reading start at today's log start or end offset.
+	// reading start at today's log start or end offset, or at the group's
+	// commit today (committed marker, with Options.KafkaGroup).
 	WarnResolvedMarker = "salvage.resolved-marker"
 	// WarnPartlyReadSnapshot: a Paimon source restarts at the snapshot of
 	// an unfinished split: records of it already emitted are read again.

@@ -26,7 +26,10 @@ func Example() {
 		k.CommitAt(t0.Add(150*time.Second), "orders-job", "orders", map[int32]int64{0: 3, 1: 2})
 		k.BeginTransaction("orders-sink-0").Produce("orders", 1, t0.Add(3*time.Minute)) // left open
 
-		r, err := kafkaoffset.NewResolver(k.Client, []string{"orders"}, &kafkaoffset.Options{Group: "orders-job"})
+		r, err := kafkaoffset.NewResolver(k.Client, []string{"orders"}, &kafkaoffset.Options{
+			Group: "orders-job",
+			Now:   func() time.Time { return t0.Add(time.Hour) }, // the restart's "now"; nil: the clock
+		})
 		if err != nil {
 			t.Fatalf("%v", err)
 		}

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/resumekit/resumekit/resume/resumetest"
 )
 
 // Record is one record to produce. A nil Value is a tombstone (a delete, on
@@ -31,11 +33,16 @@ type Appended struct {
 // stamped with the time of the append, see Appended.LogAppendTime).
 func (c *Cluster) Produce(topic string, partition int32, times ...time.Time) Appended {
 	c.t.Helper()
+	return c.ProduceRecords(topic, partition, timed(times)...)
+}
+
+// timed returns one record (value "v") per time.
+func timed(times []time.Time) []Record {
 	recs := make([]Record, len(times))
 	for i, ts := range times {
 		recs[i] = Record{Value: []byte("v"), Time: ts}
 	}
-	return c.ProduceRecords(topic, partition, recs...)
+	return recs
 }
 
 // ProduceRecords appends records to a partition in one batch.
@@ -53,10 +60,7 @@ func (c *Cluster) ProduceRecords(topic string, partition int32, recs ...Record) 
 	return produceWith(c.t, c.prod, topic, partition, recs)
 }
 
-func produceWith(t interface {
-	Helper()
-	Fatalf(string, ...any)
-}, cl *kgo.Client, topic string, partition int32, recs []Record) Appended {
+func produceWith(t resumetest.TB, cl *kgo.Client, topic string, partition int32, recs []Record) Appended {
 	t.Helper()
 	krs := make([]*kgo.Record, len(recs))
 	for i, r := range recs {

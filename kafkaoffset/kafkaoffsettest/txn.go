@@ -34,14 +34,10 @@ func (c *Cluster) BeginTransaction(id string) *Transaction {
 // transaction (CreateTime), like Cluster.Produce.
 func (tx *Transaction) Produce(topic string, partition int32, times ...time.Time) Appended {
 	tx.c.t.Helper()
-	recs := make([]Record, len(times))
-	for i, ts := range times {
-		recs[i] = Record{Value: []byte("v"), Time: ts}
-	}
-	if len(recs) == 0 {
+	if len(times) == 0 {
 		return Appended{}
 	}
-	return produceWith(tx.c.t, tx.cl, topic, partition, recs)
+	return produceWith(tx.c.t, tx.cl, topic, partition, timed(times))
 }
 
 // Commit commits the transaction: its records become readable for

@@ -19,8 +19,18 @@
 //		Consumer("job-1", 7)                 // {\n  "nextSnapshot" : 7\n}
 //	table, _ := paimon.NewTable(bucket, tb.Path(), nil)
 //
-// Every method fails the test (tb.Fatalf) when a write fails and returns the
-// builder, so calls chain.
+// It takes the small [resumetest.TB] every resumekit helper takes ([TB]), so
+// a program or an Example can pass its own (resumetest.Run makes one).
+//
+// # Errors
+//
+// There are none to handle: every method of [Table] fails the test
+// (tb.Fatalf, with a message prefixed "paimontest:" naming the key or the
+// call) when storage fails or the call asks for what the table cannot be
+// (expiring the latest snapshot, rolling back outside the snapshots), and
+// returns the builder, so calls chain. A [LiveConsumer] runs beside the code
+// under test: [LiveConsumer.Checkpoint] returns its error, and a rewrite its
+// Before hook could not make is kept for [LiveConsumer.Err].
 package paimontest
 
 import (

@@ -17,15 +17,16 @@ import (
 // again — and it changes when the checkpoint changes: another path, or the
 // same path written again (a job with a fixed job id that reuses chk-<n>
 // after a restart has a newer _metadata time). A decision read back from its
-// document gives the same nonce. c must not be nil.
+// document gives the same nonce. A nil candidate, or one without a
+// position, has a nonce too (of empty fields), though [NewPatch] refuses
+// both.
 func Nonce(c *resume.Candidate) int64 {
 	h := sha256.New()
-	kind, path := "", ""
-	if c.Position != nil {
+	kind, path, at := "", "", ""
+	if c != nil && c.Position != nil {
 		kind, path = c.Position.Kind(), c.Position.Launch().RestorePath()
 	}
-	at := ""
-	if !c.At.IsZero() {
+	if c != nil && !c.At.IsZero() {
 		at = c.At.UTC().Format(time.RFC3339Nano)
 	}
 	for _, s := range []string{"resumekit/k8s-nonce/v1", kind, path, at} {

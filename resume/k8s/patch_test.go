@@ -174,6 +174,10 @@ func TestNonce(t *testing.T) {
 		}
 		seen[n] = name
 	}
+	// Nothing to hash is no reason to panic (NewPatch refuses it anyway).
+	if n := k8s.Nonce(nil); n <= 0 || n != k8s.Nonce(&resume.Candidate{}) {
+		t.Errorf("Nonce(nil) = %d, want the positive nonce of an empty candidate", n)
+	}
 }
 
 // TestNewPatchAllowNonRestoredState: a launch that drops unclaimed state

@@ -82,6 +82,10 @@
 // tree below the prefix in that order; they do not descend into symbolic
 // links to directories, which a "/" listing shows as directories.
 //
+// [StatKeys] answers what Attributes would for many keys at once, opening
+// each of their directories once and spending one system call per key
+// (flinkckpt checks a checkpoint's shared files with it).
+//
 // Modification times are the files' own. ListObject, Attributes and Reader
 // answer As(*os.FileInfo); the bucket answers As(*os.FileInfo) with the
 // directory's and As(**os.Root) with its root (for reading only; do not

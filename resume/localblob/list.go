@@ -6,7 +6,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -23,7 +23,6 @@ const walkPageSize = 1000
 // entry is one name of a directory read.
 type entry struct {
 	key  string      // full key; a directory's ends in "/"
-	path string      // the path relative to the root, for Lstat
 	dir  bool        // a directory, or a link to one inside the root
 	link bool        // a symbolic link
 	fi   os.FileInfo // a link's target, when it resolves inside the root
@@ -61,12 +60,12 @@ func (b *bucket) readDir(ctx context.Context, dirKey string) ([]entry, error) {
 	}
 	out := make([]entry, 0, len(des))
 	for _, de := range des {
-		e := entry{key: dirKey + de.Name(), path: path.Join(osDir, de.Name()), dir: de.IsDir()}
+		e := entry{key: dirKey + de.Name(), dir: de.IsDir()}
 		if de.Type()&fs.ModeSymlink != 0 {
 			e.link = true
 			// Followed inside the root only; a link leading out (or
 			// dangling) stays an object whose reads are refused.
-			if fi, err := b.root.Stat(e.path); err == nil {
+			if fi, err := b.root.Stat(e.osPath()); err == nil {
 				e.fi, e.dir = fi, fi.IsDir()
 			}
 		}
@@ -75,9 +74,17 @@ func (b *bucket) readDir(ctx context.Context, dirKey string) ([]entry, error) {
 		}
 		out = append(out, e)
 	}
-	slices.SortFunc(out, func(a, b entry) int { return strings.Compare(a.key, b.key) })
+	// Every key starts with dirKey: comparing the rest is the same order,
+	// and cheaper for the 3,000 chk-<n> dirs of a job dir.
+	n := len(dirKey)
+	slices.SortFunc(out, func(a, b entry) int { return strings.Compare(a.key[n:], b.key[n:]) })
 	return out, nil
 }
+
+// osPath is the entry's path relative to the root in the operating
+// system's form (its key is a clean path: a directory key and a name read
+// from that directory).
+func (e *entry) osPath() string { return filepath.FromSlash(strings.TrimSuffix(e.key, "/")) }
 
 // object returns the list object of a non-directory entry; ok is false when
 // the file vanished since the directory was read. Its size and time come
@@ -86,7 +93,7 @@ func (b *bucket) object(e *entry) (*driver.ListObject, bool) {
 	fi := e.fi
 	if fi == nil {
 		var err error
-		if fi, err = b.root.Lstat(e.path); err != nil {
+		if fi, err = b.root.Lstat(e.osPath()); err != nil {
 			if e.link {
 				// A link leading out or dangling: listed so that reading it
 				// reports why, with no size or time.

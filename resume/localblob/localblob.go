@@ -98,6 +98,9 @@ func (b *bucket) As(i any) bool {
 	case **os.Root:
 		*p = b.root
 		return true
+	case **bucket: // StatKeys
+		*p = b
+		return true
 	}
 	return false
 }

@@ -4,10 +4,11 @@
 // [Static] and [Failing] are resolvers with a fixed answer, for testing code
 // that builds or consumes a [resume.Chain]; [Position] is a plain position
 // for them. [CheckResolver] runs the contract every resolver must keep —
-// a name, a position with every success, a valid guarantee, an error and no
-// further work on a cancelled context, agreement between concurrent calls —
-// and returns every violation, not just the first, the way
-// testing/fstest.TestFS does for file systems:
+// a name, a position with every success, a valid guarantee within the
+// resolver's bound, an error wrapping context.Canceled on a cancelled
+// context, agreement between concurrent calls — and returns every
+// violation, not just the first, the way testing/fstest.TestFS does for
+// file systems:
 //
 //	func TestMyResolver(t *testing.T) {
 //		r := newMyResolver(...)
@@ -15,6 +16,11 @@
 //			t.Error(err)
 //		}
 //	}
+//
+// [CheckPosition] does the same for a resolver package's position type:
+// value receivers, JSON that reads back through a decision document into a
+// position with the same kind, summary and launch, and a PositionOf that
+// refuses everything else. Every resolver package of resumekit runs both.
 //
 // Every resumekit test helper (this package, blobtest, s3test, paimontest,
 // kafkaoffsettest) takes the same small [TB]; a *testing.T is one, and [Run]
@@ -26,8 +32,9 @@
 //
 // # Errors
 //
-// [CheckResolver] returns []error, each a [*Violation] naming the resolver and
-// the broken rule; the rules for a candidate are resume.CheckCandidate's. [Run]
+// [CheckResolver] and [CheckPosition] return []error, each a [*Violation]
+// naming the resolver (or the position's kind) and the broken rule; the rules
+// for a candidate are resume.CheckCandidate's. [Run]
 // returns the message of the Fatalf that ended its function as an error.
 package resumetest
 
@@ -92,17 +99,29 @@ func Failing(name string, err error) resume.Resolver {
 	})
 }
 
-// Violation is one broken rule of the Resolver contract.
+// Violation is one broken rule of the Resolver contract ([CheckResolver]) or
+// of the rules for a position type ([CheckPosition]).
 type Violation struct {
+	// Resolver is the name of the resolver checked; "" for a position.
 	Resolver string
-	Rule     string
+	// Position is the kind of the position checked; "" for a resolver.
+	Position string
+	// Rule says which rule was broken, and how.
+	Rule string
 }
 
-// Error names the resolver and the broken rule.
-func (v *Violation) Error() string { return fmt.Sprintf("resolver %q: %s", v.Resolver, v.Rule) }
+// Error names the resolver (or the position's kind) and the broken rule.
+func (v *Violation) Error() string {
+	if v.Resolver == "" && v.Position != "" {
+		return fmt.Sprintf("position %q: %s", v.Position, v.Rule)
+	}
+	return fmt.Sprintf("resolver %q: %s", v.Resolver, v.Rule)
+}
 
-// CheckTimeout bounds each call CheckResolver makes.
-var CheckTimeout = 30 * time.Second
+// CheckTimeout bounds each call CheckResolver makes. It is a constant, not a
+// knob: a resolver that needs longer than this on a test's fixed setup has a
+// problem worth reporting.
+const CheckTimeout = 30 * time.Second
 
 // CheckResolver calls r several times — with ctx, with an already cancelled
 // context, and twice concurrently — and returns every violation of the

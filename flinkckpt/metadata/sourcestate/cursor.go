@@ -3,9 +3,8 @@ package sourcestate
 import (
 	"encoding/binary"
 	"fmt"
-	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/resumekit/resumekit/flinkckpt/internal/javaio"
 )
 
 // cursor reads big-endian values (Java's DataOutputStream) from one byte
@@ -144,7 +143,7 @@ func (c *cursor) utf(field string) string {
 	if c.err != nil {
 		return ""
 	}
-	s, ok := decodeModifiedUTF8(b)
+	s, ok := javaio.ModifiedUTF8(b)
 	if !ok {
 		c.off -= n
 		c.fail("%s: invalid modified UTF-8", field)
@@ -158,50 +157,4 @@ func (c *cursor) end() {
 	if c.err == nil && c.left() != 0 {
 		c.fail("%d trailing bytes", c.left())
 	}
-}
-
-func decodeModifiedUTF8(b []byte) (string, bool) {
-	ascii := true
-	for _, x := range b {
-		if x == 0 || x >= 0x80 {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		return string(b), true
-	}
-	u := make([]uint16, 0, len(b))
-	for i := 0; i < len(b); {
-		x := b[i]
-		switch {
-		case x == 0:
-			return "", false
-		case x < 0x80:
-			u = append(u, uint16(x))
-			i++
-		case x&0xE0 == 0xC0:
-			if i+1 >= len(b) || b[i+1]&0xC0 != 0x80 {
-				return "", false
-			}
-			u = append(u, uint16(x&0x1F)<<6|uint16(b[i+1]&0x3F))
-			i += 2
-		case x&0xF0 == 0xE0:
-			if i+2 >= len(b) || b[i+1]&0xC0 != 0x80 || b[i+2]&0xC0 != 0x80 {
-				return "", false
-			}
-			u = append(u, uint16(x&0x0F)<<12|uint16(b[i+1]&0x3F)<<6|uint16(b[i+2]&0x3F))
-			i += 3
-		default:
-			return "", false
-		}
-	}
-	var sb strings.Builder
-	for _, r := range utf16.Decode(u) {
-		if r == utf8.RuneError {
-			r = '\uFFFD'
-		}
-		sb.WriteRune(r)
-	}
-	return sb.String(), true
 }

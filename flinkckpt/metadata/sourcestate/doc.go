@@ -13,9 +13,11 @@
 //     MonitorSource and the legacy MonitorFunction;
 //   - Flink CDC's MySQL source: the binlog split's position (file, pos,
 //     GTID set, events and rows to skip, ts_sec) of split serializer
-//     versions 1 to 4, and the enumerator's phase — a source still in the
-//     snapshot phase has no binlog position, and [MySQLState.Position] says
-//     so ([ErrSnapshotPhase]).
+//     versions 1 to 4, and the enumerator state of versions 1 to 6 (its
+//     phase and, in the snapshot and hybrid phases, the snapshot split
+//     assigner's tables and splits) — a source still in the snapshot phase
+//     has no binlog position, and [MySQLState.Position] says so
+//     ([ErrSnapshotPhase]).
 //
 // Anything else is reported as [KindUnknown] with its operator id and
 // split serializer version and a note saying why: nothing is guessed.

@@ -219,7 +219,11 @@ func coordinatorSeeds() []*sourcestate.Coordinator {
 		out = append(out, c)
 	}
 	c, _ := flinkckpttest.MySQLEnumerator(sourcestate.MySQLEnumerator{Version: 3, Phase: sourcestate.PhaseSnapshot})
-	return append(out, c)
+	hybrid, _ := flinkckpttest.MySQLEnumerator(sourcestate.MySQLEnumerator{Version: 6, Phase: sourcestate.PhaseHybrid,
+		AlreadyProcessedTables: []string{"a.b"}, RemainingSplits: []sourcestate.MySQLSplit{{ID: "a.c:0", Table: "a.c"}},
+		AssignedSplits: []sourcestate.MySQLSplit{{ID: "a.c:1", Table: "a.c"}}, FinishedSplits: 1,
+		AssignerStatus: sourcestate.AssignerNewlyAddedAssigning, SplittingTable: "a.c", NextChunkID: 2, BinlogSplitAssigned: true})
+	return append(out, c, hybrid)
 }
 
 func paimonSeeds() []sourcestate.RawSplit {

@@ -184,12 +184,8 @@ func ParseKafkaEnumerator(version int32, data []byte) (*KafkaEnumerator, error) 
 			sub := c.i32("subtask id")
 			n := c.count("split count", 26)
 			for j := 0; j < n && c.err == nil; j++ {
-				s := c.splitBytes("split")
-				sc := newCursor("KafkaSource enumerator split", s)
-				sp := kafkaSplit(sc)
-				sc.end()
-				if sc.err != nil {
-					c.err = sc.err
+				sp, ok := c.nestedKafkaSplit()
+				if !ok {
 					break
 				}
 				e.Partitions = append(e.Partitions, KafkaPartition{Topic: sp.Topic, Partition: sp.Partition, Status: StatusAssigned, Subtask: sub, Split: &sp})
@@ -226,12 +222,8 @@ func ParseKafkaEnumerator(version int32, data []byte) (*KafkaEnumerator, error) 
 		}
 		e.Partitions = make([]KafkaPartition, 0, n)
 		for i := 0; i < n && c.err == nil; i++ {
-			s := c.splitBytes("split")
-			sc := newCursor("KafkaSource enumerator split", s)
-			sp := kafkaSplit(sc)
-			sc.end()
-			if sc.err != nil {
-				c.err = sc.err
+			sp, ok := c.nestedKafkaSplit()
+			if !ok {
 				break
 			}
 			st := c.status()
@@ -257,7 +249,20 @@ func (c *cursor) status() AssignmentStatus {
 	return s
 }
 
-// splitBytes reads int32 length + bytes of a nested split.
-func (c *cursor) splitBytes(field string) []byte {
-	return c.bytes(field)
+// nestedKafkaSplit reads int32 length + a KafkaSource split of serializer
+// version 0 (the enumerator's own copy, v0 and v3); a malformed one stops
+// c with the split's error.
+func (c *cursor) nestedKafkaSplit() (KafkaSplit, bool) {
+	b := c.bytes("split")
+	if c.err != nil {
+		return KafkaSplit{}, false
+	}
+	sc := newCursor("KafkaSource enumerator split", b)
+	sp := kafkaSplit(sc)
+	sc.end()
+	if sc.err != nil {
+		c.err = sc.err
+		return sp, false
+	}
+	return sp, true
 }

@@ -18,7 +18,7 @@ const (
 // Newest MySqlSplitSerializer and PendingSplitsStateSerializer versions known.
 const (
 	maxMySQLSplitVersion      = 4
-	maxMySQLEnumeratorVersion = 5
+	maxMySQLEnumeratorVersion = 6
 )
 
 // BinlogOffset kinds (BinlogOffsetKind); an offset written before the kind
@@ -242,72 +242,4 @@ func (o *BinlogOffset) Keys() []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// MySQLPhase is the phase Flink CDC's MySQL enumerator was in.
-type MySQLPhase int32
-
-// Enumerator phases (PendingSplitsStateSerializer flags).
-const (
-	PhaseUnknown  MySQLPhase = 0
-	PhaseSnapshot MySQLPhase = 1 // reading the tables' initial snapshot
-	PhaseBinlog   MySQLPhase = 2 // reading the binlog only
-	PhaseHybrid   MySQLPhase = 3 // snapshot of (newly added) tables and binlog
-)
-
-// String names the phase.
-func (p MySQLPhase) String() string {
-	switch p {
-	case PhaseSnapshot:
-		return "snapshot"
-	case PhaseBinlog:
-		return "binlog"
-	case PhaseHybrid:
-		return "hybrid"
-	}
-	return "unknown"
-}
-
-// MySQLEnumerator is the head of Flink CDC's MySQL enumerator checkpoint
-// (PendingSplitsStateSerializer versions 1 to 5): the phase and, in the
-// binlog phase, whether the binlog split was assigned. It holds no binlog
-// position: that is in the reader state.
-type MySQLEnumerator struct {
-	Version      int32
-	SplitVersion int32
-	Phase        MySQLPhase
-	// BinlogSplitAssigned (binlog phase).
-	BinlogSplitAssigned bool
-}
-
-// ParseMySQLEnumerator decodes the head of a MySQL CDC enumerator
-// checkpoint. The snapshot and hybrid phases' split lists are not decoded.
-func ParseMySQLEnumerator(version int32, data []byte) (*MySQLEnumerator, error) {
-	c := newVersionedCursor("MySQL CDC enumerator state", version, data)
-	e := &MySQLEnumerator{Version: version}
-	if version < 1 || version > maxMySQLEnumeratorVersion {
-		c.fail("unknown PendingSplitsStateSerializer version %d (known: 1 to %d)", version, maxMySQLEnumeratorVersion)
-		return nil, c.err
-	}
-	e.SplitVersion = c.i32("split serializer version")
-	if c.err == nil && (e.SplitVersion < 1 || e.SplitVersion > maxMySQLSplitVersion) {
-		c.off -= 4
-		c.fail("split serializer version %d, known 1 to %d", e.SplitVersion, maxMySQLSplitVersion)
-	}
-	e.Phase = MySQLPhase(c.i32("state flag"))
-	switch {
-	case c.err != nil:
-	case e.Phase == PhaseBinlog:
-		e.BinlogSplitAssigned = c.boolean("binlog split assigned")
-		c.end()
-	case e.Phase == PhaseSnapshot || e.Phase == PhaseHybrid:
-		// Table lists and split lists follow; not needed.
-	default:
-		c.off -= 4
-		c.fail("state flag %d, want 1, 2 or 3", e.Phase)
-	}
-	if c.err != nil {
-		return nil, c.err
-	}
-	return e, nil
 }

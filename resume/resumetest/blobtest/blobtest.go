@@ -78,7 +78,7 @@ const (
 // Ops lists every Op in a fixed order.
 var Ops = []Op{OpList, OpRead, OpAttributes, OpWrite, OpCopy, OpDelete}
 
-// Call describes one bucket call for a [Options.Fault] or [Options.Before]
+// Call describes one bucket call for an [Options.Fault] or [Options.Before]
 // hook.
 type Call struct {
 	Op  Op
@@ -108,9 +108,9 @@ type Options struct {
 
 // FaultError is the error injected for a failed call.
 type FaultError struct {
-	Call Call
+	Call Call               // the call that failed
 	Code gcerrors.ErrorCode // reported through gcerrors.Code; Unknown when zero
-	Msg  string
+	Msg  string             // what failed it; "injected fault" when empty
 }
 
 // Error names the operation, the key, the call number and the message.
@@ -122,8 +122,9 @@ func (e *FaultError) Error() string {
 	return fmt.Sprintf("blobtest: %s %q (call %d): %s", e.Call.Op, e.Call.Key, e.Call.N, msg)
 }
 
-// FailEvery fails every k-th call (counted over all operations) with an
-// Unavailable-like fault. Only op is affected when ops is given.
+// FailEvery fails every k-th call (counted over all operations) with a
+// [*FaultError] of code gcerrors.Unknown. When ops are
+// given, only their calls are counted and failed.
 func FailEvery(k int, ops ...Op) func(Call) error {
 	var n atomic.Int64
 	return func(c Call) error {

@@ -387,8 +387,8 @@ func (fs *flagSet) printHelp(w io.Writer) {
 			first = false
 		}
 		arg, usage := flag.UnquoteUsage(f)
-		if m := regexp.MustCompile(`--` + regexp.QuoteMeta(f.Name) + ` ([A-Z][A-Z0-9_]*)\b`).FindStringSubmatch(fs.usage); m != nil && !strings.Contains(f.Usage, "`") {
-			arg = m[1] // the synopsis's name for the value: ID, not "string"
+		if m := synopsisArg(fs.usage, f.Name); m != "" && !strings.Contains(f.Usage, "`") {
+			arg = m // the synopsis's name for the value: ID or text|json, not "string"
 		}
 		line := "  --" + f.Name
 		if arg != "" {
@@ -401,6 +401,18 @@ func (fs *flagSet) printHelp(w io.Writer) {
 		}
 		fmt.Fprintf(w, "%s\n      %s\n", line, usage)
 	})
+}
+
+// synopsisArg returns the value the synopsis usage gives flag name: a name
+// (--flink-job-id ID) or the values it takes (--format text|json|k8s); ""
+// when it shows none.
+func synopsisArg(usage, name string) string {
+	for _, re := range []string{` ([A-Z][A-Z0-9_]*)\b`, ` ([a-z0-9_.-]+(?:\|[a-z0-9_.-]+)+)`} {
+		if m := regexp.MustCompile(`--` + regexp.QuoteMeta(name) + re).FindStringSubmatch(usage); m != nil {
+			return m[1]
+		}
+	}
+	return ""
 }
 
 // parseFlags parses args, allowing flags after positional arguments (as

@@ -31,7 +31,7 @@ import (
 
 // The packages whose name prefixes error messages ("flinkckpt: …"), and
 // resumectl's own.
-var prefixRE = regexp.MustCompile(`\b(resume|k8s|flinkckpt|metadata|paimon|kafkaoffset|blobtest|s3test|resumetest|paimontest|flinkckpttest|resumectl): `)
+var prefixRE = regexp.MustCompile(`\b(resume|k8s|flinkckpt|metadata|sourcestate|salvage|paimon|kafkaoffset|blobtest|s3test|resumetest|paimontest|kafkaoffsettest|flinkckpttest|localblob|resumectl): `)
 
 // sentinels are the exported errors whose own text starts with their
 // package's name; a wrapped sentinel at the end of a message names its
@@ -54,11 +54,15 @@ func stutter(msg string) string {
 	for _, line := range strings.Split(msg, "\n") {
 		for _, piece := range strings.Split(line, "; ") {
 			seen := map[string]bool{}
-			for _, m := range prefixRE.FindAllStringSubmatch(piece, -1) {
-				if seen[m[1]] {
-					return m[1]
+			for _, m := range prefixRE.FindAllStringSubmatchIndex(piece, -1) {
+				if m[0] > 0 && piece[m[0]-1] == '-' {
+					continue // a resolver's name (flink-salvage), not its package
 				}
-				seen[m[1]] = true
+				name := piece[m[2]:m[3]]
+				if seen[name] {
+					return name
+				}
+				seen[name] = true
 			}
 		}
 	}
@@ -73,6 +77,8 @@ func TestStutterDetector(t *testing.T) {
 		`paimon: consumer "c" of t: consumer/consumer-c does not exist: resume: no position`:              "",
 		"a: flinkckpt: x\nb: flinkckpt: y":                                                                "",
 		"resume: no position: nothing (a: flinkckpt: x; b: flinkckpt: y)":                                 "",
+		"flink-salvage: salvage: s3a://b/ck/chk-2 holds no source state":                                  "",
+		"salvage: decode flink-salvage position: salvage: paimon source a: 0 positions":                   "salvage",
 	} {
 		if got := stutter(msg); got != want {
 			t.Errorf("stutter(%q) = %q, want %q", msg, got, want)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
@@ -93,4 +94,14 @@ func writeSources(e *env, doc sourcesDoc) {
 			fmt.Fprintf(w, "    error: %s\n", oneLine(s.Error))
 		}
 	}
+}
+
+// snapshotDir returns the snapshot dir a SNAPSHOT argument names: the
+// argument itself, or the dir of a _metadata it names.
+func snapshotDir(raw string) string {
+	raw = strings.TrimSuffix(strings.TrimSuffix(raw, "/"), "/_metadata")
+	if raw == "_metadata" {
+		return "."
+	}
+	return raw
 }

@@ -17,7 +17,7 @@ import (
 	"github.com/resumekit/resumekit/resume"
 )
 
-const kafkaUsage = "offsets --brokers H:P[,H:P] --topic T[,T] [--group G] [--at TIME] [--observe DURATION] [--isolation read_committed|read_uncommitted] [--commit-source checkpoint|auto|unknown] [--strict] [--timeout DUR] [--json]"
+const kafkaUsage = "offsets --brokers H:P[,H:P] --topic T[,T] [--group G] [--at TIME] [--observe DUR] [--isolation read_committed|read_uncommitted] [--commit-source checkpoint|auto|unknown] [--strict] [--now TIME] [--timeout DUR] [--json]"
 
 // runKafka implements "resumectl kafka offsets": the per-partition table of
 // log start, end, committed offset, offset by time, the chosen start and why,
@@ -36,20 +36,20 @@ func runKafka(e *env, args []string) error {
 		brokers, topics, group string
 		isolation, commitSrc   string
 		strict                 bool
-		at                     = timeFlag{}
+		at, now                = timeFlag{}, timeFlag{}
 		observe                = durationFlag{}
-		timeout                = durationFlag{d: DefaultTimeout}
 		asJSON                 bool
 	)
 	fs.StringVar(&brokers, "brokers", "", "seed brokers, `H:P[,H:P]`")
 	fs.StringVar(&topics, "topic", "", "topic(s) the job reads, `T[,T]`")
 	fs.StringVar(&group, "group", "", "the group KafkaSource committed offsets to (its group.id)")
 	fs.Var(&at, "at", "start `TIME` for partitions without a commit (all partitions without --group): RFC 3339, \"2006-01-02 15:04:05\" (UTC), unix ms, or -15m")
-	fs.Var(&observe, "observe", "watch the group's offsets this long (`DURATION`) and fail if they move: the old job still runs")
+	fs.Var(&observe, "observe", "watch the group's offsets this long (`DUR`) and fail if they move: the old job still runs")
 	fs.StringVar(&isolation, "isolation", "", "the new job's isolation.level: read_committed (default: starts stay below open transactions) or read_uncommitted")
 	fs.StringVar(&commitSrc, "commit-source", "", "how the old job committed: checkpoint (default, assumed), auto (enable.auto.commit: data loss) or unknown (data loss)")
 	fs.BoolVar(&strict, "strict", false, "grade as data loss what may be lost but cannot be shown (compacted topics further behind than delete.retention.ms)")
-	fs.Var(&timeout, "timeout", "give up after this long (`DURATION`; 0: never); the command ends at the deadline even when a Kafka call hangs")
+	fs.Var(&now, "now", "evaluate as of `TIME` instead of the clock: relative --at times, commit and record times after it, idle and compaction checks (reproducible reports and tests)")
+	timeout := addTimeout(fs, DefaultTimeout)
 	fs.BoolVar(&asJSON, "json", false, "print JSON instead of the table")
 	pos, err := parseFlags(fs, args[1:])
 	if err != nil {
@@ -63,12 +63,18 @@ func runKafka(e *env, args []string) error {
 	case group == "" && !at.set:
 		return usagef("kafka offsets: give --group, --at, or both")
 	}
+	var clock func() time.Time
+	if now.set {
+		at.rebase(now.t) // "-15m" counts back from --now, not the clock
+		t := now.t
+		clock = func() time.Time { return t }
+	}
 	cl, err := dialKafka("--brokers", brokers)
 	if err != nil {
 		return err
 	}
 	defer cl.Close()
-	r, err := kafkaoffset.NewResolver(cl, splitComma(topics), &kafkaoffset.Options{Group: group, At: at.t, ObserveWindow: observe.d,
+	r, err := kafkaoffset.NewResolver(cl, splitComma(topics), &kafkaoffset.Options{Group: group, At: at.t, ObserveWindow: observe.d, Now: clock,
 		IsolationLevel: kafkaoffset.IsolationLevel(isolation), CommitSource: kafkaoffset.CommitSource(commitSrc), Strict: strict})
 	if err != nil {
 		return usagef("kafka offsets: %v", err)

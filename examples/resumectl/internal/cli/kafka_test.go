@@ -55,7 +55,7 @@ func runCLI(args ...string) (code int, stdout, stderr string) {
 
 func TestKafkaOffsetsTable(t *testing.T) {
 	addr, _ := kafkaCluster(t)
-	code, out, errOut := runCLI("kafka", "offsets", "--brokers", addr, "--topic", "t", "--group", "job", "--at", "2026-11-29 10:01:30")
+	code, out, errOut := runCLI("kafka", "offsets", "--brokers", addr, "--topic", "t", "--group", "job", "--at", "2026-11-29 10:01:30", "--now", "2026-11-29T11:00:00Z")
 	if code != ExitOK {
 		t.Fatalf("exit %d, stderr %s\n%s", code, errOut, out)
 	}
@@ -74,9 +74,11 @@ func TestKafkaOffsetsTable(t *testing.T) {
 	}
 }
 
+// TestKafkaOffsetsJSON: the document, evaluated as of --now; a relative
+// --at counts back from --now, not from the clock.
 func TestKafkaOffsetsJSON(t *testing.T) {
 	addr, _ := kafkaCluster(t)
-	code, out, errOut := runCLI("kafka", "offsets", "--brokers", addr, "--topic", "t", "--at", "2026-11-29T10:02:00Z", "--json")
+	code, out, errOut := runCLI("kafka", "offsets", "--brokers", addr, "--topic", "t", "--at", "-28m", "--now", "2026-11-29T10:30:00Z", "--json")
 	if code != ExitOK {
 		t.Fatalf("exit %d, stderr %s", code, errOut)
 	}

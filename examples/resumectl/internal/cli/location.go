@@ -153,17 +153,6 @@ func openLocal(abs string, flink bool, keys func(dir string) func(string)) (*loc
 	return &location{Bucket: b, Prefix: prefix, Display: abs, Root: root}, nil
 }
 
-// snapshotDir returns the dir of a snapshot argument, which may name its
-// _metadata file: "chk-7/", "chk-7/_metadata" and "chk-7" all give "chk-7",
-// a bare "_metadata" gives ".".
-func snapshotDir(raw string) string {
-	raw = strings.TrimSuffix(strings.TrimSuffix(raw, "/"), "/_metadata")
-	if raw == "_metadata" {
-		return "."
-	}
-	return raw
-}
-
 // normalizePrefix turns a path into "" or "dir/".
 func normalizePrefix(p string) string {
 	p = strings.Trim(p, "/")

@@ -71,7 +71,7 @@ func writeReport(w io.Writer, d *resume.Decision) {
 // keys, SQL hint options, and for Paimon the reset_consumer call; for combined
 // positions, each part's.
 func writeRun(w io.Writer, p resume.Position) {
-	if all, ok := p.(*resume.Positions); ok {
+	if all, err := resume.PositionAs[resume.Positions](p, resume.KindAll); err == nil {
 		for _, part := range all.Parts {
 			fmt.Fprintf(w, "  %s:\n", part.Resolver)
 			writeRun(w, part.Position)

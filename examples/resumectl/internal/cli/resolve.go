@@ -18,11 +18,11 @@ import (
 
 const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flink-job-id ID] [--flink-root URI]
         [--flink-default-fs URI] [--flink-extra-root FLINKURI=BUCKETURL]... [--flink-allow-unverified] [--flink-strict]
-        [--flink-anchor URL] [--flink-intent upgrade] [--flink-version X.Y] [--flink-claim-mode MODE]
+        [--flink-anchor URL] [--flink-intent restart|upgrade] [--flink-version X.Y] [--flink-claim-mode MODE]
         [--flink-max-metadata-size BYTES] [--flink-observe DUR] [--flink-require] [--flink-sources]
         [--flink-plan FILE | --flink-uid UID... | --flink-sink-uid UID... | --flink-uid-hash HEX... | --flink-operator-id HEX...]
         [--flink-plan-config KEY=VALUE...] [--flink-allow-non-restored-state]
-        [--paimon-table URL --paimon-consumer ID [--paimon-mode at-least-once] [--paimon-from TIME]
+        [--paimon-table URL --paimon-consumer ID [--paimon-mode exactly-once|at-least-once] [--paimon-from TIME]
          [--paimon-written-mode MODE] [--paimon-version V] [--paimon-option KEY=VALUE]...]
         [--kafka-brokers H:P --kafka-topic T [--kafka-group G] [--kafka-from TIME | --kafka-rewind DUR] [--kafka-observe DUR]
          [--kafka-isolation read_committed|read_uncommitted] [--kafka-commit-source checkpoint|auto|unknown] [--kafka-strict]]
@@ -79,18 +79,18 @@ func runResolve(e *env, args []string) error {
 	fs.Var(&f.paimonOptions, "paimon-option", "override a table option, `KEY=VALUE` (repeatable), e.g. changelog.time-retained=7d")
 	fs.StringVar(&f.kafkaBrokers, "kafka-brokers", "", "seed brokers, `H:P[,H:P]`")
 	fs.StringVar(&f.kafkaTopic, "kafka-topic", "", "topic(s) the job reads, `T[,T]`")
-	fs.StringVar(&f.kafkaGroup, "kafka-group", "", "the group KafkaSource committed offsets to (its group.id)")
+	fs.StringVar(&f.kafkaGroup, "kafka-group", "", "the group KafkaSource committed offsets to (its group.id); a salvaged start begins partitions the old job had not started at its commits")
 	fs.Var(&f.kafkaFrom, "kafka-from", "start `TIME` for partitions without a commit (or all, without --kafka-group)")
-	fs.Var(&f.kafkaRewind, "kafka-rewind", "like --kafka-from, as a `DURATION` before now (e.g. 15m)")
-	fs.Var(&f.kafkaObserve, "kafka-observe", "watch the group's offsets this long (`DURATION`) and fail if they move: the old job still runs")
+	fs.Var(&f.kafkaRewind, "kafka-rewind", "like --kafka-from, as a `DUR` before now (e.g. 15m)")
+	fs.Var(&f.kafkaObserve, "kafka-observe", "watch the group's offsets this long (`DUR`) and fail if they move: the old job still runs")
 	fs.StringVar(&f.kafkaIsolation, "kafka-isolation", "", "the new job's isolation.level: read_committed (default: starts stay below open transactions) or read_uncommitted")
 	fs.StringVar(&f.kafkaCommitSource, "kafka-commit-source", "", "how the old job committed: checkpoint (default, assumed), auto (enable.auto.commit: data loss) or unknown (data loss)")
 	fs.BoolVar(&f.kafkaStrict, "kafka-strict", false, "grade as data loss what may be lost but cannot be shown (compacted topics further behind than delete.retention.ms)")
 	fs.BoolVar(&f.together, "together", false, "the job reads the Paimon table and the Kafka topic together: one position for both")
 	fs.StringVar(&f.minGuarantee, "min-guarantee", "", "weakest acceptable guarantee: data-loss, replay (default), exact-input, exactly-once")
-	fs.Var(&f.maxAge, "max-age", "reject positions older than this `DURATION` (e.g. 7d)")
+	fs.Var(&f.maxAge, "max-age", "reject positions older than this `DUR` (e.g. 7d)")
 	f.timeout.d = DefaultTimeout
-	fs.Var(&f.timeout, "timeout", "give up after this long (`DURATION`; 0: never): sources still running are reported as timed out, and the command ends at the deadline even when a storage or Kafka call hangs")
+	fs.Var(&f.timeout, "timeout", "give up after this long (`DUR`; 0: never): sources still running are reported as timed out, and the command ends at the deadline even when a storage or Kafka call hangs")
 	fs.BoolVar(&f.jsonOut, "json", false, "print the resumekit.decision/v1 JSON document")
 	fs.StringVar(&f.format, "format", "text", "output: text, json, or k8s (a merge patch for a FlinkDeployment)")
 	fs.Int64Var(&f.k8sNonce, "k8s-nonce", 0, "savepointRedeployNonce for --format k8s (default: derived from the chosen position, so the same decision gives the same nonce)")
@@ -227,9 +227,11 @@ func (f *resolveFlags) check() error {
 		return usagef("resolve: --paimon-mode, --paimon-from, --paimon-written-mode, --paimon-version and --paimon-option need --paimon-table")
 	case hasKafka && (f.kafkaBrokers == "" || f.kafkaTopic == "") && !(f.wantSalvage() && f.kafkaBrokers != ""):
 		return usagef("resolve: --kafka-brokers and --kafka-topic go together (or --kafka-brokers alone with --flink-sources or the new job, to check salvaged offsets)")
-	case f.wantSalvage() && f.kafkaTopic == "" && f.kafkaBrokers != "" && (f.kafkaGroup != "" || f.kafkaFrom.set || f.kafkaRewind.d != 0 || f.kafkaObserve.d != 0 ||
+	case f.wantSalvage() && f.kafkaTopic == "" && f.kafkaBrokers != "" && (f.kafkaFrom.set || f.kafkaRewind.d != 0 || f.kafkaObserve.d != 0 ||
 		f.kafkaIsolation != "" || f.kafkaCommitSource != "" || f.kafkaStrict):
-		return usagef("resolve: --kafka-group, --kafka-from, --kafka-rewind, --kafka-observe, --kafka-isolation, --kafka-commit-source and --kafka-strict need --kafka-topic")
+		// --kafka-group alone serves the salvaged start: partitions the old
+		// job had not started from its group's commit start at the commit.
+		return usagef("resolve: --kafka-from, --kafka-rewind, --kafka-observe, --kafka-isolation, --kafka-commit-source and --kafka-strict need --kafka-topic")
 	case f.kafkaFrom.set && f.kafkaRewind.d != 0:
 		return usagef("resolve: --kafka-from and --kafka-rewind are exclusive")
 	case hasKafka && f.kafkaTopic != "" && f.kafkaGroup == "" && !f.kafkaFrom.set && f.kafkaRewind.d == 0:

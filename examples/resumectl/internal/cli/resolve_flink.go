@@ -35,9 +35,9 @@ func (f *flinkFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.anchor, "flink-anchor", "", "a snapshot (`URL` of its dir) known to be this job's, e.g. the savepoint it last started from: its operators identify the application")
 	fs.StringVar(&f.intent, "flink-intent", "", "what the restart is for: restart (default) or upgrade (savepoints first within a location, unaligned checkpoints refused)")
 	fs.StringVar(&f.version, "flink-version", "", "the new job's Flink version (`X.Y`): picks the run line's claim-mode flag and, with --flink-plan, the planner's uid rules (default there: the plan's flinkVersion)")
-	fs.StringVar(&f.claimMode, "flink-claim-mode", "", "claim mode of the restore (`MODE`: NO_CLAIM, CLAIM or LEGACY; default NO_CLAIM, CLAIM for changelog snapshots)")
+	fs.StringVar(&f.claimMode, "flink-claim-mode", "", "claim mode of the restore (`MODE`: NO_CLAIM, CLAIM or LEGACY; default NO_CLAIM, CLAIM for changelog snapshots; CLAIM too when the new job enables the changelog state backend)")
 	fs.Var(&f.maxMetadata, "flink-max-metadata-size", "the largest _metadata to read (`BYTES`, e.g. 4GiB; default 2GiB)")
-	fs.Var(&f.observe, "flink-observe", "list the checkpoints again after this long (`DURATION`) and fail if a new one appeared: the old job still runs")
+	fs.Var(&f.observe, "flink-observe", "list the checkpoints again after this long (`DUR`) and fail if a new one appeared: the old job still runs")
 	fs.BoolVar(&f.require, "flink-require", false, "fail (exit 1) instead of falling back when no Flink location offers a restorable position (empty: a first deploy or a mistyped prefix)")
 }
 

@@ -53,7 +53,7 @@ func (f *resolveFlags) salvageResolver(ctx context.Context, e *env, checks salva
 	if err != nil {
 		return nil, func() {}, err
 	}
-	opts := &salvage.Options{Flink: fo, PaimonConsumer: f.paimonConsumer, Job: job}
+	opts := &salvage.Options{Flink: fo, PaimonConsumer: f.paimonConsumer, Job: job, KafkaGroup: f.kafkaGroup}
 	if checks.kafka != nil {
 		opts.Kafka = kafkaoffset.Log{Client: checks.kafka}
 	}

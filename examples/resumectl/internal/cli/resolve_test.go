@@ -22,9 +22,11 @@ import (
 // inferred) and a Paimon consumer, one chain.
 func TestResolveOverS3(t *testing.T) {
 	srv := s3test.NewServer(t)
+	srv.SetTime(scenario.Now) // the story's files are written at its now, after every commit
 	b := srv.Bucket(t, "data")
 	// S3 sets modification times itself; this story needs none of them to
-	// decide (checkpoints of one job dir go by id, Paimon by snapshot time).
+	// decide (checkpoints of one job dir go by id, Paimon by snapshot time,
+	// its consumer file being newer than the snapshots it consumed).
 	env := &scenario.Env{Bucket: b, Root: "s3a://data/", Touch: func(string, time.Time) error { return nil }}
 	if _, err := scenario.BuildFlink(env, "prod/"); err != nil {
 		t.Fatal(err)

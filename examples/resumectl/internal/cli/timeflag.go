@@ -48,7 +48,7 @@ func (f *timeFlag) Set(s string) error {
 	return nil
 }
 
-// durationFlag is a flag.Value for DURATION flags (with days).
+// durationFlag is a flag.Value for DUR flags (with days).
 type durationFlag struct{ d time.Duration }
 
 func (f *durationFlag) String() string {

@@ -75,6 +75,23 @@ func TestUsageNamesEveryFlag(t *testing.T) {
 	}
 }
 
+// TestHelpNamesEveryValue: a flag that takes a value shows what it takes
+// (ID, DUR, text|json|k8s), never the flag package's Go type ("string").
+// DUR, not DURATION: the help's legend names DUR.
+func TestHelpNamesEveryValue(t *testing.T) {
+	generic := regexp.MustCompile(`(?m)^  --[\w-]+ (string|int|int64|uint|uint64|float|value|duration|DURATION)$`)
+	for _, path := range commandPaths(t) {
+		out, _, _ := run(t, append(slices.Clone(path), "-h")...)
+		for _, m := range generic.FindAllString(out, -1) {
+			t.Errorf("%s -h: %q shows no value name", strings.Join(path, " "), m)
+		}
+		usage, _, _ := strings.Cut(out, "\nflags:\n")
+		if strings.Contains(usage, "DURATION") {
+			t.Errorf("%s -h: the usage says DURATION, the legend DUR:\n%s", strings.Join(path, " "), usage)
+		}
+	}
+}
+
 // TestHelpAndUsageStreams: help goes to stdout with status 0 wherever it is
 // asked for; usage errors go to stderr with status 2 and the usage lines.
 func TestHelpAndUsageStreams(t *testing.T) {

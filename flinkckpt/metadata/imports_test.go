@@ -1,0 +1,39 @@
+package metadata
+
+import (
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The pure format packages import only the standard library and each
+// other (DESIGN.md, "Layout"): no storage, no third-party module.
+func TestPureImports(t *testing.T) {
+	allowed := map[string]bool{
+		"github.com/resumekit/resumekit/flinkckpt/metadata":        true,
+		"github.com/resumekit/resumekit/flinkckpt/internal/javaio": true,
+	}
+	for _, dir := range []string{".", "sourcestate", filepath.Join("..", "internal", "javaio")} {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			af, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, imp := range af.Imports {
+				path := strings.Trim(imp.Path.Value, `"`)
+				if !allowed[path] && strings.Contains(strings.SplitN(path, "/", 2)[0], ".") {
+					t.Errorf("%s imports %s: the pure format packages take only the standard library", f, path)
+				}
+			}
+		}
+	}
+}
