@@ -81,18 +81,22 @@ func IsSecretParam(name string) bool {
 // URL returns raw, a whole URL, with its user information and secret query
 // values replaced by Mask.
 func URL(raw string) string {
-	sp := spans(raw, 0)
+	return mask(raw, spans(raw, 0))
+}
+
+// mask replaces the union of the spans of s by Mask.
+func mask(s string, sp []span) string {
 	if len(sp) == 0 {
-		return raw
+		return s
 	}
 	var b strings.Builder
 	last := 0
-	for _, s := range merge(sp) {
-		b.WriteString(raw[last:s.from])
+	for _, m := range merge(sp) {
+		b.WriteString(s[last:m.from])
 		b.WriteString(Mask)
-		last = s.to
+		last = m.to
 	}
-	b.WriteString(raw[last:])
+	b.WriteString(s[last:])
 	return b.String()
 }
 
@@ -396,7 +400,8 @@ func Secrets(raw string) []string {
 // URL's credentials. The zero value masks by structure only. It is safe for
 // concurrent use once made.
 type Redactor struct {
-	known []string // longest first
+	known []string        // longest first
+	seen  map[string]bool // known, as a set
 }
 
 // New returns a Redactor for the secrets of the given URLs.
@@ -409,18 +414,22 @@ func New(urls ...string) *Redactor {
 // Add registers the secrets of more URLs. It must not run concurrently with
 // other methods.
 func (r *Redactor) Add(urls ...string) {
+	if r.seen == nil {
+		r.seen = map[string]bool{}
+	}
 	for _, u := range urls {
 		for _, s := range Secrets(u) {
 			for _, p := range pieces(s) {
 				for _, v := range forms(p) {
-					if len(v) >= MinKnownSecret && !slices.Contains(r.known, v) {
+					if len(v) >= MinKnownSecret && !r.seen[v] {
+						r.seen[v] = true
 						r.known = append(r.known, v)
 					}
 				}
 			}
 		}
 	}
-	slices.SortFunc(r.known, func(a, b string) int { return len(b) - len(a) })
+	slices.SortStableFunc(r.known, func(a, b string) int { return len(b) - len(a) })
 }
 
 // pieceDelims are the characters at which a URL parser may cut a secret
@@ -481,9 +490,20 @@ func forms(s string) []string {
 // masked.
 func (r *Redactor) String(s string) string {
 	if r != nil {
+		// Every occurrence of every known secret, overlapping ones too:
+		// their union is masked, so that no tail of one outlives another.
+		var sp []span
 		for _, k := range r.known {
-			s = strings.ReplaceAll(s, k, Mask)
+			for i := 0; ; {
+				j := strings.Index(s[i:], k)
+				if j < 0 {
+					break
+				}
+				sp = append(sp, span{i + j, i + j + len(k), false})
+				i += j + 1
+			}
 		}
+		s = mask(s, sp)
 	}
 	return Text(s)
 }

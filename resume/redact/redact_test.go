@@ -209,3 +209,12 @@ func TestRedactorMasksPartsAParserQuotes(t *testing.T) {
 		}
 	}
 }
+
+// TestRedactorMasksOverlappingSecrets: two known secrets that overlap in the
+// text are masked as one, with no tail of either left.
+func TestRedactorMasksOverlappingSecrets(t *testing.T) {
+	r := redact.New("s3://b/p?token=12345678&secret=345678901234")
+	if got := r.String("x 1234567890123456 y"); got != "x "+redact.Mask+"56 y" {
+		t.Errorf("String = %q", got)
+	}
+}
