@@ -114,6 +114,11 @@ func dialKafka(flagName, brokers string) (*kgo.Client, error) {
 		return nil, usagef("%s: no brokers", flagName)
 	}
 	for _, s := range seeds {
+		if len(s) > maxSeedLen {
+			// A host name has at most 253 bytes; the dial error would quote
+			// a longer one whole, in the report too.
+			return nil, usagef("%s: seed broker %s is no HOST:PORT", flagName, quoteShort(s))
+		}
 		if strings.ContainsAny(s, "@/") {
 			// user:password@host would be dialled as a host name, and
 			// quoted whole in the dial error.
@@ -132,6 +137,10 @@ func dialKafka(flagName, brokers string) (*kgo.Client, error) {
 	}
 	return cl, nil
 }
+
+// maxSeedLen bounds a seed broker: a 253-byte host name, brackets and a
+// port.
+const maxSeedLen = 253 + 2 + 6
 
 func splitComma(s string) []string {
 	var out []string
