@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"gocloud.dev/blob"
+	"gocloud.dev/blob/memblob"
 
 	"github.com/resumekit/resumekit/resume/redact"
 	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
@@ -36,7 +37,10 @@ func TestNoCommandPrintsASecret(t *testing.T) {
 	dir, _ := paimonDir(t, nil)
 	ck := localLayout(t)
 	sp := sourcesDir(t)
+	mounted, _ := blobtest.Mount(t, memblob.OpenBucket(nil), nil) // blobtest://m<n>
 	urls := []string{
+		strings.Replace(mounted, "://", "://AKIAEXAMPLE:"+url.PathEscape(plantedSecret)+"@", 1) + "/wh", // a test helper's URL
+		mounted + "/wh?token=" + plantedSecret,
 		"s3://AKIAEXAMPLE:" + plantedSecret + "@data/wh/db.db/t?" + ep,                      // user info url.Parse refuses
 		"s3://data/wh/db.db/t?" + ep + "&token=" + plantedSecret,                            // a query value the SDK refuses
 		"s3://nosuchbucket/ck?" + ep,                                                        // an SDK error, no secret
