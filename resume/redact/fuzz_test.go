@@ -115,6 +115,17 @@ func FuzzSecretPlacement(f *testing.F) {
 			}
 		}
 		outs := []string{redact.URL(raw), redact.Text("open " + raw + ": failed")}
+		// A URL in the query with user information is refused, and the
+		// refusal quotes none of it.
+		nestedErr := redact.CheckNested(raw)
+		if where%5 == 2 || where%5 == 3 {
+			if nestedErr == nil {
+				t.Fatalf("CheckNested(%q) accepted an endpoint with user information", raw)
+			}
+		}
+		if nestedErr != nil {
+			outs = append(outs, nestedErr.Error())
+		}
 		if len(sec) >= redact.MinKnownSecret {
 			outs = append(outs, redact.New(raw).String("open "+raw+": failed; "+sec))
 		}

@@ -38,9 +38,9 @@ func CheckNested(raw string) error {
 		u, err := url.Parse(value)
 		switch {
 		case err != nil:
-			return fmt.Errorf("%s: query parameter %s is no valid URL: %w", URL(raw), unescape(name), ParseError(err))
+			return fmt.Errorf("%s: query parameter %.64q is no valid URL: %w", URL(raw), unescape(name), ParseError(err))
 		case u.User != nil:
-			return fmt.Errorf("%s: query parameter %s is a URL with user information: %w (give credentials the way the storage SDK takes them: the environment, a profile)",
+			return fmt.Errorf("%s: query parameter %.64q is a URL with user information: %w (give credentials the way the storage SDK takes them: the environment, a profile)",
 				URL(raw), unescape(name), ErrNestedCredentials)
 		}
 	}
