@@ -53,7 +53,7 @@ type jobFlags struct {
 
 func (j *jobFlags) register(fs *flag.FlagSet, prefix string, stdin io.Reader) {
 	j.prefix, j.stdin = prefix, stdin
-	fs.StringVar(&j.plan, prefix+"plan", "", "the new job's compiled plan (`FILE`, COMPILE PLAN JSON)")
+	fs.StringVar(&j.plan, prefix+"plan", "", "the new job's compiled plan (`FILE`, COMPILE PLAN JSON; a regular file, links followed; - reads standard input)")
 	fs.Var(&j.uids, prefix+"uid", "a `UID` of the new job (DataStream .uid); repeatable")
 	fs.Var(&j.sinkUIDs, prefix+"sink-uid", "the `UID` of a sinkTo(...) sink: adds its committer and global committer uids as possible; repeatable")
 	fs.Var(&j.uidHashes, prefix+"uid-hash", "a uid hash of the new job (.setUidHash, 32 `HEX`); repeatable")
