@@ -37,6 +37,10 @@ func CheckNested(raw string) error {
 		}
 		u, err := url.Parse(value)
 		switch {
+		case err == nil && u.User == nil && hasUserinfo(value):
+			// net/url reads "http://u:pw/@h" as host u:pw and path /@h; a
+			// reader that takes the last "@" sees a password.
+			return fmt.Errorf("%s: query parameter %.64q looks like a URL with user information: %w", URL(raw), unescape(name), ErrNestedCredentials)
 		case err != nil:
 			return fmt.Errorf("%s: query parameter %.64q is no valid URL: %w", URL(raw), unescape(name), ParseError(err))
 		case u.User != nil:
@@ -45,4 +49,15 @@ func CheckNested(raw string) error {
 		}
 	}
 	return nil
+}
+
+// hasUserinfo reports whether any reading of raw that URL and Text apply
+// finds user information in it.
+func hasUserinfo(raw string) bool {
+	for _, s := range spans(raw, maxNesting) {
+		if s.userinfo {
+			return true
+		}
+	}
+	return false
 }

@@ -117,14 +117,18 @@ func spans(raw string, depth int) []span {
 	if at >= 0 {
 		out = append(out, span{len(head), len(head) + at, true})
 	}
-	if !strings.Contains(auth[at+1:], "/") {
+	// A password with a raw "/" and then a raw "?" ("user:pa/ss?wd@host/")
+	// puts a "/" in what reads as the authority: a ":" before it says a
+	// user name started.
+	slash := strings.IndexByte(auth, '/')
+	userStart := at < 0 && slash >= 0 && strings.Contains(auth[:slash], ":")
+	if !strings.Contains(auth[at+1:], "/") || userStart {
 		// Still in the authority, and a "?": a password with a raw "?"
 		// ends the authority early for any URL parser; an "@host/" after
 		// it says where the user information may end instead (at the
 		// last "@" before the path's query, as without the "?"). The
 		// query as it reads without that (mem://?token=a@b/c) is masked
-		// too.
-		// (Whether a path began is asked after the last "@", so that
+		// too. (Whether a path began is asked after the last "@", so that
 		// masking is stable: a second pass sees the same structure.)
 		if at := hostAt(tail); at >= 0 {
 			rest := tail[at:]
