@@ -120,6 +120,8 @@ func TestURLPasswordWithQuestionMark(t *testing.T) {
 	for in, want := range map[string]string{
 		"s3://AKIA:wJal?rXUt@bucket/wh?region=eu&token=x@y": "s3://" + redact.Mask + "@bucket/wh?region=eu&token=" + redact.Mask,
 		"s3://AKIA:?@bucket/wh":                             "s3://" + redact.Mask + "@bucket/wh",
+		"s3://AKIA:pa/ss?word@bucket/wh?region=eu":          "s3://" + redact.Mask + "@bucket/wh?region=eu", // a "/" before the "?"
+		"http://host:8080/p?email=a@b.example":              "http://host:8080/p?email=a@b.example",
 		"s3://bucket?token=a@b.example":                     "s3://bucket?token=" + redact.Mask, // an e-mail in a value is no user information
 	} {
 		if got := redact.URL(in); got != want {
@@ -173,6 +175,7 @@ func TestCheckNested(t *testing.T) {
 		"s3://b/p?endpoint=http://u:pw0rd1234@127.0.0.1:9000&region=x",
 		"s3://b/p?region=x&endpoint=" + url.QueryEscape("http://u:"+secret+"@127.0.0.1:9000"),
 		"s3://b/p?endpoint=http://u:" + secret + "@127.0.0.1:9000",
+		"s3://b/p?endpoint=http://u:pw0rd1234/@127.0.0.1:9000", // net/url: host u:pw0rd1234, path /@127.0.0.1:9000
 	} {
 		err := redact.CheckNested(bad)
 		if err == nil {
