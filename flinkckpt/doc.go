@@ -100,7 +100,10 @@
 //
 // flinkckpt takes a bucket and reads nothing else. Open a local root with
 // package [github.com/resumekit/resumekit/resume/localblob], as resumectl
-// does: the bucket is confined to the directory with os.Root, so a chk-<n>,
+// does (localblob.LocalPath says which URLs are local: plain paths and file
+// URLs in every spelling, Flink's file:/dir included): the bucket is
+// confined to the directory with os.Root — every key is resolved by the
+// kernel relative to the directory's handle — so a chk-<n>,
 // _metadata or shared file linked out of it (or swapped for such a link
 // while it is read) is refused rather than followed, only regular files are
 // read (a FIFO named _metadata is refused, never waited on), and every
@@ -110,6 +113,13 @@
 // references). References outside the confined directory cannot be mapped
 // to keys and count as unchecked. gocloud's fileblob, by contrast, follows
 // links wherever they lead.
+//
+// A compiled plan ([ReadPlan], [JobFromPlan]) is read from an io.Reader the
+// caller opens. A plan file a user names is one file, not a directory to
+// confine keys to: resumectl opens it with localblob.OpenFile, which follows
+// the links of the name the user chose but opens a regular file only (a
+// FIFO or device is refused at once, never waited on); ReadPlan bounds its
+// size.
 //
 // # The new job
 //

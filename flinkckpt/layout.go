@@ -24,10 +24,10 @@ var (
 	jobDirRE       = regexp.MustCompile(`^[0-9a-f]{32}/$`)
 )
 
-// maxCheckpointID is the largest checkpoint id accepted: 2^62. A chk-<n>
-// dir above it is not a checkpoint (malformed), so that no id arithmetic can
-// come near int64 overflow.
-const maxCheckpointID = 1 << 62
+// maxCheckpointID is the largest checkpoint id accepted, as in _metadata: a
+// chk-<n> dir above it is not a checkpoint (malformed), so that no id
+// arithmetic can come near int64 overflow.
+const maxCheckpointID = metadata.MaxCheckpointID
 
 // chkID parses a "chk-<n>/" dir name (without regular expressions: a job
 // dir can hold tens of thousands of them). Ids above 2^62 are refused.

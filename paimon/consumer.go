@@ -63,7 +63,7 @@ func parseConsumer(key string, data []byte) (n int64, transient bool, err error)
 	if n <= 0 {
 		return 0, false, corruptf(key, `"nextSnapshot" %d is not a positive snapshot id%s`, n, readAsZero)
 	}
-	if n > maxID {
+	if n > MaxID {
 		return 0, false, corruptf(key, `"nextSnapshot" %d is above 2^62: malformed`, n)
 	}
 	return n, false, nil

@@ -51,16 +51,22 @@
 //
 // # Local paths
 //
-// [OpenTable] opens a plain path or file:// URL with package
+// [OpenTable] opens a local table — a plain path or a file URL, whatever
+// localblob.LocalPath calls local: file:///dir, file://localhost/dir,
+// Flink's file:/dir, the scheme in any case (so a FILE:// URL never reaches
+// a fileblob the program registered) — with package
 // [github.com/resumekit/resumekit/resume/localblob]: a bucket over the
-// table's directory, confined with os.Root. Nothing outside the table is
+// table's directory, confined with os.Root: every key is resolved by the
+// kernel relative to the directory's handle, so there is no gap between a
+// check and the use. Nothing outside the table is
 // read or written — a consumer/ folder linked out of it is refused, also
 // when the link is swapped in while a consumer file is written — only
 // regular files are read (a FIFO named consumer-<id> is refused, never
 // waited on), and [Table.ResetConsumer] writes through a temporary file in
 // consumer/ itself (named so that no consumer-* listing takes it) and a
-// rename, with no sidecar file. A file:// URL naming another host or
-// carrying user information is refused. With [NewTable] the caller chooses
+// rename, with no sidecar file (so it works when TMPDIR is on another file
+// system). A file URL naming another host, carrying user information, a
+// query or a fragment is refused. With [NewTable] the caller chooses
 // the bucket: use localblob for local tables; ResetConsumer refuses gocloud's
 // fileblob, whose consumer-<id>.attrs sidecar Paimon would read as a
 // consumer. Errors of OpenTable never quote credentials from the URL.

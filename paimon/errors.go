@@ -31,12 +31,12 @@ var (
 	ErrUnexpectedPrevious = errors.New("paimon: consumer changed since the dry run")
 )
 
-// maxID is the largest snapshot, schema or consumer id accepted: 2^62.
-// Larger ids (in names, hints, snapshot and consumer files) are refused as
-// malformed, so that id+1 and the other steps of every scan stay far from
-// int64 overflow. Paimon would need ~146 years of one commit per nanosecond
-// to reach it.
-const maxID = 1 << 62
+// MaxID is the largest snapshot, schema, consumer or hint id accepted: 2^62.
+// Larger ids (in names, hints, snapshot and consumer files, and in the
+// arguments of ResetConsumer) are refused as malformed, so that id+1 and the
+// other steps of every scan stay far from int64 overflow. Paimon would need
+// ~146 years of one commit per nanosecond to reach it.
+const MaxID = 1 << 62
 
 // corruptf returns an error wrapping ErrCorrupt that names key.
 func corruptf(key, format string, args ...any) error {
@@ -47,8 +47,10 @@ func corruptf(key, format string, args ...any) error {
 // non-empty valid UTF-8 of at most 255 bytes, without "/", "\", "..",
 // control characters, invisible or direction-changing characters (zero-width
 // spaces and joiners, bidi controls, a byte order mark: any Unicode format
-// character), or characters that look like "/", "\" or "." (division,
-// fraction and fullwidth slashes, one- and two-dot leaders, …), so that
+// character), characters that look like "/", "\" or "." (division,
+// fraction and fullwidth slashes, solidus overlays, one- and two-dot
+// leaders, …), or characters that print as nothing (Hangul fillers, the
+// braille blank, variation selectors), so that
 // consumer-<id> stays inside the consumer folder on every store and reads as
 // what it is. Paimon itself checks less; a job may still use an id this
 // refuses, but resumekit will not write or read files for it. Errors quote
@@ -78,14 +80,17 @@ func ValidateID(kind, id string) error {
 		case unicode.Is(unicode.Cf, r):
 			return bad(fmt.Sprintf("contains the invisible or direction-changing character U+%04X", r))
 		case lookalikes[r] != "":
-			return bad(fmt.Sprintf("contains U+%04X (%s), which looks like another character", r, lookalikes[r]))
+			return bad(fmt.Sprintf("contains U+%04X (%s), which looks like another character or like none", r, lookalikes[r]))
+		case unicode.Is(unicode.Variation_Selector, r):
+			return bad(fmt.Sprintf("contains the invisible variation selector U+%04X", r))
 		}
 	}
 	return nil
 }
 
 // lookalikes are characters that read as "/", "\" or "." without being
-// one.
+// one, or that print as nothing without being format characters (variation
+// selectors are caught as invisible below).
 var lookalikes = map[rune]string{
 	'\u2215': "division slash",
 	'\u2044': "fraction slash",
@@ -100,6 +105,18 @@ var lookalikes = map[rune]string{
 	'\u2026': "horizontal ellipsis",
 	'\uFF0E': "fullwidth full stop",
 	'\uFE52': "small full stop",
+	// Combining overlays draw a slash through the character before them.
+	'\u0337': "combining short solidus overlay",
+	'\u0338': "combining long solidus overlay",
+	'\u20E5': "combining reverse solidus overlay",
+	// Letters and marks that print as nothing (not format characters, so
+	// not caught as such).
+	'\u034F': "combining grapheme joiner, invisible",
+	'\u115F': "hangul choseong filler, invisible",
+	'\u1160': "hangul jungseong filler, invisible",
+	'\u3164': "hangul filler, invisible",
+	'\uFFA0': "halfwidth hangul filler, invisible",
+	'\u2800': "braille pattern blank, invisible",
 }
 
 // quoteShort quotes s for an error message, at most 64 bytes of it: a

@@ -29,7 +29,7 @@ func ParseHint(key string, data []byte) (int64, error) {
 	if err != nil {
 		return 0, corruptf(key, "hint %q is not a decimal id", truncate(string(data), 40))
 	}
-	if id > maxID {
+	if id > MaxID {
 		return 0, corruptf(key, "hint %d is above 2^62: malformed", id)
 	}
 	return id, nil
@@ -116,7 +116,7 @@ func parseVersioned(name, prefix string) (id int64, ok bool, err error) {
 		}
 	}
 	id, perr := strconv.ParseInt(s, 10, 64)
-	if perr != nil || id > maxID {
+	if perr != nil || id > MaxID {
 		return 0, false, fmt.Errorf("id %s is above 2^62: malformed", truncate(s, 40))
 	}
 	return id, true, nil

@@ -48,8 +48,8 @@ func (t *Table) PlanResetConsumer(ctx context.Context, id string, nextSnapshot i
 		return nil, err
 	}
 	key := t.consumerKey(id)
-	if nextSnapshot <= 0 {
-		return nil, fmt.Errorf("paimon: reset %s: next snapshot %d is not a positive snapshot id", key, nextSnapshot)
+	if nextSnapshot <= 0 || nextSnapshot > MaxID {
+		return nil, fmt.Errorf("paimon: reset %s: next snapshot %d is not a snapshot id (1 to 2^62)", key, nextSnapshot)
 	}
 	// Paimon's reset_consumer refuses an id whose snapshot does not exist.
 	snap, err := t.Snapshot(ctx, nextSnapshot)
@@ -164,6 +164,9 @@ func (t *Table) ResetConsumer(ctx context.Context, id string, nextSnapshot int64
 	}
 	if o.ExpectAbsent && o.ExpectPrevious != nil {
 		return nil, errors.New("paimon: ResetOptions: ExpectPrevious and ExpectAbsent are exclusive")
+	}
+	if p := o.ExpectPrevious; p != nil && (*p <= 0 || *p > MaxID) {
+		return nil, fmt.Errorf("paimon: ResetOptions: ExpectPrevious %d is not a snapshot id (1 to 2^62)", *p)
 	}
 	if o.QuietPeriod == 0 {
 		o.QuietPeriod = DefaultResetQuietPeriod

@@ -3,6 +3,7 @@ package paimon_test
 import (
 	"context"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -178,5 +179,37 @@ func TestResetSnapshotExpiresDuringTheWrite(t *testing.T) {
 	plan, err := tbl.ResetConsumer(bg, "job", 4, &paimon.ResetOptions{ExpectAbsent: true})
 	if plan == nil || !plan.Written || !errors.Is(err, paimon.ErrSnapshotNotFound) || !strings.Contains(err.Error(), "no longer exists") {
 		t.Errorf("plan %+v, %v", plan, err)
+	}
+}
+
+// TestResetRefusesIDsAbove2To62: a next snapshot or an expected previous
+// value above MaxID is refused before any call to the store (it used to be
+// looked up as snapshot-9223372036854775807).
+func TestResetRefusesIDsAbove2To62(t *testing.T) {
+	b, tb := newTable(t, 10, nil)
+	tb.Consumer("job", 6)
+	wb, rec := blobtest.Wrap(b, nil)
+	tbl := openTable(t, wb, tb.Path(), nil)
+	rec.Reset()
+	for _, c := range []struct {
+		next int64
+		o    *paimon.ResetOptions
+	}{
+		{math.MaxInt64, nil},
+		{paimon.MaxID + 1, &paimon.ResetOptions{Force: true}},
+		{8, &paimon.ResetOptions{ExpectPrevious: ptr64(math.MaxInt64), Force: true}},
+		{8, &paimon.ResetOptions{ExpectPrevious: ptr64(0), Force: true}},
+	} {
+		if _, err := tbl.ResetConsumer(bg, "job", c.next, c.o); err == nil || !strings.Contains(err.Error(), "is not a snapshot id (1 to 2^62)") {
+			t.Errorf("next %d, %+v: %v", c.next, c.o, err)
+		}
+		if c.next > paimon.MaxID {
+			if _, err := tbl.PlanResetConsumer(bg, "job", c.next); err == nil {
+				t.Errorf("plan to %d accepted", c.next)
+			}
+		}
+	}
+	if n := rec.Total(); n != 0 {
+		t.Errorf("%d calls to the store (%s), want none", n, rec)
 	}
 }

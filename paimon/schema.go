@@ -60,7 +60,7 @@ func ParseSchema(key string, data []byte) (*Schema, error) {
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, corruptf(key, "schema JSON: %v", err)
 	}
-	if f.ID == nil || *f.ID < 0 || *f.ID > maxID {
+	if f.ID == nil || *f.ID < 0 || *f.ID > MaxID {
 		return nil, corruptf(key, `schema JSON has no valid "id" (0..2^62)`)
 	}
 	if f.Options == nil {

@@ -58,7 +58,7 @@ func ParseSnapshot(key string, data []byte) (*Snapshot, error) {
 		return nil, corruptf(key, `snapshot JSON has no "id"`)
 	case *f.ID <= 0:
 		return nil, corruptf(key, `snapshot "id" %d is not positive`, *f.ID)
-	case *f.ID > maxID:
+	case *f.ID > MaxID:
 		return nil, corruptf(key, `snapshot "id" %d is above 2^62: malformed`, *f.ID)
 	case f.TimeMillis == nil:
 		return nil, corruptf(key, `snapshot JSON has no "timeMillis"`)
@@ -66,7 +66,7 @@ func ParseSnapshot(key string, data []byte) (*Snapshot, error) {
 		return nil, corruptf(key, `snapshot JSON has no "schemaId"`)
 	case *f.SchemaID < 0:
 		return nil, corruptf(key, `snapshot "schemaId" %d is negative`, *f.SchemaID)
-	case *f.SchemaID > maxID:
+	case *f.SchemaID > MaxID:
 		return nil, corruptf(key, `snapshot "schemaId" %d is above 2^62: malformed`, *f.SchemaID)
 	}
 	s := &Snapshot{

@@ -159,10 +159,16 @@ func NewTable(bucket *blob.Bucket, path string, opts *TableOptions) (*Table, err
 // folder linked out of the table is refused, also when the link is swapped
 // in while a consumer file is written), only regular files are read, and a
 // consumer file is written through a temporary file in consumer/ itself and
-// renamed, never with a sidecar. A file:// URL naming a host other than
-// localhost, or carrying user information, is refused.
+// renamed, never with a sidecar. Whether a URL is local is
+// localblob.LocalPath's answer: file URLs in any case of the scheme and in
+// Flink's spelling (file:/dir) are, so none reaches a fileblob the program
+// may have registered; a file URL naming a host other than localhost,
+// carrying user information, a query or a fragment is refused.
 //
-// Errors never quote credentials from rawURL (see package redact).
+// Errors never quote credentials from rawURL (see package redact), and a URL
+// whose query holds a URL with user information (endpoint=http://u:pw@h) is
+// refused (redact.CheckNested): the storage SDK would quote it in the error
+// of every later call.
 func OpenTable(ctx context.Context, rawURL string, opts *TableOptions) (*Table, error) {
 	red := redact.New(rawURL)
 	var (
@@ -171,11 +177,9 @@ func OpenTable(ctx context.Context, rawURL string, opts *TableOptions) (*Table, 
 		disp   string
 		name   string
 	)
-	if !strings.Contains(rawURL, "://") || strings.HasPrefix(rawURL, "file://") {
-		abs, err := localPath(rawURL)
-		if err != nil {
-			return nil, red.Error(err)
-		}
+	if abs, local, err := localblob.LocalPath(rawURL); err != nil {
+		return nil, red.Error(fmt.Errorf("paimon: open table: %w", err))
+	} else if local {
 		b, err = localblob.OpenBucket(abs, nil)
 		if err != nil {
 			return nil, fmt.Errorf("paimon: open table: %w", err)
@@ -183,6 +187,9 @@ func OpenTable(ctx context.Context, rawURL string, opts *TableOptions) (*Table, 
 		disp = abs
 		name = deriveName(normalizePrefix(filepath.ToSlash(abs)))
 	} else {
+		if err := redact.CheckNested(rawURL); err != nil {
+			return nil, red.Error(fmt.Errorf("paimon: table URL %w", err))
+		}
 		u, err := url.Parse(rawURL)
 		if err != nil {
 			return nil, red.Error(fmt.Errorf("paimon: table URL %s: %w", redact.URL(rawURL), redact.ParseError(err)))
@@ -212,30 +219,6 @@ func OpenTable(ctx context.Context, rawURL string, opts *TableOptions) (*Table, 
 		t.disp = disp
 	}
 	return t, nil
-}
-
-// localPath returns the absolute directory of a plain path or a file:// URL,
-// refusing a host other than localhost and user information.
-func localPath(raw string) (string, error) {
-	p := raw
-	if strings.HasPrefix(raw, "file://") {
-		u, err := url.Parse(raw)
-		if err != nil {
-			return "", fmt.Errorf("paimon: table URL %s: %w", redact.URL(raw), redact.ParseError(err))
-		}
-		switch {
-		case u.User != nil:
-			return "", fmt.Errorf("paimon: table URL %s carries user information: a file:// URL names a local path only", redact.URL(raw))
-		case u.Host != "" && u.Host != "localhost":
-			return "", fmt.Errorf("paimon: table URL %s names host %q: only local paths are supported", redact.URL(raw), u.Host)
-		}
-		p = u.Path
-	}
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return "", fmt.Errorf("paimon: table path %q: %w", p, err)
-	}
-	return abs, nil
 }
 
 // Close closes the bucket if the table was opened with OpenTable; it does

@@ -27,11 +27,18 @@ const (
 	ActionTerminate PostCheckpointAction = "TERMINATE"
 )
 
+// MaxCheckpointID is the largest checkpoint id a _metadata may hold: 2^62.
+// A larger one is malformed (Flink's counter would need ~146 years at one
+// checkpoint per nanosecond to reach it), so that no id arithmetic of a
+// caller comes near int64 overflow.
+const MaxCheckpointID = 1 << 62
+
 // Checkpoint is a parsed _metadata file: a checkpoint or a savepoint.
 type Checkpoint struct {
 	// Version of the format, 2 to 7.
 	Version int
-	// CheckpointID; savepoints share the counter with checkpoints.
+	// CheckpointID, 0 to MaxCheckpointID; savepoints share the counter
+	// with checkpoints.
 	CheckpointID int64
 	// Savepoint is true when the properties (v4+) name a savepoint type.
 	// Versions 2 and 3 record no properties: it is false there, and whether

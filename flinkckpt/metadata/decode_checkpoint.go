@@ -23,9 +23,14 @@ func (d *decoder) checkpoint() *Checkpoint {
 	md.Version = int(v)
 	idStart := d.off
 	md.CheckpointID = d.i64("checkpoint id", "")
-	if d.err == nil && md.CheckpointID < 0 {
+	switch {
+	case d.err != nil:
+	case md.CheckpointID < 0:
 		d.off = idStart
 		d.fail("checkpoint id", "negative checkpoint id %d", md.CheckpointID)
+	case md.CheckpointID > MaxCheckpointID:
+		d.off = idStart
+		d.fail("checkpoint id", "checkpoint id %d is above 2^62", md.CheckpointID)
 	}
 	nm := d.count("master state count", "", 8)
 	for i := 0; i < nm && d.err == nil; i++ {

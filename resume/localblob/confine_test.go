@@ -151,8 +151,10 @@ func TestLinkSwappedDuringWrites(t *testing.T) {
 			}
 		}
 	}()
-	var ok, refused int
-	for i := 0; i < 400; i++ {
+	// Write until the race was run both ways many times (most writes are
+	// refused: the link must point inside at both of a write's looks).
+	var ok, refused, i int
+	for i = 0; i < 100_000 && (ok < 20 || refused < 20); i++ {
 		err := b.WriteAll(bg, "consumer/consumer-job", []byte(`{"nextSnapshot":7}`), nil)
 		switch {
 		case err == nil:
@@ -165,7 +167,10 @@ func TestLinkSwappedDuringWrites(t *testing.T) {
 	}
 	stop.Store(true)
 	wg.Wait()
-	t.Logf("%d writes landed inside, %d refused, %d swaps", ok, refused, swaps.Load())
+	t.Logf("%d writes: %d landed inside, %d refused, %d swaps", i, ok, refused, swaps.Load())
+	if ok < 20 || refused < 20 {
+		t.Errorf("the race was not run both ways: %d inside, %d refused", ok, refused)
+	}
 	if got := names(t, outside); len(got) != 0 {
 		t.Errorf("files written outside the table: %q", got)
 	}

@@ -15,6 +15,19 @@
 // It is about storage, not about restart decisions; package resume does not
 // import it.
 //
+// # Which paths are local
+//
+// [LocalPath] is the one answer to "does this location go through
+// localblob?": plain paths, and file URLs in every spelling — file:///dir,
+// file://localhost/dir, Flink's file:/dir, the scheme in any case (gocloud
+// lower-cases a scheme, so FILE:// left to it would reach fileblob, if the
+// program links it). A file URL naming a host, user information, a query or
+// a fragment is refused with [ErrNotLocal], its password never quoted.
+//
+// A single file a user names — a compiled plan — is no directory to confine
+// keys to: [OpenFile] opens it following the links of the name the user
+// chose, but only if it is a regular file, without ever waiting on a FIFO.
+//
 // # Confinement
 //
 // Every key is opened relative to an [os.Root] for the directory, so a key
@@ -84,5 +97,6 @@
 // Errors name the key and wrap [ErrOutside] (the key leads outside the
 // directory; gcerrors code PermissionDenied), [ErrNotRegular] (not a regular
 // file; FailedPrecondition) or [ErrInvalidKey]; check them with errors.Is.
+// [LocalPath]'s refusals wrap [ErrNotLocal].
 // A missing file is gcerrors.NotFound, as gocloud requires.
 package localblob

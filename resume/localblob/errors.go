@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 	"syscall"
 
 	"gocloud.dev/gcerrors"
@@ -37,7 +38,8 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	return fmt.Sprintf("localblob: %s %q: %v", e.Op, e.Key, e.Err)
+	// The sentinels' own "localblob: " is said once.
+	return fmt.Sprintf("localblob: %s %q: %s", e.Op, e.Key, strings.TrimPrefix(e.Err.Error(), "localblob: "))
 }
 
 func (e *Error) Unwrap() error { return e.Err }

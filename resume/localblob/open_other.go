@@ -9,3 +9,8 @@ import "os"
 func openNoBlock(root *os.Root, name string) (*os.File, error) {
 	return root.OpenFile(name, os.O_RDONLY, 0)
 }
+
+// openFileNoBlock opens a file by its name for reading.
+func openFileNoBlock(name string) (*os.File, error) {
+	return os.OpenFile(name, os.O_RDONLY, 0)
+}

@@ -12,3 +12,8 @@ import (
 func openNoBlock(root *os.Root, name string) (*os.File, error) {
 	return root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 }
+
+// openFileNoBlock opens a file by its name for reading without waiting.
+func openFileNoBlock(name string) (*os.File, error) {
+	return os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+}

@@ -18,29 +18,36 @@
 // secret keys contain "/") is masked whole, where url.Parse fails or splits
 // it — and the value of every query parameter whose name contains, in any
 // case, one of: secret, key, token, password, passwd, pwd, credential, sig,
-// sas. Over-masking is the safe side: a path with an "@" loses what comes
-// before it.
+// sas. A URL given as a query value (endpoint=http://user:pw@host),
+// percent-encoded or not, has its own secrets masked the same way (a
+// percent-encoded one whole). Where a URL reads two ways (a raw "?" in a
+// password, or an "@host/" in a query value), what either reading calls a
+// secret is masked. Over-masking is the safe side: a path with an "@" loses
+// what comes before it.
 //
 // URLs are parsed by hand rather than with net/url, because the URLs worth
 // masking are often the ones net/url refuses (its error then quotes the
 // whole URL). A [Redactor] also masks the exact secret values of the URLs it
 // was given, raw, percent-decoded, JSON-escaped and Go-quoted, wherever they
-// appear (values shorter than [MinKnownSecret] bytes are left to the
-// structural rules, so that a short user name does not mask every word that
-// contains it).
+// appear, and so every part of one that a URL parser could quote alone (the
+// text before or after a "/", "@", "?", "#", ":", "&", ";" or "=" in it: an
+// SDK that parses an endpoint quotes "invalid port \":wJalrXUt\"" of the
+// password wJalrXUt/nFEMI…). Values and parts shorter than
+// [MinKnownSecret] bytes are left to the structural rules, so that a short
+// user name does not mask every word that contains it.
 //
 // # Errors
 //
-// Nothing here returns an error. [Redactor.Error] wraps an error so that its
+// Masking returns no errors. [Redactor.Error] wraps an error so that its
 // message is masked while errors.Is and errors.As still reach the original.
+// [CheckNested] refuses a URL whose query holds a URL with user information
+// (an error wrapping [ErrNestedCredentials]), so that an SDK never gets a
+// password it would quote later.
 package redact
 
 import (
-	"encoding/json"
-	"errors"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -70,24 +77,125 @@ func IsSecretParam(name string) bool {
 // URL returns raw, a whole URL, with its user information and secret query
 // values replaced by Mask.
 func URL(raw string) string {
+	return mask(raw, spans(raw, 0))
+}
+
+// mask replaces the union of the spans of s by Mask.
+func mask(s string, sp []span) string {
+	if len(sp) == 0 {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range merge(sp) {
+		b.WriteString(s[last:m.from])
+		b.WriteString(Mask)
+		last = m.to
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// A span is the byte range of one secret in a URL.
+type span struct {
+	from, to int
+	userinfo bool // user information ("user:password"), not a query value
+}
+
+// maxNesting bounds how deep URLs inside query values are looked into.
+const maxNesting = 4
+
+// spans returns the secrets of raw: its user information, the values of its
+// secret-named query parameters, and the secrets of URLs given as query
+// values (endpoint=http://user:password@host), percent-encoded or not.
+// They may overlap; masking their union is safe under either reading of an
+// ambiguous URL.
+func spans(raw string, depth int) []span {
 	head, auth, tail := split(raw)
-	if !strings.ContainsAny(auth, "@/") {
+	var out []span
+	at := strings.LastIndexByte(auth, '@')
+	if at >= 0 {
+		out = append(out, span{len(head), len(head) + at, true})
+	}
+	// A password with a raw "/" and then a raw "?" ("user:pa/ss?wd@host/")
+	// puts a "/" in what reads as the authority: a ":" before it says a
+	// user name started.
+	slash := strings.IndexByte(auth, '/')
+	userStart := at < 0 && slash >= 0 && strings.Contains(auth[:slash], ":")
+	if !strings.Contains(auth[at+1:], "/") || userStart {
 		// Still in the authority, and a "?": a password with a raw "?"
 		// ends the authority early for any URL parser; an "@host/" after
-		// it says where the user information ends.
+		// it says where the user information may end instead (at the
+		// last "@" before the path's query, as without the "?"). The
+		// query as it reads without that (mem://?token=a@b/c) is masked
+		// too. (Whether a path began is asked after the last "@", so that
+		// masking is stable: a second pass sees the same structure.)
 		if at := hostAt(tail); at >= 0 {
 			rest := tail[at:]
 			q := strings.IndexByte(rest, '?')
 			if q < 0 {
 				q = len(rest)
 			}
-			auth, tail = auth+tail[:at]+rest[:q], rest[q:]
+			last := strings.LastIndexByte(auth+tail[:at]+rest[:q], '@')
+			out = append(out, span{len(head), len(head) + last, true})
+			out = append(out, querySpans(rest[q:], len(head)+len(auth)+at+q, depth)...)
 		}
 	}
-	if at := strings.LastIndexByte(auth, '@'); at >= 0 {
-		auth = Mask + auth[at:]
+	return append(out, querySpans(tail, len(head)+len(auth), depth)...)
+}
+
+// querySpans returns the secrets in tail ("?a=b&c=d#f"), which starts at
+// offset off of the URL. A "?", "#" or ";" inside counts as a separator
+// too, so that a value after a misplaced one is still found.
+func querySpans(tail string, off, depth int) []span {
+	if tail == "" {
+		return nil
 	}
-	return head + auth + redactQuery(tail)
+	var out []span
+	i := 1
+	for i <= len(tail) {
+		j := strings.IndexAny(tail[i:], "&;#?")
+		if j < 0 {
+			j = len(tail) - i
+		}
+		part := tail[i : i+j]
+		if name, value, ok := strings.Cut(part, "="); ok && value != "" {
+			vfrom := off + i + len(name) + 1
+			switch {
+			case IsSecretParam(unescape(name)):
+				out = append(out, span{vfrom, vfrom + len(value), false})
+			case depth < maxNesting && strings.Contains(value, "://"):
+				// A URL as a value (endpoint=http://u:p@host): its own
+				// secrets. A "?" inside it ended the part already; its
+				// query's parameters are this query's.
+				for _, s := range spans(value, depth+1) {
+					out = append(out, span{vfrom + s.from, vfrom + s.to, s.userinfo})
+				}
+			case depth < maxNesting && strings.Contains(value, "%"):
+				// The same, percent-encoded: masked whole.
+				if u := unescape(value); u != value && strings.Contains(u, "://") && len(spans(u, depth+1)) > 0 {
+					out = append(out, span{vfrom, vfrom + len(value), false})
+				}
+			}
+		}
+		i += j + 1
+	}
+	return out
+}
+
+// merge sorts spans and joins overlapping and adjacent ones.
+func merge(sp []span) []span {
+	sp = slices.Clone(sp)
+	slices.SortFunc(sp, func(a, b span) int { return a.from - b.from })
+	out := sp[:0]
+	for _, s := range sp {
+		if n := len(out); n > 0 && s.from <= out[n-1].to {
+			out[n-1].to = max(out[n-1].to, s.to)
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // hostAt returns the index of the last "@" in s that is followed by a host
@@ -120,33 +228,6 @@ func split(raw string) (head, auth, tail string) {
 		return head, raw[:q], raw[q:]
 	}
 	return head, raw, ""
-}
-
-// redactQuery masks secret values in "?a=b&c=d#f"; "" stays "". A "?",
-// "#" or ";" inside counts as a separator too, so that a value after a
-// misplaced one is still found.
-func redactQuery(tail string) string {
-	if tail == "" {
-		return ""
-	}
-	var b strings.Builder
-	b.WriteByte(tail[0])
-	query := tail[1:]
-	for query != "" {
-		i := strings.IndexAny(query, "&;#?")
-		part, sep := query, ""
-		if i >= 0 {
-			part, sep, query = query[:i], query[i:i+1], query[i+1:]
-		} else {
-			query = ""
-		}
-		if name, value, ok := strings.Cut(part, "="); ok && value != "" && IsSecretParam(unescape(name)) {
-			part = name + "=" + Mask
-		}
-		b.WriteString(part)
-		b.WriteString(sep)
-	}
-	return b.String()
 }
 
 func unescape(s string) string {
@@ -243,161 +324,3 @@ func isTerminator(c byte) bool {
 	}
 	return false
 }
-
-// ParseError returns an error for a failed url.Parse of a URL that may hold
-// credentials: net/url's *url.Error quotes the whole URL, and its inner
-// errors quote the offending part ("invalid port \":wJalr\" after host" is
-// the first half of a password with a raw "/"). The result keeps what went
-// wrong without any quoted text; errors.As still reaches the *url.Error.
-// Other errors come back unchanged.
-func ParseError(err error) error {
-	var ue *url.Error
-	if !errors.As(err, &ue) {
-		return err
-	}
-	msg := "not a valid URL"
-	if ue.Err != nil {
-		msg = dropQuoted(ue.Err.Error())
-	}
-	return &maskedError{msg: msg, err: err}
-}
-
-// dropQuoted removes every double-quoted part of s.
-func dropQuoted(s string) string {
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(s, '"')
-		if i < 0 {
-			b.WriteString(s)
-			break
-		}
-		b.WriteString(s[:i])
-		j := i + 1
-		for j < len(s) && s[j] != '"' {
-			if s[j] == '\\' {
-				j++
-			}
-			j++
-		}
-		if j >= len(s) {
-			break // an unterminated quote: drop the rest
-		}
-		s = s[j+1:]
-	}
-	return strings.Join(strings.Fields(b.String()), " ")
-}
-
-// Secrets returns the secret values of a URL (user name, password and secret
-// query values) as written and percent-decoded.
-func Secrets(raw string) []string {
-	var out []string
-	add := func(s string) {
-		if s == "" {
-			return
-		}
-		out = append(out, s)
-		if u, err := url.PathUnescape(s); err == nil && u != s {
-			out = append(out, u)
-		}
-		if u, err := url.QueryUnescape(s); err == nil && u != s {
-			out = append(out, u)
-		}
-	}
-	_, auth, tail := split(raw)
-	if at := strings.LastIndexByte(auth, '@'); at >= 0 {
-		info := auth[:at]
-		add(info)
-		if user, pass, ok := strings.Cut(info, ":"); ok {
-			add(user)
-			add(pass)
-		}
-	}
-	if tail != "" {
-		for part := range strings.FieldsFuncSeq(tail[1:], func(r rune) bool { return strings.ContainsRune("&;#?", r) }) {
-			if name, value, ok := strings.Cut(part, "="); ok && IsSecretParam(unescape(name)) {
-				add(value)
-			}
-		}
-	}
-	return out
-}
-
-// Redactor masks the secrets of known URLs wherever they appear, and every
-// URL's credentials. The zero value masks by structure only. It is safe for
-// concurrent use once made.
-type Redactor struct {
-	known []string // longest first
-}
-
-// New returns a Redactor for the secrets of the given URLs.
-func New(urls ...string) *Redactor {
-	r := &Redactor{}
-	r.Add(urls...)
-	return r
-}
-
-// Add registers the secrets of more URLs. It must not run concurrently with
-// other methods.
-func (r *Redactor) Add(urls ...string) {
-	for _, u := range urls {
-		for _, s := range Secrets(u) {
-			for _, v := range forms(s) {
-				if len(v) >= MinKnownSecret && !slices.Contains(r.known, v) {
-					r.known = append(r.known, v)
-				}
-			}
-		}
-	}
-	slices.SortFunc(r.known, func(a, b string) int { return len(b) - len(a) })
-}
-
-// forms are the ways a value may be printed: as is, JSON-escaped (with and
-// without HTML escaping) and Go-quoted.
-func forms(s string) []string {
-	out := []string{s}
-	if q := strconv.Quote(s); len(q) > 2 {
-		out = append(out, q[1:len(q)-1])
-	}
-	if j, err := json.Marshal(s); err == nil && len(j) > 2 {
-		out = append(out, string(j[1:len(j)-1]))
-		// Some JSON writers escape "/" too.
-		out = append(out, strings.ReplaceAll(string(j[1:len(j)-1]), "/", `\/`))
-	}
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if enc.Encode(s) == nil {
-		if j := strings.TrimSpace(b.String()); len(j) > 2 {
-			out = append(out, j[1:len(j)-1])
-		}
-	}
-	return out
-}
-
-// String returns s with the known secrets and every URL's credentials
-// masked.
-func (r *Redactor) String(s string) string {
-	if r != nil {
-		for _, k := range r.known {
-			s = strings.ReplaceAll(s, k, Mask)
-		}
-	}
-	return Text(s)
-}
-
-// Error returns err with a masked message; errors.Is and errors.As still see
-// err. A nil err stays nil.
-func (r *Redactor) Error(err error) error {
-	if err == nil {
-		return nil
-	}
-	return &maskedError{msg: r.String(err.Error()), err: err}
-}
-
-type maskedError struct {
-	msg string
-	err error
-}
-
-func (e *maskedError) Error() string { return e.msg }
-func (e *maskedError) Unwrap() error { return e.err }

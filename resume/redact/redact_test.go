@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -119,10 +120,104 @@ func TestURLPasswordWithQuestionMark(t *testing.T) {
 	for in, want := range map[string]string{
 		"s3://AKIA:wJal?rXUt@bucket/wh?region=eu&token=x@y": "s3://" + redact.Mask + "@bucket/wh?region=eu&token=" + redact.Mask,
 		"s3://AKIA:?@bucket/wh":                             "s3://" + redact.Mask + "@bucket/wh",
+		"s3://AKIA:pa/ss?word@bucket/wh?region=eu":          "s3://" + redact.Mask + "@bucket/wh?region=eu", // a "/" before the "?"
+		"http://host:8080/p?email=a@b.example":              "http://host:8080/p?email=a@b.example",
 		"s3://bucket?token=a@b.example":                     "s3://bucket?token=" + redact.Mask, // an e-mail in a value is no user information
 	} {
 		if got := redact.URL(in); got != want {
 			t.Errorf("URL(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestURLInAQueryValue: a URL given as a query value (an S3 endpoint) has
+// its own credentials, raw or percent-encoded; and a query value with an
+// "@host/" in it, on a URL without a host, is masked whole (it leaked its
+// part after the "@" before).
+func TestURLInAQueryValue(t *testing.T) {
+	for in, want := range map[string]string{
+		"s3://b/p?endpoint=http://u:" + secret + "@127.0.0.1:9000&region=x":            "s3://b/p?endpoint=http://" + redact.Mask + "@127.0.0.1:9000&region=x",
+		"s3://b/p?endpoint=" + url.QueryEscape("http://u:"+secret+"@h/") + "&region=x": "s3://b/p?endpoint=" + redact.Mask + "&region=x",
+		"s3://b/p?endpoint=http://h:9000/x?token=" + secret:                            "s3://b/p?endpoint=http://h:9000/x?token=" + redact.Mask,
+		"s3://b/p?endpoint=http%3A%2F%2F127.0.0.1%3A9000":                              "s3://b/p?endpoint=http%3A%2F%2F127.0.0.1%3A9000", // nothing secret in it
+		"mem://?token=" + secret:                     "mem://" + redact.Mask,
+		"s3://b?endpoint=http://u:" + secret + "@h/": "s3://" + redact.Mask + "@h/",
+	} {
+		if got := redact.URL(in); got != want {
+			t.Errorf("URL(%q)\n = %q\nwant %q", in, got, want)
+		}
+		if got := redact.Text("open " + in + ": failed"); strings.Contains(got, "nFEMI") {
+			t.Errorf("Text leaks: %q", got)
+		}
+	}
+	got := redact.Secrets("s3://b/p?endpoint=http://u:" + secret + "@127.0.0.1:9000")
+	if !slices.Contains(got, secret) || !slices.Contains(got, "u") {
+		t.Errorf("Secrets = %q, want the endpoint's password and user", got)
+	}
+}
+
+// TestCheckNested: a URL in a query value with user information (raw,
+// percent-encoded, with a raw "/" in the password) or that does not parse is
+// refused without quoting the password; endpoints without credentials and
+// URLs without any are fine.
+func TestCheckNested(t *testing.T) {
+	for _, ok := range []string{
+		"s3://b/p?endpoint=http://127.0.0.1:9000&region=x",
+		"s3://b/p?endpoint=" + url.QueryEscape("https://minio.local:9000/") + "&region=x",
+		"s3://AKIA:" + secret + "@b/p?region=x", // the URL's own user information is not nested
+		"gs://b/p", "/data/wh", "mem://",
+	} {
+		if err := redact.CheckNested(ok); err != nil {
+			t.Errorf("CheckNested(%q): %v", ok, err)
+		}
+	}
+	for _, bad := range []string{
+		"s3://b/p?endpoint=http://u:pw0rd1234@127.0.0.1:9000&region=x",
+		"s3://b/p?region=x&endpoint=" + url.QueryEscape("http://u:"+secret+"@127.0.0.1:9000"),
+		"s3://b/p?endpoint=http://u:" + secret + "@127.0.0.1:9000",
+		"s3://b/p?endpoint=http://u:pw0rd1234/@127.0.0.1:9000", // net/url: host u:pw0rd1234, path /@127.0.0.1:9000
+	} {
+		err := redact.CheckNested(bad)
+		if err == nil {
+			t.Errorf("CheckNested(%q) accepted it", bad)
+			continue
+		}
+		if strings.Contains(err.Error(), "pw0rd1234") || strings.Contains(err.Error(), "nFEMI") || strings.Contains(err.Error(), "wJalr") {
+			t.Errorf("CheckNested(%q) quotes the password: %v", bad, err)
+		}
+		var ue *url.Error
+		if !errors.Is(err, redact.ErrNestedCredentials) && !errors.As(err, &ue) {
+			t.Errorf("CheckNested(%q): %v, want ErrNestedCredentials or a *url.Error", bad, err)
+		}
+	}
+}
+
+// TestRedactorMasksPartsAParserQuotes: an SDK that parses an endpoint with a
+// password holding a raw "/" quotes the part before it ("invalid port
+// \":wJalrXUt\" after host"); a Redactor masks every such part of a known
+// secret, not only the whole.
+func TestRedactorMasksPartsAParserQuotes(t *testing.T) {
+	raw := "s3://b/p?endpoint=http://u:" + secret + "@127.0.0.1:1"
+	_, perr := url.Parse("http://u:" + secret + "@127.0.0.1:1")
+	r := redact.New(raw)
+	for _, msg := range []string{
+		`failed to parse endpoint URL: parse "http://REDACTED@127.0.0.1:1": ` + perr.(*url.Error).Err.Error(),
+		"suffix K7MDENG/bPxRfiCY and bPxRfiCY@127 and nFEMI@K7MDENG",
+	} {
+		got := r.String(msg)
+		for _, part := range []string{"wJalrXUt", "K7MDENG", "bPxRfiCY"} {
+			if strings.Contains(got, part) {
+				t.Errorf("String(%q) = %q leaks %q", msg, got, part)
+			}
+		}
+	}
+}
+
+// TestRedactorMasksOverlappingSecrets: two known secrets that overlap in the
+// text are masked as one, with no tail of either left.
+func TestRedactorMasksOverlappingSecrets(t *testing.T) {
+	r := redact.New("s3://b/p?token=12345678&secret=345678901234")
+	if got := r.String("x 1234567890123456 y"); got != "x "+redact.Mask+"56 y" {
+		t.Errorf("String = %q", got)
 	}
 }

@@ -177,7 +177,12 @@ func decodeOperator(op *metadata.Operator, opts *Options) (Source, bool) {
 					if src.Paimon == nil {
 						src.Paimon = &PaimonState{}
 					}
-					src.Paimon.LegacyNextSnapshots = append(src.Paimon.LegacyNextSnapshots, int64(binary.BigEndian.Uint64(b)))
+					n := int64(binary.BigEndian.Uint64(b))
+					if n > maxID {
+						d.errorf(fmt.Errorf("next snapshot %d is above 2^62", n), "%q element %d of subtask %d", s.Name, i, sub.Index)
+						break
+					}
+					src.Paimon.LegacyNextSnapshots = append(src.Paimon.LegacyNextSnapshots, n)
 				}
 			case legacyKafkaOffsets:
 				legacy = appendOnce(legacy, "legacy FlinkKafkaConsumer state \"topic-partition-offset-states\" (not decoded: use KafkaSource, or the group's committed offsets)")

@@ -13,6 +13,12 @@ var ErrMalformed = errors.New("sourcestate: malformed source state")
 // the limit ([Options.MaxStreamSize]). Check it with errors.Is.
 var ErrTooLarge = errors.New("sourcestate: source state too large")
 
+// maxID is the largest offset or snapshot id accepted in source state: 2^62,
+// as metadata.MaxCheckpointID and paimon.MaxID. A larger value is
+// malformed, so that no caller's arithmetic (end - offset, next + 1) comes
+// near int64 overflow, and no such value is offered as a start.
+const maxID = 1 << 62
+
 // FormatError says where and what source state is malformed.
 type FormatError struct {
 	// What is the structure being read, e.g. "KafkaSource split v0".

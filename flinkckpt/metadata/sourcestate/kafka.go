@@ -91,14 +91,14 @@ func kafkaSplit(c *cursor) KafkaSplit {
 		c.fail("negative partition %d", s.Partition)
 	}
 	s.StartingOffset = c.i64("starting offset")
-	if c.err == nil && s.StartingOffset < OffsetCommitted && s.StartingOffset != OffsetNone {
+	if c.err == nil && (s.StartingOffset < OffsetCommitted && s.StartingOffset != OffsetNone || s.StartingOffset > maxID) {
 		c.off -= 8
-		c.fail("starting offset %d is neither an offset nor a marker", s.StartingOffset)
+		c.fail("starting offset %d is neither an offset (up to 2^62) nor a marker", s.StartingOffset)
 	}
 	s.StoppingOffset = c.i64("stopping offset")
-	if c.err == nil && s.StoppingOffset < OffsetCommitted && s.StoppingOffset != OffsetNone {
+	if c.err == nil && (s.StoppingOffset < OffsetCommitted && s.StoppingOffset != OffsetNone || s.StoppingOffset > maxID) {
 		c.off -= 8
-		c.fail("stopping offset %d is neither an offset nor a marker", s.StoppingOffset)
+		c.fail("stopping offset %d is neither an offset (up to 2^62) nor a marker", s.StoppingOffset)
 	}
 	return s
 }

@@ -184,6 +184,9 @@ func splitBody(c *cursor, s *PaimonSplit) {
 	if c.err == nil && s.Snapshot < 0 && s.Class != ClassChainSplit {
 		c.fail("negative snapshot id %d", s.Snapshot)
 	}
+	if c.err == nil && s.Snapshot > maxID {
+		c.fail("snapshot id %d is above 2^62", s.Snapshot)
+	}
 }
 
 // binaryRow skips a BinaryRow (int32 4+size, int32 arity, size bytes).
@@ -241,7 +244,7 @@ func ParsePaimonEnumerator(version int32, data []byte) (*PaimonEnumerator, error
 		e.Splits = append(e.Splits, s)
 	}
 	e.NextSnapshot = c.i64("next snapshot id")
-	if c.err == nil && e.NextSnapshot < -1 {
+	if c.err == nil && (e.NextSnapshot < -1 || e.NextSnapshot > maxID) {
 		c.off -= 8
 		c.fail("next snapshot id %d", e.NextSnapshot)
 	}
@@ -289,13 +292,13 @@ func ParseMonitorSplit(version int32, data []byte) (MonitorSplit, error) {
 	}
 	bad := func() (MonitorSplit, error) {
 		c.off = start
-		c.fail("value %q is neither 2CS<snapshot> nor 3NSS<checkpoint>:<snapshot>", truncate(v, 64))
+		c.fail("value %q is neither 2CS<snapshot> nor 3NSS<checkpoint>:<snapshot> (ids 0 to 2^62)", truncate(v, 64))
 		return s, c.err
 	}
 	switch {
 	case strings.HasPrefix(v, "2"+MonitorCheckpoint):
 		n, err := strconv.ParseInt(v[3:], 10, 64)
-		if err != nil || n < 0 {
+		if err != nil || n < 0 || n > maxID {
 			return bad()
 		}
 		s.Kind, s.NextSnapshot = MonitorCheckpoint, n
@@ -303,7 +306,7 @@ func ParseMonitorSplit(version int32, data []byte) (MonitorSplit, error) {
 		cp, next, ok := strings.Cut(v[4:], ":")
 		a, err1 := strconv.ParseInt(cp, 10, 64)
 		b, err2 := strconv.ParseInt(next, 10, 64)
-		if !ok || err1 != nil || err2 != nil || b < 0 {
+		if !ok || err1 != nil || err2 != nil || b < 0 || b > maxID || a < 0 || a > maxID {
 			return bad()
 		}
 		s.Kind, s.CheckpointID, s.NextSnapshot = MonitorNextSnapshot, a, b

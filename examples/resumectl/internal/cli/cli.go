@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -82,6 +83,21 @@ type hooks struct {
 	// wait, when set, replaces the pauses of Paimon tables
 	// (paimon.TableOptions.Wait): retries and the reset's observation.
 	wait func(ctx context.Context, d time.Duration) error
+	// grace, when positive, replaces the grace after the deadline before
+	// Main abandons a command: a test of a command that honours its
+	// context sets it long, so that the outcome never depends on the
+	// machine's speed.
+	grace time.Duration
+	// stdin, when set, replaces os.Stdin (--plan -).
+	stdin io.Reader
+}
+
+// stdin returns the standard input of a run.
+func (e *env) stdin() io.Reader {
+	if e.hooks != nil && e.hooks.stdin != nil {
+		return e.hooks.stdin
+	}
+	return os.Stdin
 }
 
 // tableWait is the paimon.TableOptions.Wait of a run.
@@ -114,6 +130,9 @@ func (e *env) context(d time.Duration) (context.Context, context.CancelFunc) {
 	e.deadline.Do(func() {
 		e.timeout = d
 		grace := min(max(d/10, 10*time.Millisecond), 2*time.Second)
+		if e.hooks != nil && e.hooks.grace > 0 {
+			grace = e.hooks.grace
+		}
 		e.hard = time.AfterFunc(d+grace, func() { close(e.expired) })
 	})
 	return ctx, cancel
@@ -209,7 +228,7 @@ func runHooked(args []string, stdout, stderr io.Writer, h *hooks) int {
 			// Do not wait for the command, nor for Bucket.Close behind
 			// it: a blocked call holds the bucket.
 			out.close()
-			return e.exitStatus(fmt.Errorf("%s: %w after %s (--timeout): a storage or Kafka call did not return", c.name, errTimedOut, e.timeout))
+			return e.exitStatus(fmt.Errorf("%s: %w after %s (--timeout): a storage or Kafka call, or the read of an input, did not return", c.name, errTimedOut, e.timeout))
 		}
 	}
 	fmt.Fprintf(e.stderr, "resumectl: unknown command %s (run resumectl help)\n", quoteShort(args[0]))

@@ -9,14 +9,13 @@ import (
 	"strings"
 	"time"
 
-	"gocloud.dev/blob"
-
 	"github.com/resumekit/resumekit/examples/internal/scenario"
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/kafkaoffset"
 	"github.com/resumekit/resumekit/paimon"
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/localblob"
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // runDemo builds the three restart situations of DESIGN.md in a temporary
@@ -34,6 +33,9 @@ func runDemo(e *env, args []string) error {
 	if len(pos) > 0 {
 		return usagef("demo takes no arguments, got %s", quoteShort(strings.Join(pos, " ")))
 	}
+	// The deadline covers building the files too.
+	ctx, cancel := e.context(timeout.d)
+	defer cancel()
 	dir := *keep
 	if dir == "" {
 		if dir, err = os.MkdirTemp("", "resumekit-demo-"); err != nil {
@@ -41,29 +43,41 @@ func runDemo(e *env, args []string) error {
 		}
 		defer os.RemoveAll(dir)
 	} else {
-		if dir, err = filepath.Abs(dir); err != nil {
-			return err
+		abs, local, err := localblob.LocalPath(dir)
+		switch {
+		case err != nil:
+			return usagef("demo --keep: %v", err)
+		case !local:
+			return usagef("demo --keep %s: want a local directory, not a storage URL", redact.URL(dir))
 		}
+		dir = abs
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
 		}
 	}
 	// Keys are relative to the demo dir, as resumectl's are to a local path;
 	// the reports show them as paths (localPaths), as the commands printed
-	// here do.
-	b, err := localblob.OpenBucket(dir, &localblob.Options{NoSync: true, OnKey: e.paths.dir(dir)})
+	// here do. Everything, modification times included, goes through the
+	// dir's os.Root: a --keep DIR holding links out of it is not written
+	// through.
+	lb, err := localblob.OpenBucket(dir, &localblob.Options{NoSync: true, OnKey: e.paths.dir(dir)})
 	if err != nil {
 		return err
 	}
-	defer b.Close()
-	ctx, cancel := e.context(timeout.d)
-	defer cancel()
+	defer lb.Close()
+	var root *os.Root
+	lb.As(&root)
+	b := lb
+	if e.hooks != nil && e.hooks.bucket != nil {
+		b = e.hooks.bucket(lb) // tests: a storage call that blocks
+		defer b.Close()
+	}
 	d := &demo{
 		w:   e.stdout,
 		ctx: ctx,
 		dir: dir,
 		env: &scenario.Env{Bucket: b, Root: "file://" + filepath.ToSlash(dir) + "/", Touch: func(key string, t time.Time) error {
-			return os.Chtimes(filepath.Join(dir, filepath.FromSlash(key)), t, t)
+			return root.Chtimes(filepath.FromSlash(key), t, t)
 		}},
 		policy: resume.Policy{Now: func() time.Time { return scenario.Now }},
 	}
@@ -212,5 +226,3 @@ func (d *demo) kafka() error {
 	fmt.Fprintln(d.w, "(--min-guarantee data-loss accepts the loss and starts partition 2 at its log start)")
 	return err
 }
-
-var _ = blob.Bucket{}

@@ -3,7 +3,9 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"net"
 	"net/http"
@@ -18,7 +20,10 @@ import (
 
 	"gocloud.dev/blob"
 
+	"github.com/resumekit/resumekit/examples/internal/scenario"
+	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
 	"github.com/resumekit/resumekit/paimon/paimontest"
+	"github.com/resumekit/resumekit/resume/localblob"
 	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
 )
 
@@ -37,33 +42,67 @@ func blockingHooks(t *testing.T) *hooks {
 
 // TestTimeoutEndsABlockedCall: with a storage call that never returns,
 // every command ends at --timeout with the timeout error (exit 1), without
-// waiting on the call or on Bucket.Close behind it. resolve still prints its
-// report: the chain gives up on the stuck source at the deadline.
+// waiting on the call or on Bucket.Close behind it — demo, the salvage
+// paths (--flink-sources, and the new job given with a Flink location),
+// --flink-anchor and --flink-extra-root included. resolve still prints its
+// report when the blocked call is inside the chain: the chain gives up on
+// the stuck source at the deadline. A --plan - whose input never comes ends
+// the same way.
 func TestTimeoutEndsABlockedCall(t *testing.T) {
 	dir, _ := paimonDir(t, nil)
 	ck := localLayout(t)
-	for _, args := range [][]string{
-		{"paimon", "consumers", dir},
-		{"paimon", "snapshots", dir},
-		{"paimon", "reset-consumer", dir, "--consumer", "job", "--next-snapshot", "8"},
-		{"flink", "list", ck},
-		{"flink", "inspect", ck + "/0123456789abcdef0123456789abcdef/chk-2"},
-		{"flink", "sources", ck + "/0123456789abcdef0123456789abcdef/chk-2"},
-		{"flink", "compat", ck + "/0123456789abcdef0123456789abcdef/chk-2", "--uid", "a"},
-		{"resolve", "--flink-checkpoints", ck},
-		{"resolve", "--paimon-table", dir, "--paimon-consumer", "job"},
+	chk := ck + "/0123456789abcdef0123456789abcdef/chk-2"
+	for _, c := range []struct {
+		args   []string
+		report bool // the chain ran: its report is printed
+	}{
+		{[]string{"paimon", "consumers", dir}, false},
+		{[]string{"paimon", "snapshots", dir}, false},
+		{[]string{"paimon", "reset-consumer", dir, "--consumer", "job", "--next-snapshot", "8"}, false},
+		{[]string{"flink", "list", ck}, false},
+		{[]string{"flink", "list", ck, "--flink-extra-root", "s3a://other/=" + ck}, false},
+		{[]string{"flink", "inspect", chk}, false},
+		{[]string{"flink", "sources", chk}, false},
+		{[]string{"flink", "compat", chk, "--uid", "a"}, false},
+		{[]string{"resolve", "--flink-checkpoints", ck}, true},
+		{[]string{"resolve", "--flink-checkpoints", ck, "--flink-sources"}, true},
+		{[]string{"resolve", "--flink-checkpoints", ck, "--flink-uid", "uid-1"}, true}, // salvage offered automatically
+		{[]string{"resolve", "--flink-checkpoints", ck, "--flink-extra-root", "s3a://other/=" + ck}, true},
+		{[]string{"resolve", "--flink-checkpoints", ck, "--flink-anchor", chk}, false}, // the anchor is read before the chain
+		{[]string{"resolve", "--paimon-table", dir, "--paimon-consumer", "job"}, true},
+		{[]string{"resolve", "--flink-checkpoints", ck, "--flink-sources", "--paimon-table", dir}, true},
+		{[]string{"demo"}, false},
 	} {
+		h := blockingHooks(t)
+		if c.report {
+			// The chain itself gives up on the stuck source at the
+			// deadline; Main's hard deadline must not race it.
+			h.grace = time.Minute
+		}
 		var out, errOut bytes.Buffer
-		code := runHooked(append(args, "--timeout", "50ms"), &out, &errOut, blockingHooks(t))
+		code := runHooked(append(c.args, "--timeout", "50ms"), &out, &errOut, h)
 		if code != ExitFailed {
-			t.Errorf("%q: exit %d, want 1\n%s%s", args, code, out.String(), errOut.String())
+			t.Errorf("%q: exit %d, want 1\n%s%s", c.args, code, out.String(), errOut.String())
 		}
 		msg := out.String() + errOut.String()
 		if !strings.Contains(msg, "timed out after 50ms (--timeout)") && !strings.Contains(msg, "context deadline exceeded") {
-			t.Errorf("%q: no timeout error:\n%s", args, msg)
+			t.Errorf("%q: no timeout error:\n%s", c.args, msg)
 		}
-		if args[0] == "resolve" && !strings.Contains(out.String(), "CHOSEN  nothing acceptable") {
-			t.Errorf("%q: no report:\n%s", args, out.String())
+		if c.report && !strings.Contains(out.String(), "CHOSEN  nothing acceptable") {
+			t.Errorf("%q: no report:\n%s", c.args, out.String())
+		}
+	}
+	// Standard input that never ends (a terminal nobody types into).
+	never, w := io.Pipe()
+	t.Cleanup(func() { w.Close() })
+	for _, args := range [][]string{
+		{"flink", "compat", chk, "--plan", "-"},
+		{"resolve", "--flink-checkpoints", ck, "--flink-plan", "-"},
+	} {
+		var out, errOut bytes.Buffer
+		code := runHooked(append(args, "--timeout", "50ms"), &out, &errOut, &hooks{wait: noWait, stdin: never})
+		if code != ExitFailed || !strings.Contains(errOut.String(), "timed out after 50ms (--timeout)") {
+			t.Errorf("%q with stdin that never ends: exit %d\n%s%s", args, code, out.String(), errOut.String())
 		}
 	}
 }
@@ -75,7 +114,9 @@ func TestTimeoutEndsABlockedCall(t *testing.T) {
 func TestTimeoutIsAFailure(t *testing.T) {
 	dir, _ := paimonDir(t, nil)
 	ck := localLayout(t)
-	slow := &hooks{wait: noWait, bucket: func(b *blob.Bucket) *blob.Bucket {
+	// A long grace: every command must end through its context, whatever
+	// the machine's load.
+	slow := &hooks{wait: noWait, grace: time.Minute, bucket: func(b *blob.Bucket) *blob.Bucket {
 		w, _ := blobtest.Wrap(b, &blobtest.Options{Before: func(ctx context.Context, _ blobtest.Call, _ *blob.Bucket) {
 			<-ctx.Done()
 		}})
@@ -96,11 +137,12 @@ func TestTimeoutIsAFailure(t *testing.T) {
 	} {
 		var out, errOut bytes.Buffer
 		code := runHooked(append(args, "--timeout", "50ms"), &out, &errOut, slow)
-		// The command's own report names the deadline; on a loaded machine
-		// the hard deadline a grace later may come first and say so instead
-		// (exit 1 either way).
+		// The command's own report names the deadline: with the long grace,
+		// Main's hard deadline (which would say "timed out" and exit 1
+		// whatever the command did) never comes first, however loaded the
+		// machine.
 		msg := out.String() + errOut.String()
-		if code != ExitFailed || !strings.Contains(msg, "deadline exceeded") && !strings.Contains(msg, "timed out after 50ms (--timeout)") {
+		if code != ExitFailed || !strings.Contains(msg, "deadline exceeded") {
 			t.Errorf("%q: exit %d, want 1 with the deadline named\n%s", args, code, msg)
 		}
 		if slices.Contains(args, "k8s") && out.Len() > 0 {
@@ -110,7 +152,8 @@ func TestTimeoutIsAFailure(t *testing.T) {
 }
 
 // TestKafkaTimeoutEndsASilentBroker: a "broker" that accepts connections and
-// never answers; kafka offsets ends at --timeout.
+// never answers; kafka offsets, resolve, and resolve checking salvaged
+// offsets against it end at --timeout.
 func TestKafkaTimeoutEndsASilentBroker(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -137,36 +180,97 @@ func TestKafkaTimeoutEndsASilentBroker(t *testing.T) {
 		}
 		mu.Unlock()
 	})
-	var out, errOut bytes.Buffer
-	code := runHooked([]string{"kafka", "offsets", "--brokers", l.Addr().String(), "--topic", "t", "--group", "g", "--timeout", "100ms"}, &out, &errOut, nil)
-	if code != ExitFailed || !strings.Contains(out.String()+errOut.String(), "deadline") && !strings.Contains(errOut.String(), "timed out") {
-		t.Errorf("exit %d\n%s%s", code, out.String(), errOut.String())
+	broker := l.Addr().String()
+	sp := sourcesDir(t)
+	for _, args := range [][]string{
+		{"kafka", "offsets", "--brokers", broker, "--topic", "t", "--group", "g"},
+		{"resolve", "--kafka-brokers", broker, "--kafka-topic", "t", "--kafka-group", "g"},
+		{"resolve", "--flink-savepoints", sp, "--flink-sources", "--kafka-brokers", broker}, // salvaged offsets checked live
+	} {
+		var out, errOut bytes.Buffer
+		code := runHooked(append(args, "--timeout", "100ms"), &out, &errOut, nil)
+		if code != ExitFailed || !strings.Contains(out.String()+errOut.String(), "deadline") && !strings.Contains(errOut.String(), "timed out") {
+			t.Errorf("%q: exit %d\n%s%s", args, code, out.String(), errOut.String())
+		}
 	}
 }
 
-// TestStorageNamesArePrintedEscaped: a consumer file named with a terminal
-// escape sequence and a bidi override is printed escaped, in text and JSON.
+// hostileName has a terminal escape sequence, a bell, a bidi override, a
+// Hangul filler and a tag character (beyond U+FFFF).
+const hostileName = "\x1b[31mred\u202eevil\x07\u3164\U000e0041"
+
+// checkEscaped fails unless out shows hostileName escaped: no raw control
+// or invisible character, and in JSON the name decodes back exactly.
+func checkEscaped(t *testing.T, args []string, code int, out, errs string) {
+	t.Helper()
+	all := out + errs
+	if strings.ContainsAny(all, "\x1b\x07\u202e\u3164\U000e0041") {
+		t.Errorf("%q: exit %d, raw control or invisible characters in:\n%q", args, code, all)
+	}
+	if !strings.Contains(all, `\u202e`) || !strings.Contains(all, `\u3164`) || !strings.Contains(all, `\udb40\udc41`) ||
+		!(strings.Contains(all, `\x1b[31mred`) || strings.Contains(all, `\u001b[31mred`)) {
+		t.Errorf("%q: the name is not shown escaped:\n%s", args, all)
+	}
+	if slices.Contains(args, "--json") {
+		var doc any
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Errorf("%q: the JSON does not parse: %v\n%s", args, err, out)
+		} else if !strings.Contains(fmt.Sprint(doc), hostileName) {
+			t.Errorf("%q: the JSON does not hold the name as it is:\n%s", args, out)
+		}
+	}
+}
+
+// TestStorageNamesArePrintedEscaped: names from storage — a consumer file
+// name, an operator's name and uid in _metadata, a source's uid — with
+// terminal escapes, bidi overrides and invisible characters are printed
+// escaped by every command that shows them, in text and JSON (where the
+// escapes decode back to the name: a character beyond U+FFFF as a
+// surrogate pair).
 func TestStorageNamesArePrintedEscaped(t *testing.T) {
 	dir, _ := paimonDir(t, nil)
-	name := "consumer-\x1b[31mred\u202eevil\x07"
-	if err := os.WriteFile(filepath.Join(dir, "consumer", name), []byte(`{"nextSnapshot":5}`), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "consumer", "consumer-"+hostileName), []byte(`{"nextSnapshot":5}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, args := range [][]string{{"paimon", "consumers", dir}, {"paimon", "consumers", dir, "--json"}} {
 		code, out, errs := runPaimonCLI(args...)
-		all := out + errs
-		if code != ExitOK || strings.ContainsAny(all, "\x1b\x07\u202e") {
-			t.Errorf("%q: exit %d, raw control characters in:\n%q", args, code, all)
+		if code != ExitOK {
+			t.Errorf("%q: exit %d\n%s%s", args, code, out, errs)
 		}
-		if !strings.Contains(all, `\u202e`) || !(strings.Contains(all, `\x1b[31mred`) || strings.Contains(all, `\u001b[31mred`)) {
-			t.Errorf("%q: the name is not shown escaped:\n%s", args, all)
-		}
+		checkEscaped(t, args, code, out, errs)
+	}
+
+	root := t.TempDir()
+	b, err := localblob.OpenBucket(root, &localblob.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	l := &flinkckpttest.Layout{Bucket: b, Root: "file://" + filepath.ToSlash(root) + "/"}
+	src := flinkckpttest.KafkaSource(hostileName, "orders", 5)
+	src.Name = hostileName
+	w, err := l.Savepoint(context.Background(), "savepoint-0a0b0c-000000000001", 7, &flinkckpttest.Checkpoint{Version: 5, Sources: []flinkckpttest.Source{src}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := filepath.Join(root, filepath.FromSlash(w.Dir))
+	for _, args := range [][]string{
+		{"flink", "inspect", sp},
+		{"flink", "inspect", sp, "--json"},
+		{"flink", "compat", sp, "--uid", "other"},
+		{"flink", "compat", sp, "--uid", "other", "--json"},
+		{"flink", "sources", sp},
+		{"flink", "sources", sp, "--json"},
+	} {
+		code, out, errs := runPaimonCLI(args...)
+		checkEscaped(t, args, code, out, errs)
 	}
 }
 
 // TestSnapshotsEndAtMaxInt64: a table whose LATEST hint and newest snapshot
 // file say 9223372036854775807 (where id+1 wraps and the old loop never
-// ended): paimon snapshots ends, naming the malformed file.
+// ended): paimon snapshots ends, naming the malformed file; the same id as
+// --next-snapshot or --expect-previous is a usage error.
 func TestSnapshotsEndAtMaxInt64(t *testing.T) {
 	dir, tb := paimonDir(t, nil)
 	huge := fmt.Sprint(int64(math.MaxInt64))
@@ -183,6 +287,17 @@ func TestSnapshotsEndAtMaxInt64(t *testing.T) {
 		}
 		if strings.Contains(out+errs, "recreated") {
 			t.Errorf("%q: a false \"table recreated\":\n%s%s", args, out, errs)
+		}
+	}
+	// Ids above 2^62 given on the command line: usage errors, before any
+	// read.
+	for _, args := range [][]string{
+		{"paimon", "reset-consumer", dir, "--consumer", "job", "--next-snapshot", huge},
+		{"paimon", "reset-consumer", dir, "--consumer", "job", "--next-snapshot", "8", "--execute", "--expect-previous", huge},
+	} {
+		code, out, errs := runPaimonCLI(args...)
+		if code != ExitUsage || !strings.Contains(errs, "1 to 2^62") {
+			t.Errorf("%q: exit %d\n%s%s", args, code, out, errs)
 		}
 	}
 }
@@ -207,8 +322,8 @@ func TestZeroTimeIsExplicit(t *testing.T) {
 	}
 }
 
-// TestHostileInputGivesShortErrors: a 1 MiB topic name, consumer id or
-// argument gives a short error.
+// TestHostileInputGivesShortErrors: a 1 MiB topic name, consumer id,
+// argument or flag value gives a short error.
 func TestHostileInputGivesShortErrors(t *testing.T) {
 	dir, _ := paimonDir(t, nil)
 	huge := strings.Repeat("x", 1<<20)
@@ -219,9 +334,21 @@ func TestHostileInputGivesShortErrors(t *testing.T) {
 		{"paimon", "snapshots", dir, "--around", huge},
 		{"resolve", "--max-age", huge},
 		{huge},
+		{"resolve", "--flink-checkpoints", dir, "--flink-plan", huge},
+		{"resolve", "--flink-checkpoints", dir, "--flink-plan-config", huge},
+		{"resolve", "--flink-checkpoints", dir, "--flink-uid-hash", huge},
+		{"resolve", "--flink-checkpoints", dir, "--flink-extra-root", huge},
+		{"resolve", "--flink-checkpoints", dir, "--flink-anchor", huge},
+		{"resolve", "--flink-checkpoints", dir, "--flink-max-metadata-size", huge},
+		{"resolve", "--paimon-table", dir, "--paimon-consumer", "job", "--paimon-option", huge},
+		{"resolve", "--paimon-table", dir, "--paimon-consumer", "job", "--paimon-version", huge},
+		{"resolve", "--kafka-brokers", huge, "--kafka-topic", "t", "--kafka-group", "g"},
+		{"flink", "compat", dir, "--plan", huge},
+		{"paimon", "consumers", dir, "--branch", huge},
+		{"demo", "--keep", huge},
 	} {
 		code, out, errs := runPaimonCLI(args...)
-		if code != ExitUsage || len(errs) > 16<<10 || len(out) > 0 {
+		if code == ExitOK || len(errs) > 16<<10 || len(out) > 16<<10 {
 			t.Errorf("%.40q…: exit %d, %d bytes of stderr, %d of stdout", args, code, len(errs), len(out))
 		}
 		for _, line := range strings.Split(errs, "\n") {
@@ -261,5 +388,44 @@ func TestS3RedirectsAreRefused(t *testing.T) {
 	}
 	if len(paths) == 0 {
 		t.Error("the endpoint was never asked")
+	}
+}
+
+// sourcesDir builds scenario.BuildSources (a savepoint holding KafkaSource
+// offsets and a Paimon MonitorSource's next snapshot) in a temporary
+// directory and returns its savepoint directory.
+func sourcesDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	b, err := localblob.OpenBucket(dir, &localblob.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	env := &scenario.Env{Bucket: b, Root: "file://" + filepath.ToSlash(dir) + "/", Touch: func(key string, tm time.Time) error {
+		return os.Chtimes(filepath.Join(dir, filepath.FromSlash(key)), tm, tm)
+	}}
+	s, err := scenario.BuildSources(env, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(dir, filepath.FromSlash(s.Savepoints))
+}
+
+// TestKafkaSeedsWithCredentialsAreRefused: a seed broker written with user
+// information (user:password@host:port) or as a URL is a usage error that
+// does not print it; it used to be dialled as a host name and quoted whole
+// in the dial error.
+func TestKafkaSeedsWithCredentialsAreRefused(t *testing.T) {
+	seed := "admin:" + plantedSecret + "@127.0.0.1:1"
+	for _, args := range [][]string{
+		{"kafka", "offsets", "--brokers", "127.0.0.1:2," + seed, "--topic", "t", "--group", "g"},
+		{"kafka", "offsets", "--brokers", "kafka://127.0.0.1:1", "--topic", "t", "--group", "g"},
+		{"resolve", "--kafka-brokers", seed, "--kafka-topic", "t", "--kafka-group", "g"},
+	} {
+		code, out, errs := runPaimonCLI(args...)
+		if code != ExitUsage || !strings.Contains(errs, "a seed broker is HOST:PORT") || strings.Contains(out+errs, secretParts[0]) {
+			t.Errorf("%q: exit %d\n%s%s", args, code, out, errs)
+		}
 	}
 }

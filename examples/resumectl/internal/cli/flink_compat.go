@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -15,6 +14,7 @@ import (
 
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
+	"github.com/resumekit/resumekit/resume/localblob"
 )
 
 const flinkCompatUsage = `compat SNAPSHOT (--plan FILE | --uid UID... | --sink-uid UID... | --uid-hash HEX... | --operator-id HEX...)
@@ -44,11 +44,16 @@ type jobFlags struct {
 	flinkVersion   string
 	parallelism    int
 	maxParallelism int
+	stdin          io.Reader // --plan -
+	// built is the job once job() read it: the plan is read once (stdin
+	// cannot be read twice), however many resolvers need the job.
+	built    *flinkckpt.Job
+	builtErr error
 }
 
-func (j *jobFlags) register(fs *flag.FlagSet, prefix string) {
-	j.prefix = prefix
-	fs.StringVar(&j.plan, prefix+"plan", "", "the new job's compiled plan (`FILE`, COMPILE PLAN JSON)")
+func (j *jobFlags) register(fs *flag.FlagSet, prefix string, stdin io.Reader) {
+	j.prefix, j.stdin = prefix, stdin
+	fs.StringVar(&j.plan, prefix+"plan", "", "the new job's compiled plan (`FILE`, COMPILE PLAN JSON; a regular file, links followed; - reads standard input)")
 	fs.Var(&j.uids, prefix+"uid", "a `UID` of the new job (DataStream .uid); repeatable")
 	fs.Var(&j.sinkUIDs, prefix+"sink-uid", "the `UID` of a sinkTo(...) sink: adds its committer and global committer uids as possible; repeatable")
 	fs.Var(&j.uidHashes, prefix+"uid-hash", "a uid hash of the new job (.setUidHash, 32 `HEX`); repeatable")
@@ -109,13 +114,26 @@ func (j *jobFlags) check() error {
 	return nil
 }
 
-// job builds the new job; nil when no flag names it. A plan that cannot be
-// read, or has nodes of unknown types, is an error: its operators would be
-// guessed.
+// job builds the new job (once); nil when no flag names it. A plan that
+// cannot be read, or has nodes of unknown types, is an error: its operators
+// would be guessed.
+//
+// The plan FILE is a file the user named, not a location: it is read as
+// named, following links (there is no directory to confine it to), but only
+// if it is a regular file (localblob.OpenFile: a FIFO or device is refused
+// at once, never waited on) and at most flinkckpt.ReadPlan's limit. "-"
+// reads standard input, within --timeout like any other input.
 func (j *jobFlags) job() (*flinkckpt.Job, error) {
 	if !j.given() {
 		return nil, nil
 	}
+	if j.built == nil && j.builtErr == nil {
+		j.built, j.builtErr = j.build()
+	}
+	return j.built, j.builtErr
+}
+
+func (j *jobFlags) build() (*flinkckpt.Job, error) {
 	job := &flinkckpt.Job{Parallelism: j.parallelism, MaxParallelism: j.maxParallelism}
 	if j.plan != "" {
 		opts := &flinkckpt.PlanOptions{FlinkVersion: j.flinkVersion, Config: map[string]string{}}
@@ -123,9 +141,9 @@ func (j *jobFlags) job() (*flinkckpt.Job, error) {
 			k, v, _ := strings.Cut(kv, "=")
 			opts.Config[k] = v
 		}
-		var r io.Reader = os.Stdin
+		r := j.stdin
 		if j.plan != "-" {
-			f, err := os.Open(j.plan)
+			f, err := localblob.OpenFile(j.plan)
 			if err != nil {
 				return nil, usagef("--%splan: %v", j.prefix, err)
 			}
@@ -134,7 +152,7 @@ func (j *jobFlags) job() (*flinkckpt.Job, error) {
 		}
 		p, err := flinkckpt.ReadPlan(r, opts)
 		if err != nil {
-			return nil, usagef("--%splan %s: %v", j.prefix, j.plan, err)
+			return nil, usagef("--%splan %s: %v", j.prefix, quoteShort(j.plan), err)
 		}
 		job.AddPlan(p)
 	}
@@ -183,7 +201,7 @@ func runFlinkCompat(e *env, args []string) error {
 	fs := newFlags(e, "flink compat", subUsage("flink", flinkUsage, "compat"))
 	asJSON := fs.Bool("json", false, "print JSON")
 	var jf jobFlags
-	jf.register(fs.FlagSet, "")
+	jf.register(fs.FlagSet, "", e.stdin())
 	timeout := addTimeout(fs, DefaultTimeout)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -198,12 +216,13 @@ func runFlinkCompat(e *env, args []string) error {
 	if err := jf.check(); err != nil {
 		return err
 	}
+	// The deadline covers reading the plan too (--plan -: stdin).
+	ctx, cancel := e.context(timeout.d)
+	defer cancel()
 	job, err := jf.job()
 	if err != nil {
 		return err
 	}
-	ctx, cancel := e.context(timeout.d)
-	defer cancel()
 	cp, display, err := readSnapshotMetadata(ctx, e, pos[0])
 	if err != nil {
 		var ue usageError

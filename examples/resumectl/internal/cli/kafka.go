@@ -69,7 +69,7 @@ func runKafka(e *env, args []string) error {
 		t := now.t
 		clock = func() time.Time { return t }
 	}
-	cl, err := dialKafka(brokers)
+	cl, err := dialKafka("--brokers", brokers)
 	if err != nil {
 		return err
 	}
@@ -108,10 +108,22 @@ func runKafka(e *env, args []string) error {
 
 // dialKafka connects to comma-separated seed brokers with bounded request
 // and retry timeouts, so an unreachable cluster fails instead of hanging.
-func dialKafka(brokers string) (*kgo.Client, error) {
+func dialKafka(flagName, brokers string) (*kgo.Client, error) {
 	seeds := splitComma(brokers)
 	if len(seeds) == 0 {
-		return nil, usagef("kafka offsets: --brokers: no brokers")
+		return nil, usagef("%s: no brokers", flagName)
+	}
+	for _, s := range seeds {
+		if len(s) > maxSeedLen {
+			// A host name has at most 253 bytes; the dial error would quote
+			// a longer one whole, in the report too.
+			return nil, usagef("%s: seed broker %s is no HOST:PORT", flagName, quoteShort(s))
+		}
+		if strings.ContainsAny(s, "@/") {
+			// user:password@host would be dialled as a host name, and
+			// quoted whole in the dial error.
+			return nil, usagef(`%s: a seed broker is HOST:PORT, and one holds an "@" or a "/" (user information, or a URL?): it is not printed, and resumectl takes no Kafka credentials`, flagName)
+		}
 	}
 	cl, err := kgo.NewClient(
 		kgo.SeedBrokers(seeds...),
@@ -121,10 +133,14 @@ func dialKafka(brokers string) (*kgo.Client, error) {
 		kgo.MetadataMinAge(100*time.Millisecond),
 	)
 	if err != nil {
-		return nil, usagef("kafka offsets: --brokers %s: %v", quoteShort(brokers), err)
+		return nil, usagef("%s %s: %v", flagName, quoteShort(brokers), err)
 	}
 	return cl, nil
 }
+
+// maxSeedLen bounds a seed broker: a 253-byte host name, brackets and a
+// port.
+const maxSeedLen = 253 + 2 + 6
 
 func splitComma(s string) []string {
 	var out []string

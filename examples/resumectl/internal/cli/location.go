@@ -52,9 +52,11 @@ func (l *location) Close(ctx context.Context) {
 	}
 }
 
-// openLocation opens a resumectl URL: a plain local path or file:///dir
-// (a localblob bucket confined to the directory, which is the bucket's root:
-// nothing outside it is read or written, links leading out are refused),
+// openLocation opens a resumectl URL: a plain local path or a file URL
+// (file:///dir, Flink's file:/dir, the scheme in any case: whatever
+// localblob.LocalPath calls local; a localblob bucket confined to the
+// directory, which is the bucket's root: nothing outside it is read or
+// written, links leading out are refused),
 // mem://, or a gocloud bucket URL with a path (s3://bucket/path?region=…,
 // gs://bucket/path, azblob://container/path), whose path becomes the prefix.
 // s3:// buckets refuse HTTP redirects. Errors never contain credentials.
@@ -73,14 +75,17 @@ func openLocationAt(ctx context.Context, e *env, raw string, flink bool) (*locat
 	if raw == "" {
 		return nil, usagef("empty storage URL")
 	}
+	abs, local, err := localblob.LocalPath(raw)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
 	var loc *location
-	var err error
-	if !strings.Contains(raw, "://") || strings.HasPrefix(raw, "file://") {
+	if local {
 		var keys func(string) func(string)
 		if e != nil {
 			keys = e.paths.dir
 		}
-		loc, err = openLocal(raw, flink, keys)
+		loc, err = openLocal(abs, flink, keys)
 	} else {
 		loc, err = openRemote(ctx, raw)
 	}
@@ -94,6 +99,10 @@ func openLocationAt(ctx context.Context, e *env, raw string, flink bool) (*locat
 }
 
 func openRemote(ctx context.Context, raw string) (*location, error) {
+	if err := redact.CheckNested(raw); err != nil {
+		// An endpoint with credentials: the SDK would quote it later.
+		return nil, usagef("storage URL %v", err)
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		return nil, usagef("bad storage URL %s: %v", redact.URL(raw), redact.ParseError(err))
@@ -121,28 +130,11 @@ func openRemote(ctx context.Context, raw string) (*location, error) {
 	return loc, nil
 }
 
-// openLocal opens a local directory with localblob. With flink set, a
-// chk-<n> dir is opened at its parent, with the dir as the prefix. keys, when
-// set, gives the bucket's Options.OnKey for its directory (localPaths.dir).
-func openLocal(raw string, flink bool, keys func(dir string) func(string)) (*location, error) {
-	p := raw
-	if strings.HasPrefix(raw, "file://") {
-		u, err := url.Parse(raw)
-		if err != nil {
-			return nil, usagef("bad file URL %s: %v", redact.URL(raw), redact.ParseError(err))
-		}
-		switch {
-		case u.User != nil:
-			return nil, usagef("file URL %s carries user information: a file URL names a local path only", redact.URL(raw))
-		case u.Host != "" && u.Host != "localhost":
-			return nil, usagef("file URL %s names host %s: only local paths are supported", redact.URL(raw), quoteShort(u.Host))
-		}
-		p = u.Path
-	}
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return nil, fmt.Errorf("local path %s: %w", quoteShort(raw), err)
-	}
+// openLocal opens a local directory (absolute, as localblob.LocalPath
+// returns it) with localblob. With flink set, a chk-<n> dir is opened at its
+// parent, with the dir as the prefix. keys, when set, gives the bucket's
+// Options.OnKey for its directory (localPaths.dir).
+func openLocal(abs string, flink bool, keys func(dir string) func(string)) (*location, error) {
 	root, prefix := abs, ""
 	if flink && chkDirRE.MatchString(filepath.Base(abs)) {
 		root, prefix = filepath.Dir(abs), filepath.Base(abs)+"/"

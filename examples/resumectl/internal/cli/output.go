@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/resumekit/resumekit/resume/redact"
@@ -84,9 +85,10 @@ func (o *output) clean(line string) string {
 }
 
 // escapeControls escapes what a terminal would interpret or hide: C0
-// controls but tab, DEL and invalid UTF-8 bytes as \xHH, C1 controls and
-// invisible format characters (bidi controls, zero-width spaces, BOM) as
-// \uHHHH — both valid inside JSON strings, where only the latter can occur
+// controls but tab, DEL and invalid UTF-8 bytes as \xHH, C1 controls,
+// invisible format characters (bidi controls, zero-width spaces, BOM) and
+// other characters that print as nothing (variation selectors, Hangul
+// fillers) as \uHHHH — both valid inside JSON strings, where only the latter can occur
 // (encoding/json escapes the others itself).
 func escapeControls(s string) string {
 	clean := true
@@ -107,6 +109,10 @@ func escapeControls(s string) string {
 			fmt.Fprintf(&b, `\x%02x`, s[i])
 		case r < 0x20 && r != '\t' || r == 0x7f:
 			fmt.Fprintf(&b, `\x%02x`, r)
+		case needsEscape(r) && r > 0xffff:
+			// JSON's \u takes four hex digits: a surrogate pair.
+			r1, r2 := utf16.EncodeRune(r)
+			fmt.Fprintf(&b, `\u%04x\u%04x`, r1, r2)
 		case needsEscape(r):
 			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
@@ -118,8 +124,13 @@ func escapeControls(s string) string {
 }
 
 func needsEscape(r rune) bool {
-	return r < 0x20 && r != '\t' || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == utf8.RuneError || unicode.Is(unicode.Cf, r)
+	return r < 0x20 && r != '\t' || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == utf8.RuneError || unicode.Is(unicode.Cf, r) ||
+		unicode.Is(unicode.Variation_Selector, r) || invisible[r]
 }
+
+// invisible are characters that print as nothing without being format
+// characters (as paimon.ValidateID refuses them in ids).
+var invisible = map[rune]bool{'\u034F': true, '\u115F': true, '\u1160': true, '\u3164': true, '\uFFA0': true, '\u2800': true}
 
 // quoteShort quotes hostile input for a message: at most 64 bytes of it.
 func quoteShort(s string) string {

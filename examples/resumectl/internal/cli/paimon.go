@@ -303,8 +303,8 @@ func paimonReset(e *env, args []string) error {
 		return usagef("paimon reset-consumer: --consumer is required")
 	case nextSet == at.set:
 		return usagef("paimon reset-consumer: give exactly one of --next-snapshot and --at")
-	case nextSet && *next <= 0:
-		return usagef("paimon reset-consumer: --next-snapshot %d: want a positive snapshot id", *next)
+	case nextSet && (*next <= 0 || *next > paimon.MaxID):
+		return usagef("paimon reset-consumer: --next-snapshot %d: want a snapshot id (1 to 2^62)", *next)
 	case !*execute && (expect.set || *force):
 		return usagef("paimon reset-consumer: --expect-previous and --force apply to --execute only")
 	}
@@ -420,8 +420,8 @@ func (f *expectFlag) Set(s string) error {
 		return nil
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n <= 0 {
-		return fmt.Errorf("want a positive snapshot id or none, got %s", quoteShort(s))
+	if err != nil || n <= 0 || n > paimon.MaxID {
+		return fmt.Errorf("want a snapshot id (1 to 2^62) or none, got %s", quoteShort(s))
 	}
 	f.set, f.none, f.n = true, false, n
 	return nil

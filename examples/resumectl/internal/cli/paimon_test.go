@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -226,5 +227,39 @@ func TestResolvePaimonTableFlags(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestResetConsumerWithTMPDIROnAnotherFileSystem: reset-consumer --execute
+// on a table on another file system than TMPDIR (a tmpfs) writes the
+// consumer file (before: "invalid cross-device link", while the dry run
+// passed), and leaves nothing in TMPDIR nor beside the file.
+func TestResetConsumerWithTMPDIROnAnotherFileSystem(t *testing.T) {
+	dir, _ := paimonDir(t, nil)
+	shm, err := os.MkdirTemp("/dev/shm", "resumectl-tmpdir-")
+	if err != nil {
+		t.Skipf("no /dev/shm: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(shm) })
+	var a, b syscall.Stat_t
+	if syscall.Stat(dir, &a) != nil || syscall.Stat(shm, &b) != nil || a.Dev == b.Dev {
+		t.Skip("/dev/shm is on the same file system as the table")
+	}
+	t.Setenv("TMPDIR", shm)
+	code, out, errs := runPaimonCLI("paimon", "reset-consumer", dir, "--consumer", "new", "--next-snapshot", "8", "--execute", "--expect-previous", "none")
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "consumer", "consumer-new"))
+	if err != nil || !strings.Contains(string(got), `"nextSnapshot" : 8`) {
+		t.Errorf("consumer-new: %q, %v", got, err)
+	}
+	for _, d := range []string{shm, filepath.Join(dir, "consumer")} {
+		entries, _ := os.ReadDir(d)
+		for _, e := range entries {
+			if d == shm || !strings.HasPrefix(e.Name(), "consumer-") {
+				t.Errorf("left in %s: %s", d, e.Name())
+			}
+		}
 	}
 }

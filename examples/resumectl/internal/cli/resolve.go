@@ -68,7 +68,7 @@ func runResolve(e *env, args []string) error {
 	fs.BoolVar(&f.flinkStrict, "flink-strict", false, "deprecated: references that cannot be checked are refused by default (see --flink-allow-unverified)")
 	fs.BoolVar(&f.flinkSources, "flink-sources", false, "also offer a stateless start at the source positions stored in the chosen snapshot (salvage); --kafka-brokers and --paimon-table check them live")
 	f.flink.register(fs.FlagSet) // registers --flink-version, which the new job's plan reads too
-	f.flinkJob.register(fs.FlagSet, "flink-")
+	f.flinkJob.register(fs.FlagSet, "flink-", e.stdin())
 	fs.BoolVar(&f.flinkAllowNonRestored, "flink-allow-non-restored-state", false, "the new job starts with --allowNonRestoredState: offer snapshots whose state it drops in part (exact-input at best)")
 	fs.StringVar(&f.paimonTable, "paimon-table", "", "Paimon table (`URL`), e.g. file:///wh/db.db/orders")
 	fs.StringVar(&f.paimonConsumer, "paimon-consumer", "", "the job's consumer-id")
@@ -294,7 +294,7 @@ func (f *resolveFlags) build(ctx context.Context, e *env) ([]resume.Resolver, fu
 		if f.kafkaRewind.d != 0 {
 			at = f.clock()().Add(-f.kafkaRewind.d)
 		}
-		cl, err := dialKafka(f.kafkaBrokers)
+		cl, err := dialKafka("--kafka-brokers", f.kafkaBrokers)
 		if err != nil {
 			return nil, closeAll, err
 		}

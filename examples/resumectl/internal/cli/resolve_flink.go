@@ -132,8 +132,7 @@ func (f *resolveFlags) flinkResolvers(ctx context.Context, e *env) ([]resume.Res
 // readAnchor reads the _metadata of the snapshot at raw (not verified: only
 // its operators matter) and returns them as the application's identity.
 func readAnchor(ctx context.Context, e *env, raw string, locs *[]*location) (*flinkckpt.Job, error) {
-	raw = snapshotDir(raw)
-	loc, err := openLocation(ctx, e, raw)
+	loc, err := openLocation(ctx, e, snapshotDir(raw))
 	if err != nil {
 		return nil, err
 	}

@@ -2,13 +2,17 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
+	"gocloud.dev/blob"
+
 	"github.com/resumekit/resumekit/examples/internal/scenario"
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
 	"github.com/resumekit/resumekit/resume/resumetest/s3test"
 )
 
@@ -92,13 +96,29 @@ func TestResolveNeverPrintsCredentials(t *testing.T) {
 		}
 	}
 
-	// Credentials in an endpoint that the SDK quotes in its errors: the
-	// JSON document is redacted like the text report.
+	// Credentials in an endpoint, which the SDK would quote in its errors:
+	// refused before any request (exit 2), not printed.
 	t.Setenv("AWS_ACCESS_KEY_ID", "resumekit-test")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "resumekit-test")
 	out.Reset()
 	errOut.Reset()
-	Main([]string{"resolve", "--flink-checkpoints", "s3://data/ck?endpoint=http://AKIAUSER:sekrit@127.0.0.1:1&region=x&use_path_style=true&disable_https=true", "--timeout", "3s", "--json"}, &out, &errOut)
+	code = Main([]string{"resolve", "--flink-checkpoints", "s3://data/ck?endpoint=http://AKIAUSER:sekrit@127.0.0.1:1&region=x&use_path_style=true&disable_https=true", "--timeout", "3s", "--json"}, &out, &errOut)
+	all = out.String() + errOut.String()
+	if code != ExitUsage || strings.Contains(all, "AKIAUSER") || strings.Contains(all, "sekrit") || !strings.Contains(errOut.String(), `query parameter "endpoint" is a URL with user information`) {
+		t.Errorf("exit %d, want 2 without the credentials:\n%s", code, all)
+	}
+
+	// A storage error quoting such an endpoint: the JSON document is
+	// redacted like the text report.
+	out.Reset()
+	errOut.Reset()
+	quoting := &hooks{wait: noWait, bucket: func(b *blob.Bucket) *blob.Bucket {
+		w, _ := blobtest.Wrap(b, &blobtest.Options{Fault: func(blobtest.Call) error {
+			return errors.New(`operation error S3: ListObjectsV2, https response error: Get "http://AKIAUSER:sekrit@127.0.0.1:1/data?list-type=2": connection refused`)
+		}})
+		return w
+	}}
+	runHooked([]string{"resolve", "--flink-checkpoints", "mem://ck", "--json"}, &out, &errOut, quoting)
 	all = out.String() + errOut.String()
 	if strings.Contains(all, "AKIAUSER") || strings.Contains(all, "sekrit") {
 		t.Errorf("the JSON run shows credentials:\n%s", all)

@@ -3,11 +3,13 @@ package cli
 import (
 	"bytes"
 	"errors"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
 
 	"gocloud.dev/blob"
+	"gocloud.dev/blob/memblob"
 
 	"github.com/resumekit/resumekit/resume/redact"
 	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
@@ -34,15 +36,26 @@ func TestNoCommandPrintsASecret(t *testing.T) {
 	ep := "endpoint=" + srv.URL + "&use_path_style=true&disable_https=true&region=us-east-1&anonymous=true"
 	dir, _ := paimonDir(t, nil)
 	ck := localLayout(t)
+	sp := sourcesDir(t)
+	mounted, _ := blobtest.Mount(t, memblob.OpenBucket(nil), nil) // blobtest://m<n>
 	urls := []string{
-		"s3://AKIAEXAMPLE:" + plantedSecret + "@data/wh/db.db/t?" + ep,                  // user info url.Parse refuses
-		"s3://data/wh/db.db/t?" + ep + "&token=" + plantedSecret,                        // a query value the SDK refuses
-		"s3://nosuchbucket/ck?" + ep,                                                    // an SDK error, no secret
-		"azblob://c/p?sv=1&sig=" + plantedSecret,                                        // another driver's query secret
-		"nosuch://u:" + plantedSecret + "@h/p",                                          // no driver
-		"file://admin:" + plantedSecret + "@localhost" + dir,                            // file URL with user info
-		"s3://data/%zz?password=" + plantedSecret + "&" + ep,                            // a bad escape
-		"s3://AKIAEXAMPLE:" + strings.ReplaceAll(plantedSecret, "/", "%2F") + "@data/t", // percent-encoded
+		strings.Replace(mounted, "://", "://AKIAEXAMPLE:"+url.PathEscape(plantedSecret)+"@", 1) + "/wh", // a test helper's URL
+		mounted + "/wh?token=" + plantedSecret,
+		"s3://AKIAEXAMPLE:" + plantedSecret + "@data/wh/db.db/t?" + ep,                      // user info url.Parse refuses
+		"s3://data/wh/db.db/t?" + ep + "&token=" + plantedSecret,                            // a query value the SDK refuses
+		"s3://nosuchbucket/ck?" + ep,                                                        // an SDK error, no secret
+		"azblob://c/p?sv=1&sig=" + plantedSecret,                                            // another driver's query secret
+		"nosuch://u:" + plantedSecret + "@h/p",                                              // no driver
+		"file://admin:" + plantedSecret + "@localhost" + dir,                                // file URL with user info
+		"s3://data/%zz?password=" + plantedSecret + "&" + ep,                                // a bad escape
+		"s3://AKIAEXAMPLE:" + strings.ReplaceAll(plantedSecret, "/", "%2F") + "@data/t",     // percent-encoded
+		"s3://data/wh?endpoint=http://u:" + plantedSecret + "@127.0.0.1:1&region=us-east-1", // an endpoint with user info (the SDK quotes part of it)
+		"s3://data/wh?region=us-east-1&endpoint=" + url.QueryEscape("http://u:"+plantedSecret+"@127.0.0.1:1"),
+		"mem://?token=" + plantedSecret,                           // a query value with "@host/" in it
+		"FILE://admin:" + plantedSecret + "@localhost" + dir,      // a file URL in capitals
+		"file://" + dir + "?token=" + plantedSecret,               // a file URL with a query
+		"s3a://AKIAEXAMPLE:" + plantedSecret + "@data/flink/ck",   // a Flink URI (--flink-root, --flink-extra-root's FLINKURI)
+		"hdfs://admin:" + url.PathEscape(plantedSecret) + "@ns/x", // a Flink default file system
 	}
 	var runs [][]string
 	for _, u := range urls {
@@ -71,8 +84,24 @@ func TestNoCommandPrintsASecret(t *testing.T) {
 			[]string{"resolve", "--kafka-brokers", "127.0.0.1:1", "--kafka-topic", u},             // an invalid topic quoting it
 			[]string{"kafka", "offsets", "--brokers", "127.0.0.1:1", "--topic", u, "--at", "-1h"}, // the same
 			[]string{"nosuch", u},
+			[]string{"resolve", "--flink-checkpoints", u, "--flink-uid", "a"}, // salvage offered automatically
+			[]string{"resolve", "--flink-savepoints", sp, "--flink-sources", "--paimon-table", u},
+			[]string{"resolve", "--flink-checkpoints", ck, "--flink-default-fs", u},
+			[]string{"resolve", "--flink-checkpoints", ck, "--flink-extra-root", u + "=" + ck},
+			[]string{"flink", "list", ck, "--flink-extra-root", "s3a://other/=" + u},
+			[]string{"flink", "inspect", ck, "--flink-root", u, "--json"},
+			[]string{"flink", "sources", sp + "/savepoint-5e1f00-000000000001", "--flink-root", u},
+			[]string{"flink", "compat", sp + "/savepoint-5e1f00-000000000001", "--plan", u},
+			[]string{"resolve", "--flink-savepoints", sp, "--flink-plan", u},
+			[]string{"demo", "--keep", u},
 		)
 	}
+	// Not URLs, but where a user may paste credentials.
+	runs = append(runs,
+		[]string{"kafka", "offsets", "--brokers", "admin:" + plantedSecret + "@127.0.0.1:1", "--topic", "t", "--group", "g"},
+		[]string{"resolve", "--kafka-brokers", "admin:" + plantedSecret + "@127.0.0.1:1", "--kafka-topic", "t", "--kafka-group", "g"},
+		[]string{"resolve", "--flink-savepoints", sp, "--flink-sources", "--kafka-brokers", "admin:" + plantedSecret + "@127.0.0.1:1"},
+	)
 	// Storage that quotes the secret in its errors, and that panics with
 	// it: bare (masked because the URL given carries it) and inside URLs
 	// (masked by structure).
@@ -120,6 +149,8 @@ func TestNoCommandPrintsASecret(t *testing.T) {
 				{"resolve", "--flink-checkpoints", ck, "--flink-anchor", loc},
 				{"resolve", "--flink-checkpoints", ck, "--flink-extra-root=s3a://other/=" + loc},
 				{"flink", "inspect", ck + "/0123456789abcdef0123456789abcdef/chk-1", "--flink-extra-root", "s3a://other/=" + loc},
+				{"resolve", "--flink-checkpoints", loc, "--flink-uid", "a"},
+				{"resolve", "--flink-savepoints", sp, "--flink-sources", "--paimon-table", loc},
 			} {
 				hooked = append(hooked, struct {
 					args []string
@@ -127,6 +158,14 @@ func TestNoCommandPrintsASecret(t *testing.T) {
 				}{args, h})
 			}
 		}
+	}
+	// demo's storage quoting secrets by structure (it has no URL whose
+	// secret it could know bare).
+	for _, h := range []*hooks{wrap(fault(false)), wrap(panicking(false))} {
+		hooked = append(hooked, struct {
+			args []string
+			h    *hooks
+		}{[]string{"demo"}, h})
 	}
 	check := func(args []string, h *hooks) {
 		t.Helper()
