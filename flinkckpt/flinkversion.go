@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // flinkVersion is a Flink major.minor version: the new job's
@@ -15,7 +17,7 @@ type flinkVersion struct{ major, minor int }
 // parseFlinkVersion reads "1.20", "1.19.1", "v1.20" or "1.20-SNAPSHOT".
 // Its error names the input but not the field; callers say which.
 func parseFlinkVersion(s string) (flinkVersion, error) {
-	bad := fmt.Errorf("Flink version %s: want MAJOR.MINOR such as 1.20", quoteShort(s))
+	bad := fmt.Errorf("Flink version %s: want MAJOR.MINOR such as 1.20", redact.Quote(s))
 	t := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(s), "v"), "-SNAPSHOT")
 	parts := strings.Split(t, ".")
 	if len(parts) < 2 || len(parts) > 3 {

@@ -4,6 +4,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
+
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // Job describes the job that will restore a snapshot: its operators, by
@@ -69,20 +71,12 @@ func OperatorID(uid string) string {
 // ids and as [metadata.Operator.ID] holds them.
 func ParseOperatorID(s string) (string, error) {
 	if len(s) != 32 {
-		return "", fmt.Errorf("flinkckpt: operator id %s: %d characters, want 32 hex characters", quoteShort(s), len(s))
+		return "", fmt.Errorf("flinkckpt: operator id %s: %d characters, want 32 hex characters", redact.Quote(s), len(s))
 	}
 	if _, err := hex.DecodeString(s); err != nil {
-		return "", fmt.Errorf("flinkckpt: operator id %s: not hex", quoteShort(s))
+		return "", fmt.Errorf("flinkckpt: operator id %s: not hex", redact.Quote(s))
 	}
 	return strings.ToLower(s), nil
-}
-
-// quoteShort quotes s for an error message, cut to 64 bytes.
-func quoteShort(s string) string {
-	if len(s) > 64 {
-		return fmt.Sprintf("%q… (%d bytes)", s[:64], len(s))
-	}
-	return fmt.Sprintf("%q", s)
 }
 
 // JobFromUIDs returns a Job whose operators have the given user uids.

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // DefaultMaxPlanSize bounds a compiled plan when PlanOptions.MaxSize is 0.
@@ -317,7 +319,7 @@ func uidCollisions(p *Plan) []error {
 			}
 			if prev, dup := seen[op.UID]; dup && prev != n.ID {
 				errs = append(errs, &PlanError{Node: i, NodeID: n.ID, Msg: fmt.Sprintf("%s has uid %s, as does node %d: Flink refuses the job (check table.exec.uid.format)",
-					op.Transformation, quoteShort(op.UID), prev), Err: ErrUIDCollision})
+					op.Transformation, redact.Quote(op.UID), prev), Err: ErrUIDCollision})
 				continue
 			}
 			seen[op.UID] = n.ID

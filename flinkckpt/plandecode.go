@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // planJSON is the part of Flink's ExecNodeGraph JSON the reader needs.
@@ -79,7 +81,7 @@ func decodePlan(data []byte) (*planJSON, error) {
 		}
 		id, err := strconv.ParseInt(n.ID.String(), 10, 32)
 		if err != nil {
-			return nil, malformed(i, 0, "id", "%s is not an integer node id", quoteShort(n.ID.String()))
+			return nil, malformed(i, 0, "id", "%s is not an integer node id", redact.Quote(n.ID.String()))
 		}
 		if prev, dup := p.byID[id]; dup {
 			return nil, malformed(i, id, "id", "duplicate of node %d", prev)
@@ -89,7 +91,7 @@ func decodePlan(data []byte) (*planJSON, error) {
 		}
 		name, version, ok := splitNodeType(*n.Type)
 		if !ok {
-			return nil, malformed(i, id, "type", "%s is not <name>_<version>", quoteShort(*n.Type))
+			return nil, malformed(i, id, "type", "%s is not <name>_<version>", redact.Quote(*n.Type))
 		}
 		node := planNodeJSON{ID: id, Name: name, Version: version, OutputType: n.OutputType, raw: raw}
 		if n.Description != nil {
@@ -193,7 +195,7 @@ func validatePlanConfig(c map[string]string, where string) error {
 		if !ok || slices.Contains(values, strings.ToUpper(v)) {
 			return nil
 		}
-		return fmt.Errorf("%s: %s=%s: want one of %s", where, key, quoteShort(v), strings.Join(values, ", "))
+		return fmt.Errorf("%s: %s=%s: want one of %s", where, key, redact.Quote(v), strings.Join(values, ", "))
 	}
 	return errors.Join(
 		enum(keyUIDGeneration, uidGenerationPlanOnly, uidGenerationAlways, uidGenerationDisabled),

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // inputType is the output type of the node's only input (the type the
@@ -307,7 +309,7 @@ func (c *nodeContext) intervalJoin() ([]PlanOperator, []string) {
 	case "FULL":
 		pair = []string{"pad-left", "pad-right"}
 	default:
-		return nil, []string{fmt.Sprintf("join type %s with a negative window: Flink refuses to translate it", quoteShort(spec.IntervalJoinSpec.JoinSpec.JoinType))}
+		return nil, []string{fmt.Sprintf("join type %s with a negative window: Flink refuses to translate it", redact.Quote(spec.IntervalJoinSpec.JoinSpec.JoinType))}
 	}
 	return []PlanOperator{negative(pair[0]), negative(pair[1])}, nil
 }

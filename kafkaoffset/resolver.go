@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
-	"unicode/utf8"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // DefaultName is the resolver's name when Options.Name is empty.
@@ -143,7 +142,7 @@ func NewResolver(client *kgo.Client, topics []string, opts *Options) (*Resolver,
 			return nil, err
 		}
 		if seen[t] {
-			return nil, fmt.Errorf("kafkaoffset: topic %s given twice", quoteShort(t))
+			return nil, fmt.Errorf("kafkaoffset: topic %s given twice", redact.Quote(t))
 		}
 		seen[t] = true
 	}
@@ -222,28 +221,14 @@ func NewResolver(client *kgo.Client, topics []string, opts *Options) (*Resolver,
 // characters of [a-zA-Z0-9._-]. Errors quote the name truncated.
 func validTopic(t string) error {
 	if t == "" || t == "." || t == ".." || len(t) > 249 {
-		return fmt.Errorf("kafkaoffset: invalid topic name %s", quoteShort(t))
+		return fmt.Errorf("kafkaoffset: invalid topic name %s", redact.Quote(t))
 	}
 	for _, c := range t {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
-			return fmt.Errorf("kafkaoffset: invalid topic name %s: only letters, digits, '.', '_' and '-'", quoteShort(t))
+			return fmt.Errorf("kafkaoffset: invalid topic name %s: only letters, digits, '.', '_' and '-'", redact.Quote(t))
 		}
 	}
 	return nil
-}
-
-// quoteShort quotes hostile input for an error: at most 64 bytes of it, so
-// that a megabyte-long name gives a short error.
-func quoteShort(s string) string {
-	const limit = 64
-	if len(s) <= limit {
-		return strconv.Quote(s)
-	}
-	cut := limit
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(s[:cut]), len(s))
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {

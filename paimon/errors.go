@@ -3,10 +3,11 @@ package paimon
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // Sentinel errors, checked with errors.Is. Returned errors wrap them with the
@@ -57,7 +58,7 @@ func corruptf(key, format string, args ...any) error {
 // the id truncated.
 func ValidateID(kind, id string) error {
 	bad := func(why string) error {
-		return fmt.Errorf("paimon: %s id %s %s: %w", kind, quoteShort(id), why, ErrInvalidID)
+		return fmt.Errorf("paimon: %s id %s %s: %w", kind, redact.Quote(id), why, ErrInvalidID)
 	}
 	switch {
 	case id == "":
@@ -117,20 +118,6 @@ var lookalikes = map[rune]string{
 	'\u3164': "hangul filler, invisible",
 	'\uFFA0': "halfwidth hangul filler, invisible",
 	'\u2800': "braille pattern blank, invisible",
-}
-
-// quoteShort quotes s for an error message, at most 64 bytes of it: a
-// hostile megabyte-long name gives a short error.
-func quoteShort(s string) string {
-	const limit = 64
-	if len(s) <= limit {
-		return strconv.Quote(s)
-	}
-	cut := limit
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(s[:cut]), len(s))
 }
 
 // pkgPrefix starts every error message of the package.

@@ -231,7 +231,7 @@ func runHooked(args []string, stdout, stderr io.Writer, h *hooks) int {
 			return e.exitStatus(fmt.Errorf("%s: %w after %s (--timeout): a storage or Kafka call, or the read of an input, did not return", c.name, errTimedOut, e.timeout))
 		}
 	}
-	fmt.Fprintf(e.stderr, "resumectl: unknown command %s (run resumectl help)\n", quoteShort(args[0]))
+	fmt.Fprintf(e.stderr, "resumectl: unknown command %s (run resumectl help)\n", redact.Quote(args[0]))
 	return ExitUsage
 }
 

@@ -31,7 +31,7 @@ func runDemo(e *env, args []string) error {
 		return err
 	}
 	if len(pos) > 0 {
-		return usagef("demo takes no arguments, got %s", quoteShort(strings.Join(pos, " ")))
+		return usagef("demo takes no arguments, got %s", redact.Quote(strings.Join(pos, " ")))
 	}
 	// The deadline covers building the files too.
 	ctx, cancel := e.context(timeout.d)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 const flinkUsage = `list URL [--json] [--job-id ID] [--flink-root URI] [--flink-default-fs URI]
@@ -86,7 +87,7 @@ func runFlink(e *env, args []string) error {
 	case "sources":
 		return flinkSources(ctx, e, pos[0], &flinkckpt.Options{FlinkRoot: *root, DefaultFS: *defaultFS, MaxMetadataSize: maxSize.n}, *asJSON)
 	default:
-		return usagef("flink: unknown subcommand %s: want list, inspect, compat or sources", quoteShort(sub))
+		return usagef("flink: unknown subcommand %s: want list, inspect, compat or sources", redact.Quote(sub))
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"github.com/resumekit/resumekit/resume/localblob"
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 const flinkCompatUsage = `compat SNAPSHOT (--plan FILE | --uid UID... | --sink-uid UID... | --uid-hash HEX... | --operator-id HEX...)
@@ -93,7 +94,7 @@ func (j *jobFlags) check() error {
 	}
 	for _, kv := range j.planConfig {
 		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
-			return usagef("%splan-config %s: want KEY=VALUE", p, quoteShort(kv))
+			return usagef("%splan-config %s: want KEY=VALUE", p, redact.Quote(kv))
 		}
 	}
 	for _, list := range []struct {
@@ -152,7 +153,7 @@ func (j *jobFlags) build() (*flinkckpt.Job, error) {
 		}
 		p, err := flinkckpt.ReadPlan(r, opts)
 		if err != nil {
-			return nil, usagef("--%splan %s: %v", j.prefix, quoteShort(j.plan), err)
+			return nil, usagef("--%splan %s: %v", j.prefix, redact.Quote(j.plan), err)
 		}
 		job.AddPlan(p)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/resumekit/resumekit/kafkaoffset"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 const kafkaUsage = "offsets --brokers H:P[,H:P] --topic T[,T] [--group G] [--at TIME] [--observe DUR] [--isolation read_committed|read_uncommitted] [--commit-source checkpoint|auto|unknown] [--strict] [--now TIME] [--timeout DUR] [--json]"
@@ -57,7 +58,7 @@ func runKafka(e *env, args []string) error {
 	}
 	switch {
 	case len(pos) > 0:
-		return usagef("kafka offsets: unexpected argument %s", quoteShort(pos[0]))
+		return usagef("kafka offsets: unexpected argument %s", redact.Quote(pos[0]))
 	case brokers == "" || topics == "":
 		return usagef("kafka offsets: --brokers and --topic are required")
 	case group == "" && !at.set:
@@ -117,7 +118,7 @@ func dialKafka(flagName, brokers string) (*kgo.Client, error) {
 		if len(s) > maxSeedLen {
 			// A host name has at most 253 bytes; the dial error would quote
 			// a longer one whole, in the report too.
-			return nil, usagef("%s: seed broker %s is no HOST:PORT", flagName, quoteShort(s))
+			return nil, usagef("%s: seed broker %s is no HOST:PORT", flagName, redact.Quote(s))
 		}
 		if strings.ContainsAny(s, "@/") {
 			// user:password@host would be dialled as a host name, and
@@ -133,7 +134,7 @@ func dialKafka(flagName, brokers string) (*kgo.Client, error) {
 		kgo.MetadataMinAge(100*time.Millisecond),
 	)
 	if err != nil {
-		return nil, usagef("%s %s: %v", flagName, quoteShort(brokers), err)
+		return nil, usagef("%s %s: %v", flagName, redact.Quote(brokers), err)
 	}
 	return cl, nil
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -131,19 +130,6 @@ func needsEscape(r rune) bool {
 // invisible are characters that print as nothing without being format
 // characters (as paimon.ValidateID refuses them in ids).
 var invisible = map[rune]bool{'\u034F': true, '\u115F': true, '\u1160': true, '\u3164': true, '\uFFA0': true, '\u2800': true}
-
-// quoteShort quotes hostile input for a message: at most 64 bytes of it.
-func quoteShort(s string) string {
-	const limit = 64
-	if len(s) <= limit {
-		return strconv.Quote(s)
-	}
-	cut := limit
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(s[:cut]), len(s))
-}
 
 // urlArgs returns the URLs among the arguments, whose secrets the output
 // masks: every argument that holds one ("s3://…", "--flag=s3://…"), and,

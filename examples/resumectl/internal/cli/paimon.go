@@ -13,6 +13,7 @@ import (
 
 	"github.com/resumekit/resumekit/paimon"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 const paimonUsage = `consumers URL [--branch B] [--json] [--timeout DUR]
@@ -37,7 +38,7 @@ func runPaimon(e *env, args []string) error {
 	case "reset-consumer":
 		return paimonReset(e, args[1:])
 	}
-	return usagef("paimon: unknown subcommand %s: resumectl paimon %s", quoteShort(args[0]), paimonUsage)
+	return usagef("paimon: unknown subcommand %s: resumectl paimon %s", redact.Quote(args[0]), paimonUsage)
 }
 
 // openPaimon opens the table at a resumectl URL. A local table is a
@@ -62,7 +63,7 @@ func onePositional(cmd string, pos []string) (string, error) {
 	case 1:
 		return pos[0], nil
 	}
-	return "", usagef("paimon %s: unexpected argument %s", cmd, quoteShort(pos[1]))
+	return "", usagef("paimon %s: unexpected argument %s", cmd, redact.Quote(pos[1]))
 }
 
 type consumerJSON struct {
@@ -421,7 +422,7 @@ func (f *expectFlag) Set(s string) error {
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || n <= 0 || n > paimon.MaxID {
-		return fmt.Errorf("want a snapshot id (1 to 2^62) or none, got %s", quoteShort(s))
+		return fmt.Errorf("want a snapshot id (1 to 2^62) or none, got %s", redact.Quote(s))
 	}
 	f.set, f.none, f.n = true, false, n
 	return nil

@@ -14,6 +14,7 @@ import (
 	"github.com/resumekit/resumekit/paimon"
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/k8s"
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flink-job-id ID] [--flink-root URI]
@@ -101,7 +102,7 @@ func runResolve(e *env, args []string) error {
 		return err
 	}
 	if len(pos) > 0 {
-		return usagef("resolve takes no arguments, got %s", quoteShort(strings.Join(pos, " ")))
+		return usagef("resolve takes no arguments, got %s", redact.Quote(strings.Join(pos, " ")))
 	}
 	// One --flink-version for both of its uses: the run line's claim-mode
 	// flag (flinkckpt.Options.FlinkVersion) and the planner's uid rules

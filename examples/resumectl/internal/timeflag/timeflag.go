@@ -8,7 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
+
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // ParseTime reads a TIME flag: RFC 3339 ("2026-11-29T10:00:00Z", with any
@@ -25,7 +26,7 @@ func ParseTime(s string, now time.Time) (time.Time, error) {
 		// Kafka and Paimon times are Unix milliseconds; an early time
 		// (0001-01-01T00:00:00Z is Go's zero time) must not read as "no
 		// time given" either.
-		return time.Time{}, fmt.Errorf("time %s is before 1970-01-01: Kafka and Paimon times are Unix milliseconds (use 1970-01-01T00:00:00Z for the earliest)", quoteShort(s))
+		return time.Time{}, fmt.Errorf("time %s is before 1970-01-01: Kafka and Paimon times are Unix milliseconds (use 1970-01-01T00:00:00Z for the earliest)", redact.Quote(s))
 	}
 	return t, nil
 }
@@ -38,14 +39,14 @@ func parseTimeText(s string, now time.Time) (time.Time, error) {
 	if strings.HasPrefix(s, "-") {
 		d, err := time.ParseDuration(s)
 		if err != nil {
-			return time.Time{}, fmt.Errorf("time %s: not a duration relative to now like -15m", quoteShort(s))
+			return time.Time{}, fmt.Errorf("time %s: not a duration relative to now like -15m", redact.Quote(s))
 		}
 		return now.Add(d).UTC(), nil
 	}
 	if isDigits(s) {
 		ms, err := strconv.ParseInt(s, 10, 64)
 		if err != nil || ms > 253402300799999 { // year 9999
-			return time.Time{}, fmt.Errorf("time %s: unix milliseconds out of range", quoteShort(s))
+			return time.Time{}, fmt.Errorf("time %s: unix milliseconds out of range", redact.Quote(s))
 		}
 		return time.UnixMilli(ms).UTC(), nil
 	}
@@ -54,7 +55,7 @@ func parseTimeText(s string, now time.Time) (time.Time, error) {
 			return t.UTC(), nil
 		}
 	}
-	return time.Time{}, fmt.Errorf("time %s: want RFC 3339 (2026-11-29T10:00:00Z), \"2026-11-29 10:00:00\" (UTC), unix milliseconds, or -DURATION before now", quoteShort(s))
+	return time.Time{}, fmt.Errorf("time %s: want RFC 3339 (2026-11-29T10:00:00Z), \"2026-11-29 10:00:00\" (UTC), unix milliseconds, or -DURATION before now", redact.Quote(s))
 }
 
 // ParseDuration reads a DURATION flag: Go durations ("90m", "1h30m") plus days
@@ -67,7 +68,7 @@ func ParseDuration(s string) (time.Duration, error) {
 	if i := strings.IndexByte(s, 'd'); i > 0 && isDigits(s[:i]) {
 		n, err := strconv.ParseInt(s[:i], 10, 64)
 		if err != nil || n > 106751 { // time.Duration holds about 292 years
-			return 0, fmt.Errorf("duration %s: too many days", quoteShort(orig))
+			return 0, fmt.Errorf("duration %s: too many days", redact.Quote(orig))
 		}
 		days, s = n, s[i+1:]
 	}
@@ -75,17 +76,17 @@ func ParseDuration(s string) (time.Duration, error) {
 	if s != "" {
 		var err error
 		if d, err = time.ParseDuration(s); err != nil {
-			return 0, fmt.Errorf("duration %s: want e.g. 90m, 1h30m or 7d", quoteShort(orig))
+			return 0, fmt.Errorf("duration %s: want e.g. 90m, 1h30m or 7d", redact.Quote(orig))
 		}
 	} else if days == 0 {
-		return 0, fmt.Errorf("duration %s: want e.g. 90m, 1h30m or 7d", quoteShort(orig))
+		return 0, fmt.Errorf("duration %s: want e.g. 90m, 1h30m or 7d", redact.Quote(orig))
 	}
 	if d < 0 {
-		return 0, fmt.Errorf("duration %s: must not be negative", quoteShort(orig))
+		return 0, fmt.Errorf("duration %s: must not be negative", redact.Quote(orig))
 	}
 	total := time.Duration(days)*24*time.Hour + d
 	if total < d {
-		return 0, fmt.Errorf("duration %s: out of range", quoteShort(orig))
+		return 0, fmt.Errorf("duration %s: out of range", redact.Quote(orig))
 	}
 	return total, nil
 }
@@ -100,17 +101,4 @@ func isDigits(s string) bool {
 		}
 	}
 	return true
-}
-
-// quoteShort quotes s for an error message, cut to 64 bytes.
-func quoteShort(s string) string {
-	const limit = 64
-	if len(s) <= limit {
-		return strconv.Quote(s)
-	}
-	cut := limit
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(s[:cut]), len(s))
 }
