@@ -44,6 +44,9 @@ type Application struct {
 type ApplicationsError struct {
 	// Location is the prefix.
 	Location string
+	// Locations are every prefix looked at: Location, then those of
+	// Options.Locations.
+	Locations []string
 	// Applications lists what was found, newest first.
 	Applications []Application
 	// Why says why none was chosen.
@@ -53,7 +56,15 @@ type ApplicationsError struct {
 // Error lists the applications.
 func (e *ApplicationsError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "flinkckpt: %q holds snapshots of %d applications and %s:", e.Location, len(e.Applications), e.Why)
+	where := fmt.Sprintf("%q holds", e.Location)
+	if len(e.Locations) > 1 {
+		q := make([]string, len(e.Locations))
+		for i, l := range e.Locations {
+			q[i] = fmt.Sprintf("%q", l)
+		}
+		where = strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1] + " hold"
+	}
+	fmt.Fprintf(&b, "flinkckpt: %s snapshots of %d applications and %s:", where, len(e.Applications), e.Why)
 	for i, a := range e.Applications {
 		var parts []string
 		if len(a.JobIDs) > 0 {
@@ -222,7 +233,11 @@ func (r *Resolver) selectApplication(sources []*source) ([]*source, []string, er
 			for _, g := range groups {
 				errApps = append(errApps, g.app)
 			}
-			return nil, nil, &ApplicationsError{Location: r.prefix, Applications: errApps, Why: why}
+			var prefixes []string
+			for _, l := range r.locs {
+				prefixes = append(prefixes, l.prefix)
+			}
+			return nil, nil, &ApplicationsError{Location: r.locs[0].prefix, Locations: prefixes, Applications: errApps, Why: why}
 		}
 	}
 	keep := append([]*source(nil), headless...)

@@ -13,7 +13,7 @@ import (
 // above the other heads) and the warnings about it.
 func (r *Resolver) candidate(best *snap, heads []*snap, v *Verification, path string, skipped []string, above []passed) resume.Candidate {
 	mode, _ := r.opts.claimFor(best.facts.backend)
-	pos := Position{Key: best.key, JobID: best.job, CheckpointID: best.md.CheckpointID, Savepoint: best.savepoint,
+	pos := Position{Key: best.key, Location: best.loc.index, JobID: best.job, CheckpointID: best.md.CheckpointID, Savepoint: best.savepoint,
 		Format: string(best.md.Format), Version: best.md.Version, Drained: best.md.Drained, KindUnknown: best.kindUnknown,
 		Path: strings.TrimSuffix(path, "/"), ClaimMode: string(mode), FlinkVersion: r.opts.FlinkVersion,
 		StateBackend: best.facts.backend, Unaligned: best.facts.channels > 0, FinishedOperators: len(best.facts.finished),

@@ -39,6 +39,14 @@
 // [*ApplicationsError] listing them — it never ranks one application's
 // snapshot against another's.
 //
+// The checkpoint root and the savepoint dir are usually two locations
+// (execution.checkpointing.dir and execution.checkpointing.savepoint-dir).
+// Give the savepoint dir as Options.Locations and one Resolver reads both
+// as one: the application check, the lineage rules (a job's checkpoint
+// outranks the savepoints it took at lower ids) and the observation window
+// cover both. Two resolvers in a chain could only compare modification
+// times. List and Inspect read one location and ignore Options.Locations.
+//
 // # Verification
 //
 // Incomplete (no _metadata) and broken (unparseable, or referenced files

@@ -127,3 +127,36 @@ func ExampleClaimMode() {
 	// CLAIM CLAIM
 	// flink.owned-by-new-job
 }
+
+// The checkpoint root and the savepoint dir read as one: the savepoint was
+// written last (its modification time is the newest), but it is the job's
+// at a lower checkpoint id, so the job's checkpoint outranks it.
+func ExampleLocation() {
+	ctx := context.Background()
+	bucket := memblob.OpenBucket(nil)
+	defer bucket.Close()
+	job := "6f1ec5b2a4d34d0c9b1f2a3b4c5d6e7f"
+	ck := &flinkckpttest.Layout{Bucket: bucket, Prefix: "checkpoints/", Root: "s3a://bucket/"}
+	ck.Checkpoint(ctx, job, 41, &flinkckpttest.Checkpoint{Shared: []string{"000012.sst"}})
+	sp := &flinkckpttest.Layout{Bucket: bucket, Prefix: "savepoints/", Root: "s3a://bucket/"}
+	sp.Savepoint(ctx, flinkckpttest.SavepointName(job, 1), 12, nil)
+
+	r, err := flinkckpt.NewResolver(bucket, "checkpoints/", &flinkckpt.Options{
+		FlinkRoot: "s3a://bucket/",
+		Locations: []flinkckpt.Location{{Bucket: bucket, Prefix: "savepoints/", FlinkRoot: "s3a://bucket/"}},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c, err := r.Resolve(ctx)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(c.Position)
+	fmt.Println(c.Reasons[len(c.Reasons)-1])
+	// Output:
+	// chk-41 of job 6f1ec5b2a4d34d0c9b1f2a3b4c5d6e7f
+	// ranks above savepoint-6f1ec5-47abb057c2e6: that is a savepoint of the same job at a lower checkpoint id (12 vs 41), and within one job the id order decides, whatever the modification times say
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/resumekit/resumekit/resume"
@@ -15,41 +16,56 @@ import (
 // less.
 const notObservedAge = time.Minute
 
-// observe waits Options.Observe, lists the location again and fails with a
-// *StillRunningError when anything appeared that the first listing (first)
-// did not have: a chk-<n> above a job dir's highest id, a job dir, a
-// savepoint dir. A running job with execution.checkpointing.num-retained 1
-// deletes the checkpoint chosen now when it completes its next one. A
-// location that is one chk-<n> dir shows nothing new while its job runs on:
-// its job dir (the parent) is watched instead, listed before and after the
-// window. A location of savepoints only says nothing about the job's
-// checkpoints, and the reason says so.
-func (r *Resolver) observe(ctx context.Context, first *layout) (string, error) {
-	prefix, where := r.prefix, fmt.Sprintf("%q", r.prefix)
-	if _, ok := chkID(lastSegment(r.prefix) + "/"); ok && first.direct && len(first.jobs) == 0 {
-		prefix, where = parentDir(r.prefix), fmt.Sprintf("job dir %q", parentDir(r.prefix))
-		var err error
-		if first, err = discover(ctx, r.bucket, prefix, r.opts.JobID, r.opts.Concurrency); err != nil {
-			return "", err
+// observe waits Options.Observe, lists every location again and fails
+// with a *StillRunningError when anything appeared that the first listings
+// (first, one per location) did not have: a chk-<n> above a job dir's
+// highest id, a job dir, a savepoint dir. A running job with
+// execution.checkpointing.num-retained 1 deletes the checkpoint chosen now
+// when it completes its next one. A location that is one chk-<n> dir shows
+// nothing new while its job runs on: its job dir (the parent) is watched
+// instead, listed before and after the window. A location of savepoints
+// only says nothing about the job's checkpoints, and the reason says so.
+func (r *Resolver) observe(ctx context.Context, first []*layout) (string, error) {
+	type watch struct {
+		lc     *loc
+		prefix string
+		where  string
+		first  *layout
+	}
+	watches := make([]watch, len(r.locs))
+	for i, lc := range r.locs {
+		w := watch{lc: lc, prefix: lc.prefix, where: fmt.Sprintf("%q", lc.prefix), first: first[i]}
+		if _, ok := chkID(lastSegment(lc.prefix) + "/"); ok && w.first.direct && len(w.first.jobs) == 0 {
+			w.prefix, w.where = parentDir(lc.prefix), fmt.Sprintf("job dir %q", parentDir(lc.prefix))
+			var err error
+			if w.first, err = discover(ctx, lc.bucket, w.prefix, r.opts.JobID, r.opts.Concurrency); err != nil {
+				return "", err
+			}
 		}
+		watches[i] = w
 	}
 	if err := r.opts.Wait(ctx, r.opts.Observe); err != nil {
-		return "", fmt.Errorf("flinkckpt: observe %q: %w", prefix, err)
+		return "", fmt.Errorf("flinkckpt: observe %s: %w", r.where(), err)
 	}
-	again, err := discover(ctx, r.bucket, prefix, r.opts.JobID, r.opts.Concurrency)
-	if err != nil {
-		return "", err
+	var reasons []string
+	for _, w := range watches {
+		again, err := discover(ctx, w.lc.bucket, w.prefix, r.opts.JobID, r.opts.Concurrency)
+		if err != nil {
+			return "", err
+		}
+		if appeared := diffLayouts(w.first, again); len(appeared) > 0 {
+			return "", &StillRunningError{Location: w.prefix, Window: r.opts.Observe, Appeared: appeared}
+		}
+		switch {
+		case len(w.first.jobs) == 0 && len(w.first.savepoints) > 0:
+			reasons = append(reasons, fmt.Sprintf("observed %s for %s: no new savepoint appeared; it holds no checkpoints, so this says nothing about whether the old job still runs", w.where, r.opts.Observe))
+		case len(w.first.savepoints) > 0:
+			reasons = append(reasons, fmt.Sprintf("observed %s for %s: no new checkpoint or savepoint appeared (the old job is not checkpointing)", w.where, r.opts.Observe))
+		default:
+			reasons = append(reasons, fmt.Sprintf("observed %s for %s: no new checkpoint appeared (the old job is not checkpointing)", w.where, r.opts.Observe))
+		}
 	}
-	if appeared := diffLayouts(first, again); len(appeared) > 0 {
-		return "", &StillRunningError{Location: prefix, Window: r.opts.Observe, Appeared: appeared}
-	}
-	switch {
-	case len(first.jobs) == 0 && len(first.savepoints) > 0:
-		return fmt.Sprintf("observed %s for %s: no new savepoint appeared; it holds no checkpoints, so this says nothing about whether the old job still runs", where, r.opts.Observe), nil
-	case len(first.savepoints) > 0:
-		return fmt.Sprintf("observed %s for %s: no new checkpoint or savepoint appeared (the old job is not checkpointing)", where, r.opts.Observe), nil
-	}
-	return fmt.Sprintf("observed %s for %s: no new checkpoint appeared (the old job is not checkpointing)", where, r.opts.Observe), nil
+	return strings.Join(reasons, "; "), nil
 }
 
 // diffLayouts lists the keys of dirs in b that a did not have, counting

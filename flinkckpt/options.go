@@ -55,6 +55,14 @@ type Options struct {
 	// backend's dstl.dfs.base-path, shared files of a checkpoint copied from
 	// another bucket. References under none of the roots are not checked.
 	ExtraRoots []ExtraRoot
+	// Locations are further locations resolved together with the
+	// resolver's own as one: typically the savepoint dir beside the
+	// checkpoint root. Their snapshots are grouped into applications,
+	// ranked and checked for lineage with the own location's (see
+	// Location); the position names the location it chose from
+	// (Position.Location). FlinkRoot and FallbackFlinkRoot are the own
+	// location's; every other option applies to all.
+	Locations []Location
 	// EntropyKey is Flink's s3.entropy.key (e.g. "_entropy_"), when
 	// FlinkRoot contains it or, without FlinkRoot, when entropy injection is
 	// in use: an inferred root's single segment before the snapshot's key is

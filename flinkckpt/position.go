@@ -21,6 +21,9 @@ type Position struct {
 	Path string `json:"path"`
 	// Key is the snapshot dir's key in the bucket (ending in "/").
 	Key string `json:"key"`
+	// Location is the location Key is in: 0 the resolver's own bucket and
+	// prefix, i > 0 Options.Locations[i-1].
+	Location int `json:"location,omitempty"`
 	// JobID is the job dir the checkpoint is in ("" for savepoints and
 	// layouts without job dirs).
 	JobID        string `json:"job_id"`

@@ -12,10 +12,14 @@ import (
 // head descends from the savepoints its job took at lower ids (see
 // supersedes), however recently a copy touched them.
 func rank(heads []*snap) {
-	byJob := map[string]*snap{}
+	type jobRef struct {
+		loc *loc
+		key string
+	}
+	byJob := map[jobRef]*snap{}
 	for _, h := range heads {
 		if h.jobKey != "" {
-			byJob[h.jobKey] = h
+			byJob[jobRef{h.loc, h.jobKey}] = h
 		}
 	}
 	for _, h := range heads {
@@ -35,7 +39,7 @@ func rank(heads []*snap) {
 			stack = stack[:len(stack)-1]
 			var next []*snap
 			for j := range x.ancestors {
-				if a := byJob[j]; a != nil {
+				if a := byJob[jobRef{x.loc, j}]; a != nil {
 					next = append(next, a)
 				}
 			}
@@ -101,8 +105,8 @@ func outranking(best *snap, src *source, sources []*source, intent Intent) []pas
 		for _, p := range s.passed {
 			switch {
 			case s == src:
-			case best.jobKey != "" && p.ancestors[best.jobKey]:
-			case p.jobKey != "" && (best.ancestors[p.jobKey] || descendsFromJob(best, p.jobKey)):
+			case best.jobKey != "" && p.loc == best.loc && p.ancestors[best.jobKey]:
+			case p.jobKey != "" && (best.referencesJob(p.loc, p.jobKey) || descendsFromJob(best, p.loc, p.jobKey)):
 				continue
 			case !ranksAbove(rankKey{p.savepoint, p.mod, p.id, p.key}, best.rankKey(), intent):
 				continue
@@ -113,9 +117,9 @@ func outranking(best *snap, src *source, sources []*source, intent Intent) []pas
 	return out
 }
 
-func descendsFromJob(s *snap, jobKey string) bool {
+func descendsFromJob(s *snap, l *loc, jobKey string) bool {
 	for a := range s.descends {
-		if a.jobKey == jobKey {
+		if a.loc == l && a.jobKey == jobKey {
 			return true
 		}
 	}
@@ -128,7 +132,7 @@ func rankReason(best, h *snap, intent Intent) string {
 	switch {
 	case intent == IntentUpgrade && best.savepoint && !h.savepoint:
 		return fmt.Sprintf("ranks above %s: for an upgrade savepoints come before checkpoints", h.name())
-	case h.jobKey != "" && best.ancestors[h.jobKey]:
+	case h.jobKey != "" && best.referencesJob(h.loc, h.jobKey):
 		return fmt.Sprintf("%s references shared files of job dir %s: it descends from %s and is newer whatever the modification times say",
 			best.name(), h.jobKey, h.name())
 	case supersedes(best, h):
@@ -154,4 +158,10 @@ func rankReason(best, h *snap, intent Intent) string {
 	default:
 		return fmt.Sprintf("ranks above %s: same effective modification time (%s) and checkpoint id %d; first by key", h.name(), ts(best.eff), best.id)
 	}
+}
+
+// referencesJob reports whether s references shared files of the job dir
+// at key of location l (ancestors are keys of s's own location).
+func (s *snap) referencesJob(l *loc, key string) bool {
+	return s.loc == l && s.ancestors[key]
 }

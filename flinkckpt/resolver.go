@@ -16,10 +16,8 @@ import (
 // Resolver finds the newest restorable checkpoint or savepoint under a
 // prefix of a bucket. It is immutable and safe for concurrent use.
 type Resolver struct {
-	bucket *blob.Bucket
-	prefix string
-	opts   Options
-	roots  *roots
+	locs []*loc // its own location first, then Options.Locations
+	opts Options
 }
 
 var _ resume.Resolver = (*Resolver)(nil)
@@ -39,13 +37,11 @@ func NewResolver(bucket *blob.Bucket, prefix string, opts *Options) (*Resolver, 
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	r := &Resolver{bucket: bucket, prefix: normalizePrefix(prefix), opts: o.withDefaults()}
-	rs, err := o.roots(r.prefix)
+	locs, err := newLocs(bucket, prefix, o)
 	if err != nil {
 		return nil, err
 	}
-	r.roots = rs
-	return r, nil
+	return &Resolver{locs: locs, opts: o.withDefaults()}, nil
 }
 
 // Name returns the resolver's name.
@@ -53,7 +49,8 @@ func (r *Resolver) Name() string { return r.opts.Name }
 
 // snap is one snapshot under consideration.
 type snap struct {
-	key       string // dir key
+	loc       *loc   // the location it is in
+	key       string // dir key (in loc's bucket)
 	job       string
 	jobKey    string // the job dir key ("" for savepoints)
 	id        int64
@@ -110,6 +107,7 @@ const (
 // passed is a completed snapshot that was passed over, kept to tell
 // whether it ranks above the one chosen.
 type passed struct {
+	loc       *loc
 	name      string
 	key       string
 	jobKey    string
@@ -123,6 +121,7 @@ type passed struct {
 // source yields the snapshots of one job dir newest first, or the single
 // snapshot of a savepoint dir or of the prefix itself.
 type source struct {
+	loc     *loc
 	job     *jobDir
 	dir     string
 	next    int
@@ -155,11 +154,11 @@ func (r *Resolver) advance(ctx context.Context, s *source) error {
 			return nil
 		}
 		s.next++
-		sn := &snap{key: dir, job: job, jobKey: jobKey, id: id, dirID: -1, savepoint: s.job == nil && isSavepointDir(dir)}
+		sn := &snap{loc: s.loc, key: dir, job: job, jobKey: jobKey, id: id, dirID: -1, savepoint: s.job == nil && isSavepointDir(dir)}
 		if d, ok := chkID(lastSegment(dir) + "/"); ok {
 			sn.dirID = d
 		}
-		md, mod, err := readMetadata(ctx, r.bucket, dir, r.opts.MaxMetadataSize)
+		md, mod, err := readMetadata(ctx, s.loc.bucket, dir, r.opts.MaxMetadataSize)
 		if err != nil {
 			if errors.Is(err, ErrNoMetadata) {
 				s.reasons = append(s.reasons, sn.name()+": no _metadata (in progress, failed or being deleted)")
@@ -167,7 +166,7 @@ func (r *Resolver) advance(ctx context.Context, s *source) error {
 			}
 			if isContentError(err) {
 				s.reasons = append(s.reasons, sn.name()+": broken: "+err.Error())
-				s.passed = append(s.passed, passed{name: sn.name(), key: dir, jobKey: jobKey, id: id, savepoint: sn.savepoint, mod: mod})
+				s.passed = append(s.passed, passed{loc: s.loc, name: sn.name(), key: dir, jobKey: jobKey, id: id, savepoint: sn.savepoint, mod: mod})
 				continue
 			}
 			return err
@@ -200,7 +199,7 @@ func (r *Resolver) advance(ctx context.Context, s *source) error {
 // running (*StillRunningError).
 func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
 	if err := ctx.Err(); err != nil {
-		return resume.Candidate{}, fmt.Errorf("flinkckpt: resolve %q: %w", r.prefix, err)
+		return resume.Candidate{}, fmt.Errorf("flinkckpt: resolve %s: %w", r.where(), err)
 	}
 	c, err := r.resolve(ctx)
 	if err != nil {
@@ -208,35 +207,52 @@ func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
 			err = fmt.Errorf("%w (%s)", ctxErr, unprefixed(err))
 		}
 		if !errors.Is(err, resume.ErrNoPosition) {
-			err = wrapf(err, "flinkckpt: resolve %q", r.prefix)
+			err = wrapf(err, "flinkckpt: resolve %s", r.where())
 		}
 	}
 	return c, err
 }
 
 func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
-	l, err := discover(ctx, r.bucket, r.prefix, r.opts.JobID, r.opts.Concurrency)
-	if err != nil {
+	layouts := make([]*layout, len(r.locs))
+	if err := parallel(ctx, len(r.locs), len(r.locs), func(i int) error {
+		lc := r.locs[i]
+		l, err := discover(ctx, lc.bucket, lc.prefix, r.opts.JobID, r.opts.Concurrency)
+		if err != nil {
+			return err
+		}
+		layouts[i] = l
+		_, err = orderRuns(ctx, lc.bucket, l.jobs, r.opts.Concurrency)
+		return err
+	}); err != nil {
 		return resume.Candidate{}, err
 	}
-	if l.entries == 0 {
-		return resume.Candidate{}, fmt.Errorf("flinkckpt: %q: %w", r.prefix, ErrEmptyLocation)
-	}
-	if _, err := orderRuns(ctx, r.bucket, l.jobs, r.opts.Concurrency); err != nil {
-		return resume.Candidate{}, err
-	}
+	entries := 0
 	var sources []*source
-	for _, j := range l.jobs {
-		sources = append(sources, &source{job: j})
+	var jobs []*jobDir
+	jobKeys := map[*loc][]string{}
+	for i, l := range layouts {
+		lc := r.locs[i]
+		entries += l.entries
+		for _, j := range l.jobs {
+			sources = append(sources, &source{loc: lc, job: j})
+			jobs = append(jobs, j)
+			if j.key != "" {
+				jobKeys[lc] = append(jobKeys[lc], j.key)
+			}
+		}
+		for _, sp := range l.savepoints {
+			sources = append(sources, &source{loc: lc, dir: sp})
+		}
+		if l.direct {
+			sources = append(sources, &source{loc: lc, dir: lc.prefix})
+		}
 	}
-	for _, sp := range l.savepoints {
-		sources = append(sources, &source{dir: sp})
-	}
-	if l.direct {
-		sources = append(sources, &source{dir: r.prefix})
+	if entries == 0 {
+		return resume.Candidate{}, fmt.Errorf("flinkckpt: %s: %w", r.where(), ErrEmptyLocation)
 	}
 	if len(sources) == 0 {
-		return resume.Candidate{}, fmt.Errorf("flinkckpt: no chk-<n> or savepoint dir under %q: %w", r.prefix, resume.ErrNoPosition)
+		return resume.Candidate{}, fmt.Errorf("flinkckpt: no chk-<n> or savepoint dir under %s: %w", r.where(), resume.ErrNoPosition)
 	}
 	if err := parallel(ctx, len(sources), r.opts.Concurrency, func(i int) error {
 		return r.advance(ctx, sources[i])
@@ -253,12 +269,6 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 			newest = s.head
 		}
 	}
-	var jobKeys []string
-	for _, j := range l.jobs {
-		if j.key != "" {
-			jobKeys = append(jobKeys, j.key)
-		}
-	}
 	// No mapping is ever borrowed from another snapshot: a head that failed
 	// verification, or another job dir's or directory's inference, may be
 	// exactly what is wrong, and would give a -s path that does not exist.
@@ -271,7 +281,7 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 		for _, s := range sources {
 			if s.head != nil {
 				if s.head.ancestors == nil {
-					r.annotate(s.head, jobKeys)
+					r.annotate(s.head, jobKeys[s.loc])
 				}
 				heads = append(heads, s.head)
 			}
@@ -282,20 +292,20 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 			reasons := strings.Join(collectReasons(sources, skipped), "; ")
 			switch {
 			case mappingFailures > 0:
-				return resume.Candidate{}, fmt.Errorf("flinkckpt: nothing restorable under %q, and %d snapshots failed because their Flink paths do not map to it (%s): %w",
-					r.prefix, mappingFailures, reasons, ErrMapping)
+				return resume.Candidate{}, fmt.Errorf("flinkckpt: nothing restorable under %s, and %d snapshots failed because their Flink paths do not map to it (%s): %w",
+					r.where(), mappingFailures, reasons, ErrMapping)
 			case unverified > 0:
-				return resume.Candidate{}, fmt.Errorf("flinkckpt: nothing verified under %q, and %d snapshots have references that could not be checked (%s): %w",
-					r.prefix, unverified, reasons, ErrUnverified)
+				return resume.Candidate{}, fmt.Errorf("flinkckpt: nothing verified under %s, and %d snapshots have references that could not be checked (%s): %w",
+					r.where(), unverified, reasons, ErrUnverified)
 			case refused > 0:
-				return resume.Candidate{}, fmt.Errorf("flinkckpt: nothing under %q serves an %s, and %d snapshots were refused for it (%s): %w",
-					r.prefix, r.opts.Intent, refused, reasons, ErrIntent)
+				return resume.Candidate{}, fmt.Errorf("flinkckpt: nothing under %s serves an %s, and %d snapshots were refused for it (%s): %w",
+					r.where(), r.opts.Intent, refused, reasons, ErrIntent)
 			case incompatible > 0:
-				return resume.Candidate{}, fmt.Errorf("flinkckpt: nothing under %q restores into the new job: %d snapshot(s) cannot (%s): %w",
-					r.prefix, incompatible, reasons, ErrIncompatible)
+				return resume.Candidate{}, fmt.Errorf("flinkckpt: nothing under %s restores into the new job: %d snapshot(s) cannot (%s): %w",
+					r.where(), incompatible, reasons, ErrIncompatible)
 			}
-			return resume.Candidate{}, fmt.Errorf("flinkckpt: no restorable checkpoint or savepoint under %q (%s): %w",
-				r.prefix, reasons, resume.ErrNoPosition)
+			return resume.Candidate{}, fmt.Errorf("flinkckpt: no restorable checkpoint or savepoint under %s (%s): %w",
+				r.where(), reasons, resume.ErrNoPosition)
 		}
 		var src *source
 		for _, s := range sources {
@@ -307,7 +317,7 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 		// snapshot.
 		skip := func(why string, kind passKind) error {
 			skipped = append(skipped, best.name()+": "+why)
-			src.passed = append(src.passed, passed{name: best.name(), key: best.key, jobKey: best.jobKey, id: best.id,
+			src.passed = append(src.passed, passed{loc: best.loc, name: best.name(), key: best.key, jobKey: best.jobKey, id: best.id,
 				savepoint: best.savepoint, mod: best.mod, ancestors: best.ancestors, kind: kind})
 			return r.advance(ctx, src)
 		}
@@ -326,7 +336,7 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 			if err := ctx.Err(); err != nil {
 				return resume.Candidate{}, err
 			}
-			m, calls, err := settle(ctx, r.bucket, best.inf)
+			m, calls, err := settle(ctx, best.loc.bucket, best.inf)
 			if err != nil {
 				return resume.Candidate{}, err
 			}
@@ -383,7 +393,7 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 		if w, ok := restartedRunWarning(best, src.job); ok {
 			c.Warnings = append(c.Warnings, w)
 		}
-		c.Warnings = append(c.Warnings, lineageWarnings(best, heads, l.jobs)...)
+		c.Warnings = append(c.Warnings, lineageWarnings(best, heads, jobs)...)
 		if w, ok := r.notObservedWarning(newest); ok {
 			c.Warnings = append(c.Warnings, w)
 		}
@@ -392,7 +402,7 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 		}
 		c.Warnings = append(c.Warnings, r.keepAdvice(best, path))
 		if r.opts.Observe > 0 {
-			reason, err := r.observe(ctx, l)
+			reason, err := r.observe(ctx, layouts)
 			if err != nil {
 				return resume.Candidate{}, err
 			}
@@ -411,7 +421,7 @@ func (r *Resolver) verify(ctx context.Context, s *snap, path string) (*Verificat
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	v, err := verify(ctx, r.bucket, s.key, path, s.md, s.m, r.roots, r.opts.Concurrency)
+	v, err := verify(ctx, s.loc.bucket, s.key, path, s.md, s.m, s.loc.roots, r.opts.Concurrency)
 	if err != nil {
 		return nil, err
 	}
@@ -421,7 +431,7 @@ func (r *Resolver) verify(ctx context.Context, s *snap, path string) (*Verificat
 
 // noFlinkPath is the error for a snapshot to choose that has no Flink path.
 func (r *Resolver) noFlinkPath(s *snap) error {
-	abs := r.roots.absolute(s.md)
+	abs := s.loc.roots.absolute(s.md)
 	why := "its references are all relative (a canonical savepoint), so there is nothing to infer the Flink root from"
 	if len(abs) > 0 {
 		why = fmt.Sprintf("none of its %d absolute references contains its key, so there is nothing to infer the Flink root from (first: %s)", len(abs), abs[0])
@@ -434,16 +444,17 @@ func (r *Resolver) noFlinkPath(s *snap) error {
 // when it is picked), the contradiction between a given root and its
 // references, the other job dirs it references, and its restore facts.
 func (r *Resolver) annotate(s *snap, jobKeys []string) {
-	abs := r.roots.absolute(s.md)
+	rs := s.loc.roots
+	abs := rs.absolute(s.md)
 	inf := inferMapping(s.key, abs, r.opts.EntropyKey)
 	switch {
-	case r.roots.given != nil:
-		s.m, s.settled = r.roots.given, true
-		s.contradiction = r.roots.contradiction(s.key, inf)
+	case rs.given != nil:
+		s.m, s.settled = rs.given, true
+		s.contradiction = rs.contradiction(s.key, inf)
 	case inf != nil:
 		s.inf, s.m = inf, inf.m
-	case len(abs) == 0 && r.roots.fallback != nil:
-		s.m, s.settled, s.fromFallback = r.roots.fallback, true, true
+	case len(abs) == 0 && rs.fallback != nil:
+		s.m, s.settled, s.fromFallback = rs.fallback, true, true
 	}
 	s.ancestors = map[string]bool{}
 	for _, a := range abs {

@@ -283,10 +283,12 @@ func parentKey(key string) string {
 func parallel(ctx context.Context, n, limit int, f func(i int) error) error {
 	limit = max(1, min(limit, n))
 	var (
-		wg    sync.WaitGroup
-		mu    sync.Mutex
-		first error
-		next  int
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		first    error
+		next     int
+		panicked bool
+		pv       any
 	)
 	// take returns the next index to run, or false once all ran, a call
 	// failed or ctx is done.
@@ -304,6 +306,21 @@ func parallel(ctx context.Context, n, limit int, f func(i int) error) error {
 	}
 	for range limit {
 		wg.Go(func() {
+			// A panic (a driver bug) is raised again in the caller's
+			// goroutine, where the chain recovers it, instead of ending
+			// the process from this one.
+			defer func() {
+				if v := recover(); v != nil {
+					mu.Lock()
+					if !panicked {
+						panicked, pv = true, v
+					}
+					if first == nil {
+						first = errPanicked
+					}
+					mu.Unlock()
+				}
+			}()
 			for {
 				i, ok := take()
 				if !ok {
@@ -320,5 +337,11 @@ func parallel(ctx context.Context, n, limit int, f func(i int) error) error {
 		})
 	}
 	wg.Wait()
+	if panicked {
+		panic(pv)
+	}
 	return first
 }
+
+// errPanicked stops the other workers of parallel once one panicked.
+var errPanicked = errors.New("flinkckpt: a storage call panicked")

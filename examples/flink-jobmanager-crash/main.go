@@ -55,19 +55,20 @@ func run(w io.Writer) error {
 		return err
 	}
 
-	// One resolver per location: the checkpoint root and the savepoint dir.
-	// In production the bucket is s3blob and FlinkRoot "s3a://bucket/" (or
+	// One resolver over both locations, the checkpoint root and the savepoint
+	// dir: it groups their snapshots into applications and ranks a job's
+	// checkpoints against the savepoints it took by checkpoint id. In
+	// production the bucket is s3blob and FlinkRoot "s3a://bucket/" (or
 	// leave it empty to infer it from the absolute paths in _metadata).
-	checkpoints, err := flinkckpt.NewResolver(bucket, story.Checkpoints, &flinkckpt.Options{FlinkRoot: root})
-	if err != nil {
-		return err
-	}
-	savepoints, err := flinkckpt.NewResolver(bucket, story.Savepoints, &flinkckpt.Options{Name: "flink-savepoints", FlinkRoot: root})
+	checkpoints, err := flinkckpt.NewResolver(bucket, story.Checkpoints, &flinkckpt.Options{
+		FlinkRoot: root,
+		Locations: []flinkckpt.Location{{Bucket: bucket, Prefix: story.Savepoints, FlinkRoot: root}},
+	})
 	if err != nil {
 		return err
 	}
 	chain := &resume.Chain{
-		Resolvers: []resume.Resolver{checkpoints, savepoints},
+		Resolvers: []resume.Resolver{checkpoints},
 		Policy:    resume.Policy{MinGuarantee: resume.ExactlyOnce, Timeout: time.Minute},
 	}
 	d, err := chain.Resolve(ctx)

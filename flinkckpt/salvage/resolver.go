@@ -63,7 +63,9 @@ type Options struct {
 	// a checkpoint whose keyed state files are gone is still salvageable).
 	From resume.Resolver
 	// Flink configures reading the snapshot (FlinkRoot, EntropyKey,
-	// MaxMetadataSize, JobID for the default From).
+	// MaxMetadataSize; JobID and Locations for the default From). A
+	// position of location i > 0 (flinkckpt.Position.Location) is read
+	// from Flink.Locations[i-1].
 	Flink *flinkckpt.Options
 	// Kafka checks every Kafka source's partitions against the live log;
 	// nil leaves them unchecked (with a warning).
@@ -204,11 +206,22 @@ func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
 	if err := ctx.Err(); err != nil {
 		return resume.Candidate{}, fmt.Errorf("salvage: %w", err)
 	}
-	key, why, err := r.snapshot(ctx)
+	key, at, why, err := r.snapshot(ctx)
 	if err != nil {
 		return resume.Candidate{}, err
 	}
-	snap, st, err := flinkckpt.Sources(ctx, r.bucket, key, &r.flink)
+	bucket, fo := r.bucket, r.flink
+	if at > 0 {
+		// A snapshot of one of Flink.Locations (a savepoint dir beside the
+		// checkpoint root): read it there, with that location's root.
+		if at > len(r.flink.Locations) {
+			return resume.Candidate{}, fmt.Errorf("salvage: %s chose a snapshot of location %d, and Flink.Locations has %d", r.from.Name(), at, len(r.flink.Locations))
+		}
+		l := r.flink.Locations[at-1]
+		bucket, fo.FlinkRoot, fo.FallbackFlinkRoot = l.Bucket, l.FlinkRoot, l.FallbackFlinkRoot
+	}
+	fo.Locations = nil
+	snap, st, err := flinkckpt.Sources(ctx, bucket, key, &fo)
 	if st == nil {
 		return resume.Candidate{}, fmt.Errorf("salvage: %w", err)
 	}
@@ -277,21 +290,21 @@ func compatSummary(c *flinkckpt.Compat) string {
 	return strings.Join(parts, "; ")
 }
 
-// snapshot returns the key of the snapshot to salvage and why it is that
-// one.
-func (r *Resolver) snapshot(ctx context.Context) (key, why string, err error) {
+// snapshot returns the key of the snapshot to salvage, its location (0:
+// the resolver's bucket, i: Flink.Locations[i-1]) and why it is that one.
+func (r *Resolver) snapshot(ctx context.Context) (key string, at int, why string, err error) {
 	if r.o.Snapshot != "" {
-		return r.o.Snapshot, "", nil
+		return r.o.Snapshot, 0, "", nil
 	}
 	c, err := r.from.Resolve(ctx)
 	if err != nil {
-		return "", "", fmt.Errorf("salvage: choose the snapshot: %w", err)
+		return "", 0, "", fmt.Errorf("salvage: choose the snapshot: %w", err)
 	}
 	p, err := flinkckpt.PositionOf(c.Position)
 	if err != nil {
-		return "", "", fmt.Errorf("salvage: %s chose a %s position, not a Flink snapshot: %w", r.from.Name(), c.Position.Kind(), err)
+		return "", 0, "", fmt.Errorf("salvage: %s chose a %s position, not a Flink snapshot: %w", r.from.Name(), c.Position.Kind(), err)
 	}
-	return p.Key, fmt.Sprintf("snapshot chosen by %s: %s", r.from.Name(), p), nil
+	return p.Key, p.Location, fmt.Sprintf("snapshot chosen by %s: %s", r.from.Name(), p), nil
 }
 
 type resolution struct {

@@ -177,15 +177,13 @@ func (d *demo) flink() error {
 	}
 	d.section("2. Flink CDC job after a JobManager crash: the HA pointer is gone")
 	d.cmd("resolve", "--flink-checkpoints", d.local(f.Checkpoints), "--flink-savepoints", d.local(f.Savepoints))
-	var rs []resume.Resolver
-	for _, src := range []struct{ prefix, name string }{{f.Checkpoints, flinkckpt.DefaultName}, {f.Savepoints, "flink-savepoints"}} {
-		r, err := flinkckpt.NewResolver(d.env.Bucket, src.prefix, &flinkckpt.Options{Name: src.name, FlinkRoot: d.env.Root})
-		if err != nil {
-			return err
-		}
-		rs = append(rs, r)
+	// As resolve does: one resolver over both locations.
+	r, err := flinkckpt.NewResolver(d.env.Bucket, f.Checkpoints, &flinkckpt.Options{FlinkRoot: d.env.Root,
+		Locations: []flinkckpt.Location{{Bucket: d.env.Bucket, Prefix: f.Savepoints, FlinkRoot: d.env.Root}}})
+	if err != nil {
+		return err
 	}
-	_, err = d.resolve(rs...)
+	_, err = d.resolve(r)
 	return err
 }
 

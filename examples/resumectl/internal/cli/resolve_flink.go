@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/resume"
@@ -63,9 +62,9 @@ func (f *flinkFlags) options(o *flinkckpt.Options) error {
 	return nil
 }
 
-// flinkResolvers builds the checkpoint resolver and the savepoint resolver
-// (one per location, as DESIGN.md says: the chain's newest-At rule picks
-// between them).
+// flinkResolvers builds the Flink resolver: over --flink-checkpoints, or
+// --flink-savepoints, or both as one resolver (flinkckpt.Options.Locations)
+// named flink-checkpoints.
 func (f *resolveFlags) flinkResolvers(ctx context.Context, e *env) ([]resume.Resolver, func(), error) {
 	var out []resume.Resolver
 	var locs []*location
@@ -95,13 +94,13 @@ func (f *resolveFlags) flinkResolvers(ctx context.Context, e *env) ([]resume.Res
 		}
 		base.Anchor, f.flinkAnchor = anchor, anchor
 	}
-	members := 0
-	for _, u := range []string{f.flinkCheckpoints, f.flinkSavepoints} {
-		if u != "" {
-			members++
-		}
-	}
-	group := newRequireGroup(members)
+	// Both locations go to one resolver: its application check, its
+	// lineage rules (a job's checkpoint outranks the savepoints it took at
+	// lower ids, whatever a copy did to their times) and its observation
+	// window need the checkpoints and the savepoints side by side; two
+	// resolvers could only compare modification times.
+	var own *flinkckpt.Options
+	var ownLoc *location
 	for _, src := range []struct{ url, name string }{
 		{f.flinkCheckpoints, flinkckpt.DefaultName},
 		{f.flinkSavepoints, "flink-savepoints"},
@@ -116,19 +115,24 @@ func (f *resolveFlags) flinkResolvers(ctx context.Context, e *env) ([]resume.Res
 			return nil, closeAll, err
 		}
 		locs = append(locs, loc)
-		r, err := flinkckpt.NewResolver(loc.Bucket, loc.Prefix, &opts)
-		if err != nil {
-			return nil, closeAll, usagef("resolve: %v", err)
+		if own == nil {
+			own, ownLoc = &opts, loc
+			continue
 		}
-		if f.flink.require {
-			out = append(out, requiredResolver{r, group})
-		} else {
-			out = append(out, r)
-		}
+		own.Locations = append(own.Locations, flinkckpt.Location{Bucket: loc.Bucket, Prefix: loc.Prefix,
+			FlinkRoot: opts.FlinkRoot, FallbackFlinkRoot: opts.FallbackFlinkRoot})
 	}
-	if len(out) == 2 && base.Intent == flinkckpt.IntentUpgrade {
-		sp := &onceResolver{Resolver: out[1]}
-		out[0], out[1] = preferSavepoints{checkpoints: out[0], savepoints: sp}, sp
+	if own == nil {
+		return nil, closeAll, nil
+	}
+	r, err := flinkckpt.NewResolver(ownLoc.Bucket, ownLoc.Prefix, own)
+	if err != nil {
+		return nil, closeAll, usagef("resolve: %v", err)
+	}
+	if f.flink.require {
+		out = append(out, requiredResolver{r})
+	} else {
+		out = append(out, r)
 	}
 	return out, closeAll, nil
 }
@@ -152,67 +156,21 @@ func readAnchor(ctx context.Context, e *env, raw string, locs *[]*location) (*fl
 }
 
 // requiredResolver turns "no restorable position" into a failure
-// (--flink-require) when no Flink location of the command offers one: a
+// (--flink-require) when the Flink locations of the command offer none: a
 // deploy tool that needs the state must not fall back to a stateless start
-// because of a first deploy or a mistyped prefix. An empty savepoint dir
-// beside a checkpoint root that offers a checkpoint stays "no position".
+// because of a first deploy or a mistyped prefix. The one resolver reads
+// every location, so an empty savepoint dir beside a checkpoint root that
+// offers a checkpoint is no failure.
 type requiredResolver struct {
 	*flinkckpt.Resolver
-	group *requireGroup
 }
 
 func (r requiredResolver) Resolve(ctx context.Context) (resume.Candidate, error) {
 	c, err := r.Resolver.Resolve(ctx)
-	r.group.finish(err == nil)
-	if !errors.Is(err, resume.ErrNoPosition) {
-		return c, err
+	if errors.Is(err, resume.ErrNoPosition) {
+		return c, requiredError{err}
 	}
-	// The chain asks its resolvers concurrently: wait for the other Flink
-	// location's answer.
-	offered, werr := r.group.wait(ctx)
-	switch {
-	case werr != nil:
-		return c, werr
-	case offered:
-		return c, err
-	}
-	return c, requiredError{err}
-}
-
-// requireGroup is what the Flink resolvers of one resolve tell each other:
-// whether any offered a position.
-type requireGroup struct {
-	mu      sync.Mutex
-	left    int
-	offered bool
-	done    chan struct{}
-}
-
-func newRequireGroup(n int) *requireGroup { return &requireGroup{left: n, done: make(chan struct{})} }
-
-// finish records one member's answer.
-func (g *requireGroup) finish(offered bool) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.offered = g.offered || offered
-	if g.left > 0 {
-		g.left--
-		if g.left == 0 {
-			close(g.done)
-		}
-	}
-}
-
-// wait returns whether any member offered a position, once all answered.
-func (g *requireGroup) wait(ctx context.Context) (bool, error) {
-	select {
-	case <-g.done:
-	case <-ctx.Done():
-		return false, ctx.Err()
-	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.offered, nil
+	return c, err
 }
 
 // requiredError is a "no position" made a failure: it does not match

@@ -7,9 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"gocloud.dev/blob/fileblob"
 
+	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
 	"github.com/resumekit/resumekit/resume"
 )
@@ -227,7 +229,44 @@ func TestResolveFlinkRequireEitherLocation(t *testing.T) {
 		t.Errorf("checkpoint present: exit %d %s\n%s", code, errOut, out)
 	}
 	out, errOut, code = runFlinkCLI(t, "resolve", "--flink-checkpoints", t.TempDir(), "--flink-savepoints", empty, "--flink-require")
-	if code != ExitFailed || strings.Count(out, "--flink-require") != 2 {
+	if code != ExitFailed || strings.Count(out, "--flink-require") != 1 || !strings.Contains(out, "nothing at all is stored there") {
 		t.Errorf("both empty: exit %d %s\n%s", code, errOut, out)
+	}
+}
+
+// TestResolveTwoLocationsOneApplicationCheck: --flink-checkpoints and
+// --flink-savepoints are read by one resolver, so a newer savepoint of
+// another application in the savepoint dir fails the application check
+// instead of winning on time, and the job's own operators settle it.
+func TestResolveTwoLocationsOneApplicationCheck(t *testing.T) {
+	dir := filepath.ToSlash(t.TempDir())
+	b, err := fileblob.OpenBucket(dir, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	ctx := context.Background()
+	root := "file://" + dir + "/"
+	ck := &flinkckpttest.Layout{Bucket: b, Prefix: "ck/", Root: root, PathString: true}
+	if _, err := ck.Checkpoint(ctx, flinkTestJob, 5, &flinkckpttest.Checkpoint{OperatorIDs: []string{flinkckpt.OperatorID("orders-a"), flinkckpt.OperatorID("orders-b")}, Shared: []string{"a.sst"}}); err != nil {
+		t.Fatal(err)
+	}
+	sp := &flinkckpttest.Layout{Bucket: b, Prefix: "sp/", Root: root, PathString: true}
+	w, err := sp.Savepoint(ctx, flinkckpttest.SavepointName("fedcba9876543210fedcba9876543210", 1), 9, &flinkckpttest.Checkpoint{OperatorIDs: []string{flinkckpt.OperatorID("payments-a")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(filepath.Join(dir, w.Dir, "_metadata"), later, later); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"resolve", "--flink-checkpoints", filepath.Join(dir, "ck"), "--flink-savepoints", filepath.Join(dir, "sp")}
+	out, errOut, code := runFlinkCLI(t, args...)
+	if code != ExitFailed || !strings.Contains(out+errOut, "hold snapshots of 2 applications and the job is not identified") {
+		t.Errorf("not identified: exit %d\n%s\n%s", code, out, errOut)
+	}
+	out, errOut, code = runFlinkCLI(t, append(args, "--flink-uid", "orders-a", "--flink-uid", "orders-b")...)
+	if code != ExitOK || !strings.Contains(out, "CHOSEN  flink-checkpoints: chk-5 of job "+flinkTestJob) || !strings.Contains(out, "another application") {
+		t.Errorf("by the new job's uids: exit %d\n%s\n%s", code, out, errOut)
 	}
 }

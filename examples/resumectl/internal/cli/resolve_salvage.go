@@ -29,7 +29,7 @@ func (f *resolveFlags) wantSalvage() bool {
 
 // salvageResolver builds the resolver of --flink-sources: the source
 // positions in the snapshot a flinkckpt resolver chooses at the
-// checkpoint location (else the savepoint location), checked against the
+// checkpoint and savepoint locations, checked against the
 // Kafka cluster and the Paimon table when given. With the new job given,
 // it salvages only a snapshot the job cannot restore (salvage.Options.Job).
 // This is where the two sides meet: package salvage knows neither
@@ -53,6 +53,18 @@ func (f *resolveFlags) salvageResolver(ctx context.Context, e *env, checks salva
 	if err != nil {
 		return nil, func() {}, err
 	}
+	closeAll := func() { loc.Close(ctx) }
+	if f.flinkCheckpoints != "" && f.flinkSavepoints != "" {
+		// Chosen among both locations, as the Flink resolver chooses.
+		so := &flinkckpt.Options{FlinkRoot: f.flinkRoot, DefaultFS: f.flink.defaultFS}
+		sp, err := openFlink(ctx, e, f.flinkSavepoints, so)
+		if err != nil {
+			closeAll()
+			return nil, func() {}, err
+		}
+		closeAll = func() { loc.Close(ctx); sp.Close(ctx) }
+		fo.Locations = []flinkckpt.Location{{Bucket: sp.Bucket, Prefix: sp.Prefix, FlinkRoot: so.FlinkRoot, FallbackFlinkRoot: so.FallbackFlinkRoot}}
+	}
 	opts := &salvage.Options{Flink: fo, PaimonConsumer: f.paimonConsumer, Job: job, KafkaGroup: f.kafkaGroup}
 	if checks.kafka != nil {
 		opts.Kafka = kafkaoffset.Log{Client: checks.kafka}
@@ -62,8 +74,8 @@ func (f *resolveFlags) salvageResolver(ctx context.Context, e *env, checks salva
 	}
 	r, err := salvage.NewResolver(loc.Bucket, loc.Prefix, opts)
 	if err != nil {
-		loc.Close(ctx)
+		closeAll()
 		return nil, func() {}, usagef("resolve: %v", err)
 	}
-	return r, func() { loc.Close(ctx) }, nil
+	return r, closeAll, nil
 }
