@@ -63,7 +63,7 @@ func runResolve(e *env, args []string) error {
 	var f resolveFlags
 	fs := newFlags(e, "resolve", resolveUsage)
 	fs.StringVar(&f.flinkCheckpoints, "flink-checkpoints", "", "checkpoint root (`URL`): <dir>/<job-id>/chk-<n>, one job dir, or chk dirs without job dirs")
-	fs.StringVar(&f.flinkSavepoints, "flink-savepoints", "", "savepoint directory (`URL`) holding savepoint-<6 hex>-<12 hex>/ dirs")
+	fs.StringVar(&f.flinkSavepoints, "flink-savepoints", "", "savepoint directory (`URL`) holding savepoint-<6 hex>-<12 hex>/ dirs; with --flink-checkpoints both are read by one resolver (applications and lineage across both)")
 	fs.StringVar(&f.flinkJobID, "flink-job-id", "", "only this job's checkpoints and savepoints (32 hex)")
 	fs.StringVar(&f.flinkRoot, "flink-root", "", "the Flink file-system `URI` of the location (s3a://bucket/ck) or of the bucket root (s3a://bucket/); inferred when absent")
 	fs.BoolVar(&f.flinkStrict, "flink-strict", false, "deprecated: references that cannot be checked are refused by default (see --flink-allow-unverified)")
