@@ -72,6 +72,12 @@ type TableOptions struct {
 	// return nil after d, or ctx.Err() as soon as ctx ends. Tests count its
 	// calls instead of sleeping.
 	Wait func(ctx context.Context, d time.Duration) error
+	// URLMux is the mux OpenTable opens a non-local URL with; nil means
+	// blob.DefaultURLMux(). Register the opener of package
+	// github.com/resumekit/resumekit/resume/s3open on it for s3:// reads that
+	// refuse HTTP redirects (the AWS SDK, and so s3blob's default opener,
+	// follows a 307 into another bucket). NewTable ignores it.
+	URLMux *blob.URLMux
 }
 
 // Table is one Paimon table (one branch of it) in a bucket. It is safe for
@@ -165,12 +171,25 @@ func NewTable(bucket *blob.Bucket, path string, opts *TableOptions) (*Table, err
 // may have registered; a file URL naming a host other than localhost,
 // carrying user information, a query or a fragment is refused.
 //
+// Other URLs are opened with TableOptions.URLMux, default
+// blob.DefaultURLMux(). s3:// URLs opened there with gocloud's s3blob follow
+// HTTP redirects, as the AWS SDK does, also into another bucket; to refuse
+// them, pass a URLMux with resume/s3open's URLOpener registered for s3.
+//
 // Errors never quote credentials from rawURL (see package redact), and a URL
 // whose query holds a URL with user information (endpoint=http://u:pw@h) is
 // refused (redact.CheckNested): the storage SDK would quote it in the error
 // of every later call.
 func OpenTable(ctx context.Context, rawURL string, opts *TableOptions) (*Table, error) {
 	red := redact.New(rawURL)
+	var o TableOptions
+	if opts != nil {
+		o = *opts
+	}
+	mux := o.URLMux
+	if mux == nil {
+		mux = blob.DefaultURLMux()
+	}
 	var (
 		b      *blob.Bucket
 		prefix string
@@ -197,14 +216,10 @@ func OpenTable(ctx context.Context, rawURL string, opts *TableOptions) (*Table, 
 		prefix = u.Path
 		u.Path, u.RawPath = "", ""
 		disp = u.Scheme + "://" + u.Host + "/" + strings.Trim(prefix, "/")
-		b, err = blob.OpenBucket(ctx, u.String())
+		b, err = mux.OpenBucket(ctx, u.String())
 		if err != nil {
 			return nil, red.Error(fmt.Errorf("paimon: open %s: %w", disp, err))
 		}
-	}
-	var o TableOptions
-	if opts != nil {
-		o = *opts
 	}
 	if o.Name == "" {
 		o.Name = name
