@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // PositionAs returns the position of type T inside p: p itself when it is a
@@ -31,7 +33,7 @@ func PositionAs[T any](p Position, kinds ...string) (*T, error) {
 			return nil, errors.New("nil position")
 		}
 		if !slices.Contains(kinds, v.PositionKind) {
-			return nil, fmt.Errorf("position of kind %q, want %s", v.PositionKind, strings.Join(kinds, " or "))
+			return nil, fmt.Errorf("position of kind %s, want %s", redact.Quote(v.PositionKind), strings.Join(kinds, " or "))
 		}
 		out := new(T)
 		if err := json.Unmarshal(v.JSON, out); err != nil {
@@ -39,6 +41,6 @@ func PositionAs[T any](p Position, kinds ...string) (*T, error) {
 		}
 		return out, nil
 	default:
-		return nil, fmt.Errorf("position of type %T (kind %q), want %s", p, p.Kind(), strings.Join(kinds, " or "))
+		return nil, fmt.Errorf("position of type %T (kind %s), want %s", p, redact.Quote(p.Kind()), strings.Join(kinds, " or "))
 	}
 }
