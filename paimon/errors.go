@@ -141,3 +141,30 @@ func (e *wrapError) Error() string {
 	return e.msg + ": " + strings.TrimPrefix(e.err.Error(), pkgPrefix)
 }
 func (e *wrapError) Unwrap() error { return e.err }
+
+// maxForeignText bounds the text of an error from another package (a
+// storage driver's, which may quote a whole URL) in an error of this one.
+const maxForeignText = 512
+
+// cutText returns err with its message cut to maxForeignText bytes (at a
+// rune boundary, the full length said); errors.Is and errors.As still reach
+// err. A shorter message is returned as is.
+func cutText(err error) error {
+	msg := err.Error()
+	if len(msg) <= maxForeignText {
+		return err
+	}
+	cut := maxForeignText
+	for cut > 0 && !utf8.RuneStart(msg[cut]) {
+		cut--
+	}
+	return &cutError{msg: fmt.Sprintf("%s… (%d bytes)", msg[:cut], len(msg)), err: err}
+}
+
+type cutError struct {
+	msg string
+	err error
+}
+
+func (e *cutError) Error() string { return e.msg }
+func (e *cutError) Unwrap() error { return e.err }

@@ -128,7 +128,7 @@ func NewTable(bucket *blob.Bucket, path string, opts *TableOptions) (*Table, err
 	prefix := normalizePrefix(path)
 	for _, seg := range strings.Split(strings.TrimSuffix(prefix, "/"), "/") {
 		if seg == ".." || seg == "." {
-			return nil, fmt.Errorf("paimon: table path %q has a %q element", path, seg)
+			return nil, fmt.Errorf("paimon: table path %s has a %q element", redact.QuoteKey(path), seg)
 		}
 	}
 	t := &Table{bucket: bucket, path: prefix, base: prefix, branch: "main", o: o}
@@ -211,14 +211,22 @@ func OpenTable(ctx context.Context, rawURL string, opts *TableOptions) (*Table, 
 		}
 		u, err := url.Parse(rawURL)
 		if err != nil {
-			return nil, red.Error(fmt.Errorf("paimon: table URL %s: %w", redact.URL(rawURL), redact.ParseError(err)))
+			return nil, red.Error(fmt.Errorf("paimon: table URL %s: %w", redact.Quote(redact.URL(rawURL)), redact.ParseError(err)))
+		}
+		switch {
+		case len(u.Host) > maxHost:
+			// No store names a bucket so (S3 and Azure: 63 bytes, GCS: 222).
+			return nil, red.Error(fmt.Errorf("paimon: table URL %s: bucket name of %d bytes, longer than any host name (%d)", redact.Quote(redact.URL(rawURL)), len(u.Host), maxHost))
+		case !mux.ValidBucketScheme(u.Scheme):
+			return nil, red.Error(fmt.Errorf("paimon: table URL %s: no driver for scheme %s: import its gocloud package (gocloud.dev/blob/s3blob, gcsblob, azureblob, memblob) or pass a TableOptions.URLMux that has it", redact.Quote(redact.URL(rawURL)), redact.Quote(u.Scheme)))
 		}
 		prefix = u.Path
 		u.Path, u.RawPath = "", ""
 		disp = u.Scheme + "://" + u.Host + "/" + strings.Trim(prefix, "/")
 		b, err = mux.OpenBucket(ctx, u.String())
 		if err != nil {
-			return nil, red.Error(fmt.Errorf("paimon: open %s: %w", disp, err))
+			// The driver's error may quote the whole URL: masked, then cut.
+			return nil, fmt.Errorf("paimon: open %s: %w", redact.QuoteKey(disp), cutText(red.Error(err)))
 		}
 	}
 	if o.Name == "" {
@@ -235,6 +243,10 @@ func OpenTable(ctx context.Context, rawURL string, opts *TableOptions) (*Table, 
 	}
 	return t, nil
 }
+
+// maxHost is the longest host name (RFC 1035): a longer bucket name in a
+// table URL is refused.
+const maxHost = 255
 
 // Close closes the bucket if the table was opened with OpenTable; it does
 // nothing for tables made with NewTable.
