@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // ClaimMode is how the new job takes over the restored snapshot's files:
@@ -59,7 +60,7 @@ func (m ClaimMode) validate() error {
 	case ClaimAuto, ClaimNoClaim, ClaimClaim, ClaimLegacy:
 		return nil
 	}
-	return fmt.Errorf("flinkckpt: claim mode %q: want NO_CLAIM, CLAIM or LEGACY", string(m))
+	return fmt.Errorf("flinkckpt: claim mode %s: want NO_CLAIM, CLAIM or LEGACY", redact.Quote(string(m)))
 }
 
 // hasClaimModes: restore modes came with Flink 1.15 (FLIP-193). An unknown
