@@ -278,7 +278,9 @@ func (cj *candidateJSON) candidate() (*Candidate, error) {
 
 // RawPosition is a position read back from a decision document. It keeps the
 // kind, summary, launch and kind-specific JSON; each resolver package offers a
-// typed accessor that decodes JSON into its own position type.
+// typed accessor that decodes JSON into its own position type. Its methods
+// have value receivers, as every Position's: a RawPosition and a
+// *RawPosition are both Positions and marshal alike.
 type RawPosition struct {
 	PositionKind string          // the "kind" field
 	Summary      string          // the "summary" field
@@ -286,19 +288,22 @@ type RawPosition struct {
 	JSON         json.RawMessage // the "position" field, as recorded
 }
 
-var _ Position = (*RawPosition)(nil)
+var (
+	_ Position = RawPosition{}
+	_ Position = (*RawPosition)(nil)
+)
 
 // Kind returns the recorded kind.
-func (p *RawPosition) Kind() string { return p.PositionKind }
+func (p RawPosition) Kind() string { return p.PositionKind }
 
 // String returns the recorded summary.
-func (p *RawPosition) String() string { return p.Summary }
+func (p RawPosition) String() string { return p.Summary }
 
 // Launch returns the recorded launch.
-func (p *RawPosition) Launch() Launch { return p.Start }
+func (p RawPosition) Launch() Launch { return p.Start }
 
 // MarshalJSON returns the recorded position JSON (null when there is none).
-func (p *RawPosition) MarshalJSON() ([]byte, error) {
+func (p RawPosition) MarshalJSON() ([]byte, error) {
 	if len(p.JSON) == 0 {
 		return []byte("null"), nil
 	}
