@@ -14,6 +14,7 @@ import (
 	"gocloud.dev/blob/fileblob"
 
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/resume/localblob"
 	"github.com/resumekit/resumekit/resume/resumetest/s3test"
 )
 
@@ -194,5 +195,33 @@ func TestFlinkOverS3(t *testing.T) {
 	out, errOut, code = runFlinkCLI(t, "flink", "inspect", insp, "--json")
 	if code != ExitOK || !strings.Contains(out, `"missing_files": 0`) {
 		t.Errorf("inspect over S3: exit %d %s %s", code, out, errOut)
+	}
+}
+
+// TestFlinkInspectLabelsTheCheckpointID: the summary line names the
+// checkpoint id as such (it read "snapshot of unknown kind 1", the id
+// looking like part of the kind).
+func TestFlinkInspectLabelsTheCheckpointID(t *testing.T) {
+	dir := t.TempDir()
+	b, err := localblob.OpenBucket(dir, &localblob.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &flinkckpttest.Layout{Bucket: b, Prefix: "ck/", Root: "file://" + filepath.ToSlash(dir) + "/"}
+	// Version 3 records no properties, and the dir is named neither
+	// chk-<n> nor savepoint-…: nothing tells its kind.
+	_, err = l.Savepoint(context.Background(), "copied-by-hand", 7, &flinkckpttest.Checkpoint{Version: 3})
+	b.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runFlinkCLI(t, "flink", "inspect", filepath.Join(dir, "ck", "copied-by-hand"))
+	if code != ExitOK || !strings.Contains(out, "\n  snapshot of unknown kind, checkpoint id 7, _metadata version 3,") {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+	root := localLayout(t)
+	out, errOut, code = runFlinkCLI(t, "flink", "inspect", filepath.Join(root, flinkTestJob, "chk-1"))
+	if code != ExitOK || !strings.Contains(out, "\n  checkpoint, checkpoint id 1, _metadata version 4,") {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
 	}
 }
