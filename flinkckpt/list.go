@@ -44,7 +44,9 @@ type Snapshot struct {
 	// Key of the dir in the bucket, ending in "/".
 	Key string
 	// Path is the dir's Flink URI ("" when unknown: Reason asks for a
-	// Flink root).
+	// Flink root). For a StateTooLarge snapshot, whose _metadata is not
+	// read, it is what Options.FlinkRoot (else FallbackFlinkRoot) names the
+	// dir.
 	Path         string
 	JobID        string
 	CheckpointID int64
@@ -166,6 +168,15 @@ func inspect(ctx context.Context, b *blob.Bucket, s *Snapshot, rs *roots, o Opti
 		return err, nil
 	case errors.As(err, &tooLarge):
 		s.State, s.Reason, s.ModTime = StateTooLarge, err.Error(), mod
+		// The _metadata that would tell was not read: the Flink path is
+		// the given root's (or the location's likely root's) name for it.
+		m := rs.given
+		if m == nil {
+			m = rs.fallback
+		}
+		if p, ok := m.uri(s.Key); ok {
+			s.Path = strings.TrimSuffix(p, "/")
+		}
 		return err, nil
 	case err != nil && isContentError(err):
 		s.State, s.Reason = StateBroken, err.Error()

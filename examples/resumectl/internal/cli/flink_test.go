@@ -225,3 +225,38 @@ func TestFlinkInspectLabelsTheCheckpointID(t *testing.T) {
 		t.Errorf("exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// TestFlinkListTooLargeShowsItsFlinkPath: a too-large row's DIR is the
+// snapshot's Flink URI like the other rows' (file://…), not the local path
+// of its key.
+func TestFlinkListTooLargeShowsItsFlinkPath(t *testing.T) {
+	root := localLayout(t)
+	out, errOut, code := runFlinkCLI(t, "flink", "list", root, "--flink-max-metadata-size", "100")
+	if code != ExitOK {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+	rows := 0
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 4 || f[0] != "too-large" {
+			continue
+		}
+		rows++
+		if want := "file://" + filepath.ToSlash(filepath.Join(root, flinkTestJob, "chk-"+f[2])); f[3] != want {
+			t.Errorf("too-large row's DIR %s, want %s:\n%s", f[3], want, line)
+		}
+	}
+	if rows == 0 {
+		t.Errorf("no too-large row:\n%s", out)
+	}
+	out, _, _ = runFlinkCLI(t, "flink", "list", root, "--flink-max-metadata-size", "100", "--json")
+	var got []flinkListEntry
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, en := range got {
+		if en.State == "too-large" && !strings.HasPrefix(en.Path, "file://") {
+			t.Errorf("too-large entry without a path: %+v", en)
+		}
+	}
+}
