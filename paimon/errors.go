@@ -53,9 +53,14 @@ func corruptf(key, format string, args ...any) error {
 // leaders, …), or characters that print as nothing (Hangul fillers, the
 // braille blank, variation selectors), so that
 // consumer-<id> stays inside the consumer folder on every store and reads as
-// what it is. Paimon itself checks less; a job may still use an id this
-// refuses, but resumekit will not write or read files for it. Errors quote
-// the id truncated.
+// what it is. Errors quote the id truncated.
+//
+// It checks ids a caller gives: Table.Consumer, PlanResetConsumer,
+// ResetConsumer, DeleteConsumer, NewResolver and TableOptions.Branch refuse
+// such an id with ErrInvalidID before any call to the store. Paimon itself
+// checks less, so a job may have used an id this refuses: Table.Consumers
+// lists and reads every consumer file it finds, whatever its name, as
+// Paimon's $consumers table does (print the names escaped: resumectl does).
 func ValidateID(kind, id string) error {
 	bad := func(why string) error {
 		return fmt.Errorf("paimon: %s id %s %s: %w", kind, redact.Quote(id), why, ErrInvalidID)
