@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // ClaimMode is how the new job takes over the restored snapshot's files:
@@ -59,7 +60,7 @@ func (m ClaimMode) validate() error {
 	case ClaimAuto, ClaimNoClaim, ClaimClaim, ClaimLegacy:
 		return nil
 	}
-	return fmt.Errorf("flinkckpt: claim mode %q: want NO_CLAIM, CLAIM or LEGACY", string(m))
+	return fmt.Errorf("flinkckpt: claim mode %s: want NO_CLAIM, CLAIM or LEGACY", redact.Quote(string(m)))
 }
 
 // hasClaimModes: restore modes came with Flink 1.15 (FLIP-193). An unknown
@@ -101,14 +102,17 @@ func (o Options) claimFor(backend string) (ClaimMode, string) {
 }
 
 // keepAdvice is the warning about keeping the restored snapshot, which
-// follows the claim mode.
+// follows the claim mode; each text holds #12's words for its mode: NO_CLAIM
+// "until the new job's first completed checkpoint", CLAIM "Flink owns it
+// now", LEGACY (and Flink before 1.15) "do not delete while the new job's
+// checkpoints may reference it".
 func keepAdvice(path string, mode ClaimMode, why string) resume.Warning {
 	switch mode {
 	case ClaimClaim:
-		return resume.Warnf(WarnOwnedByNewJob, "restored in CLAIM mode (%s): %s belongs to the new job now and Flink deletes it once a newer checkpoint subsumes it; do not delete it yourself or restore another job from it",
+		return resume.Warnf(WarnOwnedByNewJob, "CLAIM: Flink owns it now: restored in CLAIM mode (%s), %s belongs to the new job, which deletes it once a newer checkpoint subsumes it; do not delete it yourself or restore another job from it",
 			why, path)
 	case ClaimLegacy, ClaimAuto:
-		return resume.Warnf(WarnKeepWhileReferenced, "do not delete %s while the new job's checkpoints may reference it: in LEGACY mode (%s) the new job's incremental checkpoints keep using its files, with no point at which it becomes safe",
+		return resume.Warnf(WarnKeepWhileReferenced, "do not delete while the new job's checkpoints may reference it (%s): in LEGACY mode (%s) the new job's incremental checkpoints keep using its files, with no point at which it becomes safe",
 			path, why)
 	}
 	return resume.Warnf(WarnKeepUntilFirstCheckpoint, "keep %s until the new job's first completed checkpoint: in NO_CLAIM mode (%s) Flink never deletes it, and until then a failure restores from it again",

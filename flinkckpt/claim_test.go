@@ -3,6 +3,7 @@ package flinkckpt_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -63,12 +64,23 @@ func TestClaimModeInLaunch(t *testing.T) {
 			if p.ClaimMode != tc.wantMode || !c.HasWarning(tc.wantWarn) {
 				t.Errorf("mode %q, warnings %q", p.ClaimMode, c.Warnings)
 			}
+			// #12's words for each mode, literally, and the path.
+			phrase := map[string]string{
+				flinkckpt.WarnKeepUntilFirstCheckpoint: "until the new job's first completed checkpoint",
+				flinkckpt.WarnOwnedByNewJob:            "Flink owns it now",
+				flinkckpt.WarnKeepWhileReferenced:      "do not delete while the new job's checkpoints may reference it",
+			}[tc.wantWarn]
+			for _, w := range c.Warnings {
+				if w.Code == tc.wantWarn && (!strings.Contains(w.Text, phrase) || !strings.Contains(w.Text, path)) {
+					t.Errorf("%s: %q does not say %q and the path", w.Code, w.Text, phrase)
+				}
+			}
 			for _, other := range []string{flinkckpt.WarnKeepUntilFirstCheckpoint, flinkckpt.WarnOwnedByNewJob, flinkckpt.WarnKeepWhileReferenced} {
 				if other != tc.wantWarn && c.HasWarning(other) {
 					t.Errorf("also warns %s: %q", other, c.Warnings)
 				}
 			}
-			if tc.backend == "changelog" && tc.wantMode == "CLAIM" && !hasWarning(c.Warnings, flinkckpt.WarnOwnedByNewJob, `^restored in CLAIM mode \(changelog state backend: NO_CLAIM forces a full first checkpoint.*FLINK-38307\): s3a://.*/chk-2 belongs to the new job now`) {
+			if tc.backend == "changelog" && tc.wantMode == "CLAIM" && !hasWarning(c.Warnings, flinkckpt.WarnOwnedByNewJob, `^CLAIM: Flink owns it now: restored in CLAIM mode \(changelog state backend: NO_CLAIM forces a full first checkpoint.*FLINK-38307\), s3a://.*/chk-2 belongs to the new job`) {
 				t.Errorf("warnings %q", c.Warnings)
 			}
 		})

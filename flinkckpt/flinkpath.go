@@ -9,6 +9,7 @@ import (
 	"gocloud.dev/gcerrors"
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // mapping translates Flink file-system URIs to bucket keys: the URI root
@@ -116,7 +117,7 @@ func parseDefaultFS(s string) (defaultFS, error) {
 	c := strings.TrimSuffix(canonicalURI(s, defaultFS{}), "/")
 	i := strings.Index(c, "://")
 	if i <= 0 || !validScheme(c[:i]) || c[i+3:] == "" || strings.ContainsAny(c[i+3:], "/?#") {
-		return defaultFS{}, fmt.Errorf("flinkckpt: default file system %q is not scheme://authority (e.g. hdfs://ns)", s)
+		return defaultFS{}, fmt.Errorf("flinkckpt: default file system %s is not scheme://authority (e.g. hdfs://ns)", redact.QuoteKey(redact.URL(s)))
 	}
 	return defaultFS{scheme: c[:i], authority: c[i+3:]}, nil
 }
@@ -153,7 +154,7 @@ func givenMapping(flinkRoot, prefix, entropyKey string, dfs defaultFS) (*mapping
 	}
 	ae := authorityEnd(root)
 	if ae < 0 {
-		return nil, fmt.Errorf("flinkckpt: Flink root %q is not a file-system URI such as s3a://bucket/path", flinkRoot)
+		return nil, fmt.Errorf("flinkckpt: Flink root %s is not a file-system URI such as s3a://bucket/path", redact.QuoteKey(redact.URL(flinkRoot)))
 	}
 	path := root[ae-1:] // starts with "/"
 	var m *mapping
@@ -165,14 +166,14 @@ func givenMapping(flinkRoot, prefix, entropyKey string, dfs defaultFS) (*mapping
 	}
 	if m == nil {
 		if first := firstSegment(prefix); first != "" && strings.Contains(path, "/"+first) {
-			return nil, fmt.Errorf("flinkckpt: Flink root %q names a path inside or beside %q, not %q itself, one of its parent dirs, or the bucket root: pass the Flink URI of one of those (e.g. the value of execution.checkpointing.dir)",
-				flinkRoot, prefix, prefix)
+			return nil, fmt.Errorf("flinkckpt: Flink root %s names a path inside or beside %s, not %[2]s itself, one of its parent dirs, or the bucket root: pass the Flink URI of one of those (e.g. the value of execution.checkpointing.dir)",
+				redact.QuoteKey(redact.URL(flinkRoot)), redact.QuoteKey(prefix))
 		}
 		m = &mapping{root: root}
 	}
 	m = lift(m)
 	if u, ok := m.uri(prefix); !ok || (prefix != "" && !strings.HasSuffix(u, "/"+prefix)) {
-		return nil, fmt.Errorf("flinkckpt: Flink root %q does not map %q to a Flink path ending with it", flinkRoot, prefix)
+		return nil, fmt.Errorf("flinkckpt: Flink root %s does not map %s to a Flink path ending with it", redact.QuoteKey(redact.URL(flinkRoot)), redact.QuoteKey(prefix))
 	}
 	return m, nil
 }
@@ -304,7 +305,7 @@ func settle(ctx context.Context, b *blob.Bucket, inf *inference) (m *mapping, ca
 	case gcerrors.Code(err) == gcerrors.NotFound:
 		return inf.alt, 1, nil
 	default:
-		return nil, 1, fmt.Errorf("flinkckpt: attributes of %q: %w", k, err)
+		return nil, 1, fmt.Errorf("flinkckpt: attributes of %s: %w", redact.QuoteKey(k), err)
 	}
 }
 

@@ -134,6 +134,15 @@ func TestOversizedMetadataRefusedBeforeReading(t *testing.T) {
 	}
 	snaps, _ := flinkckpt.List(e.ctx, e.bucket, "ck/", &flinkckpt.Options{MaxMetadataSize: 1 << 20, FlinkRoot: e.l.FlinkRoot()})
 	if len(snaps) != 2 || snaps[0].State != flinkckpt.StateTooLarge || snaps[1].State != flinkckpt.StateComplete {
-		t.Errorf("List: %+v", snaps)
+		t.Fatalf("List: %+v", snaps)
+	}
+	// Its Flink path is named like the others' (from the given root, or
+	// the location's likely root), though its _metadata was not read.
+	if want := "s3a://bucket/ck/" + jobA + "/chk-2"; snaps[0].Path != want {
+		t.Errorf("too-large Path %q, want %q", snaps[0].Path, want)
+	}
+	snaps, _ = flinkckpt.List(e.ctx, e.bucket, "ck/", &flinkckpt.Options{MaxMetadataSize: 1 << 20, FallbackFlinkRoot: "s3://bucket/"})
+	if want := "s3://bucket/ck/" + jobA + "/chk-2"; len(snaps) != 2 || snaps[0].Path != want {
+		t.Errorf("too-large with a fallback root: %+v, want Path %q", snaps, want)
 	}
 }

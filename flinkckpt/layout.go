@@ -14,6 +14,7 @@ import (
 	"gocloud.dev/gcerrors"
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // listPageSize is the page size of delimiter listings (S3's maximum).
@@ -168,7 +169,7 @@ func listDir(ctx context.Context, b *blob.Bucket, dir string, f func(*blob.ListO
 		objs, next, err := b.ListPage(ctx, token, listPageSize, &blob.ListOptions{Prefix: dir, Delimiter: "/"})
 		pages++
 		if err != nil {
-			return pages, fmt.Errorf("flinkckpt: list %q: %w", dir, err)
+			return pages, fmt.Errorf("flinkckpt: list %s: %w", redact.QuoteKey(dir), err)
 		}
 		for _, o := range objs {
 			f(o)
@@ -192,9 +193,9 @@ func readMetadata(ctx context.Context, b *blob.Bucket, dir string, limit int64) 
 	r, err := b.NewReader(ctx, key, nil)
 	if err != nil {
 		if gcerrors.Code(err) == gcerrors.NotFound {
-			return nil, time.Time{}, fmt.Errorf("flinkckpt: %q: %w", key, ErrNoMetadata)
+			return nil, time.Time{}, fmt.Errorf("flinkckpt: %s: %w", redact.QuoteKey(key), ErrNoMetadata)
 		}
-		return nil, time.Time{}, fmt.Errorf("flinkckpt: read %q: %w", key, err)
+		return nil, time.Time{}, fmt.Errorf("flinkckpt: read %s: %w", redact.QuoteKey(key), err)
 	}
 	defer r.Close()
 	// Content errors return the modification time too (it ranks a broken
@@ -211,12 +212,12 @@ func readMetadata(ctx context.Context, b *blob.Bucket, dir string, limit int64) 
 			return nil, mod, &TooLargeError{Key: key, Size: -1, Limit: limit}
 		}
 		if ctxErr := ctx.Err(); ctxErr != nil {
-			return nil, time.Time{}, fmt.Errorf("flinkckpt: read %q: %w", key, ctxErr)
+			return nil, time.Time{}, fmt.Errorf("flinkckpt: read %s: %w", redact.QuoteKey(key), ctxErr)
 		}
 		if gcerrors.Code(err) == gcerrors.NotFound {
-			return nil, time.Time{}, fmt.Errorf("flinkckpt: %q: %w", key, ErrNoMetadata)
+			return nil, time.Time{}, fmt.Errorf("flinkckpt: %s: %w", redact.QuoteKey(key), ErrNoMetadata)
 		}
-		return nil, mod, fmt.Errorf("flinkckpt: %q: %w", key, err)
+		return nil, mod, fmt.Errorf("flinkckpt: %s: %w", redact.QuoteKey(key), err)
 	}
 	if md.Version <= 3 && isSavepointDir(dir) {
 		// Versions 2 and 3 record no properties: Flink named the dir.

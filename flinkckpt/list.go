@@ -10,6 +10,7 @@ import (
 	"gocloud.dev/blob"
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // State is the state of a checkpoint or savepoint dir.
@@ -43,7 +44,9 @@ type Snapshot struct {
 	// Key of the dir in the bucket, ending in "/".
 	Key string
 	// Path is the dir's Flink URI ("" when unknown: Reason asks for a
-	// Flink root).
+	// Flink root). For a StateTooLarge snapshot, whose _metadata is not
+	// read, it is what Options.FlinkRoot (else FallbackFlinkRoot) names the
+	// dir.
 	Path         string
 	JobID        string
 	CheckpointID int64
@@ -84,7 +87,7 @@ func List(ctx context.Context, b *blob.Bucket, prefix string, opts *Options) ([]
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("flinkckpt: list %q: %w", prefix, err)
+		return nil, fmt.Errorf("flinkckpt: list %s: %w", redact.QuoteKey(prefix), err)
 	}
 	l, err := discover(ctx, b, prefix, o.JobID, o.Concurrency)
 	if err != nil {
@@ -112,7 +115,7 @@ func List(ctx context.Context, b *blob.Bucket, prefix string, opts *Options) ([]
 		return nil
 	})
 	if err := ctx.Err(); err != nil {
-		return out, fmt.Errorf("flinkckpt: list %q: %w", prefix, err)
+		return out, fmt.Errorf("flinkckpt: list %s: %w", redact.QuoteKey(prefix), err)
 	}
 	return out, errors.Join(errs...)
 }
@@ -144,7 +147,7 @@ func Inspect(ctx context.Context, b *blob.Bucket, key string, opts *Options) (*S
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
-		return s, fmt.Errorf("flinkckpt: inspect %q: %w", dir, err)
+		return s, fmt.Errorf("flinkckpt: inspect %s: %w", redact.QuoteKey(dir), err)
 	}
 	bad, err := inspect(ctx, b, s, rs, o)
 	if err != nil {
@@ -165,6 +168,15 @@ func inspect(ctx context.Context, b *blob.Bucket, s *Snapshot, rs *roots, o Opti
 		return err, nil
 	case errors.As(err, &tooLarge):
 		s.State, s.Reason, s.ModTime = StateTooLarge, err.Error(), mod
+		// The _metadata that would tell was not read: the Flink path is
+		// the given root's (or the location's likely root's) name for it.
+		m := rs.given
+		if m == nil {
+			m = rs.fallback
+		}
+		if p, ok := m.uri(s.Key); ok {
+			s.Path = strings.TrimSuffix(p, "/")
+		}
 		return err, nil
 	case err != nil && isContentError(err):
 		s.State, s.Reason = StateBroken, err.Error()
@@ -208,7 +220,7 @@ func inspect(ctx context.Context, b *blob.Bucket, s *Snapshot, rs *roots, o Opti
 	}
 	if contradiction != "" {
 		s.State, s.Reason = StateBroken, "Flink root contradicts its references: "+contradiction
-		return fmt.Errorf("flinkckpt: %q: %s", s.Key, s.Reason), nil
+		return fmt.Errorf("flinkckpt: %s: %s", redact.QuoteKey(s.Key), s.Reason), nil
 	}
 	if o.SkipVerify {
 		s.State, s.Reason = StateUnverified, fmt.Sprintf("_metadata version %d parses (%d file references not checked: verification is off)%s", md.Version, len(md.Files), noPath)
@@ -224,10 +236,10 @@ func inspect(ctx context.Context, b *blob.Bucket, s *Snapshot, rs *roots, o Opti
 	switch {
 	case !v.OK():
 		s.State, s.Reason = StateBroken, v.Problem()+noPath
-		return fmt.Errorf("flinkckpt: %q: %s", s.Key, s.Reason), nil
+		return fmt.Errorf("flinkckpt: %s: %s", redact.QuoteKey(s.Key), s.Reason), nil
 	case v.Unchecked > 0 && o.Strict:
 		s.State, s.Reason = StateBroken, v.Problem()+" (strict mode)"+noPath
-		return fmt.Errorf("flinkckpt: %q: %s", s.Key, s.Reason), nil
+		return fmt.Errorf("flinkckpt: %s: %s", redact.QuoteKey(s.Key), s.Reason), nil
 	case v.Unchecked > 0:
 		s.State, s.Reason = StateUnverified, fmt.Sprintf("_metadata version %d, %d operators, %d checked referenced files exist with their recorded sizes; %s%s",
 			md.Version, len(md.Operators), v.Checked(), v.Problem(), noPath)

@@ -11,6 +11,7 @@ import (
 	"gocloud.dev/blob"
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // DefaultName is the resolver's name when Options.Name is empty.
@@ -168,17 +169,17 @@ var hexJobRE = regexp.MustCompile(`^[0-9a-f]{32}$`)
 func (o *Options) validate() error {
 	switch {
 	case o.JobID != "" && !hexJobRE.MatchString(o.JobID):
-		return fmt.Errorf("flinkckpt: job id %q is not 32 lower-case hex characters", o.JobID)
+		return fmt.Errorf("flinkckpt: job id %s is not 32 lower-case hex characters", redact.Quote(o.JobID))
 	case o.FlinkRoot != "" && !isFlinkURI(o.FlinkRoot):
-		return fmt.Errorf("flinkckpt: Flink root %q is not a file-system URI such as s3a://bucket/path", o.FlinkRoot)
+		return fmt.Errorf("flinkckpt: Flink root %s is not a file-system URI such as s3a://bucket/path", redact.QuoteKey(redact.URL(o.FlinkRoot)))
 	case o.FallbackFlinkRoot != "" && !isFlinkURI(o.FallbackFlinkRoot):
-		return fmt.Errorf("flinkckpt: fallback Flink root %q is not a file-system URI such as s3://bucket/path", o.FallbackFlinkRoot)
+		return fmt.Errorf("flinkckpt: fallback Flink root %s is not a file-system URI such as s3://bucket/path", redact.QuoteKey(redact.URL(o.FallbackFlinkRoot)))
 	case o.Concurrency < 0:
 		return fmt.Errorf("flinkckpt: negative concurrency %d", o.Concurrency)
 	case o.MaxMetadataSize < 0:
 		return fmt.Errorf("flinkckpt: negative metadata size limit %d", o.MaxMetadataSize)
 	case strings.Contains(o.EntropyKey, "/"):
-		return fmt.Errorf("flinkckpt: entropy key %q contains a slash", o.EntropyKey)
+		return fmt.Errorf("flinkckpt: entropy key %s contains a slash", redact.Quote(o.EntropyKey))
 	case o.Strict && o.AllowUnverified:
 		return errors.New("flinkckpt: Strict and AllowUnverified contradict each other")
 	case o.Observe < 0:
@@ -196,9 +197,9 @@ func (o *Options) validate() error {
 	for i, x := range o.ExtraRoots {
 		switch {
 		case x.Bucket == nil:
-			return fmt.Errorf("flinkckpt: extra root %d (%s): nil bucket", i, x.FlinkRoot)
+			return fmt.Errorf("flinkckpt: extra root %d (%s): nil bucket", i, redact.QuoteKey(redact.URL(x.FlinkRoot)))
 		case !isFlinkURI(x.FlinkRoot):
-			return fmt.Errorf("flinkckpt: extra root %q is not a file-system URI such as s3a://bucket/path", x.FlinkRoot)
+			return fmt.Errorf("flinkckpt: extra root %s is not a file-system URI such as s3a://bucket/path", redact.QuoteKey(redact.URL(x.FlinkRoot)))
 		}
 	}
 	if err := o.Intent.validate(); err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // Intent is what a restart is for: it decides which snapshots can serve.
@@ -43,7 +44,7 @@ func (i Intent) validate() error {
 	case IntentRestart, IntentUpgrade:
 		return nil
 	}
-	return fmt.Errorf("flinkckpt: intent %q: want restart or upgrade", string(i))
+	return fmt.Errorf("flinkckpt: intent %s: want restart or upgrade", redact.Quote(string(i)))
 }
 
 // State backend families, as the keyed state handle types show them

@@ -110,6 +110,19 @@ func TestIntentUpgrade(t *testing.T) {
 			t.Errorf("chose %d, reasons %q, warnings %q", p.CheckpointID, c.Reasons, c.Warnings)
 		}
 	})
+	// flinkckpttest wrote "full" and "canonical" unaligned checkpoints
+	// without their channel state: each backend's is refused.
+	for _, backend := range []string{"", "rocksdb-incremental", "full", "canonical", "changelog"} {
+		t.Run("UnalignedRefused/"+backend, func(t *testing.T) {
+			e := newEnv(t, "ck/", "s3a://bucket/", nil)
+			e.chk(jobA, 8, t0.Add(-time.Minute), &flinkckpttest.Checkpoint{Shared: shared("a", 1), StateBackend: backend})
+			e.chk(jobA, 9, t0, &flinkckpttest.Checkpoint{Shared: shared("a", 2), Unaligned: true, StateBackend: backend})
+			c, p := e.mustResolve(&flinkckpt.Options{Intent: flinkckpt.IntentUpgrade})
+			if p.CheckpointID != 8 || !hasLine(c.Reasons, `^chk-9 of job .*: refused for an upgrade: an unaligned checkpoint`) {
+				t.Errorf("chose %d, reasons %q", p.CheckpointID, c.Reasons)
+			}
+		})
+	}
 	if i, err := flinkckpt.ParseIntent("Upgrade"); err != nil || i != flinkckpt.IntentUpgrade {
 		t.Errorf("ParseIntent: %v %v", i, err)
 	}

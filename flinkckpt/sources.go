@@ -12,6 +12,7 @@ import (
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // ErrStateUnreadable is wrapped when a source operator's state file could
@@ -55,7 +56,7 @@ func Sources(ctx context.Context, b *blob.Bucket, key string, opts *Options) (*S
 	rd := &stateReader{ctx: ctx, b: b, snap: s, limit: sourcestate.DefaultMaxStreamSize}
 	st, err := sourcestate.Decode(s.Metadata, &sourcestate.Options{ReadStream: rd.read})
 	if err != nil {
-		err = fmt.Errorf("flinkckpt: source state of %q: %w", s.Key, err)
+		err = fmt.Errorf("flinkckpt: source state of %s: %w", redact.QuoteKey(s.Key), err)
 	}
 	return s, st, err
 }
@@ -74,7 +75,7 @@ type stateReader struct {
 func (r *stateReader) key(h *metadata.StreamHandle) (string, error) {
 	if h.Type == metadata.TypeRelativeFile {
 		if h.Path == "" || strings.HasPrefix(h.Path, "/") || strings.Contains("/"+h.Path+"/", "/../") {
-			return "", fmt.Errorf("relative state file %q escapes the snapshot dir", h.Path)
+			return "", fmt.Errorf("relative state file %s escapes the snapshot dir", redact.QuoteKey(h.Path))
 		}
 		return r.snap.Key + h.Path, nil
 	}
@@ -94,9 +95,9 @@ func (r *stateReader) key(h *metadata.StreamHandle) (string, error) {
 // snapshot's problem, anything else marks the state unreadable.
 func (r *stateReader) readError(key string, err error) error {
 	if gcerrors.Code(err) == gcerrors.NotFound && r.ctx.Err() == nil {
-		return fmt.Errorf("flinkckpt: read %q: %w", key, err)
+		return fmt.Errorf("flinkckpt: read %s: %w", redact.QuoteKey(key), err)
 	}
-	return fmt.Errorf("flinkckpt: read %q: %w: %w", key, ErrStateUnreadable, err)
+	return fmt.Errorf("flinkckpt: read %s: %w: %w", redact.QuoteKey(key), ErrStateUnreadable, err)
 }
 
 func (r *stateReader) read(h *metadata.StreamHandle) ([]byte, error) {
@@ -124,10 +125,10 @@ func (r *stateReader) read(h *metadata.StreamHandle) ([]byte, error) {
 		return nil, r.readError(key, err)
 	}
 	if int64(len(data)) > r.limit {
-		return nil, fmt.Errorf("%w: %q: more than %d bytes", sourcestate.ErrTooLarge, key, r.limit)
+		return nil, fmt.Errorf("%w: %s: more than %d bytes", sourcestate.ErrTooLarge, redact.QuoteKey(key), r.limit)
 	}
 	if n >= 0 && int64(len(data)) != n {
-		return nil, fmt.Errorf("flinkckpt: %q: segment at %d of %d bytes, read %d", key, off, n, len(data))
+		return nil, fmt.Errorf("flinkckpt: %s: segment at %d of %d bytes, read %d", redact.QuoteKey(key), off, n, len(data))
 	}
 	return data, nil
 }

@@ -10,6 +10,7 @@ import (
 	"gocloud.dev/gcerrors"
 
 	"github.com/resumekit/resumekit/resume/localblob"
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // statFiles checks the files at idx (each with a key) of files: in the
@@ -88,7 +89,7 @@ func statEach(ctx context.Context, b *blob.Bucket, files []FileCheck, idx []int,
 		case gcerrors.Code(err) == gcerrors.NotFound:
 			f.Checked = true
 		case err != nil:
-			return fmt.Errorf("flinkckpt: attributes of %q: %w", f.Key, err)
+			return fmt.Errorf("flinkckpt: attributes of %s: %w", redact.QuoteKey(f.Key), err)
 		default:
 			f.Checked, f.Exists, f.Size = true, true, a.Size
 		}

@@ -12,6 +12,7 @@ import (
 	"gocloud.dev/blob"
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // FileCheck is the verification of one referenced file (references to the
@@ -232,7 +233,7 @@ func verify(ctx context.Context, b *blob.Bucket, dir, path string, md *metadata.
 				if errors.Is(err, io.EOF) {
 					break
 				}
-				return nil, fmt.Errorf("flinkckpt: list %q: %w", dir, err)
+				return nil, fmt.Errorf("flinkckpt: list %s: %w", redact.QuoteKey(dir), err)
 			}
 			entries++
 			if !obj.IsDir {

@@ -10,6 +10,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // ConsumerOffsetsTopic is Kafka's internal topic that holds every group's
@@ -80,7 +82,7 @@ func decodeCommitRecord(key, value []byte) (rec commitRecord, ok bool, err error
 		return rec, false, fmt.Errorf("offset commit key (version %d): %w", k.Version, err)
 	}
 	if n := len(k.AppendTo(nil)); n != len(key) { // kmsg leaves trailing bytes unread
-		return rec, false, fmt.Errorf("offset commit key (version %d) for group %q: %d bytes after the partition", k.Version, k.Group, len(key)-n)
+		return rec, false, fmt.Errorf("offset commit key (version %d) for group %s: %d bytes after the partition", k.Version, redact.Quote(k.Group), len(key)-n)
 	}
 	rec = commitRecord{group: k.Group, topic: k.Topic, partition: k.Partition, offset: -1, commitMillis: -1}
 	if value == nil {
@@ -88,17 +90,17 @@ func decodeCommitRecord(key, value []byte) (rec commitRecord, ok bool, err error
 		return rec, true, nil
 	}
 	if len(value) < 2 {
-		return rec, false, fmt.Errorf("offset commit value of %d bytes for group %q %s/%d: shorter than its version", len(value), k.Group, k.Topic, k.Partition)
+		return rec, false, fmt.Errorf("offset commit value of %d bytes for group %s %s/%d: shorter than its version", len(value), redact.Quote(k.Group), k.Topic, k.Partition)
 	}
 	if v := int16(binary.BigEndian.Uint16(value)); v < 0 || v > maxCommitValueVersion {
-		return rec, false, fmt.Errorf("offset commit value for group %q %s/%d: unknown version %d (known: 0-%d)", k.Group, k.Topic, k.Partition, v, maxCommitValueVersion)
+		return rec, false, fmt.Errorf("offset commit value for group %s %s/%d: unknown version %d (known: 0-%d)", redact.Quote(k.Group), k.Topic, k.Partition, v, maxCommitValueVersion)
 	}
 	var v kmsg.OffsetCommitValue
 	if err := v.ReadFrom(value); err != nil {
-		return rec, false, fmt.Errorf("offset commit value (version %d) for group %q %s/%d: %w", v.Version, k.Group, k.Topic, k.Partition, err)
+		return rec, false, fmt.Errorf("offset commit value (version %d) for group %s %s/%d: %w", v.Version, redact.Quote(k.Group), k.Topic, k.Partition, err)
 	}
 	if n := len(v.AppendTo(nil)); n != len(value) {
-		return rec, false, fmt.Errorf("offset commit value (version %d) for group %q %s/%d: %d bytes after the last field", v.Version, k.Group, k.Topic, k.Partition, len(value)-n)
+		return rec, false, fmt.Errorf("offset commit value (version %d) for group %s %s/%d: %d bytes after the last field", v.Version, redact.Quote(k.Group), k.Topic, k.Partition, len(value)-n)
 	}
 	rec.offset, rec.commitMillis = v.Offset, v.CommitTimestamp
 	return rec, true, nil

@@ -1,6 +1,10 @@
 package kafkaoffset
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/resumekit/resumekit/resume/redact"
+)
 
 // CommitSource says how the old job committed the group's offsets
 // ([Options.CommitSource]), which decides what a commit proves.
@@ -41,7 +45,7 @@ func (s CommitSource) valid() error {
 	case CommitOnCheckpoint, CommitAuto, CommitUnknown:
 		return nil
 	}
-	return fmt.Errorf("kafkaoffset: unknown commit source %q: want %s, %s or %s", string(s), CommitOnCheckpoint, CommitAuto, CommitUnknown)
+	return fmt.Errorf("kafkaoffset: unknown commit source %s: want %s, %s or %s", redact.Quote(string(s)), CommitOnCheckpoint, CommitAuto, CommitUnknown)
 }
 
 // String returns the source's name, checkpoint for "".

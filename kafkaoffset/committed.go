@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/twmb/franz-go/pkg/kerr"
+
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // fetchCommitted reads the group's committed offsets of the resolver's
@@ -18,17 +20,17 @@ func (r *Resolver) fetchCommitted(ctx context.Context) (map[tp]int64, error) {
 			return out, nil
 		}
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("kafkaoffset: fetch offsets of group %q: %w", r.group, ctx.Err())
+			return nil, fmt.Errorf("kafkaoffset: fetch offsets of group %s: %w", redact.Quote(r.group), ctx.Err())
 		}
 		if !kerr.IsRetriable(err) || attempt >= r.retries {
 			tries := ""
 			if attempt > 0 {
 				tries = fmt.Sprintf(" (after %d tries)", attempt+1)
 			}
-			return nil, fmt.Errorf("kafkaoffset: fetch offsets of group %q%s: %w", r.group, tries, err)
+			return nil, fmt.Errorf("kafkaoffset: fetch offsets of group %s%s: %w", redact.Quote(r.group), tries, err)
 		}
 		if err := r.pause(ctx, attempt); err != nil {
-			return nil, fmt.Errorf("kafkaoffset: fetch offsets of group %q: %w", r.group, err)
+			return nil, fmt.Errorf("kafkaoffset: fetch offsets of group %s: %w", redact.Quote(r.group), err)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // choose picks p's start offset from its listed offsets. It is pure: the
@@ -113,8 +114,8 @@ func (r *Resolver) candidate(res []PartitionOffsets) (resume.Candidate, error) {
 		}
 	}
 	if r.group != "" && !r.hasAt && len(by[FromCommit]) == 0 {
-		return resume.Candidate{}, fmt.Errorf("kafkaoffset: group %q has no commits on %s: %w",
-			r.group, strings.Join(r.topics, ", "), resume.ErrNoPosition)
+		return resume.Candidate{}, fmt.Errorf("kafkaoffset: group %s has no commits on %s: %w",
+			redact.Quote(r.group), strings.Join(r.topics, ", "), resume.ErrNoPosition)
 	}
 	now := r.now()
 
@@ -336,7 +337,7 @@ func moved(before map[tp]int64, res []PartitionOffsets, group string, window tim
 	if len(changes) > maxNamed {
 		changes = append(changes[:maxNamed], fmt.Sprintf("and %d more", len(changes)-maxNamed))
 	}
-	return fmt.Errorf("%w: group %q's commits moved within %s: %s", ErrStillCommitting, group, window, strings.Join(changes, ", "))
+	return fmt.Errorf("%w: group %s's commits moved within %s: %s", ErrStillCommitting, redact.Quote(group), window, strings.Join(changes, ", "))
 }
 
 func fmtOffset(o int64, ok bool) string {
@@ -364,6 +365,6 @@ func recommitted(res []PartitionOffsets, group string, window time.Duration, sta
 	if len(in) > maxNamed {
 		in = append(in[:maxNamed], fmt.Sprintf("and %d more", len(in)-maxNamed))
 	}
-	return fmt.Errorf("%w: group %q committed inside the %s observation window (from %s) with unchanged offsets, as a running job with idle input does: %s",
-		ErrStillCommitting, group, window, start.UTC().Format(time.RFC3339), strings.Join(in, ", "))
+	return fmt.Errorf("%w: group %s committed inside the %s observation window (from %s) with unchanged offsets, as a running job with idle input does: %s",
+		ErrStillCommitting, redact.Quote(group), window, start.UTC().Format(time.RFC3339), strings.Join(in, ", "))
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/twmb/franz-go/pkg/kerr"
+
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // GroupMembersError is the error of a group that has members. A Flink
@@ -33,11 +35,11 @@ func (e *GroupMembersError) Error() string {
 		shown, more = shown[:3], fmt.Sprintf(" and %d more", len(e.Members)-3)
 	}
 	if e.Reset {
-		return fmt.Sprintf("kafkaoffset: reset: the group has active members: group %q is %s with %d members (%s%s): stop them first",
-			e.Group, e.State, len(e.Members), strings.Join(shown, ", "), more)
+		return fmt.Sprintf("kafkaoffset: reset: the group has active members: group %s is %s with %d members (%s%s): stop them first",
+			redact.Quote(e.Group), e.State, len(e.Members), strings.Join(shown, ", "), more)
 	}
-	return fmt.Sprintf("kafkaoffset: the group has active members: group %q is %s with %d members (%s%s): KafkaSource never joins its group (assign()), so another application shares the group id and its commits may not be the job's; give the job's own group.id",
-		e.Group, e.State, len(e.Members), strings.Join(shown, ", "), more)
+	return fmt.Sprintf("kafkaoffset: the group has active members: group %s is %s with %d members (%s%s): KafkaSource never joins its group (assign()), so another application shares the group id and its commits may not be the job's; give the job's own group.id",
+		redact.Quote(e.Group), e.State, len(e.Members), strings.Join(shown, ", "), more)
 }
 
 // Is reports whether target is ErrGroupNotEmpty.
@@ -54,13 +56,13 @@ func (r *Resolver) checkMembers(ctx context.Context) error {
 			return err
 		}
 		if ctx.Err() != nil {
-			return fmt.Errorf("kafkaoffset: describe group %q: %w", r.group, ctx.Err())
+			return fmt.Errorf("kafkaoffset: describe group %s: %w", redact.Quote(r.group), ctx.Err())
 		}
 		if !kerr.IsRetriable(err) || attempt >= r.retries {
-			return fmt.Errorf("kafkaoffset: describe group %q: %w", r.group, err)
+			return fmt.Errorf("kafkaoffset: describe group %s: %w", redact.Quote(r.group), err)
 		}
 		if err := r.pause(ctx, attempt); err != nil {
-			return fmt.Errorf("kafkaoffset: describe group %q: %w", r.group, err)
+			return fmt.Errorf("kafkaoffset: describe group %s: %w", redact.Quote(r.group), err)
 		}
 	}
 }

@@ -3,6 +3,8 @@ package kafkaoffset
 import (
 	"fmt"
 	"strings"
+
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // IsolationLevel is the isolation level of the consumer the new job reads
@@ -39,7 +41,7 @@ func (l IsolationLevel) valid() error {
 	case ReadCommitted, ReadUncommitted:
 		return nil
 	}
-	return fmt.Errorf("kafkaoffset: unknown isolation level %q: want %s or %s", string(l), ReadCommitted, ReadUncommitted)
+	return fmt.Errorf("kafkaoffset: unknown isolation level %s: want %s or %s", redact.Quote(string(l)), ReadCommitted, ReadUncommitted)
 }
 
 // String returns the level's name, read_committed for "".

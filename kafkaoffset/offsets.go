@@ -12,6 +12,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // Where a partition's chosen offset comes from ([PartitionOffsets.From], and
@@ -236,8 +238,8 @@ func (r *Resolver) lookup(ctx context.Context) ([]PartitionOffsets, error) {
 		}
 		if len(moved) > 0 {
 			slices.Sort(moved)
-			return parts, fmt.Errorf("%w: group %q committed while it was looked up: its newest commit records in %s hold other offsets than OffsetFetch answered: %s",
-				ErrStillCommitting, r.group, ConsumerOffsetsTopic, strings.Join(moved, ", "))
+			return parts, fmt.Errorf("%w: group %s committed while it was looked up: its newest commit records in %s hold other offsets than OffsetFetch answered: %s",
+				ErrStillCommitting, redact.Quote(r.group), ConsumerOffsetsTopic, strings.Join(moved, ", "))
 		}
 	}
 	if !r.noTimes {

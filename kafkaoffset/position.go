@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // KindOffsets is the Kind of a [Position].
@@ -195,18 +196,18 @@ func ParseSpecificOffsets(s string) (map[int32]int64, error) {
 		pv, okp := strings.CutPrefix(strings.TrimSpace(ps), "partition:")
 		ov, oko := strings.CutPrefix(strings.TrimSpace(os), "offset:")
 		if !ok || !okp || !oko {
-			return nil, fmt.Errorf("kafkaoffset: specific offsets entry %d %q: want partition:<n>,offset:<n>", i, pair)
+			return nil, fmt.Errorf("kafkaoffset: specific offsets entry %d %s: want partition:<n>,offset:<n>", i, redact.Quote(pair))
 		}
 		p, err := strconv.ParseInt(pv, 10, 32)
 		if err != nil || p < 0 {
-			return nil, fmt.Errorf("kafkaoffset: specific offsets entry %d %q: bad partition", i, pair)
+			return nil, fmt.Errorf("kafkaoffset: specific offsets entry %d %s: bad partition", i, redact.Quote(pair))
 		}
 		o, err := strconv.ParseInt(ov, 10, 64)
 		if err != nil || o < 0 {
-			return nil, fmt.Errorf("kafkaoffset: specific offsets entry %d %q: bad offset", i, pair)
+			return nil, fmt.Errorf("kafkaoffset: specific offsets entry %d %s: bad offset", i, redact.Quote(pair))
 		}
 		if _, dup := out[int32(p)]; dup {
-			return nil, fmt.Errorf("kafkaoffset: specific offsets entry %d %q: partition %d given twice", i, pair, p)
+			return nil, fmt.Errorf("kafkaoffset: specific offsets entry %d %s: partition %d given twice", i, redact.Quote(pair), p)
 		}
 		out[int32(p)] = o
 	}

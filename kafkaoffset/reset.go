@@ -8,6 +8,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // ErrGroupNotEmpty is matched by the [*GroupMembersError] that [ResetGroup]
@@ -78,12 +80,12 @@ func ResetGroup(ctx context.Context, client *kgo.Client, group string, p *Positi
 	adm := kadm.NewClient(client)
 	described, err := adm.DescribeGroups(ctx, group)
 	if err != nil {
-		return nil, fmt.Errorf("kafkaoffset: reset: describe group %q: %w", group, err)
+		return nil, fmt.Errorf("kafkaoffset: reset: describe group %s: %w", redact.Quote(group), err)
 	}
 	if d, ok := described[group]; ok {
 		switch {
 		case d.Err != nil && !errors.Is(d.Err, kerr.GroupIDNotFound):
-			return nil, fmt.Errorf("kafkaoffset: reset: describe group %q: %w", group, d.Err)
+			return nil, fmt.Errorf("kafkaoffset: reset: describe group %s: %w", redact.Quote(group), d.Err)
 		case len(d.Members) > 0:
 			e := &GroupMembersError{Group: group, State: d.State, Reset: true}
 			for _, m := range d.Members {
@@ -106,7 +108,7 @@ func ResetGroup(ctx context.Context, client *kgo.Client, group string, p *Positi
 	switch {
 	case errors.Is(err, kerr.GroupIDNotFound):
 	case err != nil:
-		return nil, fmt.Errorf("kafkaoffset: reset: fetch offsets of group %q: %w", group, err)
+		return nil, fmt.Errorf("kafkaoffset: reset: fetch offsets of group %s: %w", redact.Quote(group), err)
 	default:
 		fetched.Each(func(o kadm.OffsetResponse) {
 			if o.Err == nil && o.At >= 0 {
@@ -144,7 +146,7 @@ func ResetGroup(ctx context.Context, client *kgo.Client, group string, p *Positi
 	if execute && len(commit) > 0 && !hasErr(plan) {
 		resps, err := adm.CommitOffsets(ctx, group, commit)
 		if err != nil {
-			return plan, fmt.Errorf("kafkaoffset: reset: commit to group %q: %w", group, err)
+			return plan, fmt.Errorf("kafkaoffset: reset: commit to group %s: %w", redact.Quote(group), err)
 		}
 		for i := range plan {
 			if r, ok := resps.Lookup(plan[i].Topic, plan[i].Partition); ok && r.Err != nil {

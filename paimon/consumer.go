@@ -142,6 +142,11 @@ func (t *Table) readConsumer(ctx context.Context, id, key string) (c *Consumer, 
 // read again in rounds, ConsumerRetryInterval apart, at most ConsumerRetries
 // reads each: a table with many such files costs ConsumerRetries-1 pauses in
 // all, not per file (Paimon's per-file 10 × 200 ms would add up to minutes).
+//
+// Names found in storage are not held to ValidateID, which is for ids a
+// caller gives: a consumer-<id> file whose id has control or invisible
+// characters is listed and read like any other, as Paimon lists it; print
+// such ids escaped.
 func (t *Table) Consumers(ctx context.Context) ([]Consumer, error) {
 	dir := t.consumerDir()
 	if err := ctx.Err(); err != nil {

@@ -49,6 +49,24 @@
 // URLs need (gocloud.dev/blob/s3blob, gcsblob, azureblob, memblob). file://
 // URLs and plain paths always work.
 //
+// # S3 redirects
+//
+// s3blob's opener (the one on blob.DefaultURLMux) uses the AWS SDK's HTTP
+// client, which follows a 307 or 308 anywhere, also into another bucket:
+// a table would read another bucket's consumer file as its own. This package
+// imports no cloud SDK and cannot change that client. Package
+// [github.com/resumekit/resumekit/resume/s3open] is s3blob's opener with
+// redirects refused; register it on a blob.URLMux and pass that as
+// [TableOptions.URLMux]:
+//
+//	mux := new(blob.URLMux)
+//	mux.RegisterBucket(s3open.Scheme, new(s3open.URLOpener))
+//	table, err := paimon.OpenTable(ctx, "s3://warehouse/default.db/orders?region=eu-west-1",
+//		&paimon.TableOptions{URLMux: mux})
+//
+// A read that meets a redirect then fails with an error wrapping
+// s3open.ErrRedirect. With [NewTable], open the bucket with s3open yourself.
+//
 // # Local paths
 //
 // [OpenTable] opens a local table — a plain path or a file URL, whatever

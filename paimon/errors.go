@@ -53,9 +53,14 @@ func corruptf(key, format string, args ...any) error {
 // leaders, …), or characters that print as nothing (Hangul fillers, the
 // braille blank, variation selectors), so that
 // consumer-<id> stays inside the consumer folder on every store and reads as
-// what it is. Paimon itself checks less; a job may still use an id this
-// refuses, but resumekit will not write or read files for it. Errors quote
-// the id truncated.
+// what it is. Errors quote the id truncated.
+//
+// It checks ids a caller gives: Table.Consumer, PlanResetConsumer,
+// ResetConsumer, DeleteConsumer, NewResolver and TableOptions.Branch refuse
+// such an id with ErrInvalidID before any call to the store. Paimon itself
+// checks less, so a job may have used an id this refuses: Table.Consumers
+// lists and reads every consumer file it finds, whatever its name, as
+// Paimon's $consumers table does (print the names escaped: resumectl does).
 func ValidateID(kind, id string) error {
 	bad := func(why string) error {
 		return fmt.Errorf("paimon: %s id %s %s: %w", kind, redact.Quote(id), why, ErrInvalidID)
@@ -141,3 +146,30 @@ func (e *wrapError) Error() string {
 	return e.msg + ": " + strings.TrimPrefix(e.err.Error(), pkgPrefix)
 }
 func (e *wrapError) Unwrap() error { return e.err }
+
+// maxForeignText bounds the text of an error from another package (a
+// storage driver's, which may quote a whole URL) in an error of this one.
+const maxForeignText = 512
+
+// cutText returns err with its message cut to maxForeignText bytes (at a
+// rune boundary, the full length said); errors.Is and errors.As still reach
+// err. A shorter message is returned as is.
+func cutText(err error) error {
+	msg := err.Error()
+	if len(msg) <= maxForeignText {
+		return err
+	}
+	cut := maxForeignText
+	for cut > 0 && !utf8.RuneStart(msg[cut]) {
+		cut--
+	}
+	return &cutError{msg: fmt.Sprintf("%s… (%d bytes)", msg[:cut], len(msg)), err: err}
+}
+
+type cutError struct {
+	msg string
+	err error
+}
+
+func (e *cutError) Error() string { return e.msg }
+func (e *cutError) Unwrap() error { return e.err }

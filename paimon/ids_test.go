@@ -104,3 +104,22 @@ func TestIDLookalikes(t *testing.T) {
 		t.Errorf("a 1 MiB id: error of %d bytes", len(fmt.Sprint(err)))
 	}
 }
+
+// TestStoredIDsAreListedCallerIDsRefused: ValidateID is for ids a caller
+// gives; a consumer file found in storage whose id it would refuse (a
+// terminal escape) is listed and read by Consumers, as Paimon lists it,
+// while asking for that id by name is refused before any read.
+func TestStoredIDsAreListedCallerIDsRefused(t *testing.T) {
+	const evil = "ev\x1b[31mil"
+	b, tb := newTable(t, 3, nil)
+	tb.Consumer("job", 2)
+	tb.WriteFile("consumer/consumer-"+evil, []byte(`{"nextSnapshot":3}`))
+	tbl := openTable(t, b, tb.Path(), nil)
+	cs, err := tbl.Consumers(bg)
+	if err != nil || len(cs) != 2 || cs[0].ID != evil || cs[0].NextSnapshot != 3 || cs[1].ID != "job" {
+		t.Errorf("Consumers = %+v, %v", cs, err)
+	}
+	if _, err := tbl.Consumer(bg, evil); !errors.Is(err, paimon.ErrInvalidID) {
+		t.Errorf("Consumer(%q): %v, want ErrInvalidID", evil, err)
+	}
+}

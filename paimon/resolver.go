@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // DefaultName is the resolver's name when Options.Name is empty.
@@ -124,7 +125,7 @@ func checkMode(m, where string) error {
 	case "", ModeExactlyOnce, ModeAtLeastOnce:
 		return nil
 	}
-	return fmt.Errorf("paimon: %s %q: want %s or %s", where, m, ModeExactlyOnce, ModeAtLeastOnce)
+	return fmt.Errorf("paimon: %s %s: want %s or %s", where, redact.Quote(m), ModeExactlyOnce, ModeAtLeastOnce)
 }
 
 // Name returns the resolver's name.

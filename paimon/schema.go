@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // Table option keys resumekit reads (Paimon CoreOptions).
@@ -133,7 +135,7 @@ func ParseDuration(s string) (time.Duration, error) {
 		return 0, err
 	}
 	if n > int64((1<<63-1)/mult) {
-		return 0, fmt.Errorf("paimon: duration %q is too long", s)
+		return 0, fmt.Errorf("paimon: duration %s is too long", redact.Quote(s))
 	}
 	return time.Duration(n) * mult, nil
 }
@@ -147,11 +149,11 @@ func parseDurationParts(s string) (int64, time.Duration, error) {
 		i++
 	}
 	if i == 0 {
-		return 0, 0, fmt.Errorf("paimon: duration %q does not start with a number", in)
+		return 0, 0, fmt.Errorf("paimon: duration %s does not start with a number", redact.Quote(in))
 	}
 	n, err := strconv.ParseInt(s[:i], 10, 64)
-	if err != nil {
-		return 0, 0, fmt.Errorf("paimon: duration %q: %v", in, err)
+	if err != nil { // digits only: out of range
+		return 0, 0, fmt.Errorf("paimon: duration %s: number out of range", redact.Quote(in))
 	}
 	unit := strings.ToLower(strings.TrimLeftFunc(s[i:], unicode.IsSpace))
 	var mult time.Duration
@@ -171,7 +173,7 @@ func parseDurationParts(s string) (int64, time.Duration, error) {
 	case "d", "day", "days":
 		mult = 24 * time.Hour
 	default:
-		return 0, 0, fmt.Errorf("paimon: duration %q: unknown unit %q", in, unit)
+		return 0, 0, fmt.Errorf("paimon: duration %s: unknown unit %s", redact.Quote(in), redact.Quote(unit))
 	}
 	return n, mult, nil
 }

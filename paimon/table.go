@@ -72,6 +72,12 @@ type TableOptions struct {
 	// return nil after d, or ctx.Err() as soon as ctx ends. Tests count its
 	// calls instead of sleeping.
 	Wait func(ctx context.Context, d time.Duration) error
+	// URLMux is the mux OpenTable opens a non-local URL with; nil means
+	// blob.DefaultURLMux(). Register the opener of package
+	// github.com/resumekit/resumekit/resume/s3open on it for s3:// reads that
+	// refuse HTTP redirects (the AWS SDK, and so s3blob's default opener,
+	// follows a 307 into another bucket). NewTable ignores it.
+	URLMux *blob.URLMux
 }
 
 // Table is one Paimon table (one branch of it) in a bucket. It is safe for
@@ -122,7 +128,7 @@ func NewTable(bucket *blob.Bucket, path string, opts *TableOptions) (*Table, err
 	prefix := normalizePrefix(path)
 	for _, seg := range strings.Split(strings.TrimSuffix(prefix, "/"), "/") {
 		if seg == ".." || seg == "." {
-			return nil, fmt.Errorf("paimon: table path %q has a %q element", path, seg)
+			return nil, fmt.Errorf("paimon: table path %s has a %q element", redact.QuoteKey(path), seg)
 		}
 	}
 	t := &Table{bucket: bucket, path: prefix, base: prefix, branch: "main", o: o}
@@ -165,12 +171,25 @@ func NewTable(bucket *blob.Bucket, path string, opts *TableOptions) (*Table, err
 // may have registered; a file URL naming a host other than localhost,
 // carrying user information, a query or a fragment is refused.
 //
+// Other URLs are opened with TableOptions.URLMux, default
+// blob.DefaultURLMux(). s3:// URLs opened there with gocloud's s3blob follow
+// HTTP redirects, as the AWS SDK does, also into another bucket; to refuse
+// them, pass a URLMux with resume/s3open's URLOpener registered for s3.
+//
 // Errors never quote credentials from rawURL (see package redact), and a URL
 // whose query holds a URL with user information (endpoint=http://u:pw@h) is
 // refused (redact.CheckNested): the storage SDK would quote it in the error
 // of every later call.
 func OpenTable(ctx context.Context, rawURL string, opts *TableOptions) (*Table, error) {
 	red := redact.New(rawURL)
+	var o TableOptions
+	if opts != nil {
+		o = *opts
+	}
+	mux := o.URLMux
+	if mux == nil {
+		mux = blob.DefaultURLMux()
+	}
 	var (
 		b      *blob.Bucket
 		prefix string
@@ -192,19 +211,23 @@ func OpenTable(ctx context.Context, rawURL string, opts *TableOptions) (*Table, 
 		}
 		u, err := url.Parse(rawURL)
 		if err != nil {
-			return nil, red.Error(fmt.Errorf("paimon: table URL %s: %w", redact.URL(rawURL), redact.ParseError(err)))
+			return nil, red.Error(fmt.Errorf("paimon: table URL %s: %w", redact.Quote(redact.URL(rawURL)), redact.ParseError(err)))
+		}
+		switch {
+		case len(u.Host) > maxHost:
+			// No store names a bucket so (S3 and Azure: 63 bytes, GCS: 222).
+			return nil, red.Error(fmt.Errorf("paimon: table URL %s: bucket name of %d bytes, longer than any host name (%d)", redact.Quote(redact.URL(rawURL)), len(u.Host), maxHost))
+		case !mux.ValidBucketScheme(u.Scheme):
+			return nil, red.Error(fmt.Errorf("paimon: table URL %s: no driver for scheme %s: import its gocloud package (gocloud.dev/blob/s3blob, gcsblob, azureblob, memblob) or pass a TableOptions.URLMux that has it", redact.Quote(redact.URL(rawURL)), redact.Quote(u.Scheme)))
 		}
 		prefix = u.Path
 		u.Path, u.RawPath = "", ""
 		disp = u.Scheme + "://" + u.Host + "/" + strings.Trim(prefix, "/")
-		b, err = blob.OpenBucket(ctx, u.String())
+		b, err = mux.OpenBucket(ctx, u.String())
 		if err != nil {
-			return nil, red.Error(fmt.Errorf("paimon: open %s: %w", disp, err))
+			// The driver's error may quote the whole URL: masked, then cut.
+			return nil, fmt.Errorf("paimon: open %s: %w", redact.QuoteKey(disp), cutText(red.Error(err)))
 		}
-	}
-	var o TableOptions
-	if opts != nil {
-		o = *opts
 	}
 	if o.Name == "" {
 		o.Name = name
@@ -220,6 +243,10 @@ func OpenTable(ctx context.Context, rawURL string, opts *TableOptions) (*Table, 
 	}
 	return t, nil
 }
+
+// maxHost is the longest host name (RFC 1035): a longer bucket name in a
+// table URL is refused.
+const maxHost = 255
 
 // Close closes the bucket if the table was opened with OpenTable; it does
 // nothing for tables made with NewTable.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // Paimon's defaults for the retention options (CoreOptions
@@ -278,7 +279,7 @@ func checkTableOptions(o map[string]string) error {
 	c := tableConfig{opts: o}
 	for _, k := range []string{OptSnapshotNumRetainMin, OptSnapshotNumRetainMax, OptChangelogNumRetainMin, OptChangelogNumRetainMax} {
 		if _, ok := c.intOption(k, 0); !ok {
-			return fmt.Errorf("paimon: NewResolver: TableOptions[%s] %q: not a 32-bit integer", k, o[k])
+			return fmt.Errorf("paimon: NewResolver: TableOptions[%s] %s: not a 32-bit integer", k, redact.Quote(o[k]))
 		}
 	}
 	for _, k := range []string{OptSnapshotTimeRetained, OptChangelogTimeRetained, OptConsumerExpiration} {
@@ -290,14 +291,14 @@ func checkTableOptions(o map[string]string) error {
 	}
 	for _, k := range []string{OptConsumerIgnoreProgress, OptConsumerChangelogOnly} {
 		if v, ok := o[k]; ok && !strings.EqualFold(v, "true") && !strings.EqualFold(v, "false") {
-			return fmt.Errorf("paimon: NewResolver: TableOptions[%s] %q: want true or false", k, v)
+			return fmt.Errorf("paimon: NewResolver: TableOptions[%s] %s: want true or false", k, redact.Quote(v))
 		}
 	}
 	if v, ok := o[OptChangelogProducer]; ok {
 		switch strings.ToLower(v) {
 		case "none", "input", "full-compaction", "lookup":
 		default:
-			return fmt.Errorf("paimon: NewResolver: TableOptions[%s] %q: want none, input, full-compaction or lookup", OptChangelogProducer, v)
+			return fmt.Errorf("paimon: NewResolver: TableOptions[%s] %s: want none, input, full-compaction or lookup", OptChangelogProducer, redact.Quote(v))
 		}
 	}
 	return nil

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // paimonVersion is a Paimon release as major.minor. The zero value means
@@ -19,7 +21,7 @@ func parsePaimonVersion(s string) (paimonVersion, error) {
 	if s == "" {
 		return paimonVersion{}, nil
 	}
-	bad := fmt.Errorf("paimon: Options.PaimonVersion %q: want major.minor such as 0.8 or 1.4.1", s)
+	bad := fmt.Errorf("paimon: Options.PaimonVersion %s: want major.minor such as 0.8 or 1.4.1", redact.Quote(s))
 	rest := s
 	if i := strings.IndexAny(rest, "-+ "); i >= 0 {
 		rest = rest[:i]

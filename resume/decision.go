@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // Verdict says what the chain made of one resolver's answer.
@@ -53,7 +55,7 @@ func (v *Verdict) UnmarshalText(text []byte) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("resume: unknown verdict %q", text)
+	return fmt.Errorf("resume: unknown verdict %s", redact.Quote(string(text)))
 }
 
 // Outcome is what one resolver of a chain answered and what the chain made of it.

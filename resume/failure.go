@@ -1,6 +1,10 @@
 package resume
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/resumekit/resumekit/resume/redact"
+)
 
 // FailurePolicy says what a [Chain] does with the candidates of the other
 // resolvers when a resolver fails. Its zero value, [BlockWeaker], is the safe
@@ -66,7 +70,7 @@ func ParseFailurePolicy(s string) (FailurePolicy, error) {
 			return p, nil
 		}
 	}
-	return BlockWeaker, fmt.Errorf("resume: unknown failure policy %q (want block-weaker or choose-anyway)", s)
+	return BlockWeaker, fmt.Errorf("resume: unknown failure policy %s (want block-weaker or choose-anyway)", redact.Quote(s))
 }
 
 // GuaranteeBounder is an optional interface of a [Resolver]: MaxGuarantee

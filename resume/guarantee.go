@@ -1,6 +1,10 @@
 package resume
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/resumekit/resumekit/resume/redact"
+)
 
 // Guarantee grades what a restart from a position preserves, worst to best.
 // Its zero value, GuaranteeUnknown, is not a valid grade: a resolver that
@@ -75,5 +79,5 @@ func ParseGuarantee(s string) (Guarantee, error) {
 			return g, nil
 		}
 	}
-	return GuaranteeUnknown, fmt.Errorf("resume: unknown guarantee %q (want data-loss, replay, exact-input or exactly-once)", s)
+	return GuaranteeUnknown, fmt.Errorf("resume: unknown guarantee %s (want data-loss, replay, exact-input or exactly-once)", redact.Quote(s))
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // Schema is the value of the "schema" field of the decision document.
@@ -113,7 +115,7 @@ func (pj *policyJSON) policy() (Policy, error) {
 		}
 		v, err := time.ParseDuration(f.text)
 		if err != nil {
-			return p, fmt.Errorf("resume: decode decision: policy: %s: %w", f.name, err)
+			return p, fmt.Errorf("resume: decode decision: policy: %s %s: not a duration", f.name, redact.Quote(f.text))
 		}
 		*f.into = v
 	}
@@ -197,13 +199,13 @@ func (d *Decision) UnmarshalJSON(data []byte) error {
 		return fmt.Errorf("resume: decode decision: %w", err)
 	}
 	if doc.Schema != Schema {
-		return fmt.Errorf("resume: decode decision: schema %q, want %q", doc.Schema, Schema)
+		return fmt.Errorf("resume: decode decision: schema %s, want %q", redact.Quote(doc.Schema), Schema)
 	}
 	out := Decision{Version: doc.Resumekit, Considered: make([]Outcome, 0, len(doc.Considered))}
 	if doc.DecidedAt != "" {
 		t, err := time.Parse(time.RFC3339Nano, doc.DecidedAt)
 		if err != nil {
-			return fmt.Errorf("resume: decode decision: decided_at: %w", err)
+			return fmt.Errorf("resume: decode decision: decided_at %s: not an RFC 3339 time", redact.Quote(doc.DecidedAt))
 		}
 		out.DecidedAt = t.UTC()
 	}
@@ -223,7 +225,7 @@ func (d *Decision) UnmarshalJSON(data []byte) error {
 	}
 	for i, oj := range doc.Considered {
 		if oj.Verdict == 0 {
-			return fmt.Errorf("resume: decode decision: outcome %d (%q): no verdict", i+1, oj.Resolver)
+			return fmt.Errorf("resume: decode decision: outcome %d (%s): no verdict", i+1, redact.Quote(oj.Resolver))
 		}
 		o := Outcome{Resolver: oj.Resolver, Verdict: oj.Verdict, Why: oj.Why}
 		if oj.Error != "" {
@@ -247,10 +249,10 @@ func (d *Decision) UnmarshalJSON(data []byte) error {
 
 func (cj *candidateJSON) candidate() (*Candidate, error) {
 	if !cj.Guarantee.Valid() {
-		return nil, fmt.Errorf("resume: decode candidate of %q: no guarantee", cj.Resolver)
+		return nil, fmt.Errorf("resume: decode candidate of %s: no guarantee", redact.Quote(cj.Resolver))
 	}
 	if cj.Kind == "" {
-		return nil, fmt.Errorf("resume: decode candidate of %q: no kind", cj.Resolver)
+		return nil, fmt.Errorf("resume: decode candidate of %s: no kind", redact.Quote(cj.Resolver))
 	}
 	c := &Candidate{
 		Resolver:  cj.Resolver,
@@ -267,7 +269,7 @@ func (cj *candidateJSON) candidate() (*Candidate, error) {
 	if cj.At != "" {
 		t, err := time.Parse(time.RFC3339Nano, cj.At)
 		if err != nil {
-			return nil, fmt.Errorf("resume: decode candidate of %q: at: %w", cj.Resolver, err)
+			return nil, fmt.Errorf("resume: decode candidate of %s: at %s: not an RFC 3339 time", redact.Quote(cj.Resolver), redact.Quote(cj.At))
 		}
 		c.At = t.UTC()
 	}
@@ -276,7 +278,9 @@ func (cj *candidateJSON) candidate() (*Candidate, error) {
 
 // RawPosition is a position read back from a decision document. It keeps the
 // kind, summary, launch and kind-specific JSON; each resolver package offers a
-// typed accessor that decodes JSON into its own position type.
+// typed accessor that decodes JSON into its own position type. Its methods
+// have value receivers, as every Position's: a RawPosition and a
+// *RawPosition are both Positions and marshal alike.
 type RawPosition struct {
 	PositionKind string          // the "kind" field
 	Summary      string          // the "summary" field
@@ -284,19 +288,22 @@ type RawPosition struct {
 	JSON         json.RawMessage // the "position" field, as recorded
 }
 
-var _ Position = (*RawPosition)(nil)
+var (
+	_ Position = RawPosition{}
+	_ Position = (*RawPosition)(nil)
+)
 
 // Kind returns the recorded kind.
-func (p *RawPosition) Kind() string { return p.PositionKind }
+func (p RawPosition) Kind() string { return p.PositionKind }
 
 // String returns the recorded summary.
-func (p *RawPosition) String() string { return p.Summary }
+func (p RawPosition) String() string { return p.Summary }
 
 // Launch returns the recorded launch.
-func (p *RawPosition) Launch() Launch { return p.Start }
+func (p RawPosition) Launch() Launch { return p.Start }
 
 // MarshalJSON returns the recorded position JSON (null when there is none).
-func (p *RawPosition) MarshalJSON() ([]byte, error) {
+func (p RawPosition) MarshalJSON() ([]byte, error) {
 	if len(p.JSON) == 0 {
 		return []byte("null"), nil
 	}

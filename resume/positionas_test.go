@@ -1,6 +1,7 @@
 package resume_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -42,5 +43,34 @@ func TestPositionAs(t *testing.T) {
 	got.Summary = "changed"
 	if orig.Summary != "here" {
 		t.Error("PositionAs returned the caller's position, not a copy")
+	}
+}
+
+// TestRawPositionValue: RawPosition has value receivers like every Position
+// (#11 item 5): a value is a Position, marshals through MarshalJSON (the
+// recorded JSON, not its Go fields) alike with a pointer, and PositionAs
+// decodes it.
+func TestRawPositionValue(t *testing.T) {
+	raw := resume.RawPosition{PositionKind: "test", Summary: "s", Start: resume.Launch{Args: []string{"-s", "x"}}, JSON: []byte(`{"kind":"test","summary":"from json"}`)}
+	var p resume.Position = raw
+	if p.Kind() != "test" || p.String() != "s" || p.Launch().Args[1] != "x" {
+		t.Errorf("Kind %q, String %q, Launch %v", p.Kind(), p.String(), p.Launch())
+	}
+	for name, v := range map[string]any{"value": raw, "pointer": &raw, "field": struct{ P resume.RawPosition }{raw}} {
+		got, err := json.Marshal(v)
+		want := string(raw.JSON)
+		if name == "field" {
+			want = `{"P":` + want + `}`
+		}
+		if err != nil || string(got) != want {
+			t.Errorf("json.Marshal(%s) = %s, %v; want %s", name, got, err, want)
+		}
+	}
+	if got, err := json.Marshal(resume.RawPosition{}); err != nil || string(got) != "null" {
+		t.Errorf("json.Marshal(RawPosition{}) = %s, %v; want null", got, err)
+	}
+	got, err := resume.PositionAs[resumetest.Position](raw, "test")
+	if err != nil || got.Summary != "from json" {
+		t.Errorf("PositionAs(value) = %+v, %v", got, err)
 	}
 }

@@ -381,6 +381,14 @@ func (s *Spec) Metadata() *metadata.Checkpoint {
 		op.SubtaskStates = []metadata.SubtaskState{st}
 		if i == 0 && (s.StateBackend == "full" || s.StateBackend == "canonical") {
 			op.SubtaskStates = s.fullSubtasks(st.ManagedKeyed)
+			if len(st.InputChannels) > 0 {
+				// The in-flight data of an unaligned checkpoint stays with
+				// the first subtask, as for the other backends.
+				if len(op.SubtaskStates) == 0 {
+					op.SubtaskStates = []metadata.SubtaskState{{Index: 0}}
+				}
+				op.SubtaskStates[0].InputChannels = st.InputChannels
+			}
 			op.Parallelism = max(1, len(op.SubtaskStates))
 		}
 		op.Subtasks = len(op.SubtaskStates)

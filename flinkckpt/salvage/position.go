@@ -9,6 +9,7 @@ import (
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // KindSalvage is the Kind of a [Position].
@@ -151,7 +152,7 @@ func (s *Source) UnmarshalJSON(b []byte) error {
 		}
 		s.MySQL = p
 	default:
-		return fmt.Errorf("source %s of kind %q", j.OperatorID, j.Kind)
+		return fmt.Errorf("source %s of kind %s", j.OperatorID, redact.Quote(string(j.Kind)))
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // DefaultName is the resolver's name when Options.Name is empty.
@@ -135,7 +136,7 @@ func NewResolver(bucket *blob.Bucket, prefix string, opts *Options) (*Resolver, 
 		r.flink = *o.Flink
 	}
 	if o.PaimonConsumer != "" && (o.PaimonConsumer != stringsClean(o.PaimonConsumer)) {
-		return nil, fmt.Errorf("salvage: consumer id %q contains '/', '\\\\', '..' or control characters", o.PaimonConsumer)
+		return nil, fmt.Errorf("salvage: consumer id %s contains '/', '\\\\', '..' or control characters", redact.Quote(o.PaimonConsumer))
 	}
 	r.from = o.From
 	if r.from == nil && o.Snapshot == "" {

@@ -10,6 +10,8 @@ import (
 	"syscall"
 
 	"gocloud.dev/gcerrors"
+
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // Sentinel errors, checked with errors.Is. Returned errors are *Error values
@@ -39,7 +41,7 @@ type Error struct {
 
 func (e *Error) Error() string {
 	// The sentinels' own "localblob: " is said once.
-	return fmt.Sprintf("localblob: %s %q: %s", e.Op, e.Key, strings.TrimPrefix(e.Err.Error(), "localblob: "))
+	return fmt.Sprintf("localblob: %s %s: %s", e.Op, redact.QuoteKey(e.Key), strings.TrimPrefix(e.Err.Error(), "localblob: "))
 }
 
 func (e *Error) Unwrap() error { return e.Err }

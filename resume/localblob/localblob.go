@@ -12,6 +12,8 @@ import (
 
 	"gocloud.dev/blob"
 	"gocloud.dev/blob/driver"
+
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // Options configures OpenBucket. A nil *Options means defaults.
@@ -59,7 +61,7 @@ func openDriver(dir string, o Options) (*bucket, error) {
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, fmt.Errorf("localblob: %s: %w", dir, err)
+		return nil, fmt.Errorf("localblob: %s: %w", redact.QuoteKey(dir), err)
 	}
 	root, err := os.OpenRoot(abs)
 	if err != nil {
@@ -67,7 +69,7 @@ func openDriver(dir string, o Options) (*bucket, error) {
 		if errors.As(err, &pe) {
 			err = pe.Err // it repeats the path
 		}
-		return nil, fmt.Errorf("localblob: open %s: %w", abs, err)
+		return nil, fmt.Errorf("localblob: open %s: %w", redact.QuoteKey(abs), err)
 	}
 	return &bucket{root: root, dir: abs, opts: o, cache: newDirCache(o.DirCache)}, nil
 }

@@ -32,17 +32,17 @@ func LocalPath(raw string) (dir string, local bool, err error) {
 	if isFileURL(raw) {
 		u, err := url.Parse(raw)
 		if err != nil {
-			return "", true, fmt.Errorf("localblob: file URL %s: %w", redact.URL(raw), redact.ParseError(err))
+			return "", true, fmt.Errorf("localblob: file URL %s: %w", redact.Quote(redact.URL(raw)), redact.ParseError(err))
 		}
 		switch {
 		case u.User != nil:
-			return "", true, fmt.Errorf("%w: file URL %s carries user information (a file URL names a local path only)", ErrNotLocal, redact.URL(raw))
+			return "", true, fmt.Errorf("%w: file URL %s carries user information (a file URL names a local path only)", ErrNotLocal, redact.Quote(redact.URL(raw)))
 		case u.Host != "" && u.Host != "localhost":
-			return "", true, fmt.Errorf("%w: file URL %s names host %.64q (only local paths are supported)", ErrNotLocal, redact.URL(raw), u.Host)
+			return "", true, fmt.Errorf("%w: file URL %s names host %s (only local paths are supported)", ErrNotLocal, redact.Quote(redact.URL(raw)), redact.Quote(u.Host))
 		case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
-			return "", true, fmt.Errorf("%w: file URL %s has a query or fragment (a file URL takes no parameters)", ErrNotLocal, redact.URL(raw))
+			return "", true, fmt.Errorf("%w: file URL %s has a query or fragment (a file URL takes no parameters)", ErrNotLocal, redact.Quote(redact.URL(raw)))
 		case u.Path == "":
-			return "", true, fmt.Errorf("%w: file URL %s names no path", ErrNotLocal, redact.URL(raw))
+			return "", true, fmt.Errorf("%w: file URL %s names no path", ErrNotLocal, redact.Quote(redact.URL(raw)))
 		}
 		p = filepath.FromSlash(u.Path)
 	} else if strings.Contains(raw, "://") {
@@ -53,7 +53,7 @@ func LocalPath(raw string) (dir string, local bool, err error) {
 	}
 	abs, err := filepath.Abs(p)
 	if err != nil {
-		return "", true, fmt.Errorf("localblob: local path %.64q: %w", p, err)
+		return "", true, fmt.Errorf("localblob: local path %s: %w", redact.QuoteKey(p), err)
 	}
 	return abs, true, nil
 }

@@ -25,3 +25,20 @@ func Quote(s string) string {
 	}
 	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(s[:cut]), len(s))
 }
+
+// KeyLimit is the longest storage key QuoteKey shows whole: 1024 bytes, the
+// longest object key S3, Google Cloud Storage and Azure Blob Storage accept.
+const KeyLimit = 1024
+
+// QuoteKey quotes a storage key, key prefix or local path for an error
+// message: whole (Go-quoted) up to KeyLimit bytes, so that every key a store
+// can hold is named in full, and like Quote beyond, since a longer one is no
+// key at all but hostile or mistaken input.
+//
+// QuoteKey masks no secret: for URLs, use URL first.
+func QuoteKey(s string) string {
+	if len(s) <= KeyLimit {
+		return strconv.Quote(s)
+	}
+	return Quote(s)
+}

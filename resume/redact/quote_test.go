@@ -32,3 +32,18 @@ func ExampleQuote() {
 	// "orders\x1b[2J"
 	// "tttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttt"… (100 bytes)
 }
+
+func TestQuoteKey(t *testing.T) {
+	long := strings.Repeat("k/", 512) // 1024 bytes: a key S3 accepts
+	for _, tc := range []struct{ in, want string }{
+		{"ck/job/chk-7/_metadata", `"ck/job/chk-7/_metadata"`},
+		{"consumer/consumer-\x1b[2J", `"consumer/consumer-\x1b[2J"`},
+		{long, `"` + long + `"`},
+		{long + "x", `"` + long[:64] + `"… (1025 bytes)`},
+		{strings.Repeat("x", 1<<20), `"` + strings.Repeat("x", 64) + `"… (1048576 bytes)`},
+	} {
+		if got := redact.QuoteKey(tc.in); got != tc.want {
+			t.Errorf("QuoteKey(%.20q…) = %.80s, want %.80s", tc.in, got, tc.want)
+		}
+	}
+}

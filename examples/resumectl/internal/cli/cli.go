@@ -11,7 +11,6 @@ import (
 	"io"
 	"os"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -151,8 +150,8 @@ type command struct {
 
 const (
 	demoUsage    = "[--keep DIR] [--timeout DUR]"
-	versionUsage = ""
-	helpUsage    = "[COMMAND [SUBCOMMAND]]"
+	versionUsage = "[--timeout DUR]"
+	helpUsage    = "[COMMAND [SUBCOMMAND]] [--timeout DUR]"
 )
 
 func commands() []command {
@@ -193,8 +192,15 @@ func runHooked(args []string, stdout, stderr io.Writer, h *hooks) int {
 	switch args[0] {
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 && args[0] == "help" {
-			// resumectl help flink list = resumectl flink list -h
-			return runHooked(append(slices.Clone(args[1:]), "-h"), stdout, stderr, h)
+			newFlags(e, "help", helpUsage) // for the synopsis of a usage error
+			path, err := withoutTimeout(args[1:])
+			if err != nil {
+				return e.exitStatus(err)
+			}
+			if len(path) > 0 {
+				// resumectl help flink list = resumectl flink list -h
+				return runHooked(append(path, "-h"), stdout, stderr, h)
+			}
 		}
 		printUsage(e.stdout)
 		return ExitOK
@@ -235,6 +241,33 @@ func runHooked(args []string, stdout, stderr io.Writer, h *hooks) int {
 	return ExitUsage
 }
 
+// withoutTimeout returns the arguments of "resumectl help" without
+// --timeout DUR (-timeout, =DUR): help accepts it, as every command does, and
+// ignores it, since it does no I/O; a value that is no duration is still a
+// usage error.
+func withoutTimeout(args []string) ([]string, error) {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, v, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+		if !strings.HasPrefix(a, "-") || name != "timeout" {
+			out = append(out, a)
+			continue
+		}
+		if !hasValue {
+			if i+1 == len(args) {
+				return nil, usagef("help: flag needs an argument: -timeout")
+			}
+			i++
+			v = args[i]
+		}
+		if err := new(durationFlag).Set(v); err != nil {
+			return nil, usagef("help: invalid value %s for flag -timeout: %v", redact.Quote(v), err)
+		}
+	}
+	return out, nil
+}
+
 // printUsage prints the synopsis of every command and what the arguments
 // mean.
 func printUsage(w io.Writer) {
@@ -255,7 +288,7 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "Storage URLs: a local path, file:///dir, mem://, s3://bucket/path?region=&endpoint=, gs://bucket/path, azblob://container/path.")
 	fmt.Fprintln(w, "Local paths are confined to the directory named (a chk-<n> dir to its job dir): links leading out are refused.")
 	fmt.Fprintln(w, "TIME: RFC 3339, \"2026-11-29 10:00:00\" (UTC), unix milliseconds, or -15m (before now). DUR: 90m, 1h30m, 7d.")
-	fmt.Fprintln(w, "Every command but version and help takes --timeout DUR (default 5m; 0: never) and ends at the deadline.")
+	fmt.Fprintln(w, "Every command takes --timeout DUR (default 5m; 0: never) and ends at the deadline; version and help do no I/O and ignore it.")
 	fmt.Fprintln(w, "Exit status: 0 chosen, 1 something failed, 2 usage, 3 nothing acceptable.")
 	fmt.Fprintln(w, "Run 'resumectl COMMAND -h' for a command's flags.")
 }

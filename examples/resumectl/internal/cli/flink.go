@@ -272,7 +272,7 @@ func flinkInspect(ctx context.Context, e *env, raw string, opts *flinkckpt.Optio
 		if doc.Format != "" {
 			kind += " (" + doc.Format + ")"
 		}
-		fmt.Fprintf(e.stdout, "%s\n  %s %d, _metadata version %d, %d operators, %d files, %d missing: %s\n",
+		fmt.Fprintf(e.stdout, "%s\n  %s, checkpoint id %d, _metadata version %d, %d operators, %d files, %d missing: %s\n",
 			orKey(s.Path, loc.Display), kind, doc.CheckpointID, doc.Version, len(doc.Operators), len(doc.Files), doc.MissingFiles, doc.State)
 		tw := tabwriter.NewWriter(e.stdout, 2, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "  OPERATOR\tNAME\tUID\tPARALLELISM\tMAX\tSUBTASKS\tFINISHED")

@@ -14,6 +14,7 @@ import (
 	"gocloud.dev/blob/fileblob"
 
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/resume/localblob"
 	"github.com/resumekit/resumekit/resume/resumetest/s3test"
 )
 
@@ -194,5 +195,68 @@ func TestFlinkOverS3(t *testing.T) {
 	out, errOut, code = runFlinkCLI(t, "flink", "inspect", insp, "--json")
 	if code != ExitOK || !strings.Contains(out, `"missing_files": 0`) {
 		t.Errorf("inspect over S3: exit %d %s %s", code, out, errOut)
+	}
+}
+
+// TestFlinkInspectLabelsTheCheckpointID: the summary line names the
+// checkpoint id as such (it read "snapshot of unknown kind 1", the id
+// looking like part of the kind).
+func TestFlinkInspectLabelsTheCheckpointID(t *testing.T) {
+	dir := t.TempDir()
+	b, err := localblob.OpenBucket(dir, &localblob.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &flinkckpttest.Layout{Bucket: b, Prefix: "ck/", Root: "file://" + filepath.ToSlash(dir) + "/"}
+	// Version 3 records no properties, and the dir is named neither
+	// chk-<n> nor savepoint-…: nothing tells its kind.
+	_, err = l.Savepoint(context.Background(), "copied-by-hand", 7, &flinkckpttest.Checkpoint{Version: 3})
+	b.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runFlinkCLI(t, "flink", "inspect", filepath.Join(dir, "ck", "copied-by-hand"))
+	if code != ExitOK || !strings.Contains(out, "\n  snapshot of unknown kind, checkpoint id 7, _metadata version 3,") {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+	root := localLayout(t)
+	out, errOut, code = runFlinkCLI(t, "flink", "inspect", filepath.Join(root, flinkTestJob, "chk-1"))
+	if code != ExitOK || !strings.Contains(out, "\n  checkpoint, checkpoint id 1, _metadata version 4,") {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestFlinkListTooLargeShowsItsFlinkPath: a too-large row's DIR is the
+// snapshot's Flink URI like the other rows' (file://…), not the local path
+// of its key.
+func TestFlinkListTooLargeShowsItsFlinkPath(t *testing.T) {
+	root := localLayout(t)
+	out, errOut, code := runFlinkCLI(t, "flink", "list", root, "--flink-max-metadata-size", "100")
+	if code != ExitOK {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+	rows := 0
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 4 || f[0] != "too-large" {
+			continue
+		}
+		rows++
+		if want := "file://" + filepath.ToSlash(filepath.Join(root, flinkTestJob, "chk-"+f[2])); f[3] != want {
+			t.Errorf("too-large row's DIR %s, want %s:\n%s", f[3], want, line)
+		}
+	}
+	if rows == 0 {
+		t.Errorf("no too-large row:\n%s", out)
+	}
+	out, _, _ = runFlinkCLI(t, "flink", "list", root, "--flink-max-metadata-size", "100", "--json")
+	var got []flinkListEntry
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, en := range got {
+		if en.State == "too-large" && !strings.HasPrefix(en.Path, "file://") {
+			t.Errorf("too-large entry without a path: %+v", en)
+		}
 	}
 }

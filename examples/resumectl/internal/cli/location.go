@@ -17,6 +17,7 @@ import (
 
 	"github.com/resumekit/resumekit/resume/localblob"
 	"github.com/resumekit/resumekit/resume/redact"
+	"github.com/resumekit/resumekit/resume/s3open"
 )
 
 // location is a bucket and a prefix inside it, opened from a resumectl URL.
@@ -112,7 +113,8 @@ func openRemote(ctx context.Context, raw string) (*location, error) {
 	u.Path, u.RawPath = "", ""
 	var b *blob.Bucket
 	if u.Scheme == "s3" {
-		b, err = openS3(ctx, u)
+		// No redirects: the AWS SDK would follow a 307 into another bucket.
+		b, err = new(s3open.URLOpener).OpenBucketURL(ctx, u)
 	} else {
 		b, err = blob.OpenBucket(ctx, u.String())
 	}

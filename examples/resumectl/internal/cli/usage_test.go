@@ -68,7 +68,7 @@ func TestUsageNamesEveryFlag(t *testing.T) {
 					t.Errorf("flag --%s of %q is not in its usage lines:\n%s", m[1], name, usage)
 				}
 			}
-			if name != "version" && n == 0 {
+			if n == 0 {
 				t.Errorf("%s -h lists no flags:\n%s", name, out)
 			}
 		})
@@ -99,6 +99,9 @@ func TestHelpAndUsageStreams(t *testing.T) {
 		{"help"}, {"-h"}, {"--help"}, {"help", "resolve"}, {"help", "flink", "inspect"},
 		{"resolve", "help"}, {"flink", "-h"}, {"flink", "help"}, {"paimon", "--help"}, {"kafka", "-h"},
 		{"paimon", "reset-consumer", "--help"}, {"kafka", "offsets", "-help"}, {"demo", "-h"}, {"version", "-h"},
+		// Every command takes --timeout, help too (a no-op: no I/O).
+		{"help", "--timeout", "1s"}, {"help", "--timeout=1s", "resolve"}, {"help", "flink", "list", "--timeout", "1s"},
+		{"help", "version", "-timeout", "0"},
 	} {
 		out, errOut, code := run(t, args...)
 		if code != ExitOK || errOut != "" || !strings.Contains(out, "usage:") {
@@ -118,6 +121,9 @@ func TestHelpAndUsageStreams(t *testing.T) {
 		{[]string{"kafka", "offsets", "--brokers", "127.0.0.1:1"}, "--brokers and --topic are required\nusage: resumectl kafka offsets --brokers"},
 		{[]string{"paimon", "snapshots"}, "want the table URL\nusage: resumectl paimon snapshots URL"},
 		{[]string{"version", "extra"}, "version takes no arguments"},
+		{[]string{"version", "--timeout", "soon"}, `invalid value "soon" for flag -timeout`},
+		{[]string{"help", "--timeout", "soon"}, "invalid value \"soon\" for flag -timeout: duration \"soon\": want e.g. 90m, 1h30m or 7d\nusage: resumectl help "},
+		{[]string{"help", "resolve", "--timeout"}, "help: flag needs an argument: -timeout"},
 	} {
 		out, errOut, code := run(t, tc.args...)
 		if code != ExitUsage || out != "" || !strings.Contains(errOut, tc.want) {
@@ -127,7 +133,7 @@ func TestHelpAndUsageStreams(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
-	for _, args := range [][]string{{"version"}, {"--version"}} {
+	for _, args := range [][]string{{"version"}, {"--version"}, {"version", "--timeout", "1s"}, {"--version", "--timeout=0"}} {
 		out, errOut, code := run(t, args...)
 		if code != ExitOK || errOut != "" || !regexp.MustCompile(`^resumectl \S+`).MatchString(out) {
 			t.Errorf("%q: exit %d, %q %q", args, code, out, errOut)

@@ -8,12 +8,13 @@ import (
 // modulePath is resumekit's module.
 const modulePath = "github.com/resumekit/resumekit"
 
-// runVersion implements "resumectl version" (and --version): the module
+// runVersion implements "resumectl version [--timeout DUR]" (and --version): the module
 // version resumectl was built from, "(devel)" when the build does not say
 // (go run, go build in a checkout, tests), with the VCS revision when the
 // build recorded one.
 func runVersion(e *env, args []string) error {
 	fs := newFlags(e, "version", versionUsage)
+	addTimeout(fs, DefaultTimeout) // accepted like every command's; version does no I/O
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
