@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // ErrSeveralApplications is wrapped by an *ApplicationsError. Check it
@@ -56,11 +57,11 @@ type ApplicationsError struct {
 // Error lists the applications.
 func (e *ApplicationsError) Error() string {
 	var b strings.Builder
-	where := fmt.Sprintf("%q holds", e.Location)
+	where := redact.QuoteKey(e.Location) + " holds"
 	if len(e.Locations) > 1 {
 		q := make([]string, len(e.Locations))
 		for i, l := range e.Locations {
-			q[i] = fmt.Sprintf("%q", l)
+			q[i] = redact.QuoteKey(l)
 		}
 		where = strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1] + " hold"
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // ErrEmptyLocation is wrapped when nothing at all is stored under the
@@ -94,8 +95,8 @@ func (e *TooLargeError) Error() string {
 	if e.Size < 0 {
 		size = "more than that"
 	}
-	return fmt.Sprintf("flinkckpt: %q is too large to inspect: %s, limit %d bytes (raise Options.MaxMetadataSize, --flink-max-metadata-size)",
-		e.Key, size, e.Limit)
+	return fmt.Sprintf("flinkckpt: %s is too large to inspect: %s, limit %d bytes (raise Options.MaxMetadataSize, --flink-max-metadata-size)",
+		redact.QuoteKey(e.Key), size, e.Limit)
 }
 
 // Is reports metadata.ErrTooLarge.
@@ -115,8 +116,8 @@ type StillRunningError struct {
 
 // Error says what appeared while observing.
 func (e *StillRunningError) Error() string {
-	return fmt.Sprintf("flinkckpt: the old job is still running: within %s under %q appeared %s (stop it first: with execution.checkpointing.num-retained 1 it deletes the chosen checkpoint at its next one)",
-		e.Window, e.Location, strings.Join(e.Appeared, ", "))
+	return fmt.Sprintf("flinkckpt: the old job is still running: within %s under %s appeared %s (stop it first: with execution.checkpointing.num-retained 1 it deletes the chosen checkpoint at its next one)",
+		e.Window, redact.QuoteKey(e.Location), strings.Join(e.Appeared, ", "))
 }
 
 // Is reports ErrStillRunning.

@@ -22,6 +22,17 @@ func TestHostileInputGivesShortErrors(t *testing.T) {
 	resolver := func(prefix string, o flinkckpt.Options) func() error {
 		return func() error { _, err := flinkckpt.NewResolver(b, prefix, &o); return err }
 	}
+	// resolve fails at Resolve: nothing is stored under a hostile prefix.
+	resolve := func(prefix string, o flinkckpt.Options) func() error {
+		return func() error {
+			r, err := flinkckpt.NewResolver(b, prefix, &o)
+			if err != nil {
+				return err
+			}
+			_, err = r.Resolve(ctx)
+			return err
+		}
+	}
 	for name, call := range map[string]func() error{
 		"JobID":              resolver("ck/", flinkckpt.Options{JobID: huge}),
 		"FlinkRoot":          resolver("ck/", flinkckpt.Options{FlinkRoot: huge}),
@@ -41,6 +52,9 @@ func TestHostileInputGivesShortErrors(t *testing.T) {
 		"Inspect":            func() error { _, err := flinkckpt.Inspect(ctx, b, word, nil); return err },
 		"Inspect escaped":    func() error { _, err := flinkckpt.Inspect(ctx, b, huge, nil); return err },
 		"Sources":            func() error { _, _, err := flinkckpt.Sources(ctx, b, word, nil); return err },
+		"Resolve prefix":     resolve(word, flinkckpt.Options{}),
+		"Resolve locations":  resolve(word, flinkckpt.Options{Locations: []flinkckpt.Location{{Bucket: b, Prefix: "x" + word}}}),
+		"Location overlaps":  resolver(word, flinkckpt.Options{Locations: []flinkckpt.Location{{Bucket: b, Prefix: word + "/sub"}}}),
 	} {
 		err := call()
 		if err == nil {

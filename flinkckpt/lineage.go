@@ -13,6 +13,7 @@ import (
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // fixedJobIDRE matches the job ids application mode fixes when HA is on:
@@ -93,7 +94,7 @@ func orderRuns(ctx context.Context, b *blob.Bucket, jobs []*jobDir, conc int) (i
 				continue
 			}
 			if err != nil {
-				return fmt.Errorf("flinkckpt: attributes of %q: %w", key, err)
+				return fmt.Errorf("flinkckpt: attributes of %s: %w", redact.QuoteKey(key), err)
 			}
 			r.mod, r.at = a.ModTime, id
 			return nil

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"gocloud.dev/blob"
+
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // Location is a further place a Resolver looks (Options.Locations), ranked
@@ -50,7 +52,7 @@ func newLocs(bucket *blob.Bucket, prefix string, o Options) ([]*loc, error) {
 	out := []*loc{own}
 	for i, l := range o.Locations {
 		if l.Bucket == nil {
-			return nil, fmt.Errorf("flinkckpt: location %d (prefix %q): nil bucket", i+1, l.Prefix)
+			return nil, fmt.Errorf("flinkckpt: location %d (prefix %s): nil bucket", i+1, redact.QuoteKey(l.Prefix))
 		}
 		lo := o
 		lo.FlinkRoot, lo.FallbackFlinkRoot = l.FlinkRoot, l.FallbackFlinkRoot
@@ -63,7 +65,7 @@ func newLocs(bucket *blob.Bucket, prefix string, o Options) ([]*loc, error) {
 		}
 		for _, y := range out {
 			if y.bucket == x.bucket && (strings.HasPrefix(x.prefix, y.prefix) || strings.HasPrefix(y.prefix, x.prefix)) {
-				return nil, fmt.Errorf("flinkckpt: location %d (prefix %q) overlaps prefix %q of the same bucket: %w", i+1, x.prefix, y.prefix, errOverlap)
+				return nil, fmt.Errorf("flinkckpt: location %d (prefix %s) overlaps prefix %s of the same bucket: %w", i+1, redact.QuoteKey(x.prefix), redact.QuoteKey(y.prefix), errOverlap)
 			}
 		}
 		out = append(out, x)
@@ -78,7 +80,7 @@ var errOverlap = errors.New("a snapshot would be counted twice")
 func (r *Resolver) where() string {
 	q := make([]string, len(r.locs))
 	for i, l := range r.locs {
-		q[i] = fmt.Sprintf("%q", l.prefix)
+		q[i] = redact.QuoteKey(l.prefix)
 	}
 	if len(q) == 1 {
 		return q[0]

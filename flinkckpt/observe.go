@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // notObservedAge is how young the newest _metadata may be before the
@@ -34,9 +35,9 @@ func (r *Resolver) observe(ctx context.Context, first []*layout) (string, error)
 	}
 	watches := make([]watch, len(r.locs))
 	for i, lc := range r.locs {
-		w := watch{lc: lc, prefix: lc.prefix, where: fmt.Sprintf("%q", lc.prefix), first: first[i]}
+		w := watch{lc: lc, prefix: lc.prefix, where: redact.QuoteKey(lc.prefix), first: first[i]}
 		if _, ok := chkID(lastSegment(lc.prefix) + "/"); ok && w.first.direct && len(w.first.jobs) == 0 {
-			w.prefix, w.where = parentDir(lc.prefix), fmt.Sprintf("job dir %q", parentDir(lc.prefix))
+			w.prefix, w.where = parentDir(lc.prefix), "job dir "+redact.QuoteKey(parentDir(lc.prefix))
 			var err error
 			if w.first, err = discover(ctx, lc.bucket, w.prefix, r.opts.JobID, r.opts.Concurrency); err != nil {
 				return "", err

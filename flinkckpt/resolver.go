@@ -11,6 +11,7 @@ import (
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // Resolver finds the newest restorable checkpoint or savepoint under a
@@ -436,8 +437,8 @@ func (r *Resolver) noFlinkPath(s *snap) error {
 	if len(abs) > 0 {
 		why = fmt.Sprintf("none of its %d absolute references contains its key, so there is nothing to infer the Flink root from (first: %s)", len(abs), abs[0])
 	}
-	return fmt.Errorf("flinkckpt: %s (key %q) is the snapshot to choose but has no Flink path: %s; pass the Flink URI of the location (Options.FlinkRoot, --flink-root): %w",
-		s.name(), s.key, why, ErrNoFlinkPath)
+	return fmt.Errorf("flinkckpt: %s (key %s) is the snapshot to choose but has no Flink path: %s; pass the Flink URI of the location (Options.FlinkRoot, --flink-root): %w",
+		s.name(), redact.QuoteKey(s.key), why, ErrNoFlinkPath)
 }
 
 // annotate sets the snapshot's mapping (given, or inferred and settled
