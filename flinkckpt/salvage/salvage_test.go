@@ -488,3 +488,37 @@ func TestKafkaSeveralTopics(t *testing.T) {
 		})
 	}
 }
+
+// Paimon's legacy MonitorFunction (0.9 and older) salvages like
+// MonitorSource: its next snapshot, exact input. One that had planned
+// nothing yet gives no position (it once dereferenced a nil state).
+func TestLegacyMonitorFunctionSalvage(t *testing.T) {
+	ctx := context.Background()
+	b := memblob.OpenBucket(nil)
+	defer b.Close()
+	l := &flinkckpttest.Layout{Bucket: b, Root: "s3a://b/"}
+	w, err := l.Savepoint(ctx, "savepoint-aaaaaa-00000000000b", 5, &flinkckpttest.Checkpoint{
+		Sources: []flinkckpttest.Source{flinkckpttest.LegacyMonitorSource("orders-monitor", 12)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir})
+	c, err := r.Resolve(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"scan.mode": "from-snapshot", "scan.snapshot-id": "12"}
+	if diff := cmp.Diff(want, c.Position.Launch().Options); diff != "" || c.Guarantee != resume.ExactInput {
+		t.Errorf("guarantee %s, launch (-want +got):\n%s", c.Guarantee, diff)
+	}
+
+	w, err = l.Savepoint(ctx, "savepoint-aaaaaa-00000000000c", 6, &flinkckpttest.Checkpoint{
+		Sources: []flinkckpttest.Source{flinkckpttest.LegacyMonitorSource("orders-monitor")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ = salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir})
+	if _, err := r.Resolve(ctx); !errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), "no snapshot id") {
+		t.Errorf("err %v, want no position: nothing planned yet", err)
+	}
+}

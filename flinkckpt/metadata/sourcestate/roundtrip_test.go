@@ -274,6 +274,13 @@ func TestLegacyMonitorFunctionRoundTrip(t *testing.T) {
 			})
 		}
 	}
+	t.Run("empty", func(t *testing.T) {
+		// Nothing planned yet: a Paimon source without a position.
+		s := decodeSources(t, 3, flinkckpttest.LegacyMonitorSource("monitor")).Sources[0]
+		if _, ok, why := s.Paimon.Position(); s.Kind != sourcestate.KindPaimon || ok || !strings.Contains(why, "no snapshot id") {
+			t.Errorf("kind %s ok %v why %q", s.Kind, ok, why)
+		}
+	})
 }
 
 func TestMySQLRoundTrip(t *testing.T) {
