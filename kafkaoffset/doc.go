@@ -28,8 +28,11 @@
 // or none at all), is [resume.DataLoss], naming the partitions and the records
 // lost: possible loss counts as loss. The [Position] lists every partition
 // with its start, end, last stable offset, commit, chosen offset and reason,
-// and launches with scan.startup.mode=specific-offsets (one topic) or
-// timestamp; its JSON is ready for DataStream OffsetsInitializer.offsets.
+// and launches with scan.startup.mode=specific-offsets (one topic) or, by
+// time without a group, timestamp — only when Flink's own lookup at the
+// job's start lands on the chosen offsets (not after a start was lowered to
+// the last stable offset); its JSON is ready for DataStream
+// OffsetsInitializer.offsets.
 //
 // # What the grade assumes, and checks
 //
@@ -38,7 +41,8 @@
 //     offset (the first offset of the oldest open transaction) is lowered to
 //     it, since a read_committed reader started above an open transaction
 //     never reads the transaction's records below its start once it commits.
-//     Flink's own timestamp initializer has this blind spot.
+//     Flink's own timestamp initializer has this blind spot: a position with
+//     a lowered start launches with specific offsets, never by time.
 //   - Where commits come from. Commits are a replay point only if the old job
 //     committed when its checkpoints completed ([CommitOnCheckpoint], the
 //     default, said in a warning). With enable.auto.commit the consumer

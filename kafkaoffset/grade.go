@@ -123,7 +123,8 @@ func (r *Resolver) candidate(res []PartitionOffsets) (resume.Candidate, error) {
 	if r.hasAt {
 		pos.TimestampMillis = r.at.UnixMilli()
 	}
-	if r.group == "" {
+	byTime, why := r.launchesByTime(res, now)
+	if byTime {
 		pos.Mode = ModeTimestamp
 	}
 	for _, p := range res {
@@ -162,6 +163,9 @@ func (r *Resolver) candidate(res []PartitionOffsets) (resume.Candidate, error) {
 		c.Reasons = append(c.Reasons, fmt.Sprintf("%d partitions start at the first record at or after %s (ListOffsets by time)", n, fmtMillis(r.at.UnixMilli())))
 	}
 	c.Reasons = append(c.Reasons, r.isolationReason(all))
+	if why != "" {
+		c.Reasons = append(c.Reasons, why)
+	}
 
 	lastCommit := r.commitTimes(&c, all, now)
 	if r.window > 0 {
@@ -245,6 +249,57 @@ func (r *Resolver) candidate(res []PartitionOffsets) (resume.Candidate, error) {
 		c.Warnings = append(c.Warnings, resume.Warnf(WarnSeveralTopics, "several topics: scan.startup.specific-offsets covers one topic; start the job with DataStream OffsetsInitializer.offsets(...) built from the position's partitions"))
 	}
 	return c, nil
+}
+
+// launchesByTime reports whether the position launches by time
+// (scan.startup.mode=timestamp): only without a group, and only when Flink's
+// timestamp initializer, which looks the time up again when the job starts,
+// lands every partition on the chosen offset. It does not for a start
+// lowered to the last stable offset (the initializer knows nothing of open
+// transactions and starts above it again), nor for a start at the end
+// offset when the time is after now (the initializer would skip the records
+// written until then). When it does not, the returned reason says why the
+// launch names the offsets instead.
+func (r *Resolver) launchesByTime(res []PartitionOffsets, now time.Time) (bool, string) {
+	if r.group != "" || !r.hasAt {
+		return false, ""
+	}
+	var lowered, future, other []*PartitionOffsets
+	for i := range res {
+		p := &res[i]
+		switch {
+		case p.LoweredToStable:
+			lowered = append(lowered, p)
+		case p.From == FromEnd && r.at.After(now):
+			future = append(future, p)
+		case p.From != FromTime && p.From != FromEnd:
+			// Without a group, choose starts every partition by time or at
+			// the end; anything else is not the initializer's answer.
+			other = append(other, p)
+		}
+	}
+	if len(lowered)+len(future)+len(other) == 0 {
+		return true, ""
+	}
+	var parts []string
+	if len(lowered) > 0 {
+		parts = append(parts, fmt.Sprintf("it knows nothing of open transactions and would start above the last stable offset again: %s",
+			names(lowered, func(p *PartitionOffsets) string {
+				if p.ByTime >= 0 {
+					return fmt.Sprintf(" (by time %d, lowered to %d)", p.ByTime, p.Offset)
+				}
+				return fmt.Sprintf(" (at the end offset, lowered to %d)", p.Offset)
+			})))
+	}
+	if len(future) > 0 {
+		parts = append(parts, fmt.Sprintf("the time %s is after now, so it would skip the records written until then to %s",
+			fmtMillis(r.at.UnixMilli()), names(future, nil)))
+	}
+	if len(other) > 0 {
+		parts = append(parts, fmt.Sprintf("%s start where no time lookup would", names(other, nil)))
+	}
+	return false, fmt.Sprintf("launched with the chosen offsets (scan.startup.mode=specific-offsets), not by time: Flink's timestamp initializer looks %s up again when the job starts, and %s",
+		fmtMillis(r.at.UnixMilli()), strings.Join(parts, "; "))
 }
 
 // isolationReason states the isolation level the offsets assume and which

@@ -37,11 +37,13 @@ type Position struct {
 	// (read_committed: no start is above a partition's last stable
 	// offset); "" in documents written before it was recorded.
 	IsolationLevel IsolationLevel `json:"isolation_level,omitempty"`
-	// Mode is the scan.startup.mode the launch uses: specific-offsets, or
-	// timestamp when every partition was looked up by time and nothing was
-	// lost. With several topics and specific offsets no SQL option can
-	// express the start: use the partitions with DataStream
-	// OffsetsInitializer.offsets.
+	// Mode is the scan.startup.mode the launch uses: timestamp when no
+	// group was read and Flink's timestamp initializer, which looks the time
+	// up again when the job starts, lands every partition on its chosen
+	// offset; specific-offsets otherwise (with a group, and whenever a start
+	// was lowered to the last stable offset or the time is after now). With
+	// several topics and specific offsets no SQL option can express the
+	// start: use the partitions with DataStream OffsetsInitializer.offsets.
 	Mode string `json:"mode"`
 	// Partitions has one entry per partition, ordered by topic (in Topics
 	// order) and partition.

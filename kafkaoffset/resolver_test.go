@@ -449,6 +449,13 @@ func TestResolveFutureTime(t *testing.T) {
 	if p.Partitions[0].Offset != 3 {
 		t.Errorf("offset %d, want the end offset 3", p.Partitions[0].Offset)
 	}
+	// A launch by the future time would skip what the partition receives
+	// until then: the launch names the end offset instead.
+	want := map[string]string{"scan.startup.mode": "specific-offsets", "scan.startup.specific-offsets": "partition:0,offset:3"}
+	if diff := cmp.Diff(want, c.Position.Launch().Options); diff != "" {
+		t.Errorf("launch (-want +got):\n%s", diff)
+	}
+	contains(t, "reasons", c.Reasons, "not by time", "is after now, so it would skip the records written until then to t/0")
 }
 
 func TestResolveCancelledContext(t *testing.T) {

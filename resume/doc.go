@@ -127,6 +127,7 @@
 //	salvage.partly-read-snapshot           a Paimon snapshot was partly read: its emitted records are read again
 //	salvage.mysql-snapshot-phase           a MySQL CDC source had no binlog position yet: it snapshots again
 //	salvage.several-sources                several sources' connector options collide: each keeps its own
+//	salvage.several-topics                 a KafkaSource read several topics: no SQL option starts it at its offsets (data-loss)
 //	salvage.source-notes                   what a source's state held but its position leaves out
 //
 // Each code is also a constant of the emitting package

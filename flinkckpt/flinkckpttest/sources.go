@@ -17,7 +17,7 @@ import (
 // state (the operator coordinator state). The zero Parallelism means 1.
 // Build the splits and the enumerator with the Kafka…, Paimon…, Monitor…
 // and MySQL… functions, or give raw ones for sources resumekit does not
-// know.
+// know; LegacyMonitorSource writes a legacy SourceFunction's list states.
 type Source struct {
 	// UID names the operator; its id is flinkckpt.OperatorID(UID) unless
 	// OperatorID is set.
@@ -37,6 +37,27 @@ type Source struct {
 	// InFile writes each subtask's reader state to a file of the snapshot
 	// (relative in savepoints, absolute in checkpoints) instead of inline.
 	InFile bool
+	// ListStates, when set, make the source a legacy SourceFunction in a
+	// StreamSource operator: its operator list states are written instead
+	// of the reader state, and Splits are ignored (see
+	// LegacyMonitorSource). Compressed and InFile apply to them alike.
+	ListStates []ListState
+}
+
+// ListState is an operator list state of a legacy SourceFunction,
+// redistributed by splitting on restore (Flink's
+// OperatorStateStore.getListState): its name and its elements.
+type ListState struct {
+	Name     string
+	Elements []ListElement
+}
+
+// ListElement is one element of a ListState: its bytes as the state's
+// serializer writes them (no framing; a Long is 8 bytes), on the subtask
+// Subtask names (taken modulo the source's Parallelism).
+type ListElement struct {
+	Subtask int32
+	Data    []byte
 }
 
 // ID returns the source's operator id.
@@ -71,19 +92,44 @@ func (s *Source) Operator(version int, file func(name string, size int64) *metad
 	if s.Coordinator != nil && version >= 3 {
 		op.Coordinator = &metadata.StreamHandle{Type: metadata.TypeByteStream, Name: op.ID, Data: EncodeCoordinator(*s.Coordinator)}
 	}
-	per := make([][]sourcestate.RawSplit, par)
-	for _, sp := range s.Splits {
-		i := int(sp.Subtask) % par
+	subtask := func(st int32) int {
+		i := int(st) % par
 		if i < 0 {
 			i += par
 		}
-		per[i] = append(per[i], sp)
+		return i
+	}
+	// names are the states, elems[i][k] the elements of state k on subtask i.
+	names := []string{sourcestate.ReaderStateName}
+	elems := make([][][][]byte, par)
+	for i := range elems {
+		elems[i] = make([][][]byte, 1)
+	}
+	if len(s.ListStates) > 0 {
+		names = names[:0]
+		for i := range elems {
+			elems[i] = make([][][]byte, len(s.ListStates))
+		}
+		for k, ls := range s.ListStates {
+			names = append(names, ls.Name)
+			for _, e := range ls.Elements {
+				i := subtask(e.Subtask)
+				elems[i][k] = append(elems[i][k], e.Data)
+			}
+		}
+	} else {
+		for _, sp := range s.Splits {
+			i := subtask(sp.Subtask)
+			elems[i][0] = append(elems[i][0], readerElement(sp))
+		}
 	}
 	var files []StateFile
 	for i := 0; i < par; i++ {
-		stream, offsets := ReaderStateStream(per[i], s.Compressed)
-		h := &metadata.OperatorHandle{Type: metadata.TypeOperatorStream,
-			States: []metadata.OperatorStateInfo{{Name: sourcestate.ReaderStateName, Mode: metadata.ModeSplit, Offsets: offsets}}}
+		stream, offsets := stateStream(elems[i], s.Compressed)
+		h := &metadata.OperatorHandle{Type: metadata.TypeOperatorStream}
+		for k, name := range names {
+			h.States = append(h.States, metadata.OperatorStateInfo{Name: name, Mode: metadata.ModeSplit, Offsets: offsets[k]})
+		}
 		if s.InFile {
 			name := fmt.Sprintf("%s-%d-reader-state", op.ID[:8], i)
 			files = append(files, StateFile{Name: name, Data: stream})
@@ -111,6 +157,27 @@ func (s *Source) Operator(version int, file func(name string, size int64) *metad
 // 64 KiB) per element, as xerial's SnappyFramedOutputStream writes them for
 // Flink.
 func ReaderStateStream(splits []sourcestate.RawSplit, compressed bool) ([]byte, []int64) {
+	elems := make([][]byte, 0, len(splits))
+	for _, s := range splits {
+		elems = append(elems, readerElement(s))
+	}
+	b, offsets := stateStream([][][]byte{elems}, compressed)
+	return b, offsets[0]
+}
+
+// readerElement frames a split as a "SourceReaderState" element.
+func readerElement(s sourcestate.RawSplit) []byte {
+	elem := binary.BigEndian.AppendUint32(nil, uint32(len(s.Data)+8))
+	elem = binary.BigEndian.AppendUint32(elem, uint32(s.Version))
+	elem = binary.BigEndian.AppendUint32(elem, uint32(len(s.Data)))
+	return append(elem, s.Data...)
+}
+
+// stateStream returns an operator state stream holding states[k]'s
+// elements one after the other, state after state, and the offsets of
+// each state's elements: the header of ReaderStateStream, then each
+// element as it is (one flush per element when compressed).
+func stateStream(states [][][]byte, compressed bool) ([]byte, [][]int64) {
 	b := binary.BigEndian.AppendUint32(nil, 6)
 	if compressed {
 		b = append(b, 1)
@@ -122,24 +189,23 @@ func ReaderStateStream(splits []sourcestate.RawSplit, compressed bool) ([]byte, 
 	if compressed {
 		b = append(b, 0xff, 6, 0, 0, 's', 'N', 'a', 'P', 'p', 'Y')
 	}
-	offsets := make([]int64, 0, len(splits))
-	for _, s := range splits {
-		offsets = append(offsets, int64(len(b)))
-		elem := binary.BigEndian.AppendUint32(nil, uint32(len(s.Data)+8))
-		elem = binary.BigEndian.AppendUint32(elem, uint32(s.Version))
-		elem = binary.BigEndian.AppendUint32(elem, uint32(len(s.Data)))
-		elem = append(elem, s.Data...)
-		if !compressed {
-			b = append(b, elem...)
-			continue
-		}
-		for len(elem) > 0 {
-			n := min(len(elem), 64<<10)
-			b = appendSnappyChunk(b, elem[:n])
-			elem = elem[n:]
+	out := make([][]int64, len(states))
+	for k, elems := range states {
+		out[k] = make([]int64, 0, len(elems))
+		for _, elem := range elems {
+			out[k] = append(out[k], int64(len(b)))
+			if !compressed {
+				b = append(b, elem...)
+				continue
+			}
+			for len(elem) > 0 {
+				n := min(len(elem), 64<<10)
+				b = appendSnappyChunk(b, elem[:n])
+				elem = elem[n:]
+			}
 		}
 	}
-	return b, offsets
+	return b, out
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)

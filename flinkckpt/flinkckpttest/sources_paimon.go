@@ -174,3 +174,30 @@ func MonitorSource(uid string, next int64) Source {
 		Splits:      []sourcestate.RawSplit{MonitorSplit(sourcestate.MonitorSplit{ID: "monitor", Kind: sourcestate.MonitorCheckpoint, NextSnapshot: next})},
 		Coordinator: &sourcestate.Coordinator{SerdeVersion: 1, Version: 0, Data: []byte{}}}
 }
+
+// The operator list states of Paimon's legacy MonitorFunction.
+const (
+	// LegacyMonitorNextSnapshot holds the next snapshot to plan
+	// (LongSerializer: 8 bytes; MonitorFunction writes at most one).
+	LegacyMonitorNextSnapshot = "next-snapshot"
+	// LegacyMonitorPerCheckpoint holds the next snapshot of each
+	// checkpoint not yet confirmed (Tuple2<Long, Long> of checkpoint id
+	// and next snapshot: 16 bytes), for the consumer commits.
+	LegacyMonitorPerCheckpoint = "next-snapshot-per-checkpoint"
+)
+
+// LegacyMonitorSource returns Paimon's legacy MonitorFunction (Paimon 0.9
+// and older: a SourceFunction in a StreamSource operator, used with
+// consumer-id and consumer.mode exactly-once) of parallelism 1, whose
+// "next-snapshot" list state holds next, one 8-byte element each (the
+// function writes at most one; several, or none, test the decoder's rule),
+// and whose "next-snapshot-per-checkpoint" list state is empty (append
+// 16-byte elements to ListStates[1] for pending commits). It has no reader
+// state and no coordinator state.
+func LegacyMonitorSource(uid string, next ...int64) Source {
+	s := Source{UID: uid, ListStates: []ListState{{Name: LegacyMonitorNextSnapshot}, {Name: LegacyMonitorPerCheckpoint}}}
+	for _, n := range next {
+		s.ListStates[0].Elements = append(s.ListStates[0].Elements, ListElement{Data: binary.BigEndian.AppendUint64(nil, uint64(n))})
+	}
+	return s
+}

@@ -13,7 +13,12 @@
 //
 //   - KafkaSource: scan.startup.mode=specific-offsets and
 //     scan.startup.specific-offsets=partition:0,offset:10;… (one topic; the
-//     DataStream OffsetsInitializer.offsets form is in the reasons);
+//     DataStream OffsetsInitializer.offsets form is in the reasons). Flink
+//     SQL's Kafka table refuses the option when it reads several topics, so
+//     a KafkaSource that read several gets no option: [resume.DataLoss],
+//     since a job started with that launch starts wherever its table's
+//     scan.startup.mode says, with the [WarnSeveralTopics] warning giving
+//     the DataStream form and each topic's specific offsets;
 //   - Paimon: scan.mode=from-snapshot and scan.snapshot-id=N, or with
 //     [Options.PaimonConsumer] the reset_consumer call that binds a consumer
 //     there;
@@ -37,7 +42,9 @@
 // are resolved against the live log (earliest, latest) or the old job's
 // group's commit ([Options.KafkaGroup], through [KafkaCommits]), or named. A partly read Paimon
 // snapshot and a MySQL CDC source still in its snapshot phase are
-// [resume.Replay].
+// [resume.Replay]. The grade is never better than the launch delivers: a
+// KafkaSource of several topics, which no SQL option starts at its
+// offsets, is [resume.DataLoss] (possible loss counts as loss).
 //
 // # Why a leaf package with checker interfaces
 //

@@ -138,14 +138,45 @@ func (x *resolution) kafka(ctx context.Context, label string, s *sourcestate.Sou
 			concrete = append(concrete, k)
 		}
 	}
-	if len(topics) == 1 && len(concrete) > 0 {
+	switch {
+	case len(topics) == 1 && len(concrete) > 0:
 		out.Options = map[string]string{
 			"scan.startup.mode":             "specific-offsets",
 			"scan.startup.specific-offsets": specificOffsets(concrete),
 		}
+	case len(topics) > 1:
+		x.severalTopics(label, topics, concrete)
 	}
 	x.reason("KafkaSource %s: %s", label, dataStreamForm(concrete))
 	return nil
+}
+
+// severalTopics grades a KafkaSource that read several topics by what its
+// launch can deliver. Flink SQL's Kafka table takes
+// scan.startup.specific-offsets only when it reads one topic (its
+// partition:N,offset:M entries name no topic; the factory refuses the
+// option otherwise), so the source gets no option: a job started with the
+// launch starts where its table's scan.startup.mode says (group-offsets by
+// default: the group's commits, which can be past the snapshot, or a
+// failure without them). That start is unknown, and possible loss counts
+// as loss. The warning gives the exact starts that remain: the DataStream
+// form, or one table per topic with its own specific offsets.
+func (x *resolution) severalTopics(label string, topics []string, concrete []KafkaStart) {
+	x.grade(resume.DataLoss)
+	var per []string
+	for _, t := range topics {
+		var ks []KafkaStart
+		for _, k := range concrete {
+			if k.Topic == t {
+				ks = append(ks, k)
+			}
+		}
+		if len(ks) > 0 {
+			per = append(per, fmt.Sprintf("topic %s: scan.startup.specific-offsets=%s", t, specificOffsets(ks)))
+		}
+	}
+	x.warn(WarnSeveralTopics, "KafkaSource %s read %d topics (%s): Flink SQL's Kafka table refuses scan.startup.specific-offsets unless it reads one topic (the option's entries name no topic), so the launch has no start for this source, and a job started with it starts where its table's scan.startup.mode says (group-offsets by default: the group's commits, which can be past the snapshot): possible loss, graded as loss. The offsets themselves are exact: start a DataStream KafkaSource with %s, or read each topic with its own table and scan.startup.mode=specific-offsets (%s)",
+		label, len(topics), strings.Join(topics, ", "), strings.TrimPrefix(dataStreamForm(concrete), "DataStream: "), strings.Join(per, "; "))
 }
 
 // specificOffsets renders the scan.startup.specific-offsets value.

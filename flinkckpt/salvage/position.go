@@ -41,8 +41,9 @@ type Source struct {
 	Paimon *PaimonStart
 	MySQL  *MySQLStart
 	// Options are the connector options (SQL hints) that start the source
-	// there; empty when no option can (several Kafka topics: use the
-	// DataStream form in the reasons).
+	// there; empty when no option can (several Kafka topics: the candidate
+	// is graded data loss, and its salvage.several-topics warning gives the
+	// DataStream form and each topic's specific offsets).
 	Options map[string]string
 	// Checked says the position was checked against the live system.
 	Checked bool

@@ -398,3 +398,127 @@ func TestPositionBeyondLiveSystem(t *testing.T) {
 		t.Errorf("paimon: err %v", err)
 	}
 }
+
+// A KafkaSource that read two topics: Flink SQL's Kafka table refuses
+// scan.startup.specific-offsets for several topics, so the source gets no
+// option. The launch then starts nowhere specific (the table's
+// scan.startup.mode), which is possible loss: data loss, never exact
+// input, even when every offset is still in the live log; the warning
+// gives the DataStream form and each topic's specific offsets.
+func TestKafkaSeveralTopics(t *testing.T) {
+	ctx := context.Background()
+	b := memblob.OpenBucket(nil)
+	defer b.Close()
+	split := func(topic string, partition int32, offset int64) sourcestate.RawSplit {
+		return flinkckpttest.KafkaSplit(sourcestate.KafkaSplit{Topic: topic, Partition: partition, StartingOffset: offset, StoppingOffset: sourcestate.OffsetNone})
+	}
+	l := &flinkckpttest.Layout{Bucket: b, Root: "s3a://b/"}
+	w, err := l.Savepoint(ctx, "savepoint-aaaaaa-00000000000a", 4, &flinkckpttest.Checkpoint{
+		Sources: []flinkckpttest.Source{{UID: "k", Splits: []sourcestate.RawSplit{split("a", 0, 10), split("a", 1, 11), split("b", 0, 3)}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(2, "a", "b"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	var recs []*kgo.Record
+	for _, tp := range []struct {
+		topic     string
+		partition int32
+	}{{"a", 0}, {"a", 1}, {"b", 0}} {
+		for range 20 {
+			recs = append(recs, &kgo.Record{Topic: tp.topic, Partition: tp.partition, Value: []byte("v")})
+		}
+	}
+	if err := cl.ProduceSync(ctx, recs...).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
+
+	for _, tc := range []struct {
+		name  string
+		check salvage.KafkaLog
+	}{{"Checked", kafkaoffset.Log{Client: cl}}, {"NotChecked", nil}} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir, Kafka: tc.check})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cand, err := r.Resolve(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cand.Guarantee != resume.DataLoss || !cand.HasWarning(salvage.WarnSeveralTopics) {
+				t.Errorf("guarantee %s warnings %v, want data-loss with %s", cand.Guarantee, cand.Warnings, salvage.WarnSeveralTopics)
+			}
+			if l := cand.Position.Launch(); !l.IsZero() {
+				t.Errorf("launch %+v, want none: no SQL option starts several topics", l)
+			}
+			starts := kafkaStarts(t, cand)
+			var got []int64
+			for _, k := range starts {
+				got = append(got, k.Offset)
+			}
+			if diff := cmp.Diff([]int64{10, 11, 3}, got); diff != "" {
+				t.Errorf("offsets (-want +got):\n%s", diff)
+			}
+			var text string
+			for _, w := range cand.Warnings {
+				if w.Code == salvage.WarnSeveralTopics {
+					text = w.Text
+				}
+			}
+			for _, want := range []string{
+				"read 2 topics (a, b)",
+				`OffsetsInitializer.offsets(Map.of(new TopicPartition("a", 0), 10L, new TopicPartition("a", 1), 11L, new TopicPartition("b", 0), 3L))`,
+				"topic a: scan.startup.specific-offsets=partition:0,offset:10;partition:1,offset:11; topic b: scan.startup.specific-offsets=partition:0,offset:3",
+				"possible loss, graded as loss",
+			} {
+				if !strings.Contains(text, want) {
+					t.Errorf("warning lacks %q:\n%s", want, text)
+				}
+			}
+		})
+	}
+}
+
+// Paimon's legacy MonitorFunction (0.9 and older) salvages like
+// MonitorSource: its next snapshot, exact input. One that had planned
+// nothing yet gives no position (it once dereferenced a nil state).
+func TestLegacyMonitorFunctionSalvage(t *testing.T) {
+	ctx := context.Background()
+	b := memblob.OpenBucket(nil)
+	defer b.Close()
+	l := &flinkckpttest.Layout{Bucket: b, Root: "s3a://b/"}
+	w, err := l.Savepoint(ctx, "savepoint-aaaaaa-00000000000b", 5, &flinkckpttest.Checkpoint{
+		Sources: []flinkckpttest.Source{flinkckpttest.LegacyMonitorSource("orders-monitor", 12)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir})
+	c, err := r.Resolve(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"scan.mode": "from-snapshot", "scan.snapshot-id": "12"}
+	if diff := cmp.Diff(want, c.Position.Launch().Options); diff != "" || c.Guarantee != resume.ExactInput {
+		t.Errorf("guarantee %s, launch (-want +got):\n%s", c.Guarantee, diff)
+	}
+
+	w, err = l.Savepoint(ctx, "savepoint-aaaaaa-00000000000c", 6, &flinkckpttest.Checkpoint{
+		Sources: []flinkckpttest.Source{flinkckpttest.LegacyMonitorSource("orders-monitor")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ = salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir})
+	if _, err := r.Resolve(ctx); !errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), "no snapshot id") {
+		t.Errorf("err %v, want no position: nothing planned yet", err)
+	}
+}

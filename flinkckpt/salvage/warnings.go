@@ -30,6 +30,12 @@ const (
 	// WarnSeveralSources: the job has several sources whose connector
 	// options collide; each source's options are in the position.
 	WarnSeveralSources = "salvage.several-sources"
+	// WarnSeveralTopics: a KafkaSource read several topics, and no Flink
+	// SQL option can start it at its offsets (scan.startup.specific-offsets
+	// covers one topic): the launch has no start for it, graded
+	// [resume.DataLoss]; the warning gives the DataStream
+	// OffsetsInitializer.offsets form and each topic's specific offsets.
+	WarnSeveralTopics = "salvage.several-topics"
 	// WarnSourceNotes: what the source state held but the position leaves
 	// out (partitions not assigned yet, tables being snapshotted).
 	WarnSourceNotes = "salvage.source-notes"

@@ -221,6 +221,11 @@ func decodeOperator(op *metadata.Operator, opts *Options) (Source, bool) {
 	switch {
 	case legacyPaimon:
 		src.Kind = KindPaimon
+		if src.Paimon == nil {
+			// An empty "next-snapshot" state: nothing planned yet, which
+			// Position says; a Paimon source always has its state.
+			src.Paimon = &PaimonState{}
+		}
 		src.Notes = append(src.Notes, "legacy Paimon MonitorFunction (SourceFunction, Paimon 0.9 and older)")
 	case len(legacy) > 0 && !reader:
 		src.Kind = KindUnknown

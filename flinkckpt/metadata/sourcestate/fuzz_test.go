@@ -261,5 +261,10 @@ func metadataSeeds() []*metadata.Checkpoint {
 		}
 		out = append(out, md)
 	}
-	return out
+	// Paimon's legacy MonitorFunction: list states, no reader state, no
+	// coordinator (a checkpoint of _metadata version 3).
+	legacy := flinkckpttest.LegacyMonitorSource("lm", 8)
+	legacy.ListStates[1].Elements = append(legacy.ListStates[1].Elements, flinkckpttest.ListElement{Data: make([]byte, 16)})
+	op, _ := legacy.Operator(3, nil)
+	return append(out, &metadata.Checkpoint{Version: 3, CheckpointID: 4, Operators: []metadata.Operator{op}})
 }

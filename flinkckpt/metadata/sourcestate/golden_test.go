@@ -26,6 +26,12 @@ func TestPaimonGoldenDataSplits(t *testing.T) {
 	}{
 		{"datasplit-v1", goldenDataSplitV1, 1},
 		{"datasplit-v2", goldenDataSplitV2, 2},
+		{"datasplit-v3", goldenDataSplitV3, 3},
+		{"datasplit-v4", goldenDataSplitV4, 4},
+		{"datasplit-v5", goldenDataSplitV5, 5},
+		{"datasplit-v6", goldenDataSplitV6, 6},
+		{"datasplit-v7", goldenDataSplitV7, 7},
+		{"datasplit-v8", goldenDataSplitV8, 8},
 		{"datasplit-v9", goldenDataSplitV9, 9},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -2,7 +2,10 @@ package sourcestate_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -231,6 +234,53 @@ func TestMonitorSourceRoundTrip(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Paimon's legacy MonitorFunction (0.9 and older): no reader state, the
+// "next-snapshot" list state holds the next snapshot to plan (8 bytes), and
+// "next-snapshot-per-checkpoint" (16-byte pending commits) is not read.
+// The function writes at most one value; of several (a state written by
+// hand, or merged), the smallest is the position, so nothing is skipped.
+func TestLegacyMonitorFunctionRoundTrip(t *testing.T) {
+	pending := binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(nil, 6), 30) // checkpoint 6 → snapshot 30
+	for _, sto := range storage {
+		for _, tc := range []struct {
+			name string
+			next []int64
+			want int64
+		}{{"one", []int64{31}, 31}, {"several", []int64{40, 31, 35}, 31}} {
+			t.Run(sto.name+"/"+tc.name, func(t *testing.T) {
+				src := flinkckpttest.LegacyMonitorSource("monitor", tc.next...)
+				src.Compressed, src.InFile = sto.compressed, sto.file
+				src.ListStates[1].Elements = append(src.ListStates[1].Elements, flinkckpttest.ListElement{Data: pending})
+				st := decodeSources(t, 4, src)
+				if len(st.Sources) != 1 {
+					t.Fatalf("sources %+v", st.Sources)
+				}
+				s := st.Sources[0]
+				if s.Kind != sourcestate.KindPaimon || s.Paimon == nil || s.Err != nil || s.Coordinator != nil || len(s.Splits) != 0 {
+					t.Fatalf("source %+v", s)
+				}
+				if diff := cmp.Diff(tc.next, s.Paimon.LegacyNextSnapshots); diff != "" {
+					t.Errorf("next snapshots (-want +got):\n%s", diff)
+				}
+				if !slices.ContainsFunc(s.Notes, func(n string) bool { return strings.Contains(n, "legacy Paimon MonitorFunction") }) {
+					t.Errorf("notes %q lack the legacy MonitorFunction", s.Notes)
+				}
+				pos, ok, why := s.Paimon.Position()
+				if !ok || pos.NextSnapshot != tc.want || !pos.Exact || pos.Full {
+					t.Errorf("position %+v ok %v (%s), want exact next snapshot %d", pos, ok, why, tc.want)
+				}
+			})
+		}
+	}
+	t.Run("empty", func(t *testing.T) {
+		// Nothing planned yet: a Paimon source without a position.
+		s := decodeSources(t, 3, flinkckpttest.LegacyMonitorSource("monitor")).Sources[0]
+		if _, ok, why := s.Paimon.Position(); s.Kind != sourcestate.KindPaimon || ok || !strings.Contains(why, "no snapshot id") {
+			t.Errorf("kind %s ok %v why %q", s.Kind, ok, why)
+		}
+	})
 }
 
 func TestMySQLRoundTrip(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -189,10 +190,11 @@ func TestKafkaOffsetsTransactionsAndCommitSource(t *testing.T) {
 			}
 		}
 		Warnings []struct{ Code string }
+		Launch   struct{ Options map[string]string }
 	}
 	unmarshal := func(out string) {
 		t.Helper()
-		doc.Partitions, doc.Position.Partitions, doc.Warnings = nil, nil, nil
+		doc.Partitions, doc.Position.Partitions, doc.Warnings, doc.Launch.Options = nil, nil, nil, nil
 		if err := json.Unmarshal([]byte(out), &doc); err != nil {
 			t.Fatalf("%v:\n%s", err, out)
 		}
@@ -206,11 +208,26 @@ func TestKafkaOffsetsTransactionsAndCommitSource(t *testing.T) {
 	if !strings.Contains(out, `"last_stable": 2`) || !strings.Contains(out, "kafka.open-transaction") {
 		t.Errorf("no last_stable or open-transaction warning:\n%s", out)
 	}
+	// Launched at the lowered offset, not by time: Flink's timestamp
+	// initializer would start at 3 again, above the open transaction.
+	if got, want := doc.Launch.Options, map[string]string{"scan.startup.mode": "specific-offsets", "scan.startup.specific-offsets": "partition:0,offset:2"}; !maps.Equal(got, want) {
+		t.Errorf("read_committed launch %v, want %v", got, want)
+	}
+	code, out, _ = runCLI("kafka", "offsets", "--brokers", addr, "--topic", "t", "--at", "2026-11-29T10:03:00Z")
+	if code != ExitOK || !strings.Contains(out, "lowered from 3 to the last stable offset 2") ||
+		!strings.Contains(out, "option: scan.startup.mode=specific-offsets") || !strings.Contains(out, "option: scan.startup.specific-offsets=partition:0,offset:2") ||
+		strings.Contains(out, "timestamp-millis") {
+		t.Errorf("read_committed table: exit %d\n%s", code, out)
+	}
 
 	code, out, _ = runCLI("kafka", "offsets", "--brokers", addr, "--topic", "t", "--at", "2026-11-29T10:03:00Z", "--isolation", "read_uncommitted", "--json")
 	unmarshal(out)
 	if code != ExitOK || doc.Partitions[0].LastStable != nil || *doc.Partitions[0].Offset != 3 || doc.Position.IsolationLevel != "read_uncommitted" {
 		t.Errorf("read_uncommitted: exit %d\n%s", code, out)
+	}
+	// Nothing lowered: the lookup by time lands on 3 as chosen.
+	if got, want := doc.Launch.Options, map[string]string{"scan.startup.mode": "timestamp", "scan.startup.timestamp-millis": "1795946580000"}; !maps.Equal(got, want) {
+		t.Errorf("read_uncommitted launch %v, want %v", got, want)
 	}
 
 	code, out, _ = runCLI("kafka", "offsets", "--brokers", addr, "--topic", "t", "--group", "job")
