@@ -22,13 +22,16 @@ type TB interface {
 }
 
 // Scheme is the URL scheme of the URLs Mount returns, registered on
-// blob.DefaultURLMux by the first Mount.
+// blob.DefaultURLMux when the package is initialised, as gocloud's drivers
+// register theirs: a URLMux must not be written while parallel tests open
+// URLs through it.
 const Scheme = "blobtest"
 
+func init() { blob.DefaultURLMux().RegisterBucket(Scheme, mountOpener{}) }
+
 var (
-	mounts     sync.Map // name -> *mount
-	mountSeq   atomic.Int64
-	registerMu sync.Once
+	mounts   sync.Map // name -> *mount
+	mountSeq atomic.Int64
 )
 
 type mount struct {
@@ -54,16 +57,16 @@ type mount struct {
 //	... rec.Count(blobtest.OpList) ...
 //
 // gocloud's prefix= query parameter works as on any URL; other parameters are
-// refused. The first Mount registers [Scheme] on blob.DefaultURLMux (it
-// panics if something else registered that scheme); Fatalf is called only if
-// b is nil. The URL stops opening when the test ends.
+// refused. [Scheme] is registered on blob.DefaultURLMux when the package is
+// initialised (which panics if something else registered that scheme);
+// Fatalf is called only if b is nil. The URL stops opening when the test
+// ends.
 func Mount(t TB, b *blob.Bucket, opts *Options) (rawURL string, rec *Recorder) {
 	t.Helper()
 	if b == nil {
 		t.Fatalf("blobtest: Mount: nil bucket")
 		return "", nil
 	}
-	registerMu.Do(func() { blob.DefaultURLMux().RegisterBucket(Scheme, mountOpener{}) })
 	if opts == nil {
 		opts = &Options{}
 	}
