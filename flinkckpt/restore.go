@@ -19,11 +19,12 @@ const (
 	// release): the newest restorable snapshot wins.
 	IntentRestart Intent = ""
 	// IntentUpgrade: a Flink minor upgrade or a changed job. Savepoints
-	// rank before checkpoints under the resolver's location, and unaligned
+	// rank before checkpoints in the resolver's locations (its own and
+	// Options.Locations: give the savepoint dir there), and unaligned
 	// checkpoints are refused: Flink restores them neither across a minor
 	// version nor into a changed job ("Checkpoints vs. Savepoints", Flink
-	// 1.20: capabilities table). Between two resolvers (a checkpoint root
-	// and a savepoint dir) the chain's newest-At rule still decides.
+	// 1.20: capabilities table). Between two separate resolvers the chain's
+	// newest-At rule still decides.
 	IntentUpgrade Intent = "upgrade"
 )
 

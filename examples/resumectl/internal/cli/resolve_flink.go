@@ -32,7 +32,7 @@ func (f *flinkFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.extraRoots, "flink-extra-root", "map another Flink root to a storage location, `FLINKURI=BUCKETURL` (repeatable): changelog dstl.dfs.base-path, files of a checkpoint copied from another bucket")
 	fs.BoolVar(&f.allowUnverified, "flink-allow-unverified", false, "offer snapshots with references that could not be checked (with a warning)")
 	fs.StringVar(&f.anchor, "flink-anchor", "", "a snapshot (`URL` of its dir) known to be this job's, e.g. the savepoint it last started from: its operators identify the application")
-	fs.StringVar(&f.intent, "flink-intent", "", "what the restart is for: restart (default) or upgrade (a savepoint first, within a location and over --flink-checkpoints; unaligned checkpoints refused)")
+	fs.StringVar(&f.intent, "flink-intent", "", "what the restart is for: restart (default) or upgrade (a savepoint first, in --flink-savepoints and --flink-checkpoints alike; unaligned checkpoints refused)")
 	fs.StringVar(&f.version, "flink-version", "", "the new job's Flink version (`X.Y`): picks the run line's claim-mode flag and, with --flink-plan, the planner's uid rules (default there: the plan's flinkVersion)")
 	fs.StringVar(&f.claimMode, "flink-claim-mode", "", "claim mode of the restore (`MODE`: NO_CLAIM, CLAIM or LEGACY; default NO_CLAIM, CLAIM for changelog snapshots; CLAIM too when the new job enables the changelog state backend)")
 	fs.Var(&f.maxMetadata, "flink-max-metadata-size", "the largest _metadata to read (`BYTES`, e.g. 4GiB; default 2GiB)")
