@@ -10,7 +10,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"gocloud.dev/blob"
 	"gocloud.dev/blob/fileblob"
@@ -22,37 +21,33 @@ import (
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 	"github.com/resumekit/resumekit/flinkckpt/salvage"
 	"github.com/resumekit/resumekit/kafkaoffset"
+	"github.com/resumekit/resumekit/kafkaoffset/kafkaoffsettest"
 	"github.com/resumekit/resumekit/paimon"
 	"github.com/resumekit/resumekit/paimon/paimontest"
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/resumetest"
 )
 
-// kafkaCluster starts kfake on loopback with topic "topic" of partitions
-// partitions holding records records each, and a client; both close with
-// the test.
-func kafkaCluster(t *testing.T, partitions int32, records int) *kgo.Client {
+// kafkaCluster starts kfake on loopback (kafkaoffsettest) with topics
+// (default "topic") of partitions partitions holding records records each,
+// and returns its client; both close with the test.
+func kafkaCluster(t *testing.T, partitions int32, records int, topics ...string) *kgo.Client {
 	t.Helper()
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(partitions, "topic"))
-	if err != nil {
-		t.Fatal(err)
+	if len(topics) == 0 {
+		topics = []string{"topic"}
 	}
-	t.Cleanup(c.Close)
-	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.RecordPartitioner(kgo.ManualPartitioner()), kgo.MetadataMinAge(10*time.Millisecond))
-	if err != nil {
-		t.Fatal(err)
+	c := kafkaoffsettest.New(t, nil)
+	times := make([]time.Time, records)
+	for i := range times {
+		times[i] = time.Date(2026, 12, 1, 10, 0, i, 0, time.UTC)
 	}
-	t.Cleanup(cl.Close)
-	var recs []*kgo.Record
-	for p := int32(0); p < partitions; p++ {
-		for i := 0; i < records; i++ {
-			recs = append(recs, &kgo.Record{Topic: "topic", Partition: p, Value: []byte("v")})
+	for _, topic := range topics {
+		c.CreateTopic(kafkaoffsettest.Topic{Name: topic, Partitions: partitions})
+		for p := range partitions {
+			c.Produce(topic, p, times...)
 		}
 	}
-	if err := cl.ProduceSync(context.Background(), recs...).FirstErr(); err != nil {
-		t.Fatal(err)
-	}
-	return cl
+	return c.Client
 }
 
 func fixtureBucket(t *testing.T) *blob.Bucket {
@@ -419,28 +414,7 @@ func TestKafkaSeveralTopics(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(2, "a", "b"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.RecordPartitioner(kgo.ManualPartitioner()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(cl.Close)
-	var recs []*kgo.Record
-	for _, tp := range []struct {
-		topic     string
-		partition int32
-	}{{"a", 0}, {"a", 1}, {"b", 0}} {
-		for range 20 {
-			recs = append(recs, &kgo.Record{Topic: tp.topic, Partition: tp.partition, Value: []byte("v")})
-		}
-	}
-	if err := cl.ProduceSync(ctx, recs...).FirstErr(); err != nil {
-		t.Fatal(err)
-	}
+	cl := kafkaCluster(t, 2, 20, "a", "b")
 
 	for _, tc := range []struct {
 		name  string
