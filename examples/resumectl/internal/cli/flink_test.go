@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"gocloud.dev/blob"
-	"gocloud.dev/blob/fileblob"
 
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
 	"github.com/resumekit/resumekit/resume/localblob"
@@ -31,12 +30,7 @@ func runFlinkCLI(t *testing.T, args ...string) (stdout, stderr string, code int)
 // broken checkpoint into a temporary directory and returns the root dir.
 func localLayout(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	b, err := fileblob.OpenBucket(dir, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	dir, b := tempBucket(t)
 	writeLayout(t, b, "ck/", "file://"+filepath.ToSlash(dir)+"/")
 	return filepath.Join(dir, "ck")
 }

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"gocloud.dev/blob/fileblob"
-
 	"github.com/resumekit/resumekit/examples/internal/scenario"
 )
 
@@ -16,13 +14,8 @@ import (
 // and a Paimon table that point outside them: resumectl refuses to follow
 // them, naming the path, and never writes through one.
 func TestSymlinksOutOfTheRootAreRefused(t *testing.T) {
-	dir := t.TempDir()
+	dir, b := tempBucket(t)
 	outside := t.TempDir()
-	b, err := fileblob.OpenBucket(dir, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
 	env := &scenario.Env{Bucket: b, Root: "file://" + filepath.ToSlash(dir) + "/", Touch: func(k string, tm time.Time) error {
 		return os.Chtimes(filepath.Join(dir, k), tm, tm)
 	}}

@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"gocloud.dev/blob/fileblob"
-
 	"github.com/resumekit/resumekit/paimon/paimontest"
 )
 
@@ -20,12 +18,7 @@ import (
 // 10:00 UTC) and consumer "job" at 6, and returns its directory.
 func paimonDir(t *testing.T, opts map[string]string) (string, *paimontest.Table) {
 	t.Helper()
-	root := t.TempDir()
-	b, err := fileblob.OpenBucket(root, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
+	root, b := tempBucket(t)
 	tb := paimontest.New(t, b, "wh/default.db/t")
 	if opts != nil {
 		tb.Schema(opts)
@@ -170,12 +163,7 @@ func TestPaimonResetConsumer(t *testing.T) {
 // 1..5 are kept in changelog/, the consumer is at 3 (below the earliest
 // snapshot, 6).
 func TestResolvePaimonTableFlags(t *testing.T) {
-	root := t.TempDir()
-	b, err := fileblob.OpenBucket(root, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
+	root, b := tempBucket(t)
 	tb := paimontest.New(t, b, "wh/default.db/t")
 	tb.CommitEvery(10, time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC), time.Minute).Consumer("job", 3).ExpireKeepChangelog(6)
 	dir := filepath.Join(root, "wh", "default.db", "t")

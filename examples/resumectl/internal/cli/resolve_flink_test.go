@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"gocloud.dev/blob/fileblob"
-
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
 	"github.com/resumekit/resumekit/resume"
@@ -22,12 +20,8 @@ import (
 // and returns the checkpoint root dir and the dir of a second tree.
 func flinkFormTree(t *testing.T, c *flinkckpttest.Checkpoint) (root, dir string) {
 	t.Helper()
-	dir = filepath.ToSlash(t.TempDir())
-	b, err := fileblob.OpenBucket(dir, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	d, b := tempBucket(t)
+	dir = filepath.ToSlash(d)
 	l := &flinkckpttest.Layout{Bucket: b, Prefix: "ck/", Root: "file://" + dir + "/", PathString: true}
 	if _, err := l.Checkpoint(context.Background(), flinkTestJob, 5, c); err != nil {
 		t.Fatal(err)
@@ -156,12 +150,8 @@ func TestResolveFlinkLaunchFlags(t *testing.T) {
 // TestResolveFlinkAnchor: --flink-anchor names a snapshot of the job; its
 // operators pick the application among several sharing a location.
 func TestResolveFlinkAnchor(t *testing.T) {
-	dir := filepath.ToSlash(t.TempDir())
-	b, err := fileblob.OpenBucket(dir, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	dir, b := tempBucket(t)
+	dir = filepath.ToSlash(dir)
 	ctx := context.Background()
 	l := &flinkckpttest.Layout{Bucket: b, Prefix: "ck/", Root: "file://" + dir + "/", PathString: true}
 	ops := func(app string) []string {
@@ -239,12 +229,8 @@ func TestResolveFlinkRequireEitherLocation(t *testing.T) {
 // another application in the savepoint dir fails the application check
 // instead of winning on time, and the job's own operators settle it.
 func TestResolveTwoLocationsOneApplicationCheck(t *testing.T) {
-	dir := filepath.ToSlash(t.TempDir())
-	b, err := fileblob.OpenBucket(dir, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	dir, b := tempBucket(t)
+	dir = filepath.ToSlash(dir)
 	ctx := context.Background()
 	root := "file://" + dir + "/"
 	ck := &flinkckpttest.Layout{Bucket: b, Prefix: "ck/", Root: root, PathString: true}

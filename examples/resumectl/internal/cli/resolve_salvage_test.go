@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"gocloud.dev/blob/fileblob"
-
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 )
@@ -17,12 +15,7 @@ import (
 // from its group's commit (the committed marker) at the group's commit.
 func TestResolveSalvageCommittedMarker(t *testing.T) {
 	addr, _ := kafkaCluster(t) // topic t: group "job" committed 3 on partition 0
-	dir := t.TempDir()
-	b, err := fileblob.OpenBucket(dir, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	dir, b := tempBucket(t)
 	l := &flinkckpttest.Layout{Bucket: b, Root: "file://" + dir + "/"}
 	if _, err := l.Savepoint(context.Background(), "savepoint-aaaaaa-000000000001", 3, &flinkckpttest.Checkpoint{
 		Sources: []flinkckpttest.Source{flinkckpttest.KafkaSource("k", "t", sourcestate.OffsetCommitted, 0)}}); err != nil {
