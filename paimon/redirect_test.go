@@ -2,11 +2,7 @@ package paimon_test
 
 import (
 	"errors"
-	"net/http"
-	"net/http/httptest"
-	"net/url"
 	"strings"
-	"sync"
 	"testing"
 
 	"gocloud.dev/blob"
@@ -23,31 +19,14 @@ import (
 // table reads the other bucket's consumer as its own; with a URLMux holding
 // s3open's opener the read is refused and the other bucket never asked.
 func TestOpenTableS3Redirects(t *testing.T) {
-	var (
-		mu    sync.Mutex
-		other int
-	)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, "/other/") {
-			mu.Lock()
-			other++
-			mu.Unlock()
-			w.Write([]byte(`{"nextSnapshot":666}`))
-			return
-		}
-		target := "/other" + strings.TrimPrefix(r.URL.Path, "/data")
-		if r.URL.RawQuery != "" {
-			target += "?" + r.URL.RawQuery
-		}
-		http.Redirect(w, r, target, http.StatusTemporaryRedirect)
-	}))
-	defer srv.Close()
-	q := url.Values{}
-	q.Set("endpoint", srv.URL)
-	q.Set("region", s3test.Region)
-	q.Set("use_path_style", "true")
-	q.Set("anonymous", "true")
-	tableURL := "s3://data/wh/db.db/t?" + q.Encode()
+	srv := s3test.NewServer(t)
+	srv.CreateBucket(t, "data")
+	other := srv.Bucket(t, "other")
+	if err := other.WriteAll(bg, "wh/db.db/t/consumer/consumer-job", []byte(`{"nextSnapshot":666}`), nil); err != nil {
+		t.Fatal(err)
+	}
+	srv.Redirect("data", "other")
+	tableURL := strings.Replace(srv.BucketURL("data"), "s3://data?", "s3://data/wh/db.db/t?", 1)
 	opts := paimon.TableOptions{ConsumerRetryInterval: -1, Wait: noWait}
 
 	t.Run("DefaultURLMuxFollows", func(t *testing.T) {
@@ -61,11 +40,8 @@ func TestOpenTableS3Redirects(t *testing.T) {
 			t.Fatalf("Consumer = %+v, %v", c, err)
 		}
 	})
-	mu.Lock()
-	other = 0
-	mu.Unlock()
-
 	t.Run("S3OpenRefuses", func(t *testing.T) {
+		before := len(srv.Requests())
 		mux := new(blob.URLMux)
 		mux.RegisterBucket(s3open.Scheme, new(s3open.URLOpener))
 		o := opts
@@ -82,10 +58,10 @@ func TestOpenTableS3Redirects(t *testing.T) {
 		if _, err := tbl.Consumers(bg); !errors.Is(err, s3open.ErrRedirect) {
 			t.Errorf("Consumers: %v; want ErrRedirect", err)
 		}
-		mu.Lock()
-		defer mu.Unlock()
-		if other != 0 {
-			t.Errorf("the other bucket was read %d times", other)
+		for _, p := range srv.Requests()[before:] {
+			if strings.HasPrefix(p, "/other/") {
+				t.Errorf("the other bucket was asked: %s", p)
+			}
 		}
 	})
 }
@@ -98,7 +74,7 @@ func TestOpenTableURLMuxReadsS3(t *testing.T) {
 	paimontest.New(t, b, "wh/db.db/t").Schema(nil).CommitEvery(3, t0, 0).Consumer("job", 2)
 	mux := new(blob.URLMux)
 	mux.RegisterBucket(s3open.Scheme, new(s3open.URLOpener))
-	tbl, err := paimon.OpenTable(bg, "s3://warehouse/wh/db.db/t?"+srv.BucketURL("warehouse")[len("s3://warehouse?"):], &paimon.TableOptions{URLMux: mux})
+	tbl, err := paimon.OpenTable(bg, strings.Replace(srv.BucketURL("warehouse"), "s3://warehouse?", "s3://warehouse/wh/db.db/t?", 1), &paimon.TableOptions{URLMux: mux})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,11 +3,7 @@ package s3open_test
 import (
 	"context"
 	"errors"
-	"net/http"
-	"net/http/httptest"
-	"net/url"
 	"strings"
-	"sync"
 	"testing"
 
 	"gocloud.dev/blob"
@@ -17,57 +13,31 @@ import (
 	"github.com/resumekit/resumekit/resume/s3open"
 )
 
-// redirector is an S3 endpoint on loopback that answers every request for
-// bucket "data" with a 307 into bucket "other", and serves "other" itself.
-type redirector struct {
-	srv   *httptest.Server
-	mu    sync.Mutex
-	paths []string
-}
-
-func newRedirector(t *testing.T) *redirector {
+// redirected starts an S3 endpoint (s3test) whose bucket "data" answers
+// every request with a 307 into bucket "other", which holds objects of its
+// own at the keys the tests read, and returns the server and data's URL.
+func redirected(t *testing.T) (*s3test.Server, string) {
 	t.Helper()
-	r := &redirector{}
-	r.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		r.mu.Lock()
-		r.paths = append(r.paths, req.URL.Path)
-		r.mu.Unlock()
-		if strings.HasPrefix(req.URL.Path, "/other/") {
-			w.Header().Set("Content-Type", "application/octet-stream")
-			w.Write([]byte("another bucket's object"))
-			return
-		}
-		target := "/other" + strings.TrimPrefix(req.URL.Path, "/data")
-		if req.URL.RawQuery != "" {
-			target += "?" + req.URL.RawQuery
-		}
-		http.Redirect(w, req, target, http.StatusTemporaryRedirect)
-	}))
-	t.Cleanup(r.srv.Close)
-	return r
-}
-
-// url is an s3:// URL of bucket "data" on the endpoint: unsigned requests,
-// so that nothing looks for credentials.
-func (r *redirector) url() string {
-	q := url.Values{}
-	q.Set("endpoint", r.srv.URL)
-	q.Set("region", s3test.Region)
-	q.Set("use_path_style", "true")
-	q.Set("disable_https", "true")
-	q.Set("anonymous", "true")
-	return "s3://data?" + q.Encode()
-}
-
-func (r *redirector) followed() (asked, followed bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, p := range r.paths {
-		if strings.HasPrefix(p, "/other") {
-			followed = true
+	srv := s3test.NewServer(t)
+	srv.CreateBucket(t, "data")
+	other := srv.Bucket(t, "other")
+	for _, k := range []string{"consumer/consumer-job", "chk-7/_metadata"} {
+		if err := other.WriteAll(context.Background(), k, []byte("another bucket's object"), nil); err != nil {
+			t.Fatal(err)
 		}
 	}
-	return len(r.paths) > 0, followed
+	srv.Redirect("data", "other")
+	return srv, srv.BucketURL("data")
+}
+
+// followed reports whether any request went to bucket other.
+func followed(paths []string) bool {
+	for _, p := range paths {
+		if strings.HasPrefix(p, "/other") {
+			return true
+		}
+	}
+	return false
 }
 
 // TestRedirectsAreRefused: reads, attributes and listings through the
@@ -87,14 +57,15 @@ func TestRedirectsAreRefused(t *testing.T) {
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			r := newRedirector(t)
+			srv, u := redirected(t)
 			mux := new(blob.URLMux)
 			mux.RegisterBucket(s3open.Scheme, new(s3open.URLOpener))
-			b, err := mux.OpenBucket(ctx, r.url())
+			b, err := mux.OpenBucket(ctx, u)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer b.Close()
+			before := len(srv.Requests())
 			err = call(b)
 			if !errors.Is(err, s3open.ErrRedirect) || !strings.Contains(err.Error(), "refusing to follow a redirect") {
 				t.Errorf("err = %v, want ErrRedirect", err)
@@ -102,12 +73,9 @@ func TestRedirectsAreRefused(t *testing.T) {
 			if gcerrors.Code(err) == gcerrors.NotFound {
 				t.Errorf("a refused redirect reads as NotFound: %v", err)
 			}
-			asked, followed := r.followed()
-			if !asked || followed {
-				t.Errorf("asked %v, followed %v; paths %q", asked, followed, r.paths)
-			}
-			if len(r.paths) != 1 {
-				t.Errorf("%d requests, want 1 (no retry): %q", len(r.paths), r.paths)
+			paths := srv.Requests()[before:]
+			if len(paths) != 1 || followed(paths) {
+				t.Errorf("requests %q, want one to bucket data (not followed, no retry)", paths)
 			}
 		})
 	}
@@ -118,8 +86,8 @@ func TestRedirectsAreRefused(t *testing.T) {
 // bucket's object as if it were the one asked for.
 func TestDefaultOpenerFollowsRedirects(t *testing.T) {
 	ctx := context.Background()
-	r := newRedirector(t)
-	b, err := blob.OpenBucket(ctx, r.url())
+	srv, u := redirected(t)
+	b, err := blob.OpenBucket(ctx, u)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +96,7 @@ func TestDefaultOpenerFollowsRedirects(t *testing.T) {
 	if err != nil || string(data) != "another bucket's object" {
 		t.Fatalf("ReadAll = %q, %v", data, err)
 	}
-	if _, followed := r.followed(); !followed {
+	if !followed(srv.Requests()) {
 		t.Error("not followed")
 	}
 }

@@ -9,6 +9,8 @@
 //	b := srv.Bucket(t, "ckpt")                                // created, opened, closed at cleanup
 //	srv.SetTime(time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)) // objects written now are stamped 10:00
 //	url := srv.BucketURL("ckpt")                              // for code that opens buckets by URL
+//	srv.Redirect("data", "other")                             // a hostile endpoint: bucket data answers 307 into other
+//	paths := srv.Requests()                                   // what the code under test asked for, in order
 //
 // No traffic leaves the loopback interface, and nothing reads or changes the
 // process environment: [Server.Bucket] uses an explicit client with static
@@ -27,8 +29,10 @@ package s3test
 import (
 	"context"
 	"net"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -52,6 +56,10 @@ type Server struct {
 	URL     string
 	backend gofakes3.Backend
 	clock   *clock
+
+	mu        sync.Mutex
+	redirects map[string]string // bucket → bucket its requests are sent to
+	requests  []string          // request paths, in order
 }
 
 // NewServer starts an S3 endpoint on 127.0.0.1; it stops when the test ends.
@@ -68,12 +76,63 @@ func NewServer(t resumetest.TB) *Server {
 		t.Fatalf("s3test: listen on loopback: %v", err)
 		return nil
 	}
-	srv := httptest.NewUnstartedServer(faker.Server())
+	s := &Server{backend: backend, clock: c, redirects: map[string]string{}}
+	srv := httptest.NewUnstartedServer(s.handler(faker.Server()))
 	srv.Listener.Close()
 	srv.Listener = l
 	srv.Start()
 	t.Cleanup(srv.Close)
-	return &Server{URL: srv.URL, backend: backend, clock: c}
+	s.URL = srv.URL
+	return s
+}
+
+// handler records each request's path and sends requests for a redirected
+// bucket to the other bucket; everything else goes to gofakes3.
+func (s *Server) handler(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		bucket, rest, slash := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+		s.mu.Lock()
+		s.requests = append(s.requests, r.URL.Path)
+		to, ok := s.redirects[bucket]
+		s.mu.Unlock()
+		if !ok {
+			next.ServeHTTP(w, r)
+			return
+		}
+		target := "/" + to
+		if slash {
+			target += "/" + rest
+		}
+		if r.URL.RawQuery != "" {
+			target += "?" + r.URL.RawQuery
+		}
+		http.Redirect(w, r, target, http.StatusTemporaryRedirect)
+	})
+}
+
+// Redirect makes the server answer every request for bucket from with a
+// 307 Temporary Redirect to the same key and query in bucket to, as a
+// hostile or misconfigured endpoint (or a proxy in front of one) can: a
+// client that follows it reads to's objects as if they were from's. Use it
+// to test that code refuses redirects (resume/s3open). Redirect(from, "")
+// ends the redirect.
+func (s *Server) Redirect(from, to string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if to == "" {
+		delete(s.redirects, from)
+		return
+	}
+	s.redirects[from] = to
+}
+
+// Requests returns the paths (/bucket/key, path style) of every request the
+// server has received, in order, redirected ones included: for asserting
+// what code asked for, or that it never asked for a bucket.
+func (s *Server) Requests() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.requests...)
 }
 
 // BucketURL returns the gocloud URL of bucket name on the server, for code

@@ -207,3 +207,49 @@ func ExampleNewServer() {
 	// Output:
 	// s3://ckpt 2026-11-29T10:00:00Z 3 bytes
 }
+
+// TestRedirect: a redirected bucket answers 307 into the other bucket, which
+// gofakes3 serves; a client that follows (s3blob's default) reads the other
+// bucket's object, and Requests shows both requests. Redirect(from, "")
+// ends it.
+func TestRedirect(t *testing.T) {
+	ctx := context.Background()
+	srv := s3test.NewServer(t)
+	data := srv.Bucket(t, "data")
+	other := srv.Bucket(t, "other")
+	if err := data.WriteAll(ctx, "k", []byte("data's"), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.WriteAll(ctx, "k", []byte("other's"), nil); err != nil {
+		t.Fatal(err)
+	}
+	before := len(srv.Requests())
+	srv.Redirect("data", "other")
+	got, err := data.ReadAll(ctx, "k")
+	if err != nil || string(got) != "other's" {
+		t.Fatalf("redirected read = %q, %v; want other's object", got, err)
+	}
+	if reqs := srv.Requests()[before:]; strings.Join(reqs, " ") != "/data/k /other/k" {
+		t.Errorf("requests %q, want /data/k then /other/k", reqs)
+	}
+	srv.Redirect("data", "")
+	if got, err := data.ReadAll(ctx, "k"); err != nil || string(got) != "data's" {
+		t.Errorf("after the redirect ended: %q, %v", got, err)
+	}
+}
+
+// TestRedirectListing: a listing of a redirected bucket (path "/data", no
+// key) is sent to the other bucket's listing.
+func TestRedirectListing(t *testing.T) {
+	ctx := context.Background()
+	srv := s3test.NewServer(t)
+	data := srv.Bucket(t, "data")
+	other := srv.Bucket(t, "other")
+	if err := other.WriteAll(ctx, "job/chk-1/_metadata", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	srv.Redirect("data", "other")
+	if got := listDirs(t, data, "job/"); strings.Join(got, " ") != "job/chk-1/" {
+		t.Errorf("redirected listing = %q, want other's job/chk-1/", got)
+	}
+}
