@@ -110,16 +110,7 @@ func at(stream []byte, h StreamHeader, off, n, maxSize int64, what string) ([]by
 		}
 		return stream[off : off+n], nil
 	}
-	c := newCursor(what+" (snappy-compressed)", stream)
-	c.off = int(off)
-	dec := snappyFrames(c, int(n), nil)
-	if c.err == nil && int64(len(dec)) < n {
-		c.fail("the chunks end after %d of %d bytes", len(dec), n)
-	}
-	if c.err != nil {
-		return nil, c.err
-	}
-	return dec[:n], nil
+	return snappyFrames(stream, int(off), n, what+" (snappy-compressed)")
 }
 
 // parseElement reads one element at the start of b (bytes after it belong

@@ -3,13 +3,14 @@ package sourcestate
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"math/rand"
 	"testing"
 
 	"github.com/klauspost/compress/snappy"
 )
 
-// The package's own Snappy decoder reads what an independent framed
+// The package's Snappy decoding reads what an independent framed
 // encoder writes (klauspost/compress's snappy.Writer: the same framing
 // format xerial writes for Flink), across chunk boundaries, with
 // compressible and incompressible data.
@@ -70,8 +71,10 @@ func TestSnappyBlockRejects(t *testing.T) {
 		"short literal":    {5, 4 << 2, 'a'},
 		"longer than said": {1, 1 << 2, 'a', 'b'},
 	} {
-		if _, msg := snappyBlock(nil, block); msg == "" {
+		if _, err := decodeBlock(block, []byte("a")); err == nil {
 			t.Errorf("%s: accepted", name)
+		} else if !errors.Is(err, ErrMalformed) {
+			t.Errorf("%s: %v, want ErrMalformed", name, err)
 		}
 	}
 }

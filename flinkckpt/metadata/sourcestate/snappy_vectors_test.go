@@ -3,8 +3,25 @@ package sourcestate
 import (
 	"bytes"
 	"encoding/binary"
+	"hash/crc32"
 	"testing"
 )
+
+// maskedCRC is the framing format's masked CRC-32C of a chunk's
+// uncompressed data, for chunks written by hand.
+func maskedCRC(b []byte) uint32 {
+	c := crc32.Checksum(b, crc32.MakeTable(crc32.Castagnoli))
+	return (c>>15 | c<<17) + 0xa282ead8
+}
+
+// decodeBlock decodes one hand-written Snappy block through the package's
+// framed decoder: the block as the one compressed chunk of a stream, its
+// checksum computed over want (what the block should decode to).
+func decodeBlock(block, want []byte) ([]byte, error) {
+	data := append(binary.LittleEndian.AppendUint32(nil, maskedCRC(want)), block...)
+	chunk := append([]byte{0x00, byte(len(data)), byte(len(data) >> 8), byte(len(data) >> 16)}, data...)
+	return snappyFrames(chunk, 0, int64(len(want)), "hand-written block")
+}
 
 // snappyOp is one element of a Snappy block, written by hand from the
 // format description (github.com/google/snappy format_description.txt)
@@ -48,20 +65,20 @@ func handBlock() (block, want []byte) {
 
 func TestSnappyHandWrittenBlock(t *testing.T) {
 	block, want := handBlock()
-	got, msg := snappyBlock(nil, block)
-	if msg != "" {
-		t.Fatal(msg)
+	got, err := decodeBlock(block, want)
+	if err != nil {
+		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
 		t.Fatalf("decoded %q\nwant    %q", got, want)
 	}
 	// One byte short of the declared length, and a copy reaching before
 	// the block: refused.
-	if _, msg := snappyBlock(nil, block[:len(block)-1]); msg == "" {
+	if _, err := decodeBlock(block[:len(block)-1], want); err == nil {
 		t.Error("truncated block accepted")
 	}
 	bad := append(binary.AppendUvarint(nil, 5), 0<<2, 'x', 1|0<<2, 2)
-	if _, msg := snappyBlock(nil, bad); msg == "" {
+	if _, err := decodeBlock(bad, []byte("xxxxx")); err == nil {
 		t.Error("copy before the block's start accepted")
 	}
 }
