@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/klauspost/compress/snappy"
 )
@@ -32,14 +33,42 @@ import (
 // streamIdentifier is the framing format's stream identifier chunk.
 var streamIdentifier = []byte{0xff, 6, 0, 0, 's', 'N', 'a', 'P', 'p', 'Y'}
 
+// maxChunkData is the most one chunk decodes to (the framing format's
+// limit; xerial writes Flink's 64 KiB blocks): the first allocation for an
+// element is at most that, later ones only as decoded bytes arrive.
+const maxChunkData = 65536
+
+// readers keeps framed Readers for reuse: each holds two 64 KiB buffers,
+// and a reader state stream has one element (one decode) per split.
+var readers sync.Pool
+
 // snappyFrames decodes the framed chunks at stream[off:] until want bytes
 // are decoded. It never allocates much more than the chunks really decode
 // to (the Reader's 64 KiB block buffers aside), so a hostile length cannot
 // make it allocate. Errors are FormatErrors about what at off.
 func snappyFrames(stream []byte, off int, want int64, what string) ([]byte, error) {
-	r := snappy.NewReader(io.MultiReader(bytes.NewReader(streamIdentifier), bytes.NewReader(stream[off:])))
-	var out bytes.Buffer
-	n, err := out.ReadFrom(io.LimitReader(r, want))
+	src := io.MultiReader(bytes.NewReader(streamIdentifier), bytes.NewReader(stream[off:]))
+	r, _ := readers.Get().(*snappy.Reader)
+	if r == nil {
+		r = snappy.NewReader(src)
+	} else {
+		r.Reset(src)
+	}
+	defer func() { r.Reset(nil); readers.Put(r) }()
+	out := make([]byte, 0, min(want, maxChunkData))
+	var err error
+	for int64(len(out)) < want && err == nil {
+		if len(out) == cap(out) {
+			out = append(out, 0)[:len(out)]
+		}
+		var k int
+		k, err = r.Read(out[len(out):min(int64(cap(out)), want)])
+		out = out[:len(out)+k]
+	}
+	if err == io.EOF {
+		err = nil
+	}
+	n := int64(len(out))
 	switch {
 	case err != nil && errors.Is(err, snappy.ErrUnsupported):
 		return nil, &FormatError{What: what, Offset: int64(off), Msg: "reserved unskippable snappy chunk type"}
@@ -50,5 +79,5 @@ func snappyFrames(stream []byte, off int, want int64, what string) ([]byte, erro
 	case n < want:
 		return nil, &FormatError{What: what, Offset: int64(off), Msg: fmt.Sprintf("the snappy chunks end after %d of %d bytes", n, want)}
 	}
-	return out.Bytes(), nil
+	return out, nil
 }
