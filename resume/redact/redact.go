@@ -1,9 +1,11 @@
 // Package redact removes credentials from storage URLs and from text that
 // quotes them: error messages of storage SDKs, reports, JSON documents.
 //
-// It is about storage URLs, not about restart decisions; package resume does
-// not import it. paimon.OpenTable and resumectl use it so that no secret a
-// user put in a URL is ever printed.
+// It is about storage URLs and quoting, not about restart decisions: it
+// imports only the standard library, and every package that prints a URL
+// or quotes input in an error uses it (resume, localblob, s3open, flinkckpt,
+// salvage, paimon, kafkaoffset, resumectl), so that no secret a user put in
+// a URL is ever printed and hostile input is quoted short.
 //
 //	redact.URL("s3://AKIA:wJalr/XUtnF@EMI@bucket/wh?region=eu&token=x/y@z")
 //	// s3://REDACTED@bucket/wh?region=eu&token=REDACTED

@@ -1,6 +1,7 @@
 // Package timeflag parses resumectl's TIME and DURATION flag values. It is
-// a package of its own, with no dependencies beyond the standard library,
-// so that its fuzz targets build and run quickly.
+// a package of its own, importing only the standard library and
+// resume/redact (to quote bad values short), so that its fuzz targets build
+// and run quickly.
 package timeflag
 
 import (
