@@ -3,10 +3,14 @@ package resume_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/resumetest"
 )
 
 // TestContextEndedBeforeTheDecisionChoosesNothing: every resolver has
@@ -53,5 +57,34 @@ func TestContextEndedBeforeTheDecisionChoosesNothing(t *testing.T) {
 	}
 	if got := resume.Classify(d, err); got != resume.ResultFailed {
 		t.Errorf("Classify = %s, want failed", got)
+	}
+}
+
+// TestAllLaunchUnionOfConfig: the combined launch holds every part's
+// arguments, Flink configuration keys and options (the same key with the
+// same value once); a configuration key set differently fails.
+func TestAllLaunchUnionOfConfig(t *testing.T) {
+	part := func(name string, l resume.Launch) resume.Resolver {
+		return resumetest.Static(name, resume.Candidate{
+			Position:  resumetest.Position{PositionKind: name, Summary: name, Start: l},
+			Guarantee: resume.Replay, At: t0, Reasons: []string{"x"},
+		})
+	}
+	a := part("a", resume.Launch{Config: map[string]string{"a.one": "1", "shared": "s"}, Options: map[string]string{"opt.a": "x"}})
+	b := part("b", resume.Launch{Config: map[string]string{"b.one": "2", "shared": "s"}, Options: map[string]string{"opt.b": "y"}})
+	c, err := resume.All("both", a, b).Resolve(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := c.Position.Launch()
+	if diff := cmp.Diff(map[string]string{"a.one": "1", "b.one": "2", "shared": "s"}, l.Config); diff != "" {
+		t.Errorf("config (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]string{"opt.a": "x", "opt.b": "y"}, l.Options); diff != "" {
+		t.Errorf("options (-want +got):\n%s", diff)
+	}
+	other := part("c", resume.Launch{Config: map[string]string{"shared": "t"}})
+	if _, err := resume.All("both", a, other).Resolve(context.Background()); err == nil || !strings.Contains(err.Error(), `config "shared" differently`) {
+		t.Errorf("conflicting config: err %v", err)
 	}
 }
