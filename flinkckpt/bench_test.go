@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/resumekit/resumekit/flinkckpt/internal/fixtures"
+	"github.com/resumekit/resumekit/flinkckpt/internal/localroot"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 
 	"gocloud.dev/blob"
@@ -71,7 +72,7 @@ func BenchmarkParseSynthetic50MB(b *testing.B) {
 // ---- resolve vs the naive full listing --------------------------------
 
 const (
-	benchJob    = "0123456789abcdef0123456789abcdef"
+	benchJob    = localroot.Job // the job dir localroot.Write writes
 	benchChks   = 10000
 	benchShared = 100000
 )

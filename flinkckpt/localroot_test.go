@@ -7,60 +7,25 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/flinkckpt/internal/localroot"
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/localblob"
 )
 
-// writeLocalRoot writes a local checkpoint root with one job dir holding
-// chks complete chk-<n> dirs (a _metadata and one exclusive file each, set
-// one second apart) and shared files in shared/, split evenly over the
-// checkpoints (each references its own share: 33 or 34 of 100,000 for
-// 3,000), through localblob as Flink would see them: absolute references
-// are file:// URIs of dir. With newestRefs above its share, the newest
-// checkpoint references the last newestRefs shared files, as an incremental
-// RocksDB checkpoint references files older checkpoints uploaded.
+// writeLocalRoot writes a local checkpoint root (localroot.Write: one job
+// dir, benchJob, with chks checkpoints sharing shared files; the newest
+// references newestRefs of them when that is above its share).
 func writeLocalRoot(tb testing.TB, dir string, chks, shared, newestRefs int) {
 	tb.Helper()
-	b, err := localblob.OpenBucket(dir, &localblob.Options{NoSync: true})
-	if err != nil {
+	if err := localroot.Write(dir, chks, shared, newestRefs); err != nil {
 		tb.Fatal(err)
-	}
-	defer b.Close()
-	ctx := context.Background()
-	l := &flinkckpttest.Layout{Bucket: b, Root: "file://" + filepath.ToSlash(dir) + "/"}
-	t0 := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
-	next := 0
-	for i := 1; i <= chks; i++ {
-		n := shared / chks
-		if i <= shared%chks {
-			n++ // the first ones take the remainder: an even split
-		}
-		first := next
-		next += n
-		if i == chks && newestRefs > n {
-			first = next - newestRefs
-		}
-		names := make([]string, next-first)
-		for k := range names {
-			names[k] = fmt.Sprintf("%08d.sst", first+k)
-		}
-		w, err := l.Checkpoint(ctx, benchJob, int64(i), &flinkckpttest.Checkpoint{Shared: names, Operators: 2, FileSize: 4})
-		if err != nil {
-			tb.Fatal(err)
-		}
-		at := t0.Add(time.Duration(i) * time.Second)
-		if err := os.Chtimes(filepath.Join(dir, filepath.FromSlash(w.Dir), "_metadata"), at, at); err != nil {
-			tb.Fatal(err)
-		}
 	}
 }
 
@@ -197,22 +162,6 @@ func largeRootDir(tb testing.TB) string {
 		return dir
 	}
 	return tb.TempDir()
-}
-
-// TestWriteLargeLocalRoot writes the benchmark's root to
-// $RESUMEKIT_LOCAL_ROOT (skipped when unset), with
-// $RESUMEKIT_LOCAL_ROOT_REFS referenced by the newest checkpoint (default
-// its share, 33), for the shell comparison in BENCHMARKS.md.
-func TestWriteLargeLocalRoot(t *testing.T) {
-	dir := os.Getenv("RESUMEKIT_LOCAL_ROOT")
-	if dir == "" {
-		t.Skip("set RESUMEKIT_LOCAL_ROOT to a directory to write the 3,000-checkpoint root there")
-	}
-	refs, _ := strconv.Atoi(os.Getenv("RESUMEKIT_LOCAL_ROOT_REFS"))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	writeLocalRoot(t, dir, 3000, 100000, refs)
 }
 
 // TestLocalRootVerification (item 9): verification through localblob's

@@ -421,10 +421,27 @@ func TestNewResolverRejectsBadOptions(t *testing.T) {
 func TestResolverContract(t *testing.T) {
 	e := newEnv(t, "ck/", "s3a://bucket/", nil)
 	e.chk(jobA, 3, t0, &flinkckpttest.Checkpoint{Shared: shared("a", 1)})
-	for _, prefix := range []string{"ck/", "empty/", "ck/" + jobA + "/chk-3/"} {
+	for _, tc := range []struct {
+		prefix string
+		chosen int64 // the checkpoint chosen; 0: no position
+	}{{"ck/", 3}, {"empty/", 0}, {"ck/" + jobA + "/chk-3/", 3}} {
+		prefix := tc.prefix
 		r, err := flinkckpt.NewResolver(e.bucket, prefix, nil)
 		if err != nil {
 			t.Fatal(err)
+		}
+		// The check passes a resolver that fails: say what it answers.
+		c, err := r.Resolve(e.ctx)
+		switch {
+		case tc.chosen == 0 && !errors.Is(err, resume.ErrNoPosition):
+			t.Errorf("%s: err %v, want no position", prefix, err)
+		case tc.chosen != 0 && err != nil:
+			t.Errorf("%s: %v, want chk-%d", prefix, err, tc.chosen)
+		case tc.chosen != 0:
+			p, perr := flinkckpt.PositionOf(c.Position)
+			if perr != nil || p.CheckpointID != tc.chosen || c.Guarantee != resume.ExactlyOnce {
+				t.Errorf("%s: chose %+v (%s) %v, want chk-%d exactly-once", prefix, p, c.Guarantee, perr, tc.chosen)
+			}
 		}
 		for _, err := range resumetest.CheckResolver(e.ctx, r) {
 			t.Errorf("%s: %v", prefix, err)

@@ -26,7 +26,14 @@
 // a job lagging more than the rewind skipped records. A commit below the log
 // start, or a time older than the retained data (one record left after it,
 // or none at all), is [resume.DataLoss], naming the partitions and the records
-// lost: possible loss counts as loss. The [Position] lists every partition
+// lost: possible loss counts as loss. So is a time that lands on the first
+// retained record when that record is stamped exactly at the time and
+// records below it were deleted: the deleted records can share that
+// millisecond (under LogAppendTime a batch's records share one timestamp,
+// and DeleteRecords cuts inside batches), and nothing left in the log tells
+// whether any did. Only a first record at or after the time above the log
+// start (an older record is still retained below it), or a log nothing was
+// deleted from, rules the loss out. The [Position] lists every partition
 // with its start, end, last stable offset, commit, chosen offset and reason,
 // and launches with scan.startup.mode=specific-offsets (one topic) or, by
 // time without a group, timestamp — only when Flink's own lookup at the

@@ -17,8 +17,12 @@ import (
 //   - a commit above the end offset: no start (ErrCommitAboveEnd);
 //   - a commit inside [start, end]: the commit;
 //   - with a time: the first offset at or after it, data loss when that is
-//     the log start, records were deleted below it and the first retained
-//     record is after the time (they may have been at or after it);
+//     the log start and records were deleted below it: they may have been
+//     at or after the time. That includes a first retained record stamped
+//     exactly at the time: deleted records can share its millisecond (a
+//     batch's records share one timestamp under LogAppendTime, and
+//     DeleteRecords cuts inside batches), and whether any did cannot be
+//     told (possible loss counts as loss);
 //   - with a time and every record deleted (start = end > 0): the end
 //     offset, data loss of up to start records, the same question as the
 //     case before with no record left to compare (possible loss counts as
@@ -51,10 +55,18 @@ func choose(p *PartitionOffsets, hasAt bool, atMillis int64) {
 		p.Offset, p.From = p.ByTime, FromTime
 		p.Reason = fmt.Sprintf("no commit; first record at or after %s is offset %d (timestamp %s)",
 			fmtMillis(atMillis), p.ByTime, fmtMillis(p.ByTimeMillis))
-		if p.ByTime == p.Start && p.Start > 0 && p.ByTimeMillis > atMillis {
+		switch {
+		case p.ByTime != p.Start || p.Start == 0:
+		case p.ByTimeMillis > atMillis:
 			p.DataLoss, p.Lost = true, p.Start
 			p.Reason = fmt.Sprintf("the time %s is older than the retained data: the first retained record (offset %d) has timestamp %s; up to %d deleted records below it may be at or after the time",
 				fmtMillis(atMillis), p.Start, fmtMillis(p.ByTimeMillis), p.Start)
+		default:
+			// At the time itself: the deleted records just below may
+			// share its millisecond.
+			p.DataLoss, p.Lost = true, p.Start
+			p.Reason = fmt.Sprintf("the first retained record (offset %d) is stamped exactly at the time %s and records below it were deleted: up to %d of them may share that millisecond, which cannot be told (possible loss counts as loss)",
+				p.Start, fmtMillis(atMillis), p.Start)
 		}
 	case hasAt && p.Start > 0 && p.Start == p.End:
 		p.Offset, p.From = p.End, FromEnd

@@ -35,7 +35,10 @@ func TestChooseBoundaries(t *testing.T) {
 		{"NoCommitNoTime", PartitionOffsets{Start: 7, End: 9, LastStable: -1, Committed: -1, ByTime: -1}, false, out{7, FromLogStart, false, 0, false, false}},
 		{"TimeInsideLog", PartitionOffsets{Start: 7, End: 20, LastStable: -1, Committed: -1, ByTime: 8, ByTimeMillis: at + 5}, true, out{8, FromTime, false, 0, false, false}},
 		{"TimeAtStartNothingDeleted", PartitionOffsets{Start: 0, End: 20, LastStable: -1, Committed: -1, ByTime: 0, ByTimeMillis: at + 5}, true, out{0, FromTime, false, 0, false, false}},
-		{"TimeAtStartRecordAtTime", PartitionOffsets{Start: 7, End: 20, LastStable: -1, Committed: -1, ByTime: 7, ByTimeMillis: at}, true, out{7, FromTime, false, 0, false, false}},
+		// Deleted records below offset 7 can share the time's millisecond:
+		// possible loss counts as loss (the package doc's decision).
+		{"TimeAtStartRecordAtTime", PartitionOffsets{Start: 7, End: 20, LastStable: -1, Committed: -1, ByTime: 7, ByTimeMillis: at}, true, out{7, FromTime, true, 7, false, false}},
+		{"TimeAboveStartRecordAtTime", PartitionOffsets{Start: 7, End: 20, LastStable: -1, Committed: -1, ByTime: 8, ByTimeMillis: at}, true, out{8, FromTime, false, 0, false, false}},
 		{"TimeOlderThanRetained", PartitionOffsets{Start: 7, End: 20, LastStable: -1, Committed: -1, ByTime: 7, ByTimeMillis: at + 1}, true, out{7, FromTime, true, 7, false, false}},
 		{"NothingAtOrAfterTime", PartitionOffsets{Start: 7, End: 20, LastStable: -1, Committed: -1, ByTime: -1, ByTimeMillis: -1}, true, out{20, FromEnd, false, 0, false, false}},
 		{"NothingAtOrAfterTimeEmpty", PartitionOffsets{Start: 0, End: 0, LastStable: -1, Committed: -1, ByTime: -1, ByTimeMillis: -1}, true, out{0, FromEnd, false, 0, false, false}},

@@ -88,10 +88,14 @@ func openTable(t testing.TB, b *blob.Bucket, path string, o *paimon.TableOptions
 }
 
 // fixtureDir finds ../shared/fixtures from the module root, or
-// $RESUMEKIT_FIXTURES, and skips the test when it is absent.
+// $RESUMEKIT_FIXTURES; when it is absent the test skips, or under CI=true
+// fails (fixtureMissing).
 func fixtureDir(t testing.TB) string {
 	t.Helper()
 	if d := os.Getenv("RESUMEKIT_FIXTURES"); d != "" {
+		if _, err := os.Stat(d); err != nil {
+			fixtureMissing(t, "fixtures not found at RESUMEKIT_FIXTURES=%s: %v", d, err)
+		}
 		return d
 	}
 	wd, err := os.Getwd()
@@ -102,14 +106,24 @@ func fixtureDir(t testing.TB) string {
 		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
 			f := filepath.Join(d, "..", "shared", "fixtures")
 			if _, err := os.Stat(f); err != nil {
-				t.Skipf("fixtures not found at %s (set RESUMEKIT_FIXTURES): %v", f, err)
+				fixtureMissing(t, "fixtures not found at %s (set RESUMEKIT_FIXTURES): %v", f, err)
 			}
 			return f
 		}
 		if filepath.Dir(d) == d {
-			t.Skip("module root not found; set RESUMEKIT_FIXTURES")
+			fixtureMissing(t, "module root not found; set RESUMEKIT_FIXTURES")
 		}
 	}
+}
+
+// fixtureMissing skips a test whose fixtures are absent, and under CI=true
+// fails it: CI runs with a copy of shared/ beside the clone.
+func fixtureMissing(t testing.TB, format string, args ...any) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatalf(format+"; under CI=true the shared fixtures are required (CI runs with a copy of shared/ beside the clone)", args...)
+	}
+	t.Skipf(format, args...)
 }
 
 // extractFixture extracts the Paimon fixture tarball into a temp dir and
@@ -119,7 +133,7 @@ func extractFixture(t testing.TB) *blob.Bucket {
 	tarball := filepath.Join(fixtureDir(t), "paimon", "pk_global_index_golden.tar.gz")
 	f, err := os.Open(tarball)
 	if err != nil {
-		t.Skipf("fixture %s absent: %v", tarball, err)
+		fixtureMissing(t, "fixture %s absent: %v", tarball, err)
 	}
 	defer f.Close()
 	gz, err := gzip.NewReader(f)

@@ -312,7 +312,11 @@ func TestClassify(t *testing.T) {
 		exit int
 	}{
 		{"Chosen", chosen, nil, resume.ResultChosen, 0},
-		{"ChosenWithAFailure", partial, errors.New("b: x"), resume.ResultFailed, 1},
+		// The decision alone says a resolver failed: with no error beside
+		// it (and with one that reads as "nothing to offer") only the
+		// failed outcome makes this a failure, so the rule is what is tested.
+		{"ChosenWithAFailure", partial, nil, resume.ResultFailed, 1},
+		{"ChosenWithAFailureNoPositionError", partial, fmt.Errorf("%w: b", resume.ErrNoPosition), resume.ResultFailed, 1},
 		{"NothingAcceptable", nothing, fmt.Errorf("%w: nothing", resume.ErrNoPosition), resume.ResultNothingAcceptable, 3},
 		{"ContextEnded", nothing, context.Canceled, resume.ResultFailed, 1},
 		{"Usage", &resume.Decision{}, fmt.Errorf("%w: empty", resume.ErrUsage), resume.ResultUsage, 2},

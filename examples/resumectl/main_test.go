@@ -58,7 +58,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("AWS_SECRET_ACCESS_KEY", "resumekit-test")
 			// flinkckpt's generated compat plan and savepoint, and the real
 			// fixtures (../shared/fixtures, absent in a plain clone: the
-			// scripts that need them skip).
+			// scripts that need them skip, and fail under CI=true).
 			compat, err := filepath.Abs(filepath.Join("..", "..", "flinkckpt", "testdata", "compat"))
 			if err != nil {
 				return err
@@ -69,7 +69,13 @@ func TestScripts(t *testing.T) {
 		},
 		Condition: func(cond string) (bool, error) {
 			if cond == "fixtures" {
-				_, err := os.Stat(filepath.Join(fixturesDir(), "flink-plans"))
+				dir := filepath.Join(fixturesDir(), "flink-plans")
+				_, err := os.Stat(dir)
+				if err != nil && os.Getenv("CI") == "true" {
+					// A script that needs the fixtures must not skip in CI,
+					// which runs with a copy of shared/ beside the clone.
+					return false, fmt.Errorf("fixtures not found at %s: %v; under CI=true the shared fixtures are required", dir, err)
+				}
 				return err == nil, nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)

@@ -2,6 +2,7 @@ package metadata_test
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -12,8 +13,10 @@ import (
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
 )
 
-// FuzzReadMetadata checks that no input panics the parser, and that what
-// parses survives a round trip through the project's encoder. Seeds: the
+// FuzzReadMetadata checks that no input panics the parser, that an error
+// is ErrMalformed (or ErrTooLarge), that what parses has a supported
+// version (2 to 7), a checkpoint id in 0..2^62 and was read to its last
+// byte, and that it survives a round trip through the project's encoder. Seeds: the
 // real fixtures (when present), every handle type in every version, and
 // the corpus in testdata/fuzz/FuzzReadMetadata. (The round trip compares
 // encodings, not structures: cmp.Diff of a large state is too slow to fuzz.)
@@ -33,7 +36,21 @@ func FuzzReadMetadata(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		md, err := metadata.Parse(data, &metadata.ReadOptions{MaxSize: 1 << 20})
 		if err != nil {
+			if !errors.Is(err, metadata.ErrMalformed) && !errors.Is(err, metadata.ErrTooLarge) {
+				t.Fatalf("error %v is neither malformed nor too large", err)
+			}
 			return
+		}
+		// Whatever parses is in the supported range: a version the decoder
+		// knows, a checkpoint id Flink can have written, every byte read.
+		if md.Version < 2 || md.Version > 7 {
+			t.Fatalf("parsed version %d, supported are 2 to 7", md.Version)
+		}
+		if md.CheckpointID < 0 || md.CheckpointID > metadata.MaxCheckpointID {
+			t.Fatalf("parsed checkpoint id %d, outside 0..2^62", md.CheckpointID)
+		}
+		if md.Size != int64(len(data)) {
+			t.Fatalf("parsed %d of %d bytes without an error", md.Size, len(data))
 		}
 		again, err := flinkckpttest.Encode(md)
 		if err != nil {

@@ -356,12 +356,30 @@ func TestCompositeFromChosenCheckpoint(t *testing.T) {
 }
 
 func TestResolverContract(t *testing.T) {
-	b := fixtureBucket(t)
-	r, err := salvage.NewResolver(b, "", &salvage.Options{Snapshot: "v4-kafka-source-native-savepoint/savepoint-3c7c0a-07c49f841952/"})
+	ctx := context.Background()
+	b := memblob.OpenBucket(nil)
+	defer b.Close()
+	l := &flinkckpttest.Layout{Bucket: b, Root: "s3a://b/"}
+	w, err := l.Savepoint(ctx, "savepoint-aaaaaa-000000000009", 9, &flinkckpttest.Checkpoint{
+		Sources: []flinkckpttest.Source{flinkckpttest.KafkaSource("k", "topic", 7, 11)}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, err := range resumetest.CheckResolver(context.Background(), r) {
+	r, err := salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The check passes a resolver that fails: say what it answers. Not
+	// checked against a live log, the offsets are offered as they are (the
+	// grade of an unchecked salvage is TestKafkaNotChecked's).
+	c, err := r.Resolve(ctx)
+	if err != nil {
+		t.Fatalf("Resolve: %v", err)
+	}
+	if got := c.Position.Launch().Options["scan.startup.specific-offsets"]; got != "partition:0,offset:7;partition:1,offset:11" || !c.Guarantee.Valid() || !c.HasWarning(salvage.WarnNotChecked) {
+		t.Errorf("chose %q (%s), warnings %v", got, c.Guarantee, c.Warnings)
+	}
+	for _, err := range resumetest.CheckResolver(ctx, r) {
 		t.Error(err)
 	}
 	if r.MaxGuarantee() != resume.ExactInput || r.Name() != salvage.DefaultName {

@@ -11,8 +11,9 @@ import (
 )
 
 // Every decoder is fuzzed: no input panics, allocations are bounded by the
-// input, and what decodes survives a round trip through flinkckpttest's
-// encoder. Seeds come from the encoder (seeds below) and the corpus in
+// input, what decodes survives a round trip through flinkckpttest's
+// encoder, and the positions derived from it hold their invariants
+// (fuzzprops_test.go). Seeds come from the encoder (seeds below) and the corpus in
 // testdata/fuzz (kept in step by TestFuzzSeedCorpus).
 
 // FuzzReadSplits: a state stream (plain or snappy-framed) and one offset.
@@ -50,9 +51,15 @@ func FuzzCoordinator(f *testing.F) {
 				t.Fatalf("re-encoded coordinator differs")
 			}
 		}
-		sourcestate.ParseKafkaEnumerator(c.Version, c.Data)
-		sourcestate.ParsePaimonEnumerator(c.Version, c.Data)
-		sourcestate.ParseMySQLEnumerator(c.Version, c.Data)
+		if e, err := sourcestate.ParseKafkaEnumerator(c.Version, c.Data); err == nil {
+			checkKafkaEnumerator(t, e)
+		}
+		if e, err := sourcestate.ParsePaimonEnumerator(c.Version, c.Data); err == nil {
+			checkPaimonEnumerator(t, e)
+		}
+		if e, err := sourcestate.ParseMySQLEnumerator(c.Version, c.Data); err == nil {
+			checkMySQLEnumerator(t, e)
+		}
 	})
 }
 
@@ -93,8 +100,12 @@ func FuzzPaimon(f *testing.F) {
 		f.Add(s.Version, s.Data)
 	}
 	f.Fuzz(func(t *testing.T, version int32, data []byte) {
-		sourcestate.ParsePaimonJavaSplit(data)
-		sourcestate.ParsePaimonEnumerator(version, data)
+		if s, err := sourcestate.ParsePaimonJavaSplit(data); err == nil && (s.Snapshot < -1 || s.Snapshot > maxID) {
+			t.Fatalf("Java split snapshot %d", s.Snapshot)
+		}
+		if e, err := sourcestate.ParsePaimonEnumerator(version, data); err == nil {
+			checkPaimonEnumerator(t, e)
+		}
 		if m, err := sourcestate.ParseMonitorSplit(version, data); err == nil {
 			back, err := sourcestate.ParseMonitorSplit(0, flinkckpttest.MonitorSplit(m).Data)
 			if err != nil || back.NextSnapshot != m.NextSnapshot || back.Kind != m.Kind {
@@ -122,7 +133,9 @@ func FuzzMySQL(f *testing.F) {
 		f.Add(s.Version, s.Data)
 	}
 	f.Fuzz(func(t *testing.T, version int32, data []byte) {
-		sourcestate.ParseMySQLEnumerator(version, data)
+		if e, err := sourcestate.ParseMySQLEnumerator(version, data); err == nil {
+			checkMySQLEnumerator(t, e)
+		}
 		s, err := sourcestate.ParseMySQLSplit(version, data)
 		if err != nil || !s.Binlog {
 			return
@@ -152,7 +165,8 @@ func canonical(o *sourcestate.BinlogOffset) *sourcestate.BinlogOffset {
 	return &c
 }
 
-// FuzzDecode: whole _metadata files with source operators.
+// FuzzDecode: whole _metadata files with source operators; the positions
+// derived from what decodes are valid (see fuzzprops_test.go).
 func FuzzDecode(f *testing.F) {
 	for _, md := range metadataSeeds() {
 		data, err := flinkckpttest.Encode(md)
@@ -165,16 +179,24 @@ func FuzzDecode(f *testing.F) {
 		if err != nil {
 			return
 		}
-		st, _ := sourcestate.Decode(md, &sourcestate.Options{MaxStreamSize: 1 << 20})
+		st, err := sourcestate.Decode(md, &sourcestate.Options{MaxStreamSize: 1 << 20})
+		if err != nil && st == nil {
+			return
+		}
 		for _, s := range st.Sources {
 			if s.Kafka != nil {
-				s.Kafka.Positions()
+				checkKafkaPositions(t, s.Kafka)
+				if s.Kafka.Enumerator != nil {
+					checkKafkaEnumerator(t, s.Kafka.Enumerator)
+				}
 			}
 			if s.Paimon != nil {
-				s.Paimon.Position()
+				checkPaimonPosition(t, s.Paimon)
 			}
 			if s.MySQL != nil {
-				s.MySQL.Position()
+				if p, _, err := s.MySQL.Position(); err == nil && (p.Pos < 0 || p.SkipEvents < 0 || p.SkipRows < 0) {
+					t.Fatalf("MySQL position %+v", p)
+				}
 			}
 		}
 	})

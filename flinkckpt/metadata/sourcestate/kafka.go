@@ -203,6 +203,10 @@ func ParseKafkaEnumerator(version int32, data []byte) (*KafkaEnumerator, error) 
 				c.fail("topic %q is not a Kafka topic name", p.Topic)
 			}
 			p.Partition = c.i32("partition")
+			if c.err == nil && p.Partition < 0 {
+				c.off -= 4
+				c.fail("negative partition %d", p.Partition)
+			}
 			if version == 2 {
 				p.Status = c.status()
 			} else {

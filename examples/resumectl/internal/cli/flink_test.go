@@ -143,6 +143,9 @@ func fixtureFlinkDir(t *testing.T) string {
 	}
 	dir = filepath.Join(dir, "flink")
 	if _, err := os.Stat(dir); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("Flink fixtures not found at %s: %v; under CI=true the shared fixtures are required (CI runs with a copy of shared/ beside the clone)", dir, err)
+		}
 		t.Skipf("Flink fixtures not found at %s (set RESUMEKIT_FIXTURES): %v", dir, err)
 	}
 	return dir

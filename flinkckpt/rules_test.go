@@ -1,0 +1,135 @@
+package flinkckpt_test
+
+import (
+	"errors"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/flinkckpt/metadata"
+	"github.com/resumekit/resumekit/resume"
+)
+
+// TestReferencedFileSizeMustMatch: a referenced state file must have
+// exactly the size _metadata records. One byte short and one byte long are
+// both broken (a file larger than recorded was rewritten or is another
+// file), and the older checkpoint is chosen with the reason; the exact size
+// verifies.
+func TestReferencedFileSizeMustMatch(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		delta int // bytes added to (or, negative, cut from) the newest checkpoint's first file
+		want  int64
+	}{
+		{"Exact", 0, 2},
+		{"OneByteLonger", 1, 1},
+		{"OneByteShorter", -1, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, "", "hdfs://ns/flink/ck/", nil)
+			e.chk(jobA, 1, t0, nil)
+			w := e.chk(jobA, 2, t0.Add(time.Minute), nil)
+			data, err := e.mem.ReadAll(e.ctx, w.Files[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case tc.delta > 0:
+				data = append(data, make([]byte, tc.delta)...)
+			case tc.delta < 0:
+				data = data[:len(data)+tc.delta]
+			}
+			if err := e.mem.WriteAll(e.ctx, w.Files[0], data, nil); err != nil {
+				t.Fatal(err)
+			}
+			c, p := e.mustResolve(&flinkckpt.Options{FlinkRoot: "hdfs://ns/flink/ck"})
+			if p.CheckpointID != tc.want {
+				t.Fatalf("chose chk-%d, want chk-%d; reasons %q", p.CheckpointID, tc.want, c.Reasons)
+			}
+			if tc.delta != 0 && !hasLine(c.Reasons, `^chk-2 .*broken: 1 of 1 referenced files of the wrong size, first: `+w.Files[0]+`$`) {
+				t.Errorf("reasons %q", c.Reasons)
+			}
+			if tc.delta == 0 && (!p.Verified || c.Guarantee != resume.ExactlyOnce) {
+				t.Errorf("exact size: verified %v guarantee %s", p.Verified, c.Guarantee)
+			}
+		})
+	}
+}
+
+// TestNewJobMatchingTwoApplicationsEquallyIsAnError: a new job that shares
+// as many operators with one application as with another does not
+// identify either; Resolve lists both and says so, never choosing the
+// newest application's snapshot silently. One more operator in common
+// with one of them picks it.
+func TestNewJobMatchingTwoApplicationsEquallyIsAnError(t *testing.T) {
+	orders, payments := appOps("orders", 3), appOps("payments", 5)
+	e := newEnv(t, "ck/", "s3a://bucket/", nil)
+	e.chk(jobA, 10, t0, &flinkckpttest.Checkpoint{OperatorIDs: orders, Shared: shared("a", 1)})
+	e.chk(jobB, 20, t0.Add(time.Hour), &flinkckpttest.Checkpoint{OperatorIDs: payments, Shared: shared("b", 1)})
+	job := func(ids ...string) *flinkckpt.Job {
+		j := &flinkckpt.Job{}
+		for _, id := range ids {
+			if err := j.AddOperatorID(id); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return j
+	}
+	for _, ids := range [][]string{
+		{orders[0], payments[0]},
+		{orders[0], orders[1], payments[0], payments[1]},
+	} {
+		_, err := e.resolve(&flinkckpt.Options{Job: job(ids...), AllowNonRestoredState: true})
+		var ae *flinkckpt.ApplicationsError
+		if !errors.As(err, &ae) || !errors.Is(err, flinkckpt.ErrSeveralApplications) || len(ae.Applications) != 2 ||
+			ae.Why != "the new job's operators match "+strconv.Itoa(len(ids)/2)+" of several equally" {
+			t.Errorf("%d operators, half of each: err %v", len(ids), err)
+		}
+	}
+	// One more in common with the older application: it is chosen.
+	_, p := e.mustResolve(&flinkckpt.Options{Job: job(orders[0], orders[1], payments[0]), AllowNonRestoredState: true})
+	if p.JobID != jobA || p.CheckpointID != 10 {
+		t.Errorf("2 of orders, 1 of payments: chose %s", p.Key)
+	}
+	_, p = e.mustResolve(&flinkckpt.Options{Job: job(orders[0], payments[0], payments[1]), AllowNonRestoredState: true})
+	if p.JobID != jobB || p.CheckpointID != 20 {
+		t.Errorf("1 of orders, 2 of payments: chose %s", p.Key)
+	}
+}
+
+// TestParallelismUpToTheSnapshotsMaxParallelism: Flink restores keyed
+// state into a parallelism equal to the snapshot's max parallelism (each
+// subtask gets one key group) and refuses one above it
+// (StateAssignmentOperation.checkParallelismPreconditions).
+func TestParallelismUpToTheSnapshotsMaxParallelism(t *testing.T) {
+	keyed := metadata.Operator{ID: id(0), Parallelism: 2, MaxParallelism: 128,
+		SubtaskStates: []metadata.SubtaskState{{ManagedKeyed: &metadata.KeyedHandle{Type: metadata.TypeKeyGroupsV2}}}}
+	cp := &metadata.Checkpoint{Operators: []metadata.Operator{keyed}}
+	for _, tc := range []struct {
+		par        int
+		compatible bool
+	}{{127, true}, {128, true}, {129, false}} {
+		j := &flinkckpt.Job{Parallelism: tc.par}
+		if err := j.Add(flinkckpt.JobOperator{ID: id(0)}); err != nil {
+			t.Fatal(err)
+		}
+		c := flinkckpt.CheckCompat(cp, j)
+		above := false
+		for _, p := range c.Problems {
+			above = above || p.Code == flinkckpt.ProblemParallelismAboveMaxPar && p.Fatal
+		}
+		if c.Compatible != tc.compatible || above == tc.compatible || len(c.Problems) != map[bool]int{true: 0, false: 1}[tc.compatible] {
+			t.Errorf("parallelism %d, max parallelism 128: compatible %v, problems %+v; want compatible %v", tc.par, c.Compatible, c.Problems, tc.compatible)
+		}
+		// The same bound per operator.
+		j = &flinkckpt.Job{}
+		if err := j.Add(flinkckpt.JobOperator{ID: id(0), Parallelism: tc.par}); err != nil {
+			t.Fatal(err)
+		}
+		if c := flinkckpt.CheckCompat(cp, j); c.Compatible != tc.compatible {
+			t.Errorf("operator parallelism %d: compatible %v, want %v", tc.par, c.Compatible, tc.compatible)
+		}
+	}
+}

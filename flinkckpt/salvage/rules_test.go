@@ -1,0 +1,120 @@
+package salvage_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"gocloud.dev/blob/memblob"
+
+	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/flinkckpt/salvage"
+	"github.com/resumekit/resumekit/kafkaoffset"
+	"github.com/resumekit/resumekit/paimon"
+	"github.com/resumekit/resumekit/paimon/paimontest"
+	"github.com/resumekit/resumekit/resume"
+)
+
+// TestKafkaOffsetAgainstTheLogBounds: a salvaged next offset equal to
+// today's end offset is the caught-up reader (nothing to read yet), one
+// past it is an error (the topic was recreated or truncated), never a
+// candidate; at today's log start nothing is lost, one below it one record
+// is.
+func TestKafkaOffsetAgainstTheLogBounds(t *testing.T) {
+	ctx := context.Background()
+	cl := kafkaCluster(t, 1, 20) // offsets 0..19: end offset 20
+	del := make(kadm.Offsets)
+	del.AddOffset("topic", 0, 4, -1) // log start 4
+	if resp, err := kadm.NewClient(cl).DeleteRecords(ctx, del); err != nil || resp.Error() != nil {
+		t.Fatal(err, resp.Error())
+	}
+	for i, tc := range []struct {
+		offset int64
+		err    string // substring; "" for a candidate
+		lost   int64
+		start  int64
+	}{
+		{20, "", 0, 20},
+		{21, "the snapshot's next offset 21 is above today's end offset 20", 0, 0},
+		{4, "", 0, 4},
+		{3, "", 1, 4},
+	} {
+		b := memblob.OpenBucket(nil)
+		defer b.Close()
+		l := &flinkckpttest.Layout{Bucket: b, Root: "s3a://b/"}
+		w, err := l.Savepoint(ctx, "savepoint-aaaaaa-00000000001"+string(rune('0'+i)), 9, &flinkckpttest.Checkpoint{
+			Sources: []flinkckpttest.Source{flinkckpttest.KafkaSource("k", "topic", tc.offset)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir, Kafka: kafkaoffset.Log{Client: cl}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := r.Resolve(ctx)
+		if tc.err != "" {
+			if err == nil || errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("offset %d: err %v, want %q", tc.offset, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("offset %d: %v", tc.offset, err)
+		}
+		ks := kafkaStarts(t, c)
+		if len(ks) != 1 || ks[0].Offset != tc.start || ks[0].Lost != tc.lost {
+			t.Errorf("offset %d: starts %+v, want offset %d, %d lost", tc.offset, ks, tc.start, tc.lost)
+		}
+		if lossy := c.Guarantee == resume.DataLoss || c.HasWarning(salvage.WarnDataLoss); lossy != (tc.lost > 0) {
+			t.Errorf("offset %d: guarantee %s warnings %v, want data loss %v", tc.offset, c.Guarantee, c.Warnings, tc.lost > 0)
+		}
+	}
+}
+
+// TestPaimonSnapshotAtTheEarliestIsNotExpired: snapshots below 20 expired.
+// A salvaged next snapshot of 20 reads on from there (no loss, no warning
+// about a range, never "snapshots 20..19"); 19 lost exactly snapshot 19.
+func TestPaimonSnapshotAtTheEarliestIsNotExpired(t *testing.T) {
+	ctx := context.Background()
+	b := memblob.OpenBucket(nil)
+	defer b.Close()
+	tb := paimontest.New(t, b, "wh/shop.db/orders").Schema(nil).CommitEvery(30, time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC), time.Minute)
+	tb.ExpireBefore(20)
+	table, err := paimon.NewTable(b, tb.Path(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &flinkckpttest.Layout{Bucket: b, Prefix: "sp/", Root: "s3a://b/"}
+	for i, next := range []int64{20, 19, 21} {
+		w, err := l.Savepoint(ctx, "savepoint-aaaaaa-00000000002"+string(rune('0'+i)), 9, &flinkckpttest.Checkpoint{
+			Sources: []flinkckpttest.Source{flinkckpttest.MonitorSource("orders-source", next)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := salvage.NewResolver(b, "sp/", &salvage.Options{Snapshot: w.Dir, Paimon: table})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := r.Resolve(ctx)
+		if err != nil {
+			t.Fatalf("next snapshot %d: %v", next, err)
+		}
+		pos, err := salvage.PositionOf(c.Position)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps := pos.Sources[0].Paimon
+		lost := next < 20
+		if ps.NextSnapshot != max(next, 20) || (c.Guarantee == resume.DataLoss) != lost || c.HasWarning(salvage.WarnDataLoss) != lost {
+			t.Errorf("next snapshot %d: start %d, guarantee %s, warnings %v", next, ps.NextSnapshot, c.Guarantee, c.Warnings)
+		}
+		for _, w := range c.Warnings {
+			if strings.Contains(w.Text, "snapshots 20..19") || w.Code == salvage.WarnDataLoss && !strings.Contains(w.Text, "snapshots 19..19") {
+				t.Errorf("next snapshot %d: warning %s", next, w.Text)
+			}
+		}
+	}
+}
