@@ -52,6 +52,12 @@ type CompatOperator struct {
 	// Parallelism and MaxParallelism as the snapshot records them.
 	Parallelism    int `json:"-"`
 	MaxParallelism int `json:"-"`
+	// SubtaskEntries is the number of subtask entries the snapshot records
+	// for it, with or without state handles, finished subtasks included
+	// (OperatorState.getNumberCollectedStates): Flink checks the new
+	// parallelism against the max parallelism of every operator of a
+	// vertex where one has any (StateAssignmentOperation).
+	SubtaskEntries int `json:"-"`
 }
 
 // CompatProblem is a restore failure or risk other than dropped state:
@@ -200,7 +206,7 @@ func CheckCompat(cp *metadata.Checkpoint, job *Job) *Compat {
 		inSnapshot[op.ID] = true
 		co := CompatOperator{ID: op.ID, UID: op.UID, Name: op.Name, HasState: HasState(op), KeyedState: hasKeyedState(op),
 			CoordinatorState: op.Coordinator != nil,
-			Parallelism:      op.Parallelism, MaxParallelism: op.MaxParallelism}
+			Parallelism:      op.Parallelism, MaxParallelism: op.MaxParallelism, SubtaskEntries: len(op.SubtaskStates)}
 		ji, ok := byID[op.ID]
 		switch {
 		case ok:
@@ -282,12 +288,21 @@ func parallelismProblems(co CompatOperator, jo JobOperator, job *Job) []CompatPr
 		}
 		out = append(out, CompatProblem{Operator: co.ID, Code: ProblemMaxParallelismChanged, Fatal: true, Text: text})
 	}
-	// StateAssignmentOperation.checkParallelismPreconditions, for
-	// operators with state.
-	if co.HasState && par > 0 && co.MaxParallelism > 0 && par > co.MaxParallelism {
-		out = append(out, CompatProblem{Operator: co.ID, Code: ProblemParallelismAboveMaxPar, Fatal: true,
+	// StateAssignmentOperation.checkParallelismPreconditions runs for
+	// every operator of a vertex where any operator has subtask entries
+	// (TaskStateAssignment.hasNonFinishedState: getNumberCollectedStates
+	// > 0), state handles or not. An operator without entries is checked
+	// only when a chained operator has some, which the snapshot does not
+	// tell: a problem that could fail the restore.
+	if par > 0 && co.MaxParallelism > 0 && par > co.MaxParallelism {
+		p := CompatProblem{Operator: co.ID, Code: ProblemParallelismAboveMaxPar, Fatal: co.SubtaskEntries > 0,
 			Text: fmt.Sprintf("operator %s: parallelism %d in the new job is above the snapshot's max parallelism %d: the restore fails (\"The maximum parallelism … of the restored state is lower than the configured parallelism\")",
-				describeOperator(co), par, co.MaxParallelism)})
+				describeOperator(co), par, co.MaxParallelism)}
+		if !p.Fatal {
+			p.Text = fmt.Sprintf("operator %s: parallelism %d in the new job is above the snapshot's max parallelism %d; the snapshot has no subtask entry for it, so Flink checks it (and fails the restore: \"The maximum parallelism … of the restored state is lower than the configured parallelism\") only if an operator chained with it in the new job has one, which resumekit cannot know",
+				describeOperator(co), par, co.MaxParallelism)
+		}
+		out = append(out, p)
 	}
 	return out
 }

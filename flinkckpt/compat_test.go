@@ -176,7 +176,9 @@ func TestCheckCompatParallelism(t *testing.T) {
 		{"PerOperator", job(0, 0, flinkckpt.JobOperator{ID: id(0), MaxParallelism: 64}, flinkckpt.JobOperator{ID: id(1)}),
 			[]string{"a max-parallelism-changed"}, false},
 		{"ParallelismAboveOldMax", job(200, 0, flinkckpt.JobOperator{ID: id(0)}, flinkckpt.JobOperator{ID: id(1)}),
-			[]string{"a parallelism-above-max-parallelism"}, false},
+			// b has a subtask entry without a state handle: Flink checks it
+			// too (issue 22 item 2).
+			[]string{"a parallelism-above-max-parallelism", "b parallelism-above-max-parallelism"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := flinkckpt.CheckCompat(cp, tc.job)
