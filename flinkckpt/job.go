@@ -33,6 +33,15 @@ type Job struct {
 	// not record them.
 	Parallelism    int
 	MaxParallelism int
+	// AllUIDs says that Operators are all of the new job's operators: each
+	// has a uid, a uid hash or an id given here, none a topology hash
+	// Flink generates (pipeline.auto-generate-uids: false enforces that in
+	// a DataStream job; AddPlan sets it for a plan whose every operator's
+	// id it derives). Then a snapshot operator with state that none
+	// matches is dropped; without it, unless the snapshot records its uid
+	// (version 5 on), it may be a uid-less operator of the new job and is
+	// MatchUnknown.
+	AllUIDs bool
 
 	byID map[string]int // position of each id in Operators (see index)
 }

@@ -82,6 +82,12 @@ const (
 	// WarnConditionalRestore: state is restored into operators the new
 	// job creates only under conditions its description does not settle.
 	WarnConditionalRestore = "flink.conditional-restore"
+	// WarnUnknownOperators: operators with state that no operator of the
+	// new job's description matches, and that may be uid-less operators
+	// of the new job (MatchUnknown): Flink restores them if the new job
+	// has them unchanged and otherwise fails the restore; with
+	// --allowNonRestoredState in the launch it may drop their state.
+	WarnUnknownOperators = "flink.unknown-operators"
 	// WarnOlderThanIncompatible: newer snapshots completed but the new job
 	// cannot restore them; a transactional sink may already have published
 	// what they committed.

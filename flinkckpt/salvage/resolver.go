@@ -162,7 +162,7 @@ func NewResolver(bucket *blob.Bucket, prefix string, opts *Options) (*Resolver, 
 // operatorsOnly returns the job's operators without the parallelism and
 // max parallelism a restore is checked against.
 func operatorsOnly(j *flinkckpt.Job) *flinkckpt.Job {
-	out := &flinkckpt.Job{Unpredictable: j.Unpredictable}
+	out := &flinkckpt.Job{Unpredictable: j.Unpredictable, AllUIDs: j.AllUIDs}
 	for _, op := range j.Operators {
 		op.Parallelism, op.MaxParallelism = 0, 0
 		_ = out.Add(op) // ids of a Job are valid
@@ -239,6 +239,11 @@ func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
 		// Before the source state's errors: a snapshot the job restores is
 		// no salvage case, whatever its source state holds.
 		compat := flinkckpt.CheckCompat(snap.Metadata, r.o.Job)
+		if compat.Restorable(false) && len(compat.Unknown) > 0 {
+			// Never salvage on a guess: Flink may restore them.
+			return resume.Candidate{}, fmt.Errorf("salvage: %s may restore into the new job with its state: every operator with state is in the job, or unknown (%s: no operator of the job's description has their ids, and they may be uid-less operators of the new job); restore it instead, or name the job's operators fully (flinkckpt.Job.AllUIDs, --flink-all-uids, or their ids with --flink-operator-id); nothing to salvage: %w",
+				name, compat.UnknownNames(), resume.ErrNoPosition)
+		}
 		if compat.Restorable(false) {
 			return resume.Candidate{}, fmt.Errorf("salvage: %s restores into the new job with its state (every operator with state is in the job): restore it instead; nothing to salvage: %w", name, resume.ErrNoPosition)
 		}
