@@ -66,7 +66,11 @@ type Options struct {
 	// Flink configures reading the snapshot (FlinkRoot, EntropyKey,
 	// MaxMetadataSize; JobID and Locations for the default From). A
 	// position of location i > 0 (flinkckpt.Position.Location) is read
-	// from Flink.Locations[i-1].
+	// from Flink.Locations[i-1]. Flink.Observe is honoured however the
+	// snapshot is chosen: once it is, the location (with Flink.Locations)
+	// is listed, watched for the window (Flink.Wait) and listed again, and
+	// a checkpoint, job dir or savepoint dir that appeared fails Resolve
+	// with a *flinkckpt.StillRunningError, as on the restore path.
 	Flink *flinkckpt.Options
 	// Kafka checks every Kafka source's partitions against the live log;
 	// nil leaves them unchecked (with a warning).
@@ -111,6 +115,9 @@ type Resolver struct {
 	o      Options
 	flink  flinkckpt.Options
 	from   resume.Resolver
+	// watch observes the location for a given Snapshot (Flink.Observe);
+	// nil when there is nothing to observe or From observes.
+	watch *flinkckpt.Resolver
 }
 
 var (
@@ -141,7 +148,9 @@ func NewResolver(bucket *blob.Bucket, prefix string, opts *Options) (*Resolver, 
 	r.from = o.From
 	if r.from == nil && o.Snapshot == "" {
 		fo := r.flink
-		fo.Name, fo.SkipVerify = o.Name+"-snapshot", true
+		// The window is watched once, below, whichever way the snapshot
+		// is chosen.
+		fo.Name, fo.SkipVerify, fo.Observe = o.Name+"-snapshot", true, 0
 		if o.Job != nil {
 			// The job identifies its application; allowing non-restored
 			// state, and leaving out the parallelism the restore check
@@ -155,6 +164,18 @@ func NewResolver(bucket *blob.Bucket, prefix string, opts *Options) (*Resolver, 
 			return nil, fmt.Errorf("salvage: %w", err)
 		}
 		r.from = fr
+	}
+	if r.flink.Observe > 0 {
+		// Every candidate from a Flink location honours the window, a
+		// snapshot given by key too: the old job may still be
+		// checkpointing beside it.
+		fo := r.flink
+		fo.Name, fo.SkipVerify, fo.Job = o.Name+"-observe", true, nil
+		w, err := flinkckpt.NewResolver(bucket, prefix, &fo)
+		if err != nil {
+			return nil, fmt.Errorf("salvage: %w", err)
+		}
+		r.watch = w
 	}
 	return r, nil
 }
@@ -212,6 +233,12 @@ func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
 	if err != nil {
 		return resume.Candidate{}, err
 	}
+	observed := ""
+	if r.watch != nil {
+		if observed, err = r.watch.Observe(ctx); err != nil {
+			return resume.Candidate{}, fmt.Errorf("salvage: %w", err)
+		}
+	}
 	bucket, fo := r.bucket, r.flink
 	if at > 0 {
 		// A snapshot of one of Flink.Locations (a savepoint dir beside the
@@ -234,6 +261,9 @@ func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
 	x := &resolution{r: r, c: resume.Candidate{Resolver: r.o.Name, Guarantee: resume.ExactInput, At: snap.ModTime}}
 	if why != "" {
 		x.reason("%s", why)
+	}
+	if observed != "" {
+		x.reason("%s", observed)
 	}
 	if r.o.Job != nil {
 		// Before the source state's errors: a snapshot the job restores is
