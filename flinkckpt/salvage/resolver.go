@@ -334,6 +334,13 @@ func (r *Resolver) snapshot(ctx context.Context) (key string, at int, why string
 		return r.o.Snapshot, 0, "", nil
 	}
 	c, err := r.from.Resolve(ctx)
+	var noPath *flinkckpt.NoFlinkPathError
+	if errors.As(err, &noPath) {
+		// Salvage restores no state and needs no -s path: a canonical
+		// savepoint without a Flink root is read by its key.
+		return noPath.Key, noPath.Location, fmt.Sprintf("snapshot chosen by %s: %s (no Flink path without a Flink root: salvage needs none, it reads the snapshot by key)",
+			r.from.Name(), noPath.Key), nil
+	}
 	if err != nil {
 		return "", 0, "", fmt.Errorf("salvage: choose the snapshot: %w", err)
 	}
