@@ -78,9 +78,17 @@ type Checkpoint struct {
 	Format    metadata.Format
 	Drained   bool
 	Action    metadata.PostCheckpointAction
-	// OperatorIDs, when set, are the operators' ids (and their number):
-	// snapshots of different applications have different ids. By default
-	// every snapshot has the ids OperatorID(0), OperatorID(1), ….
+	// UIDs, when set, are the operators' uids (and their number): each
+	// operator's id is flinkckpt.OperatorID of its uid, and from _metadata
+	// version 5 on the uid and a name ("operator <uid>") are recorded, so
+	// labels and ids always come from the same uid. By default the uids
+	// are "uid-0", "uid-1", ….
+	UIDs []string
+	// OperatorIDs, when set (and UIDs is not), are the operators' ids
+	// (and their number): snapshots of different applications have
+	// different ids. No uid is known for such an id, so from version 5 on
+	// none is recorded (a uid-less operator, named "operator-<i>"). Set
+	// UIDs instead to record them.
 	OperatorIDs []string
 	// MetadataID, when not 0, is the checkpoint id written in _metadata
 	// instead of the dir's (a chk dir copied by hand).
@@ -214,6 +222,9 @@ func (l *Layout) write(ctx context.Context, parent, name, job string, id int64, 
 	if cc.FileSize == 0 {
 		cc.FileSize = 16
 	}
+	if len(cc.UIDs) > 0 && len(cc.OperatorIDs) > 0 {
+		return nil, fmt.Errorf("flinkckpttest: Checkpoint has both UIDs and OperatorIDs: give the operators one way")
+	}
 	dir := parent + name
 	w := &Written{Dir: dir, FlinkPath: l.Root + strings.TrimSuffix(dir, "/")}
 	type file struct {
@@ -287,7 +298,7 @@ func (l *Layout) write(ctx context.Context, parent, name, job string, id int64, 
 	md := (&Spec{
 		Version: cc.Version, CheckpointID: mdID, Operators: cc.Operators, Relative: relative,
 		Absolute: absolute, FileSize: cc.FileSize, Savepoint: cc.Savepoint, Format: cc.Format, Drained: cc.Drained,
-		Action: cc.Action, OperatorIDs: cc.OperatorIDs, StateBackend: cc.StateBackend, UnionState: cc.UnionState,
+		Action: cc.Action, UIDs: cc.UIDs, OperatorIDs: cc.OperatorIDs, StateBackend: cc.StateBackend, UnionState: cc.UnionState,
 		Unaligned: cc.Unaligned, FinishedOperators: cc.FinishedOperators, DSTL: dstl,
 	}).Metadata()
 	for _, sf := range l.addSources(md, dir, cc.Sources) {
@@ -362,6 +373,7 @@ type Spec struct {
 	Drained      bool
 
 	Action            metadata.PostCheckpointAction
+	UIDs              []string
 	OperatorIDs       []string
 	StateBackend      string
 	UnionState        int64
@@ -391,17 +403,28 @@ func (s *Spec) Metadata() *metadata.Checkpoint {
 		}
 	}
 	n := s.Operators
-	if len(s.OperatorIDs) > 0 {
+	switch {
+	case len(s.UIDs) > 0:
+		n = len(s.UIDs)
+	case len(s.OperatorIDs) > 0:
 		n = len(s.OperatorIDs)
 	}
 	for i := 0; i < n; i++ {
+		// The id and the recorded uid and name come from one uid; an id
+		// given without one records none.
+		uid := fmt.Sprintf("uid-%d", i)
+		name := fmt.Sprintf("operator-%d", i)
 		id := OperatorID(i)
-		if len(s.OperatorIDs) > 0 {
-			id = s.OperatorIDs[i]
+		switch {
+		case len(s.UIDs) > 0:
+			uid, name = s.UIDs[i], "operator "+s.UIDs[i]
+			id = flinkckpt.OperatorID(uid)
+		case len(s.OperatorIDs) > 0:
+			uid, id = "", s.OperatorIDs[i]
 		}
 		op := metadata.Operator{ID: id, Parallelism: 1, MaxParallelism: 128}
 		if s.Version >= 5 {
-			op.Name, op.UID = fmt.Sprintf("operator-%d", i), fmt.Sprintf("uid-%d", i)
+			op.Name, op.UID = name, uid
 		}
 		st := metadata.SubtaskState{Index: 0}
 		if s.Version == 2 {
