@@ -63,6 +63,13 @@ type CompatOperator struct {
 	// Parallelism and MaxParallelism as the snapshot records them.
 	Parallelism    int `json:"parallelism"`
 	MaxParallelism int `json:"max_parallelism"`
+	// Finished is an operator that had fully finished (FLIP-147): the new
+	// job does not run it again, and Flink refuses a vertex that mixes it
+	// with operators that have not (VertexFinishedStateChecker).
+	Finished bool `json:"finished"`
+	// ChannelState is true when a subtask holds in-flight data of an
+	// unaligned checkpoint.
+	ChannelState bool `json:"channel_state"`
 	// SubtaskEntries is the number of subtask entries the snapshot records
 	// for it, with or without state handles, finished subtasks included
 	// (OperatorState.getNumberCollectedStates): Flink checks the new
@@ -218,6 +225,15 @@ func HasState(op *metadata.Operator) bool {
 	return false
 }
 
+func hasChannelState(op *metadata.Operator) bool {
+	for i := range op.SubtaskStates {
+		if len(op.SubtaskStates[i].InputChannels) > 0 || len(op.SubtaskStates[i].ResultSubpartitions) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func hasKeyedState(op *metadata.Operator) bool {
 	for i := range op.SubtaskStates {
 		if op.SubtaskStates[i].ManagedKeyed != nil || op.SubtaskStates[i].RawKeyed != nil {
@@ -249,10 +265,27 @@ func CheckCompat(cp *metadata.Checkpoint, job *Job) *Compat {
 	allUIDs := job.AllUIDs || len(job.Operators) == 0 && len(job.Unpredictable) == 0
 	c := &Compat{CheckpointID: cp.CheckpointID, Operators: make([]CompatOperator, 0, len(cp.Operators)), Dropped: []string{}, NewWithoutState: []string{}, Unknown: []string{},
 		Problems: []CompatProblem{}, Notes: []string{}}
-	byID := make(map[string]int, len(job.Operators))
-	for i, o := range job.Operators {
-		byID[o.ID] = i
+	// Flink maps an operator with a uid hash (setUidHash) to the
+	// snapshot's state under that hash when there is any, and otherwise to
+	// the state under its generated id (StateAssignmentOperation:
+	// getUserDefinedOperatorID().filter(snapshot has it)).
+	inCP := make(map[string]bool, len(cp.Operators))
+	for i := range cp.Operators {
+		inCP[cp.Operators[i].ID] = true
 	}
+	byID := make(map[string]int, len(job.Operators))
+	uidIndex := map[string]int{}
+	for i, o := range job.Operators {
+		id := o.ID
+		if o.UIDHash != "" && inCP[o.UIDHash] {
+			id = o.UIDHash
+		}
+		byID[id] = i
+		if o.UID != "" {
+			uidIndex[o.UID] = i
+		}
+	}
+	var hashNotes []string
 	inSnapshot := make(map[string]bool, len(cp.Operators))
 	parallelismKnown := job.Parallelism > 0 || job.MaxParallelism > 0
 	var maybe []string
@@ -261,8 +294,14 @@ func CheckCompat(cp *metadata.Checkpoint, job *Job) *Compat {
 		inSnapshot[op.ID] = true
 		co := CompatOperator{ID: op.ID, UID: op.UID, Name: op.Name, HasState: HasState(op), KeyedState: hasKeyedState(op),
 			CoordinatorState: op.Coordinator != nil,
-			Parallelism:      op.Parallelism, MaxParallelism: op.MaxParallelism, SubtaskEntries: len(op.SubtaskStates)}
+			Parallelism:      op.Parallelism, MaxParallelism: op.MaxParallelism, SubtaskEntries: len(op.SubtaskStates),
+			Finished: op.Finished, ChannelState: hasChannelState(op)}
 		ji, ok := byID[op.ID]
+		// setUidHash: an operator recorded with a uid whose id is not that
+		// uid's was given a uid hash, which Flink prefers over the uid. A
+		// new job named by the uid restores it only if it keeps the hash.
+		hashed := op.UID != "" && op.ID != OperatorID(op.UID)
+		_, byUID := uidIndex[op.UID]
 		switch {
 		case ok:
 			jo := job.Operators[ji]
@@ -281,6 +320,10 @@ func CheckCompat(cp *metadata.Checkpoint, job *Job) *Compat {
 		case co.HasState && !allUIDs && op.UID == "":
 			co.Match = MatchUnknown
 			c.Unknown = append(c.Unknown, op.ID)
+		case co.HasState && hashed && byUID:
+			co.Match = MatchUnknown
+			c.Unknown = append(c.Unknown, op.ID)
+			hashNotes = append(hashNotes, fmt.Sprintf("%s (uid %s)", op.ID, op.UID))
 		case co.HasState:
 			co.Match = MatchDropped
 			c.Dropped = append(c.Dropped, op.ID)
@@ -290,7 +333,7 @@ func CheckCompat(cp *metadata.Checkpoint, job *Job) *Compat {
 		c.Operators = append(c.Operators, co)
 	}
 	for _, o := range job.Operators {
-		if o.Maybe || inSnapshot[o.ID] {
+		if o.Maybe || inSnapshot[o.ID] || o.UIDHash != "" && inSnapshot[o.UIDHash] {
 			continue
 		}
 		if o.UID != "" {
@@ -301,6 +344,10 @@ func CheckCompat(cp *metadata.Checkpoint, job *Job) *Compat {
 	}
 	c.Compatible = c.Restorable(false) && len(c.Unknown) == 0
 	c.Notes = append(c.Notes, job.Notes...)
+	if len(hashNotes) > 0 {
+		c.Notes = append(c.Notes, fmt.Sprintf("%s: recorded with a uid the new job has but an id that is not that uid's, so the old job set a uid hash (setUidHash), which Flink prefers over the uid: restored only if the new job keeps that hash (describe it with Job.AddUIDWithHash, --flink-uid-hash); resumekit cannot see whether it does",
+			strings.Join(hashNotes, ", ")))
+	}
 	if len(c.Unknown) > 0 {
 		c.Notes = append(c.Notes, fmt.Sprintf("%d operator(s) with state match no operator the new job's description names, and may be uid-less operators whose generated ids no uid gives (unknown: restored if the new job has them unchanged, else the restore fails): %s; add their ids (--flink-operator-id, from Flink's logs or web UI) or, if the description names every operator, say so (--flink-all-uids)",
 			len(c.Unknown), c.UnknownNames()))

@@ -232,7 +232,7 @@ func TestCheckCompatJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	facts := `"keyed_state":false,"coordinator_state":false,"parallelism":0,"max_parallelism":0,"subtask_entries":1}`
+	facts := `"keyed_state":false,"coordinator_state":false,"parallelism":0,"max_parallelism":0,"finished":false,"channel_state":false,"subtask_entries":1}`
 	want := `{"snapshot":"s3a://b/sp/savepoint-1","checkpoint_id":9,"compatible":false,"operators":[` +
 		`{"id":"` + flinkckpt.OperatorID("a") + `","uid":"a","has_state":true,"match":"restored","maybe":false,` + facts + `,` +
 		`{"id":"` + id(1) + `","name":"Map","has_state":false,"match":"stateless","maybe":false,` + facts + `,` +

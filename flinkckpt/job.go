@@ -55,6 +55,11 @@ type JobOperator struct {
 	UID string
 	// Name is the operator's name when known (from a plan), "" otherwise.
 	Name string
+	// UIDHash is the uid hash set beside a uid (DataStream .uid(…) and
+	// .setUidHash(…)): Flink restores the snapshot's state under the hash
+	// when the snapshot has any, and otherwise the state under ID, the
+	// uid's (StateAssignmentOperation). "" when none is set.
+	UIDHash string
 	// Maybe marks an operator that exists only under conditions the
 	// description does not settle (a planner transformation created only
 	// for some inputs): it may or may not be in the job.
@@ -128,6 +133,19 @@ func (j *Job) AddUIDHash(hash string) error {
 	return nil
 }
 
+// AddUIDWithHash adds an operator with both a uid and a uid hash
+// (.uid(uid).setUidHash(hash)): the hash takes precedence where the
+// snapshot has state under it, as in Flink; otherwise the uid's id is
+// restored.
+func (j *Job) AddUIDWithHash(uid, hash string) error {
+	h, err := ParseOperatorID(hash)
+	if err != nil {
+		return err
+	}
+	j.add(JobOperator{ID: OperatorID(uid), UID: uid, UIDHash: h})
+	return nil
+}
+
 // AddOperatorID adds an operator by its id (as printed in Flink's logs and
 // web UI).
 func (j *Job) AddOperatorID(id string) error {
@@ -155,6 +173,9 @@ func (j *Job) add(op JobOperator) {
 		}
 		if o.Name == "" {
 			o.Name = op.Name
+		}
+		if o.UIDHash == "" {
+			o.UIDHash = op.UIDHash
 		}
 		if o.Parallelism == 0 {
 			o.Parallelism = op.Parallelism

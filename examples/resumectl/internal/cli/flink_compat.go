@@ -58,7 +58,7 @@ func (j *jobFlags) register(fs *flag.FlagSet, prefix string, stdin io.Reader) {
 	fs.StringVar(&j.plan, prefix+"plan", "", "the new job's compiled plan (`FILE`, COMPILE PLAN JSON; a regular file, links followed; - reads standard input)")
 	fs.Var(&j.uids, prefix+"uid", "a `UID` of the new job (DataStream .uid); repeatable")
 	fs.Var(&j.sinkUIDs, prefix+"sink-uid", "the `UID` of a sinkTo(...) sink: adds its committer and global committer uids as possible; repeatable")
-	fs.Var(&j.uidHashes, prefix+"uid-hash", "a uid hash of the new job (.setUidHash, 32 `HEX`); repeatable")
+	fs.Var(&j.uidHashes, prefix+"uid-hash", "a uid hash of the new job (.setUidHash, 32 `HEX`), or UID=HEX for an operator with both (the hash wins where the snapshot has state under it); repeatable")
 	fs.Var(&j.ids, prefix+"operator-id", "an operator id of the new job (32 `HEX`, as Flink logs it); repeatable")
 	fs.BoolVar(&j.allUIDs, prefix+"all-uids", false, "the operators named are all of the new job's (no operator without a uid: pipeline.auto-generate-uids=false): a snapshot operator with state none matches is dropped, not unknown")
 	fs.Var(&j.planConfig, prefix+"plan-config", "a table option of the new job (`KEY=VALUE`, e.g. table.exec.uid.format=<id>_<transformation>); repeatable")
@@ -107,6 +107,14 @@ func (j *jobFlags) check() error {
 		vals []string
 	}{{"uid-hash", j.uidHashes}, {"operator-id", j.ids}} {
 		for _, v := range list.vals {
+			if list.name == "uid-hash" {
+				if uid, h, ok := uidAndHash(v); ok {
+					if uid == "" {
+						return usagef("%suid-hash %s: empty uid before =", p, redact.Quote(v))
+					}
+					v = h
+				}
+			}
 			if _, err := flinkckpt.ParseOperatorID(v); err != nil {
 				return usagef("%s%s: %v", p, list.name, err)
 			}
@@ -169,7 +177,13 @@ func (j *jobFlags) build() (*flinkckpt.Job, error) {
 		job.AddSinkUID(u)
 	}
 	for _, h := range j.uidHashes {
-		if err := job.AddUIDHash(h); err != nil {
+		var err error
+		if uid, hash, ok := uidAndHash(h); ok {
+			err = job.AddUIDWithHash(uid, hash)
+		} else {
+			err = job.AddUIDHash(h)
+		}
+		if err != nil {
 			return nil, usagef("--%suid-hash: %v", j.prefix, err)
 		}
 	}
@@ -182,6 +196,16 @@ func (j *jobFlags) build() (*flinkckpt.Job, error) {
 		job.AllUIDs = true
 	}
 	return job, nil
+}
+
+// uidAndHash splits UID=HEX at its last "=" (a uid may hold one, a hash
+// never does).
+func uidAndHash(v string) (uid, hash string, ok bool) {
+	i := strings.LastIndexByte(v, '=')
+	if i < 0 {
+		return "", "", false
+	}
+	return v[:i], v[i+1:], true
 }
 
 // runFlinkCompat implements "resumectl flink compat": exit 0 when the
