@@ -46,7 +46,9 @@ func TestSetUIDHashPrecedence(t *testing.T) {
 		j.AllUIDs = all
 		c := flinkckpt.CheckCompat(v5, j)
 		if !cmp.Equal(c.Unknown, []string{hash}) || len(c.Dropped) != 0 ||
-			!slices.ContainsFunc(c.Notes, func(n string) bool { return strings.Contains(n, "setUidHash") && strings.Contains(n, hash+" (uid count)") }) {
+			!slices.ContainsFunc(c.Notes, func(n string) bool {
+				return strings.Contains(n, "setUidHash") && strings.Contains(n, hash+" (uid count)")
+			}) {
 			t.Errorf("v5 hashed, all uids %v: unknown %v dropped %v notes %q", all, c.Unknown, c.Dropped, c.Notes)
 		}
 	}
