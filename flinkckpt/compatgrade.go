@@ -113,11 +113,11 @@ func (r *Resolver) applyJob(c *resume.Candidate, jc *jobCheck, above []passed) {
 		}
 	}
 	if changed && len(finished) > 0 {
-		c.Warnings = append(c.Warnings, resume.Warnf(WarnFinishedVertices, "the new job differs from the snapshot's and restores the fully finished operators %s: Flink refuses the restore if it chains one of them with an operator that has not finished (\"mixed operator finished state\") or puts a finished vertex after one that is not (VertexFinishedStateChecker); resumekit does not know the new job's chaining",
+		c.Warnings = append(c.Warnings, resume.Warnf(WarnFinishedVertices, "the new job's operators and the snapshot's do not match one to one (a changed job, or one described in part), and it restores the fully finished operators %s: Flink refuses the restore if it chains one of them with an operator that has not finished (\"mixed operator finished state\") or puts a finished vertex after one that is not (VertexFinishedStateChecker); resumekit does not know the new job's chaining",
 			strings.Join(finished, ", ")))
 	}
 	if changed && len(channels) > 0 {
-		c.Warnings = append(c.Warnings, resume.Warnf(WarnUnalignedChangedJob, "an unaligned checkpoint's in-flight data (operators %s) into a new job that differs from the snapshot's: Flink gives it to the first and last operators of the vertices that held it, so a changed chaining around them fails the restore; resumekit does not know the new job's chaining — take a savepoint, or restore into the unchanged job",
+		c.Warnings = append(c.Warnings, resume.Warnf(WarnUnalignedChangedJob, "an unaligned checkpoint's in-flight data (operators %s) into a new job whose operators and the snapshot's do not match one to one (a changed job, or one described in part): Flink gives it to the first and last operators of the vertices that held it, so a changed chaining around them fails the restore; resumekit does not know the new job's chaining — take a savepoint, or restore into the unchanged job",
 			strings.Join(channels, ", ")))
 	}
 	if len(cc.Unknown) > 0 {
