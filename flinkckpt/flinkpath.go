@@ -241,14 +241,13 @@ func inferMapping(dir string, uris []string, entropyKey string) *inference {
 	// under the same job id): otherwise the verdict would flip with the
 	// ratio of old to new files.
 	full := false
-	for _, u := range uris {
-		if m := anchor(dir, u); m != nil && m.keyPrefix == "" {
-			full = true
-			break
-		}
+	anchors := make([]*mapping, len(uris))
+	for i, u := range uris {
+		anchors[i] = anchor(dir, u)
+		full = full || anchors[i] != nil && anchors[i].keyPrefix == ""
 	}
-	for _, u := range uris {
-		if m := anchor(dir, u); m != nil && (!full || m.keyPrefix == "") {
+	for i, u := range uris {
+		if m := anchors[i]; m != nil && (!full || m.keyPrefix == "") {
 			if count[*m] == 0 {
 				order = append(order, *m)
 				probe[*m] = u
