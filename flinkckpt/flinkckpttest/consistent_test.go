@@ -83,3 +83,48 @@ func TestLabelsAndIDsFromOneUID(t *testing.T) {
 		t.Error("UIDs and OperatorIDs both accepted")
 	}
 }
+
+// TestDSTLLayout: Checkpoint.DSTL writes a changelog backend's keyed
+// state as FORMATS.md describes — a changelog handle (14; 8 before v4)
+// whose non-materialized part is one changelog file handle (13 with the
+// storage id; 10 before v4) per DSTL file at <base>/<job>/dstl/<uuid> —
+// and the files themselves at their keys.
+func TestDSTLLayout(t *testing.T) {
+	ctx := context.Background()
+	const job = "6f1e0000000000000000000000000005"
+	for _, tc := range []struct {
+		version          int
+		outer, increment metadata.HandleType
+	}{{3, metadata.TypeChangelog, metadata.TypeChangelogFile}, {4, metadata.TypeChangelogV2, metadata.TypeChangelogFileV2}, {6, metadata.TypeChangelogV2, metadata.TypeChangelogFileV2}} {
+		b := memblob.OpenBucket(nil)
+		l := &flinkckpttest.Layout{Bucket: b, Prefix: "ck/", Root: "s3a://bucket/"}
+		w, err := l.Checkpoint(ctx, job, 2, &flinkckpttest.Checkpoint{Version: tc.version, Shared: []string{"m.sst"},
+			DSTL: &flinkckpttest.DSTL{Base: "s3a://bucket/changelog/", Files: 3}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := b.ReadAll(ctx, w.Dir+"_metadata")
+		md, err := metadata.Parse(data, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := md.Operators[0].SubtaskStates[0].ManagedKeyed
+		if k.Type != tc.outer || len(k.Materialized) != 1 || len(k.NonMaterialized) != 3 {
+			t.Fatalf("v%d: keyed %+v", tc.version, k)
+		}
+		for i, h := range k.NonMaterialized {
+			want := flinkckpttest.DSTLFile("s3a://bucket/changelog", job, 2, i)
+			if h.Type != tc.increment || len(h.Increments) != 1 || h.Increments[0].Handle.Path != want ||
+				(tc.increment == metadata.TypeChangelogFileV2) != (h.StorageID == "filesystem") {
+				t.Errorf("v%d: increment %d %+v", tc.version, i, h)
+			}
+			if !strings.HasPrefix(want, "s3a://bucket/changelog/"+job+"/dstl/") {
+				t.Errorf("DSTL file %s", want)
+			}
+			if ok, _ := b.Exists(ctx, strings.TrimPrefix(want, "s3a://bucket/")); !ok {
+				t.Errorf("v%d: %s not written", tc.version, want)
+			}
+		}
+		b.Close()
+	}
+}
