@@ -97,7 +97,7 @@ func TestApplicationCheck(t *testing.T) {
 		// for the third: rejected (never the other application's snapshot
 		// instead), or with AllowNonRestoredState offered as exact-input.
 		e := build(t)
-		job := &flinkckpt.Job{}
+		job := &flinkckpt.Job{AllUIDs: true}
 		for _, id := range orders[:2] {
 			if err := job.AddOperatorID(id); err != nil {
 				t.Fatal(err)

@@ -1,6 +1,7 @@
 package flinkckpt
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -23,6 +24,16 @@ const (
 	// MatchStateless: no operator with the id and nothing to restore:
 	// Flink skips it ("Skipping empty savepoint state for operator").
 	MatchStateless Match = "stateless"
+	// MatchUnknown: the operator holds state, no operator of the new job's
+	// description has its id, and the new job may still have it: the id
+	// may be the topology hash Flink generates for an operator without a
+	// uid (StreamGraphHasherV2), which no uid gives. Flink restores it if
+	// the new job has that uid-less operator unchanged, and otherwise
+	// fails the restore (or with --allowNonRestoredState drops the state).
+	// It is neither restored nor dropped: add the operator's id
+	// (Job.AddOperatorID, --flink-operator-id) or say that the description
+	// names every operator (Job.AllUIDs, --flink-all-uids).
+	MatchUnknown Match = "unknown"
 )
 
 // CompatOperator is one snapshot operator and what the restore does with
@@ -42,16 +53,29 @@ type CompatOperator struct {
 	// Maybe marks a restore into an operator the new job creates only
 	// under conditions its description does not settle (a planner's
 	// conditional transformation, a SinkV2 committer).
-	Maybe bool `json:"maybe,omitempty"`
+	Maybe bool `json:"maybe"`
 	// KeyedState is true when a subtask holds keyed state (split into
 	// MaxParallelism key groups).
-	KeyedState bool `json:"-"`
+	KeyedState bool `json:"keyed_state"`
 	// CoordinatorState is true when the snapshot holds the operator
 	// coordinator's state (a FLIP-27 source's split enumerator).
-	CoordinatorState bool `json:"-"`
+	CoordinatorState bool `json:"coordinator_state"`
 	// Parallelism and MaxParallelism as the snapshot records them.
-	Parallelism    int `json:"-"`
-	MaxParallelism int `json:"-"`
+	Parallelism    int `json:"parallelism"`
+	MaxParallelism int `json:"max_parallelism"`
+	// Finished is an operator that had fully finished (FLIP-147): the new
+	// job does not run it again, and Flink refuses a vertex that mixes it
+	// with operators that have not (VertexFinishedStateChecker).
+	Finished bool `json:"finished"`
+	// ChannelState is true when a subtask holds in-flight data of an
+	// unaligned checkpoint.
+	ChannelState bool `json:"channel_state"`
+	// SubtaskEntries is the number of subtask entries the snapshot records
+	// for it, with or without state handles, finished subtasks included
+	// (OperatorState.getNumberCollectedStates): Flink checks the new
+	// parallelism against the max parallelism of every operator of a
+	// vertex where one has any (StateAssignmentOperation).
+	SubtaskEntries int `json:"subtask_entries"`
 }
 
 // CompatProblem is a restore failure or risk other than dropped state:
@@ -74,17 +98,20 @@ const (
 )
 
 // Compat is the result of [CheckCompat]: every operator of the snapshot
-// with what the restore into the new job does with it. Its JSON has the
-// fields of resumectl flink compat --json (snapshot, checkpoint_id,
-// compatible, operators, dropped, new_without_state), and problems, notes
-// and an operator's maybe only when there is something to say.
+// with what the restore into the new job does with it. Its JSON, which
+// resumectl flink compat --json prints as it is, carries every field:
+// snapshot, checkpoint_id, compatible, operators (each with id, uid and
+// name when known, has_state, match, maybe, keyed_state,
+// coordinator_state, parallelism, max_parallelism, subtask_entries),
+// dropped, new_without_state, unknown, problems and notes; lists are []
+// when empty, never null.
 type Compat struct {
 	// Snapshot names the snapshot (its path); CheckCompat leaves it to the
 	// caller.
 	Snapshot     string `json:"snapshot"`
 	CheckpointID int64  `json:"checkpoint_id"`
-	// Compatible is true when no state is dropped and no fatal problem
-	// stands in the way: the restore succeeds without
+	// Compatible is true when no state is dropped, none is unknown and no
+	// fatal problem stands in the way: the restore succeeds without
 	// --allowNonRestoredState and restores all state.
 	Compatible bool `json:"compatible"`
 	// Operators are the snapshot's operators in file order.
@@ -96,15 +123,39 @@ type Compat struct {
 	// not in the snapshot at all, by uid when known, else by id: they start
 	// empty.
 	NewWithoutState []string `json:"new_without_state"`
+	// Unknown are the ids of the operators with state whose fate the new
+	// job's description does not settle (MatchUnknown), in file order.
+	Unknown []string `json:"unknown"`
 	// Problems are parallelism checks that failed or could fail.
-	Problems []CompatProblem `json:"problems,omitempty"`
+	Problems []CompatProblem `json:"problems"`
 	// Notes say what could not be checked and why.
-	Notes []string `json:"notes,omitempty"`
+	Notes []string `json:"notes"`
+}
+
+// MarshalJSON writes the Compat as its doc says, every list as [] when
+// empty (also for a Compat built by hand with nil lists). It is the JSON
+// of resumectl flink compat --json.
+func (c Compat) MarshalJSON() ([]byte, error) {
+	type plain Compat // without the method
+	p := plain(c)
+	for _, l := range []*[]string{&p.Dropped, &p.NewWithoutState, &p.Unknown, &p.Notes} {
+		if *l == nil {
+			*l = []string{}
+		}
+	}
+	if p.Operators == nil {
+		p.Operators = []CompatOperator{}
+	}
+	if p.Problems == nil {
+		p.Problems = []CompatProblem{}
+	}
+	return json.Marshal(p)
 }
 
 // Restorable reports whether a restore succeeds: nothing fatal, and no
 // dropped state unless allowNonRestoredState (--allowNonRestoredState) lets
-// Flink drop it.
+// Flink drop it. Unknown operators do not count against it: whether they
+// restore is Flink's to find out, which it does at once.
 func (c *Compat) Restorable(allowNonRestoredState bool) bool {
 	for _, p := range c.Problems {
 		if p.Fatal {
@@ -127,17 +178,28 @@ func (c *Compat) DroppedOperators() []CompatOperator {
 
 // DroppedNames names the dropped operators for a message: uid or name
 // when known, with the id.
-func (c *Compat) DroppedNames() string {
-	var names []string
-	for _, o := range c.DroppedOperators() {
-		switch {
-		case o.UID != "":
-			names = append(names, fmt.Sprintf("%s (uid %s)", o.ID, o.UID))
-		case o.Name != "":
-			names = append(names, fmt.Sprintf("%s (%s)", o.ID, o.Name))
-		default:
-			names = append(names, o.ID)
+func (c *Compat) DroppedNames() string { return operatorNames(c.DroppedOperators()) }
+
+// UnknownOperators returns the operators whose fate is unknown
+// (MatchUnknown).
+func (c *Compat) UnknownOperators() []CompatOperator {
+	var out []CompatOperator
+	for _, o := range c.Operators {
+		if o.Match == MatchUnknown {
+			out = append(out, o)
 		}
+	}
+	return out
+}
+
+// UnknownNames names the unknown operators for a message, as DroppedNames
+// does.
+func (c *Compat) UnknownNames() string { return operatorNames(c.UnknownOperators()) }
+
+func operatorNames(ops []CompatOperator) string {
+	var names []string
+	for _, o := range ops {
+		names = append(names, describeOperator(o))
 	}
 	return strings.Join(names, ", ")
 }
@@ -163,6 +225,15 @@ func HasState(op *metadata.Operator) bool {
 	return false
 }
 
+func hasChannelState(op *metadata.Operator) bool {
+	for i := range op.SubtaskStates {
+		if len(op.SubtaskStates[i].InputChannels) > 0 || len(op.SubtaskStates[i].ResultSubpartitions) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func hasKeyedState(op *metadata.Operator) bool {
 	for i := range op.SubtaskStates {
 		if op.SubtaskStates[i].ManagedKeyed != nil || op.SubtaskStates[i].RawKeyed != nil {
@@ -181,17 +252,40 @@ func hasKeyedState(op *metadata.Operator) bool {
 // parallelism or max parallelism is known (Job, JobOperator), the
 // restored operators are checked against the snapshot's max parallelism
 // (loadAndValidateCheckpoint and StateAssignmentOperation.
-// checkParallelismPreconditions). A nil job has no operators. It is pure:
-// no I/O.
+// checkParallelismPreconditions). An operator with state that the job
+// lacks is dropped only when its id cannot be one the new job generates:
+// the job names all its operators (Job.AllUIDs), or the snapshot records
+// the operator's uid (version 5 on); otherwise it is MatchUnknown. A nil
+// job has no operators. It is pure: no I/O.
 func CheckCompat(cp *metadata.Checkpoint, job *Job) *Compat {
 	if job == nil {
 		job = &Job{}
 	}
-	c := &Compat{CheckpointID: cp.CheckpointID, Operators: make([]CompatOperator, 0, len(cp.Operators)), Dropped: []string{}, NewWithoutState: []string{}}
-	byID := make(map[string]int, len(job.Operators))
-	for i, o := range job.Operators {
-		byID[o.ID] = i
+	// A job described by no operator at all has none without a uid.
+	allUIDs := job.AllUIDs || len(job.Operators) == 0 && len(job.Unpredictable) == 0
+	c := &Compat{CheckpointID: cp.CheckpointID, Operators: make([]CompatOperator, 0, len(cp.Operators)), Dropped: []string{}, NewWithoutState: []string{}, Unknown: []string{},
+		Problems: []CompatProblem{}, Notes: []string{}}
+	// Flink maps an operator with a uid hash (setUidHash) to the
+	// snapshot's state under that hash when there is any, and otherwise to
+	// the state under its generated id (StateAssignmentOperation:
+	// getUserDefinedOperatorID().filter(snapshot has it)).
+	inCP := make(map[string]bool, len(cp.Operators))
+	for i := range cp.Operators {
+		inCP[cp.Operators[i].ID] = true
 	}
+	byID := make(map[string]int, len(job.Operators))
+	uidIndex := map[string]int{}
+	for i, o := range job.Operators {
+		id := o.ID
+		if o.UIDHash != "" && inCP[o.UIDHash] {
+			id = o.UIDHash
+		}
+		byID[id] = i
+		if o.UID != "" {
+			uidIndex[o.UID] = i
+		}
+	}
+	var hashNotes []string
 	inSnapshot := make(map[string]bool, len(cp.Operators))
 	parallelismKnown := job.Parallelism > 0 || job.MaxParallelism > 0
 	var maybe []string
@@ -200,8 +294,14 @@ func CheckCompat(cp *metadata.Checkpoint, job *Job) *Compat {
 		inSnapshot[op.ID] = true
 		co := CompatOperator{ID: op.ID, UID: op.UID, Name: op.Name, HasState: HasState(op), KeyedState: hasKeyedState(op),
 			CoordinatorState: op.Coordinator != nil,
-			Parallelism:      op.Parallelism, MaxParallelism: op.MaxParallelism}
+			Parallelism:      op.Parallelism, MaxParallelism: op.MaxParallelism, SubtaskEntries: len(op.SubtaskStates),
+			Finished: op.Finished, ChannelState: hasChannelState(op)}
 		ji, ok := byID[op.ID]
+		// setUidHash: an operator recorded with a uid whose id is not that
+		// uid's was given a uid hash, which Flink prefers over the uid. A
+		// new job named by the uid restores it only if it keeps the hash.
+		hashed := op.UID != "" && op.ID != OperatorID(op.UID)
+		_, byUID := uidIndex[op.UID]
 		switch {
 		case ok:
 			jo := job.Operators[ji]
@@ -217,6 +317,13 @@ func CheckCompat(cp *metadata.Checkpoint, job *Job) *Compat {
 			}
 			parallelismKnown = parallelismKnown || jo.Parallelism > 0 || jo.MaxParallelism > 0
 			c.Problems = append(c.Problems, parallelismProblems(co, jo, job)...)
+		case co.HasState && !allUIDs && op.UID == "":
+			co.Match = MatchUnknown
+			c.Unknown = append(c.Unknown, op.ID)
+		case co.HasState && hashed && byUID:
+			co.Match = MatchUnknown
+			c.Unknown = append(c.Unknown, op.ID)
+			hashNotes = append(hashNotes, fmt.Sprintf("%s (uid %s)", op.ID, op.UID))
 		case co.HasState:
 			co.Match = MatchDropped
 			c.Dropped = append(c.Dropped, op.ID)
@@ -226,7 +333,7 @@ func CheckCompat(cp *metadata.Checkpoint, job *Job) *Compat {
 		c.Operators = append(c.Operators, co)
 	}
 	for _, o := range job.Operators {
-		if o.Maybe || inSnapshot[o.ID] {
+		if o.Maybe || inSnapshot[o.ID] || o.UIDHash != "" && inSnapshot[o.UIDHash] {
 			continue
 		}
 		if o.UID != "" {
@@ -235,8 +342,16 @@ func CheckCompat(cp *metadata.Checkpoint, job *Job) *Compat {
 			c.NewWithoutState = append(c.NewWithoutState, o.ID)
 		}
 	}
-	c.Compatible = c.Restorable(false)
+	c.Compatible = c.Restorable(false) && len(c.Unknown) == 0
 	c.Notes = append(c.Notes, job.Notes...)
+	if len(hashNotes) > 0 {
+		c.Notes = append(c.Notes, fmt.Sprintf("%s: recorded with a uid the new job has but an id that is not that uid's, so the old job set a uid hash (setUidHash), which Flink prefers over the uid: restored only if the new job keeps that hash (describe it with Job.AddUIDWithHash, --flink-uid-hash); resumekit cannot see whether it does",
+			strings.Join(hashNotes, ", ")))
+	}
+	if len(c.Unknown) > 0 {
+		c.Notes = append(c.Notes, fmt.Sprintf("%d operator(s) with state match no operator the new job's description names, and may be uid-less operators whose generated ids no uid gives (unknown: restored if the new job has them unchanged, else the restore fails): %s; add their ids (--flink-operator-id, from Flink's logs or web UI) or, if the description names every operator, say so (--flink-all-uids)",
+			len(c.Unknown), c.UnknownNames()))
+	}
 	if len(maybe) > 0 {
 		c.Notes = append(c.Notes, fmt.Sprintf("restored only if the new job creates these conditional operators, which its description does not settle: %s",
 			strings.Join(maybe, ", ")))
@@ -282,12 +397,21 @@ func parallelismProblems(co CompatOperator, jo JobOperator, job *Job) []CompatPr
 		}
 		out = append(out, CompatProblem{Operator: co.ID, Code: ProblemMaxParallelismChanged, Fatal: true, Text: text})
 	}
-	// StateAssignmentOperation.checkParallelismPreconditions, for
-	// operators with state.
-	if co.HasState && par > 0 && co.MaxParallelism > 0 && par > co.MaxParallelism {
-		out = append(out, CompatProblem{Operator: co.ID, Code: ProblemParallelismAboveMaxPar, Fatal: true,
+	// StateAssignmentOperation.checkParallelismPreconditions runs for
+	// every operator of a vertex where any operator has subtask entries
+	// (TaskStateAssignment.hasNonFinishedState: getNumberCollectedStates
+	// > 0), state handles or not. An operator without entries is checked
+	// only when a chained operator has some, which the snapshot does not
+	// tell: a problem that could fail the restore.
+	if par > 0 && co.MaxParallelism > 0 && par > co.MaxParallelism {
+		p := CompatProblem{Operator: co.ID, Code: ProblemParallelismAboveMaxPar, Fatal: co.SubtaskEntries > 0,
 			Text: fmt.Sprintf("operator %s: parallelism %d in the new job is above the snapshot's max parallelism %d: the restore fails (\"The maximum parallelism … of the restored state is lower than the configured parallelism\")",
-				describeOperator(co), par, co.MaxParallelism)})
+				describeOperator(co), par, co.MaxParallelism)}
+		if !p.Fatal {
+			p.Text = fmt.Sprintf("operator %s: parallelism %d in the new job is above the snapshot's max parallelism %d; the snapshot has no subtask entry for it, so Flink checks it (and fails the restore: \"The maximum parallelism … of the restored state is lower than the configured parallelism\") only if an operator chained with it in the new job has one, which resumekit cannot know",
+				describeOperator(co), par, co.MaxParallelism)
+		}
+		out = append(out, p)
 	}
 	return out
 }

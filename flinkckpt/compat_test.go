@@ -102,12 +102,27 @@ func TestCheckCompatKafkaSource(t *testing.T) {
 				t.Errorf("matches %v", matches)
 			}
 
-			c = flinkckpt.CheckCompat(cp, flinkckpt.JobFromUIDs("kafka-source-uid"))
-			if c.Compatible || !cmp.Equal(c.Dropped, []string{sourceID}) || !cmp.Equal(c.NewWithoutState, []string{"kafka-source-uid"}) {
-				t.Errorf("other uid: compatible %v dropped %v new %v", c.Compatible, c.Dropped, c.NewWithoutState)
+			// Another uid: the v5 savepoint records the source's uid, so
+			// its state is certainly dropped; in v4 the id may as well be a
+			// uid-less operator's the new job has unchanged: unknown
+			// (issue 22 item 3), until the job is said to name all its
+			// operators.
+			other := flinkckpt.JobFromUIDs("kafka-source-uid")
+			c = flinkckpt.CheckCompat(cp, other)
+			if cp.Version >= 5 {
+				if c.Compatible || !cmp.Equal(c.Dropped, []string{sourceID}) || len(c.Unknown) != 0 || !cmp.Equal(c.NewWithoutState, []string{"kafka-source-uid"}) {
+					t.Errorf("other uid: compatible %v dropped %v unknown %v new %v", c.Compatible, c.Dropped, c.Unknown, c.NewWithoutState)
+				}
+			} else {
+				if c.Compatible || len(c.Dropped) != 0 || !cmp.Equal(c.Unknown, []string{sourceID}) || !c.Restorable(false) ||
+					!strings.Contains(c.UnknownNames(), sourceID) || !slices.ContainsFunc(c.Notes, func(n string) bool { return strings.Contains(n, "--flink-all-uids") }) {
+					t.Errorf("other uid (v4): compatible %v dropped %v unknown %v notes %q", c.Compatible, c.Dropped, c.Unknown, c.Notes)
+				}
+				other.AllUIDs = true
+				c = flinkckpt.CheckCompat(cp, other)
 			}
-			if !strings.Contains(c.DroppedNames(), sourceID) {
-				t.Errorf("dropped names %q", c.DroppedNames())
+			if c.Compatible || !cmp.Equal(c.Dropped, []string{sourceID}) || len(c.Unknown) != 0 || !strings.Contains(c.DroppedNames(), sourceID) {
+				t.Errorf("other uid, all uids: dropped %v unknown %v names %q", c.Dropped, c.Unknown, c.DroppedNames())
 			}
 		})
 	}
@@ -133,12 +148,21 @@ func TestCheckCompatSinkUIDs(t *testing.T) {
 	if global.Match != flinkckpt.MatchRestored || !global.Maybe || !global.HasState {
 		t.Errorf("global committer %+v", global)
 	}
-	// The source had no uid: its state (coordinator and reader) is dropped.
-	if !cmp.Equal(c.Dropped, []string{"cbc357ccb763df2852fee8c4fc7d55f2"}) || c.Compatible {
-		t.Errorf("dropped %v", c.Dropped)
+	// The source had no uid (issue 22 item 3): a job given by its sink's
+	// uid may have that uid-less source unchanged, and Flink would restore
+	// it: unknown, neither restored nor dropped, named in a note.
+	if !cmp.Equal(c.Unknown, []string{"cbc357ccb763df2852fee8c4fc7d55f2"}) || len(c.Dropped) != 0 || c.Compatible || !c.Restorable(false) {
+		t.Errorf("unknown %v dropped %v", c.Unknown, c.Dropped)
 	}
-	if len(c.Notes) == 0 || !strings.Contains(c.Notes[0], "Global Committer") {
+	if len(c.Notes) < 2 || !strings.Contains(c.Notes[0], "cbc357ccb763df2852fee8c4fc7d55f2") || !strings.Contains(c.Notes[1], "Global Committer") {
 		t.Errorf("notes %q", c.Notes)
+	}
+	// The caller adds its id (as Flink's logs show it): restored.
+	if err := j.AddOperatorID("cbc357ccb763df2852fee8c4fc7d55f2"); err != nil {
+		t.Fatal(err)
+	}
+	if c := flinkckpt.CheckCompat(cp, j); len(c.Unknown) != 0 || len(c.Dropped) != 0 || !c.Compatible {
+		t.Errorf("with the source's id: unknown %v dropped %v compatible %v", c.Unknown, c.Dropped, c.Compatible)
 	}
 }
 
@@ -176,7 +200,9 @@ func TestCheckCompatParallelism(t *testing.T) {
 		{"PerOperator", job(0, 0, flinkckpt.JobOperator{ID: id(0), MaxParallelism: 64}, flinkckpt.JobOperator{ID: id(1)}),
 			[]string{"a max-parallelism-changed"}, false},
 		{"ParallelismAboveOldMax", job(200, 0, flinkckpt.JobOperator{ID: id(0)}, flinkckpt.JobOperator{ID: id(1)}),
-			[]string{"a parallelism-above-max-parallelism"}, false},
+			// b has a subtask entry without a state handle: Flink checks it
+			// too (issue 22 item 2).
+			[]string{"a parallelism-above-max-parallelism", "b parallelism-above-max-parallelism"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := flinkckpt.CheckCompat(cp, tc.job)
@@ -198,6 +224,7 @@ func TestCheckCompatJSON(t *testing.T) {
 		{ID: id(2), SubtaskStates: []metadata.SubtaskState{{ManagedOperator: opHandle}}},
 	}}
 	j := flinkckpt.JobFromUIDs("a", "b")
+	j.AllUIDs = true
 	c := flinkckpt.CheckCompat(cp, j)
 	c.Snapshot = "s3a://b/sp/savepoint-1"
 	c.Notes = nil
@@ -205,16 +232,40 @@ func TestCheckCompatJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	facts := `"keyed_state":false,"coordinator_state":false,"parallelism":0,"max_parallelism":0,"finished":false,"channel_state":false,"subtask_entries":1}`
 	want := `{"snapshot":"s3a://b/sp/savepoint-1","checkpoint_id":9,"compatible":false,"operators":[` +
-		`{"id":"` + flinkckpt.OperatorID("a") + `","uid":"a","has_state":true,"match":"restored"},` +
-		`{"id":"` + id(1) + `","name":"Map","has_state":false,"match":"stateless"},` +
-		`{"id":"` + id(2) + `","has_state":true,"match":"dropped"}],` +
-		`"dropped":["` + id(2) + `"],"new_without_state":["b"]}`
+		`{"id":"` + flinkckpt.OperatorID("a") + `","uid":"a","has_state":true,"match":"restored","maybe":false,` + facts + `,` +
+		`{"id":"` + id(1) + `","name":"Map","has_state":false,"match":"stateless","maybe":false,` + facts + `,` +
+		`{"id":"` + id(2) + `","has_state":true,"match":"dropped","maybe":false,` + facts + `],` +
+		`"dropped":["` + id(2) + `"],"new_without_state":["b"],"unknown":[],"problems":[],"notes":[]}`
 	if string(got) != want {
 		t.Errorf("JSON\n got %s\nwant %s", got, want)
 	}
+	// Without AllUIDs the operator may be a uid-less one of the new job.
+	j.AllUIDs = false
+	c = flinkckpt.CheckCompat(cp, j)
+	c.Notes = nil
+	got, _ = json.Marshal(c)
+	if !strings.Contains(string(got), `{"id":"`+id(2)+`","has_state":true,"match":"unknown","maybe":false,`+facts+`],"dropped":[],"new_without_state":["b"],"unknown":["`+id(2)+`"]`) {
+		t.Errorf("unknown JSON %s", got)
+	}
 	empty, _ := json.Marshal(flinkckpt.CheckCompat(&metadata.Checkpoint{}, nil))
-	if !strings.Contains(string(empty), `"operators":[],"dropped":[],"new_without_state":[]`) {
+	if !strings.Contains(string(empty), `"operators":[],"dropped":[],"new_without_state":[],"unknown":[],"problems":[]`) {
 		t.Errorf("empty lists must be [] not null: %s", empty)
+	}
+	byHand, _ := json.Marshal(flinkckpt.Compat{Snapshot: "x"})
+	if want := `{"snapshot":"x","checkpoint_id":0,"compatible":false,"operators":[],"dropped":[],"new_without_state":[],"unknown":[],"problems":[],"notes":[]}`; string(byHand) != want {
+		t.Errorf("by hand: %s\nwant %s", byHand, want)
+	}
+	// Every field a maybe-restore and a problem carry is in it (issue 22
+	// item 6).
+	mj := &flinkckpt.Job{Parallelism: 300}
+	mj.AddSinkUID("a")
+	mc, _ := json.Marshal(flinkckpt.CheckCompat(&metadata.Checkpoint{Operators: []metadata.Operator{
+		{ID: flinkckpt.OperatorID("Sink Committer: a"), MaxParallelism: 128, SubtaskStates: []metadata.SubtaskState{{ManagedOperator: opHandle}}}}}, mj))
+	for _, want := range []string{`"match":"restored","maybe":true`, `"code":"parallelism-above-max-parallelism","fatal":true`, `"notes":["restored only if the new job creates`} {
+		if !strings.Contains(string(mc), want) {
+			t.Errorf("maybe JSON lacks %s: %s", want, mc)
+		}
 	}
 }

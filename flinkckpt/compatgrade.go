@@ -71,6 +71,9 @@ func (r *Resolver) applyJob(c *resume.Candidate, jc *jobCheck, above []passed) {
 	}
 	why := fmt.Sprintf("restores into the new job: %d of %d operators matched by id, %d without state skipped, %d dropped",
 		restored, len(cc.Operators), stateless, len(cc.Dropped))
+	if len(cc.Unknown) > 0 {
+		why += fmt.Sprintf(", %d unknown (matching no operator the description names)", len(cc.Unknown))
+	}
 	if len(cc.NewWithoutState) > 0 {
 		why += fmt.Sprintf("; the new job's operators %s are not in it and start empty", strings.Join(cc.NewWithoutState, ", "))
 	}
@@ -95,6 +98,44 @@ func (r *Resolver) applyJob(c *resume.Candidate, jc *jobCheck, above []passed) {
 	if len(maybe) > 0 {
 		c.Warnings = append(c.Warnings, resume.Warnf(WarnConditionalRestore, "state restored into operators the new job creates only under conditions its description does not settle (%s): if it does not create them, the restore fails or, with --allowNonRestoredState, drops their state",
 			strings.Join(maybe, ", ")))
+	}
+	// The rules that need the new job's vertices (its chaining), which
+	// no description here gives: said where they can bite.
+	changed := len(cc.NewWithoutState) > 0
+	var finished, channels []string
+	for _, o := range cc.Operators {
+		changed = changed || o.Match != MatchRestored
+		if o.Match == MatchRestored && o.Finished {
+			finished = append(finished, describeOperator(o))
+		}
+		if o.ChannelState {
+			channels = append(channels, describeOperator(o))
+		}
+	}
+	if changed && len(finished) > 0 {
+		c.Warnings = append(c.Warnings, resume.Warnf(WarnFinishedVertices, "the new job's operators and the snapshot's do not match one to one (a changed job, or one described in part), and it restores the fully finished operators %s: Flink refuses the restore if it chains one of them with an operator that has not finished (\"mixed operator finished state\") or puts a finished vertex after one that is not (VertexFinishedStateChecker); resumekit does not know the new job's chaining",
+			strings.Join(finished, ", ")))
+	}
+	if changed && len(channels) > 0 {
+		c.Warnings = append(c.Warnings, resume.Warnf(WarnUnalignedChangedJob, "an unaligned checkpoint's in-flight data (operators %s) into a new job whose operators and the snapshot's do not match one to one (a changed job, or one described in part): Flink gives it to the first and last operators of the vertices that held it, so a changed chaining around them fails the restore; resumekit does not know the new job's chaining — take a savepoint, or restore into the unchanged job",
+			strings.Join(channels, ", ")))
+	}
+	if len(cc.Unknown) > 0 {
+		text := fmt.Sprintf("no operator of the new job's description has the id of %s, which hold state: Flink restores them if they are uid-less operators (ids generated from the topology, which no uid gives) that the new job has unchanged, and otherwise fails the restore (\"Cannot map checkpoint/savepoint state for operator … to the new program\"); add their ids (Job.AddOperatorID, --flink-operator-id, as Flink's logs and web UI show them) or say that the description names every operator (Job.AllUIDs, --flink-all-uids)",
+			cc.UnknownNames())
+		if len(cc.Dropped) > 0 {
+			// The launch carries --allowNonRestoredState (below): Flink
+			// would drop their state too, unnoticed.
+			text += "; with --allowNonRestoredState in the launch their state is dropped if the new job lacks them"
+			for _, o := range cc.UnknownOperators() {
+				if o.CoordinatorState {
+					c.Guarantee = resume.DataLoss
+					text += "; one holds an operator coordinator's state (a FLIP-27 source's split enumerator): graded data-loss"
+					break
+				}
+			}
+		}
+		c.Warnings = append(c.Warnings, resume.Warnf(WarnUnknownOperators, "%s", text))
 	}
 	if len(cc.Dropped) == 0 {
 		return

@@ -17,10 +17,11 @@ import (
 )
 
 // jobOf returns a Job with the layout writer's operators i (flinkckpttest
-// writes operator 0 with keyed state, the others with operator state).
+// writes operator 0 with keyed state, the others with operator state),
+// said to be all of its operators (AllUIDs): the others are dropped.
 func jobOf(t *testing.T, ops ...int) *flinkckpt.Job {
 	t.Helper()
-	j := &flinkckpt.Job{}
+	j := &flinkckpt.Job{AllUIDs: true}
 	for _, i := range ops {
 		if err := j.AddOperatorID(flinkckpttest.OperatorID(i)); err != nil {
 			t.Fatal(err)
@@ -242,5 +243,73 @@ func TestResolverWithJobRejectsBeforeVerifying(t *testing.T) {
 	}
 	if attrs != 2 {
 		t.Errorf("%d attribute calls, want 2 (chk-1's shared files)", attrs)
+	}
+}
+
+// TestResolverWithUIDLessOperatorsUnknown (issue 22 item 3): a job given
+// by some of its uids does not turn the other operators with state into
+// "dropped": they may be uid-less operators of the new job, whose ids
+// Flink generates and no uid gives. The newest checkpoint is offered,
+// exactly-once (Flink restores them or fails the restore at once), with a
+// coded warning naming them; adding their ids restores them; saying the
+// description names every operator makes them dropped. A _metadata v5+
+// that records an operator's uid settles it: dropped.
+func TestResolverWithUIDLessOperatorsUnknown(t *testing.T) {
+	e := twoCheckpoints(t)
+	opts := func(j *flinkckpt.Job, allow bool) *flinkckpt.Options {
+		return &flinkckpt.Options{FlinkRoot: e.l.FlinkRoot(), Job: j, AllowNonRestoredState: allow}
+	}
+	byUID := flinkckpt.JobFromUIDs("uid-0", "uid-1")
+	c, p := e.mustResolve(opts(byUID, false))
+	if p.CheckpointID != 2 || c.Guarantee != resume.ExactlyOnce || p.AllowNonRestoredState ||
+		!hasWarning(c.Warnings, flinkckpt.WarnUnknownOperators, flinkckpttest.OperatorID(2)+`, which hold state: Flink restores them if they are uid-less operators`) ||
+		!hasLine(c.Reasons, `restores into the new job: 2 of 3 operators matched by id, 0 without state skipped, 0 dropped, 1 unknown`) {
+		t.Errorf("by uid: chose %d (%s) allow %v, warnings %q, reasons %q", p.CheckpointID, c.Guarantee, p.AllowNonRestoredState, c.Warnings, c.Reasons)
+	}
+	// The caller adds the uid-less operator's id: restored, no warning.
+	withID := flinkckpt.JobFromUIDs("uid-0", "uid-1")
+	if err := withID.AddOperatorID(flinkckpttest.OperatorID(2)); err != nil {
+		t.Fatal(err)
+	}
+	if c, p := e.mustResolve(opts(withID, false)); p.CheckpointID != 2 || c.HasWarning(flinkckpt.WarnUnknownOperators) || c.Guarantee != resume.ExactlyOnce {
+		t.Errorf("with its id: chose %d, warnings %q", p.CheckpointID, c.Warnings)
+	}
+	// Every operator named: dropped, so chk-2 is refused.
+	all := flinkckpt.JobFromUIDs("uid-0", "uid-1")
+	all.AllUIDs = true
+	if _, p := e.mustResolve(opts(all, false)); p.CheckpointID != 1 {
+		t.Errorf("all uids: chose %d", p.CheckpointID)
+	}
+
+	// Unknown beside dropped state with AllowNonRestoredState: the launch
+	// carries --allowNonRestoredState, so the unknown state may be dropped
+	// too: graded below exactly-once, and data-loss when it is a source
+	// coordinator's.
+	v5 := newEnv(t, "ck/", "s3a://bucket/", nil)
+	src := flinkckpttest.KafkaSource("orders", "orders", 5, 7)
+	src.UID, src.OperatorID = "", flinkckpttest.OperatorID(99) // a uid-less source: a generated id
+	v5.chk(jobA, 3, t0, &flinkckpttest.Checkpoint{Version: 5, Operators: 3, Shared: shared("x", 1), Sources: []flinkckpttest.Source{src}})
+	r, err := flinkckpt.Inspect(v5.ctx, v5.mem, "ck/"+jobA+"/chk-3/", &flinkckpt.Options{SkipVerify: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var uidLess string
+	for _, op := range r.Metadata.Operators {
+		if op.UID == "" && flinkckpt.HasState(&op) {
+			uidLess = op.ID
+		}
+	}
+	if uidLess == "" {
+		t.Fatalf("the writer's source has a uid: %+v", r.Metadata.Operators)
+	}
+	j := flinkckpt.JobFromUIDs("uid-0") // uid-1 and uid-2 recorded: dropped; the source: unknown
+	c, p = v5.mustResolve(&flinkckpt.Options{Job: j, AllowNonRestoredState: true})
+	if c.Guarantee != resume.DataLoss || !p.AllowNonRestoredState || !c.HasWarning(flinkckpt.WarnDroppedState) ||
+		!hasWarning(c.Warnings, flinkckpt.WarnUnknownOperators, uidLess+`.*with --allowNonRestoredState in the launch their state is dropped.*graded data-loss`) {
+		t.Errorf("v5: %s allow %v, warnings %q", c.Guarantee, p.AllowNonRestoredState, c.Warnings)
+	}
+	cc := flinkckpt.CheckCompat(r.Metadata, j)
+	if !cmp.Equal(cc.Unknown, []string{uidLess}) || !cmp.Equal(cc.Dropped, []string{flinkckpttest.OperatorID(1), flinkckpttest.OperatorID(2)}) {
+		t.Errorf("v5 compat: unknown %v dropped %v", cc.Unknown, cc.Dropped)
 	}
 }

@@ -58,8 +58,11 @@
 // without an authority, so file:/data/ck is file:///data/ck (and, with
 // [Options.DefaultFS], hdfs:/p is hdfs://ns/p). They are mapped to bucket
 // keys with [Options.FlinkRoot] or a root inferred from the snapshot's own
-// key inside those paths, entropy-injected paths included, and through
-// [Options.ExtraRoots] to other buckets. A reference on the snapshot's own
+// key inside those paths, entropy-injected paths included — only from
+// references shaped like its layout (<job>/chk-<id>/, <job>/shared/,
+// <job>/taskowned/): a changelog's DSTL files, a migrated root's or a
+// sibling prefix's files never decide or contradict the root — and
+// through [Options.ExtraRoots] to other buckets. A reference on the snapshot's own
 // file system that maps nowhere, or a given root that contradicts where
 // the references say the snapshot lives, is a mapping error, not a
 // warning. [List] reports every snapshot's state (complete, unverified,
@@ -141,8 +144,10 @@
 // as unpredictable, unknown node types refused rather than guessed).
 // [CheckCompat] classifies every operator of a snapshot the way Flink's
 // Checkpoints.loadAndValidateCheckpoint does — restored, dropped (it holds
-// state and the new job lacks it) or stateless — and checks parallelism
-// against the snapshot's max parallelism when it is known:
+// state and the new job lacks it), stateless, or unknown (it holds state
+// that no operator of a job described in part has, and may belong to one
+// without a uid: see [MatchUnknown], [Job.AllUIDs]) — and checks
+// parallelism against the snapshot's max parallelism when it is known:
 //
 //	job, err := flinkckpt.JobFromPlan(planFile, nil)
 //	c := flinkckpt.CheckCompat(savepoint, job) // savepoint: a *metadata.Checkpoint

@@ -50,6 +50,25 @@ func (incompatibleError) Unwrap() error { return resume.ErrNoPosition }
 // Check it with errors.Is.
 var ErrNoFlinkPath = errors.New("flinkckpt: no Flink path")
 
+// NoFlinkPathError is Resolve's error wrapping ErrNoFlinkPath: it names
+// the snapshot it would choose, which what needs no Flink path can still
+// use (package salvage reads its source state by key). Get it with
+// errors.As.
+type NoFlinkPathError struct {
+	// Key is the snapshot dir's key (ending in "/").
+	Key string
+	// Location is where it is: 0 for the resolver's own bucket, i for
+	// Options.Locations[i-1].
+	Location int
+	msg      string
+}
+
+// Error says which snapshot has no Flink path and how to give one.
+func (e *NoFlinkPathError) Error() string { return e.msg }
+
+// Unwrap returns ErrNoFlinkPath.
+func (e *NoFlinkPathError) Unwrap() error { return ErrNoFlinkPath }
+
 // ErrMapping is wrapped when nothing restorable was found and snapshots
 // failed because their absolute references do not map to the location: a
 // Flink root that contradicts the references, or references on the

@@ -140,23 +140,32 @@ func TestFlinkRootContradictsReferences(t *testing.T) {
 			t.Errorf("err %v\nlacks %q", err, want)
 		}
 	}
-	// A copy inside the bucket: the references still name the old place.
+	// A copy inside the bucket: the references still name the old place,
+	// which the given root maps (issue 22: a sibling prefix of the same
+	// bucket never contradicts the root). Flink reads the files there, so
+	// they are checked there: offered while they exist, broken once gone.
 	e2 := newEnv(t, "restore/ck/", "s3a://bucket/", nil)
 	e2.chk(jobA, 5, t0, &flinkckpttest.Checkpoint{Absolute: []string{"s3a://bucket/ck/" + jobA + "/shared/a-1"}})
 	if err := e2.mem.WriteAll(e2.ctx, "ck/"+jobA+"/shared/a-1", make([]byte, 16), nil); err != nil {
 		t.Fatal(err)
 	}
-	_, err = e2.resolve(&flinkckpt.Options{FlinkRoot: "s3a://bucket/restore/ck"})
-	if !errors.Is(err, flinkckpt.ErrMapping) || !strings.Contains(err.Error(), "s3a://bucket/ck/"+jobA+"/chk-5") {
-		t.Errorf("copy: err %v", err)
+	_, p := e2.mustResolve(&flinkckpt.Options{FlinkRoot: "s3a://bucket/restore/ck"})
+	if p.Path != "s3a://bucket/restore/ck/"+jobA+"/chk-5" || !p.Verified || p.CheckedFiles != 2 {
+		t.Errorf("copy: %+v", p)
+	}
+	if err := e2.mem.Delete(e2.ctx, "ck/"+jobA+"/shared/a-1"); err != nil {
+		t.Fatal(err)
 	}
 	snaps, _ := flinkckpt.List(e2.ctx, e2.bucket, "restore/ck/", &flinkckpt.Options{FlinkRoot: "s3a://bucket/restore/ck"})
-	if len(snaps) != 1 || snaps[0].State != flinkckpt.StateBroken || !strings.Contains(snaps[0].Reason, "contradicts") {
+	if len(snaps) != 1 || snaps[0].State != flinkckpt.StateBroken || !strings.Contains(snaps[0].Reason, "missing, first: ck/"+jobA+"/shared/a-1") {
 		t.Errorf("List: %+v", snaps)
+	}
+	if err := e2.mem.WriteAll(e2.ctx, "ck/"+jobA+"/shared/a-1", make([]byte, 16), nil); err != nil {
+		t.Fatal(err)
 	}
 	// Saying where the old place is (an extra root) accepts the copy: its
 	// files are checked there.
-	_, p := e2.mustResolve(&flinkckpt.Options{FlinkRoot: "s3a://bucket/restore/ck",
+	_, p = e2.mustResolve(&flinkckpt.Options{FlinkRoot: "s3a://bucket/restore/ck",
 		ExtraRoots: []flinkckpt.ExtraRoot{{FlinkRoot: "s3a://bucket/ck", Bucket: e2.mem, Prefix: "ck/"}}})
 	if p.Path != "s3a://bucket/restore/ck/"+jobA+"/chk-5" || !p.Verified {
 		t.Errorf("with the old place mapped: %+v", p)

@@ -207,6 +207,9 @@ func lift(m *mapping) *mapping {
 type inference struct {
 	m, alt *mapping
 	probe  string // an absolute reference that anchored to the root
+	// tail: the root comes from a tail of the snapshot's key (a copy
+	// reading: no reference names its whole key).
+	tail bool
 }
 
 // probeOrRoot returns a reference the inference anchored on, or its root.
@@ -232,8 +235,19 @@ func inferMapping(dir string, uris []string, entropyKey string) *inference {
 	count := map[mapping]int{}
 	probe := map[mapping]string{}
 	var order []mapping
-	for _, u := range uris {
-		if m := anchor(dir, u); m != nil {
+	// References that name the snapshot's whole key (keyPrefix "") outvote
+	// copy readings (a tail of the key: the snapshot or its shared files
+	// copied from elsewhere, or a migrated checkpoint root's shared files
+	// under the same job id): otherwise the verdict would flip with the
+	// ratio of old to new files.
+	full := false
+	anchors := make([]*mapping, len(uris))
+	for i, u := range uris {
+		anchors[i] = anchor(dir, u)
+		full = full || anchors[i] != nil && anchors[i].keyPrefix == ""
+	}
+	for i, u := range uris {
+		if m := anchors[i]; m != nil && (!full || m.keyPrefix == "") {
 			if count[*m] == 0 {
 				order = append(order, *m)
 				probe[*m] = u
@@ -275,7 +289,7 @@ func inferMapping(dir string, uris []string, entropyKey string) *inference {
 			best = m
 		}
 	}
-	inf := &inference{m: lift(&best), probe: probe[best]}
+	inf := &inference{m: lift(&best), probe: probe[best], tail: best.keyPrefix != ""}
 	if ae := authorityEnd(best.root); ae > 0 && strings.Count(best.root[ae:], "/") == 1 {
 		inf.alt = &mapping{root: best.root[:ae], keyPrefix: best.keyPrefix}
 		if entropyKey != "" {
@@ -310,7 +324,10 @@ func settle(ctx context.Context, b *blob.Bucket, inf *inference) (m *mapping, ca
 }
 
 // anchor finds the longest ancestor key of dir (or its longest tail) inside
-// uri's path.
+// uri's path, where the reference is shaped like the snapshot's own layout
+// (layoutShaped). Other references — a changelog's DSTL files at
+// <dstl-base>/<job>/dstl/<uuid>, whose job-id segment matches too — say
+// nothing about where the snapshot lives and anchor nothing.
 func anchor(dir, uri string) *mapping {
 	ae := authorityEnd(uri)
 	if ae < 0 {
@@ -319,12 +336,41 @@ func anchor(dir, uri string) *mapping {
 	path := uri[ae-1:] // starts with "/"
 	for a := dir; a != ""; a = parentDir(a) {
 		for x := a; x != ""; x = tailDir(x) {
-			if i := strings.Index(path, "/"+x); i >= 0 {
+			if i := strings.Index(path, "/"+x); i >= 0 && (a == dir || layoutShaped(path[i+1+len(x):])) {
 				return &mapping{root: uri[:ae-1+i+1], keyPrefix: a[:len(a)-len(x)]}
 			}
 		}
 	}
 	return nil
+}
+
+// layoutShaped reports whether rest, the part of a reference's path after
+// an ancestor dir of the snapshot, is where Flink's checkpoint layout puts
+// files: <job>/chk-<id>/…, <job>/shared/… or <job>/taskowned/… below the
+// checkpoint root (the job segment is absent without
+// execution.checkpointing.create-subdir), or without the job segment below
+// a job dir.
+func layoutShaped(rest string) bool {
+	if i := strings.IndexByte(rest, '/'); i == 32 && hexJobRE.MatchString(rest[:i]) {
+		if ownLayoutDir(rest[i+1:]) {
+			return true
+		}
+	}
+	return ownLayoutDir(rest)
+}
+
+// ownLayoutDir reports whether rest starts with shared/, taskowned/ or
+// chk-<id>/.
+func ownLayoutDir(rest string) bool {
+	if strings.HasPrefix(rest, "shared/") || strings.HasPrefix(rest, "taskowned/") {
+		return true
+	}
+	i := strings.IndexByte(rest, '/')
+	if i < 0 {
+		return false
+	}
+	_, ok := chkID(rest[:i+1])
+	return ok
 }
 
 // parentDir returns the parent of a dir key ("a/b/" → "a/", "a/" → "").
@@ -463,6 +509,13 @@ func (rs *roots) contradiction(dir string, inf *inference) string {
 		if _, ok := x.m.key(inf.probeOrRoot()); ok {
 			return ""
 		}
+	}
+	if _, ok := rs.given.key(inf.probeOrRoot()); ok && inf.tail {
+		// A copy reading (a migrated checkpoint root's or a sibling
+		// prefix's files under the same job id) whose files the given root
+		// maps: they are checked where they are, and say nothing against
+		// the root.
+		return ""
 	}
 	return fmt.Sprintf("the Flink root %s puts it at %s, but its _metadata's absolute references say it lives at %s (root %s): the Flink root is wrong (pass the one Flink wrote it with), or the snapshot was copied here and Flink would read its referenced files at the old place (map that with Options.ExtraRoots, --flink-extra-root)",
 		rs.givenRoot, strings.TrimSuffix(given, "/"), strings.TrimSuffix(found[0], "/"), inf.m.root)

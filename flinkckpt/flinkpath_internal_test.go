@@ -59,3 +59,37 @@ func FuzzCanonicalURI(f *testing.F) {
 		}
 	})
 }
+
+// TestAnchorOnlyLayoutShaped (issue 22 item 1): a reference anchors the
+// snapshot's root only where it is shaped like the snapshot's own layout.
+func TestAnchorOnlyLayoutShaped(t *testing.T) {
+	const job = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1"
+	other := "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb2"
+	dir := "ck/" + job + "/chk-7/"
+	for _, tc := range []struct {
+		uri  string
+		want *mapping
+	}{
+		{"s3a://b/ck/" + job + "/shared/x", &mapping{root: "s3a://b/"}},
+		{"s3a://b/ck/" + job + "/taskowned/x", &mapping{root: "s3a://b/"}},
+		{"s3a://b/ck/" + job + "/chk-7/x", &mapping{root: "s3a://b/"}},
+		{"s3a://b/ck/" + job + "/chk-5/x", &mapping{root: "s3a://b/"}},
+		{"s3a://b/ck/" + other + "/shared/x", &mapping{root: "s3a://b/"}},
+		{"s3a://b/Xa1/ck/" + job + "/shared/x", &mapping{root: "s3a://b/Xa1/"}},
+		{"s3a://b/old/" + job + "/shared/x", &mapping{root: "s3a://b/old/", keyPrefix: "ck/"}}, // a copy reading
+		{"s3a://b/dstl/" + job + "/dstl/0a1b", nil},
+		{"s3a://b/ck/" + job + "/dstl/0a1b", nil},
+		{"s3a://b/ck/" + job + "/chk-x/y", nil},
+		{"s3a://b/ck/" + job + "/sharedx", nil},
+		{"s3a://b/ck/" + job, nil},
+	} {
+		got := anchor(dir, tc.uri)
+		if (got == nil) != (tc.want == nil) || got != nil && *got != *tc.want {
+			t.Errorf("anchor(%q) = %+v, want %+v", tc.uri, got, tc.want)
+		}
+	}
+	// Without job dirs (create-subdir false): shared/ under the root.
+	if got := anchor("ck/chk-7/", "s3a://b/ck/shared/x"); got == nil || got.root != "s3a://b/" {
+		t.Errorf("no job dirs: %+v", got)
+	}
+}

@@ -33,6 +33,15 @@ type Job struct {
 	// not record them.
 	Parallelism    int
 	MaxParallelism int
+	// AllUIDs says that Operators are all of the new job's operators: each
+	// has a uid, a uid hash or an id given here, none a topology hash
+	// Flink generates (pipeline.auto-generate-uids: false enforces that in
+	// a DataStream job; AddPlan sets it for a plan whose every operator's
+	// id it derives). Then a snapshot operator with state that none
+	// matches is dropped; without it, unless the snapshot records its uid
+	// (version 5 on), it may be a uid-less operator of the new job and is
+	// MatchUnknown.
+	AllUIDs bool
 
 	byID map[string]int // position of each id in Operators (see index)
 }
@@ -46,6 +55,11 @@ type JobOperator struct {
 	UID string
 	// Name is the operator's name when known (from a plan), "" otherwise.
 	Name string
+	// UIDHash is the uid hash set beside a uid (DataStream .uid(…) and
+	// .setUidHash(…)): Flink restores the snapshot's state under the hash
+	// when the snapshot has any, and otherwise the state under ID, the
+	// uid's (StateAssignmentOperation). "" when none is set.
+	UIDHash string
 	// Maybe marks an operator that exists only under conditions the
 	// description does not settle (a planner transformation created only
 	// for some inputs): it may or may not be in the job.
@@ -119,6 +133,19 @@ func (j *Job) AddUIDHash(hash string) error {
 	return nil
 }
 
+// AddUIDWithHash adds an operator with both a uid and a uid hash
+// (.uid(uid).setUidHash(hash)): the hash takes precedence where the
+// snapshot has state under it, as in Flink; otherwise the uid's id is
+// restored.
+func (j *Job) AddUIDWithHash(uid, hash string) error {
+	h, err := ParseOperatorID(hash)
+	if err != nil {
+		return err
+	}
+	j.add(JobOperator{ID: OperatorID(uid), UID: uid, UIDHash: h})
+	return nil
+}
+
 // AddOperatorID adds an operator by its id (as printed in Flink's logs and
 // web UI).
 func (j *Job) AddOperatorID(id string) error {
@@ -146,6 +173,9 @@ func (j *Job) add(op JobOperator) {
 		}
 		if o.Name == "" {
 			o.Name = op.Name
+		}
+		if o.UIDHash == "" {
+			o.UIDHash = op.UIDHash
 		}
 		if o.Parallelism == 0 {
 			o.Parallelism = op.Parallelism

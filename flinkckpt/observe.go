@@ -2,6 +2,7 @@ package flinkckpt
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -67,6 +68,36 @@ func (r *Resolver) observe(ctx context.Context, first []*layout) (string, error)
 		}
 	}
 	return strings.Join(reasons, "; "), nil
+}
+
+// Observe watches the resolver's locations for Options.Observe without
+// choosing a snapshot: it lists them, waits (Options.Wait), lists them
+// again and fails with a *StillRunningError when a checkpoint above a job
+// dir's highest id, a job dir or a savepoint dir appeared — the old job
+// still runs. It returns the reason that says what was watched, "" when
+// Options.Observe is 0. Resolve observes on its own once it has chosen;
+// Observe is for a snapshot chosen elsewhere (package salvage calls it for
+// the one it is given).
+func (r *Resolver) Observe(ctx context.Context) (string, error) {
+	if r.opts.Observe <= 0 {
+		return "", nil
+	}
+	layouts := make([]*layout, len(r.locs))
+	for i, lc := range r.locs {
+		l, err := discover(ctx, lc.bucket, lc.prefix, r.opts.JobID, r.opts.Concurrency)
+		if err != nil {
+			return "", wrapf(err, "flinkckpt: observe %s", r.where())
+		}
+		layouts[i] = l
+	}
+	reason, err := r.observe(ctx, layouts)
+	if err != nil {
+		var sr *StillRunningError
+		if !errors.As(err, &sr) {
+			err = wrapf(err, "flinkckpt: observe %s", r.where())
+		}
+	}
+	return reason, err
 }
 
 // diffLayouts lists the keys of dirs in b that a did not have, counting

@@ -273,8 +273,17 @@ func JobFromPlan(r io.Reader, opts *PlanOptions) (*Job, error) {
 // ProviderContext.generateUid(name), or, when it does not call it, a
 // topology hash. They are named once in Unpredictable; add the uids you
 // know with AddUID ("<id>_<name>" with the default format). The plan's
-// Notes go to Job.Notes.
+// Notes go to Job.Notes. When the plan gives every operator's id (none in
+// Unpredictable but a connector's own), AddPlan sets Job.AllUIDs.
 func (j *Job) AddPlan(p *Plan) {
+	// A plan describes every operator the planner creates: when it derives
+	// every id, a snapshot operator none matches is dropped (AllUIDs).
+	uidLess := false
+	defer func() {
+		if !uidLess && len(j.Operators) > 0 {
+			j.AllUIDs = true
+		}
+	}()
 	j.Notes = append(j.Notes, p.Notes...)
 	var connectors []string
 	for _, n := range p.Nodes {
@@ -288,6 +297,7 @@ func (j *Job) AddPlan(p *Plan) {
 	}
 	for _, n := range p.Nodes {
 		if n.Err != nil {
+			uidLess = true
 			j.Unpredictable = append(j.Unpredictable, fmt.Sprintf("node %d (%s_%d): %v", n.ID, n.Type, n.Version, n.Err))
 			continue
 		}
@@ -295,6 +305,7 @@ func (j *Job) AddPlan(p *Plan) {
 			switch {
 			case op.Virtual:
 			case op.ID == "":
+				uidLess = true
 				what := fmt.Sprintf("%s of node %d (%s): no uid, a topology hash", op.Transformation, n.ID, n.Type)
 				if op.Why != "" {
 					what += " (" + op.Why + ")"

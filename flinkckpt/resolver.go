@@ -437,8 +437,15 @@ func (r *Resolver) noFlinkPath(s *snap) error {
 	if len(abs) > 0 {
 		why = fmt.Sprintf("none of its %d absolute references contains its key, so there is nothing to infer the Flink root from (first: %s)", len(abs), abs[0])
 	}
-	return fmt.Errorf("flinkckpt: %s (key %s) is the snapshot to choose but has no Flink path: %s; pass the Flink URI of the location (Options.FlinkRoot, --flink-root): %w",
-		s.name(), redact.QuoteKey(s.key), why, ErrNoFlinkPath)
+	at := 0
+	for i, lc := range r.locs {
+		if lc == s.loc {
+			at = i
+		}
+	}
+	return &NoFlinkPathError{Key: s.key, Location: at,
+		msg: fmt.Sprintf("flinkckpt: %s (key %s) is the snapshot to choose but has no Flink path: %s; pass the Flink URI of the location (Options.FlinkRoot, --flink-root): %v",
+			s.name(), redact.QuoteKey(s.key), why, ErrNoFlinkPath)}
 }
 
 // annotate sets the snapshot's mapping (given, or inferred and settled

@@ -82,6 +82,24 @@ const (
 	// WarnConditionalRestore: state is restored into operators the new
 	// job creates only under conditions its description does not settle.
 	WarnConditionalRestore = "flink.conditional-restore"
+	// WarnUnknownOperators: operators with state that no operator of the
+	// new job's description matches, and that may be uid-less operators
+	// of the new job (MatchUnknown): Flink restores them if the new job
+	// has them unchanged and otherwise fails the restore; with
+	// --allowNonRestoredState in the launch it may drop their state.
+	WarnUnknownOperators = "flink.unknown-operators"
+	// WarnFinishedVertices: the new job (Options.Job) differs from the
+	// snapshot's and restores fully finished operators: Flink refuses a
+	// vertex that mixes finished and running operators, or a finished one
+	// after one that is not (VertexFinishedStateChecker); resumekit does
+	// not know the new job's vertices (its chaining).
+	WarnFinishedVertices = "flink.finished-vertices"
+	// WarnUnalignedChangedJob: an unaligned checkpoint's in-flight data
+	// into a new job (Options.Job) that differs from the snapshot's: Flink
+	// assigns it to the first and last operators of the vertices that held
+	// it, so a changed chaining around them fails the restore; resumekit
+	// does not know the new job's vertices.
+	WarnUnalignedChangedJob = "flink.unaligned-changed-job"
 	// WarnOlderThanIncompatible: newer snapshots completed but the new job
 	// cannot restore them; a transactional sink may already have published
 	// what they committed.

@@ -83,6 +83,9 @@
 //	flink.dropped-state                    the new job drops some operators' state (--allowNonRestoredState): exact-input at best
 //	flink.dropped-source-state             the dropped state includes a source enumerator's: input may be skipped (data-loss)
 //	flink.conditional-restore              state goes to operators the new job creates only under unsettled conditions
+//	flink.unknown-operators                state of operators the description does not name (uid-less?): restored or the restore fails
+//	flink.finished-vertices                a changed job restores finished operators: its chaining (not known) may fail the restore
+//	flink.unaligned-changed-job            in-flight data into a changed job: its chaining (not known) may fail the restore
 //	flink.older-than-incompatible          the new job cannot restore newer snapshots: duplicates downstream
 //	kafka.no-commits                       the group has no commits on the topics: every partition starts by time
 //	kafka.uncommitted-partitions           partitions without a commit start at the log start offset

@@ -58,3 +58,25 @@ func ExamplePathString() {
 	// hdfs:/flink/ck
 	// hdfs://ns/flink/ck
 }
+
+// A changelog backend's checkpoint keeps its recent changes in DSTL files
+// under state.changelog.dstl.dfs.base-path, here another bucket: the
+// resolver infers the root from the materialized files alone and checks
+// the DSTL files through an extra root.
+func ExampleDSTL() {
+	ctx := context.Background()
+	bucket, dstl := memblob.OpenBucket(nil), memblob.OpenBucket(nil)
+	defer bucket.Close()
+	defer dstl.Close()
+	l := &flinkckpttest.Layout{Bucket: bucket, Prefix: "ck/", Root: "s3a://state/"}
+	job := "5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a"
+	l.Checkpoint(ctx, job, 3, &flinkckpttest.Checkpoint{Shared: []string{"a.sst"},
+		DSTL: &flinkckpttest.DSTL{Base: "s3a://changelog/dstl", Files: 4, Bucket: dstl, Key: "dstl/"}})
+	fmt.Println(flinkckpttest.DSTLFile("s3a://changelog/dstl", job, 3, 0))
+	snaps, _ := flinkckpt.List(ctx, bucket, l.Prefix, &flinkckpt.Options{
+		ExtraRoots: []flinkckpt.ExtraRoot{{FlinkRoot: "s3a://changelog/dstl", Bucket: dstl, Prefix: "dstl/"}}})
+	fmt.Println(snaps[0].Path, snaps[0].State, len(snaps[0].Verification.Files))
+	// Output:
+	// s3a://changelog/dstl/5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a/dstl/866d928d-f929-709a-9e86-989f11b473ef
+	// s3a://state/ck/5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a/chk-3 complete 6
+}

@@ -78,9 +78,17 @@ type Checkpoint struct {
 	Format    metadata.Format
 	Drained   bool
 	Action    metadata.PostCheckpointAction
-	// OperatorIDs, when set, are the operators' ids (and their number):
-	// snapshots of different applications have different ids. By default
-	// every snapshot has the ids OperatorID(0), OperatorID(1), ….
+	// UIDs, when set, are the operators' uids (and their number): each
+	// operator's id is flinkckpt.OperatorID of its uid, and from _metadata
+	// version 5 on the uid and a name ("operator <uid>") are recorded, so
+	// labels and ids always come from the same uid. By default the uids
+	// are "uid-0", "uid-1", ….
+	UIDs []string
+	// OperatorIDs, when set (and UIDs is not), are the operators' ids
+	// (and their number): snapshots of different applications have
+	// different ids. No uid is known for such an id, so from version 5 on
+	// none is recorded (a uid-less operator, named "operator-<i>"). Set
+	// UIDs instead to record them.
 	OperatorIDs []string
 	// MetadataID, when not 0, is the checkpoint id written in _metadata
 	// instead of the dir's (a chk dir copied by hand).
@@ -113,6 +121,37 @@ type Checkpoint struct {
 	// Source): their reader and enumerator state, inline or in files of
 	// the snapshot dir.
 	Sources []Source
+	// DSTL, when set, makes the keyed state a changelog backend's
+	// (StateBackend "changelog") whose non-materialized part lives in the
+	// files of Flink's filesystem changelog storage, as FORMATS.md
+	// describes: changelog file handles (type 13; 10 before version 4)
+	// referencing <DSTL.Base>/<job>/dstl/<uuid> (StateChangeFsUploader),
+	// the base being state.changelog.dstl.dfs.base-path.
+	DSTL *DSTL
+}
+
+// DSTL describes the changelog storage files of a checkpoint (see
+// Checkpoint.DSTL).
+type DSTL struct {
+	// Base is the Flink URI of state.changelog.dstl.dfs.base-path, e.g.
+	// "s3a://bucket/dstl" or "s3a://other-bucket/changelog".
+	Base string
+	// Files is the number of DSTL files referenced; 0 means 1.
+	Files int
+	// Bucket receives the files when Base is not under Layout.Root (nil:
+	// Layout.Bucket, and Base must be under Layout.Root); Key is the key
+	// of Base in it ("" or ending in "/").
+	Bucket *blob.Bucket
+	Key    string
+}
+
+// DSTLFile returns the Flink URI of the i-th DSTL file a checkpoint of job
+// with id references under base: <base>/<job>/dstl/<uuid>, the uuid
+// derived from job, id and i.
+func DSTLFile(base, job string, id int64, i int) string {
+	sum := sha256.Sum256([]byte(fmt.Sprint("dstl", job, id, i)))
+	h := hex.EncodeToString(sum[:16])
+	return fmt.Sprintf("%s/%s/dstl/%s-%s-%s-%s-%s", strings.TrimSuffix(base, "/"), job, h[:8], h[8:12], h[12:16], h[16:20], h[20:32])
 }
 
 // Written says what Checkpoint or Savepoint wrote.
@@ -183,6 +222,9 @@ func (l *Layout) write(ctx context.Context, parent, name, job string, id int64, 
 	if cc.FileSize == 0 {
 		cc.FileSize = 16
 	}
+	if len(cc.UIDs) > 0 && len(cc.OperatorIDs) > 0 {
+		return nil, fmt.Errorf("flinkckpttest: Checkpoint has both UIDs and OperatorIDs: give the operators one way")
+	}
 	dir := parent + name
 	w := &Written{Dir: dir, FlinkPath: l.Root + strings.TrimSuffix(dir, "/")}
 	type file struct {
@@ -217,9 +259,36 @@ func (l *Layout) write(ctx context.Context, parent, name, job string, id int64, 
 			files = append(files, file{strings.TrimPrefix(a, l.Root), cc.FileSize})
 		}
 	}
+	var dstl []string
+	if d := cc.DSTL; d != nil {
+		cc.StateBackend = "changelog"
+		bucket, key := d.Bucket, d.Key
+		base := strings.TrimSuffix(d.Base, "/") + "/"
+		if bucket == nil {
+			if !strings.HasPrefix(base, l.Root) {
+				return nil, fmt.Errorf("flinkckpttest: DSTL base %q is not under the layout's root %q and no bucket is given", d.Base, l.Root)
+			}
+			key = strings.TrimPrefix(base, l.Root)
+		}
+		for i := range max(1, d.Files) {
+			u := DSTLFile(d.Base, job, id, i)
+			dstl = append(dstl, u)
+			k := key + strings.TrimPrefix(u, base)
+			if bucket == nil {
+				files = append(files, file{k, cc.FileSize})
+			} else if !cc.SkipFiles {
+				if err := bucket.WriteAll(ctx, k, bytes.Repeat([]byte{'c'}, int(cc.FileSize)), nil); err != nil {
+					return nil, fmt.Errorf("flinkckpttest: write %q: %w", k, err)
+				}
+			}
+		}
+	}
 	if l.PathString {
 		for i, a := range absolute {
 			absolute[i] = PathString(a)
+		}
+		for i, a := range dstl {
+			dstl[i] = PathString(a)
 		}
 	}
 	mdID := id
@@ -229,8 +298,8 @@ func (l *Layout) write(ctx context.Context, parent, name, job string, id int64, 
 	md := (&Spec{
 		Version: cc.Version, CheckpointID: mdID, Operators: cc.Operators, Relative: relative,
 		Absolute: absolute, FileSize: cc.FileSize, Savepoint: cc.Savepoint, Format: cc.Format, Drained: cc.Drained,
-		Action: cc.Action, OperatorIDs: cc.OperatorIDs, StateBackend: cc.StateBackend, UnionState: cc.UnionState,
-		Unaligned: cc.Unaligned, FinishedOperators: cc.FinishedOperators,
+		Action: cc.Action, UIDs: cc.UIDs, OperatorIDs: cc.OperatorIDs, StateBackend: cc.StateBackend, UnionState: cc.UnionState,
+		Unaligned: cc.Unaligned, FinishedOperators: cc.FinishedOperators, DSTL: dstl,
 	}).Metadata()
 	for _, sf := range l.addSources(md, dir, cc.Sources) {
 		files = append(files, file{sf.key, int64(len(sf.data))})
@@ -304,11 +373,17 @@ type Spec struct {
 	Drained      bool
 
 	Action            metadata.PostCheckpointAction
+	UIDs              []string
 	OperatorIDs       []string
 	StateBackend      string
 	UnionState        int64
 	Unaligned         bool
 	FinishedOperators int
+	// DSTL are the Flink URIs of changelog storage files (see
+	// Checkpoint.DSTL): with StateBackend "changelog" the non-materialized
+	// state is one changelog file handle per file instead of inline
+	// changes.
+	DSTL []string
 }
 
 // inlineMax is Flink's largest execution.checkpointing.data-inline-threshold
@@ -328,17 +403,28 @@ func (s *Spec) Metadata() *metadata.Checkpoint {
 		}
 	}
 	n := s.Operators
-	if len(s.OperatorIDs) > 0 {
+	switch {
+	case len(s.UIDs) > 0:
+		n = len(s.UIDs)
+	case len(s.OperatorIDs) > 0:
 		n = len(s.OperatorIDs)
 	}
 	for i := 0; i < n; i++ {
+		// The id and the recorded uid and name come from one uid; an id
+		// given without one records none.
+		uid := fmt.Sprintf("uid-%d", i)
+		name := fmt.Sprintf("operator-%d", i)
 		id := OperatorID(i)
-		if len(s.OperatorIDs) > 0 {
-			id = s.OperatorIDs[i]
+		switch {
+		case len(s.UIDs) > 0:
+			uid, name = s.UIDs[i], "operator "+s.UIDs[i]
+			id = flinkckpt.OperatorID(uid)
+		case len(s.OperatorIDs) > 0:
+			uid, id = "", s.OperatorIDs[i]
 		}
 		op := metadata.Operator{ID: id, Parallelism: 1, MaxParallelism: 128}
 		if s.Version >= 5 {
-			op.Name, op.UID = fmt.Sprintf("operator-%d", i), fmt.Sprintf("uid-%d", i)
+			op.Name, op.UID = name, uid
 		}
 		st := metadata.SubtaskState{Index: 0}
 		if s.Version == 2 {
@@ -412,10 +498,29 @@ func (s *Spec) keyed(k *metadata.KeyedHandle) *metadata.KeyedHandle {
 	if s.Version < 4 {
 		t = metadata.TypeChangelog
 	}
+	nonMaterialized := []*metadata.KeyedHandle{{Type: metadata.TypeChangelogBytes, KeyGroupStart: 0, KeyGroupCount: 128, From: 1, To: 2,
+		Changes: []metadata.StateChange{{KeyGroup: 0, Data: []byte{1}}}, HandleID: "changes"}}
+	if len(s.DSTL) > 0 {
+		// ChangelogStateHandleStreamImpl: the increments uploaded since the
+		// materialization, each a file of the changelog storage read from
+		// an offset.
+		ft := metadata.TypeChangelogFileV2
+		if s.Version < 4 {
+			ft = metadata.TypeChangelogFile
+		}
+		nonMaterialized = nil
+		for j, u := range s.DSTL {
+			h := &metadata.KeyedHandle{Type: ft, KeyGroupStart: 0, KeyGroupCount: 128,
+				Increments: []metadata.OffsetHandle{{Offset: 0, Handle: &metadata.StreamHandle{Type: metadata.TypeFile, Path: u, Size: s.FileSize}}},
+				StateSize:  s.FileSize, CheckpointedSize: s.FileSize, HandleID: fmt.Sprintf("dstl-%d-%d", s.CheckpointID, j)}
+			if ft == metadata.TypeChangelogFileV2 {
+				h.StorageID = "filesystem"
+			}
+			nonMaterialized = append(nonMaterialized, h)
+		}
+	}
 	return &metadata.KeyedHandle{Type: t, KeyGroupStart: 0, KeyGroupCount: 128, CheckpointedSize: k.CheckpointedSize,
-		Materialized: []*metadata.KeyedHandle{k},
-		NonMaterialized: []*metadata.KeyedHandle{{Type: metadata.TypeChangelogBytes, KeyGroupStart: 0, KeyGroupCount: 128, From: 1, To: 2,
-			Changes: []metadata.StateChange{{KeyGroup: 0, Data: []byte{1}}}, HandleID: "changes"}},
+		Materialized: []*metadata.KeyedHandle{k}, NonMaterialized: nonMaterialized,
 		MaterializationID: 1, CheckpointID: s.CheckpointID, HandleID: fmt.Sprintf("changelog-%d", s.CheckpointID)}
 }
 

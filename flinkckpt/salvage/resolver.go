@@ -66,7 +66,11 @@ type Options struct {
 	// Flink configures reading the snapshot (FlinkRoot, EntropyKey,
 	// MaxMetadataSize; JobID and Locations for the default From). A
 	// position of location i > 0 (flinkckpt.Position.Location) is read
-	// from Flink.Locations[i-1].
+	// from Flink.Locations[i-1]. Flink.Observe is honoured however the
+	// snapshot is chosen: once it is, the location (with Flink.Locations)
+	// is listed, watched for the window (Flink.Wait) and listed again, and
+	// a checkpoint, job dir or savepoint dir that appeared fails Resolve
+	// with a *flinkckpt.StillRunningError, as on the restore path.
 	Flink *flinkckpt.Options
 	// Kafka checks every Kafka source's partitions against the live log;
 	// nil leaves them unchecked (with a warning).
@@ -111,6 +115,9 @@ type Resolver struct {
 	o      Options
 	flink  flinkckpt.Options
 	from   resume.Resolver
+	// watch observes the location for a given Snapshot (Flink.Observe);
+	// nil when there is nothing to observe or From observes.
+	watch *flinkckpt.Resolver
 }
 
 var (
@@ -141,7 +148,9 @@ func NewResolver(bucket *blob.Bucket, prefix string, opts *Options) (*Resolver, 
 	r.from = o.From
 	if r.from == nil && o.Snapshot == "" {
 		fo := r.flink
-		fo.Name, fo.SkipVerify = o.Name+"-snapshot", true
+		// The window is watched once, below, whichever way the snapshot
+		// is chosen.
+		fo.Name, fo.SkipVerify, fo.Observe = o.Name+"-snapshot", true, 0
 		if o.Job != nil {
 			// The job identifies its application; allowing non-restored
 			// state, and leaving out the parallelism the restore check
@@ -156,13 +165,25 @@ func NewResolver(bucket *blob.Bucket, prefix string, opts *Options) (*Resolver, 
 		}
 		r.from = fr
 	}
+	if r.flink.Observe > 0 {
+		// Every candidate from a Flink location honours the window, a
+		// snapshot given by key too: the old job may still be
+		// checkpointing beside it.
+		fo := r.flink
+		fo.Name, fo.SkipVerify, fo.Job = o.Name+"-observe", true, nil
+		w, err := flinkckpt.NewResolver(bucket, prefix, &fo)
+		if err != nil {
+			return nil, fmt.Errorf("salvage: %w", err)
+		}
+		r.watch = w
+	}
 	return r, nil
 }
 
 // operatorsOnly returns the job's operators without the parallelism and
 // max parallelism a restore is checked against.
 func operatorsOnly(j *flinkckpt.Job) *flinkckpt.Job {
-	out := &flinkckpt.Job{Unpredictable: j.Unpredictable}
+	out := &flinkckpt.Job{Unpredictable: j.Unpredictable, AllUIDs: j.AllUIDs}
 	for _, op := range j.Operators {
 		op.Parallelism, op.MaxParallelism = 0, 0
 		_ = out.Add(op) // ids of a Job are valid
@@ -212,6 +233,12 @@ func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
 	if err != nil {
 		return resume.Candidate{}, err
 	}
+	observed := ""
+	if r.watch != nil {
+		if observed, err = r.watch.Observe(ctx); err != nil {
+			return resume.Candidate{}, fmt.Errorf("salvage: %w", err)
+		}
+	}
 	bucket, fo := r.bucket, r.flink
 	if at > 0 {
 		// A snapshot of one of Flink.Locations (a savepoint dir beside the
@@ -235,10 +262,18 @@ func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
 	if why != "" {
 		x.reason("%s", why)
 	}
+	if observed != "" {
+		x.reason("%s", observed)
+	}
 	if r.o.Job != nil {
 		// Before the source state's errors: a snapshot the job restores is
 		// no salvage case, whatever its source state holds.
 		compat := flinkckpt.CheckCompat(snap.Metadata, r.o.Job)
+		if compat.Restorable(false) && len(compat.Unknown) > 0 {
+			// Never salvage on a guess: Flink may restore them.
+			return resume.Candidate{}, fmt.Errorf("salvage: %s may restore into the new job with its state: every operator with state is in the job, or unknown (%s: no operator of the job's description has their ids, and they may be uid-less operators of the new job); restore it instead, or name the job's operators fully (flinkckpt.Job.AllUIDs, --flink-all-uids, or their ids with --flink-operator-id); nothing to salvage: %w",
+				name, compat.UnknownNames(), resume.ErrNoPosition)
+		}
 		if compat.Restorable(false) {
 			return resume.Candidate{}, fmt.Errorf("salvage: %s restores into the new job with its state (every operator with state is in the job): restore it instead; nothing to salvage: %w", name, resume.ErrNoPosition)
 		}
@@ -299,6 +334,13 @@ func (r *Resolver) snapshot(ctx context.Context) (key string, at int, why string
 		return r.o.Snapshot, 0, "", nil
 	}
 	c, err := r.from.Resolve(ctx)
+	var noPath *flinkckpt.NoFlinkPathError
+	if errors.As(err, &noPath) {
+		// Salvage restores no state and needs no -s path: a canonical
+		// savepoint without a Flink root is read by its key.
+		return noPath.Key, noPath.Location, fmt.Sprintf("snapshot chosen by %s: %s (no Flink path without a Flink root: salvage needs none, it reads the snapshot by key)",
+			r.from.Name(), noPath.Key), nil
+	}
 	if err != nil {
 		return "", 0, "", fmt.Errorf("salvage: choose the snapshot: %w", err)
 	}

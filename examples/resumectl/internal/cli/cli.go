@@ -89,6 +89,9 @@ type hooks struct {
 	grace time.Duration
 	// stdin, when set, replaces os.Stdin (--plan -).
 	stdin io.Reader
+	// flinkWait, when set, replaces the pause of --flink-observe
+	// (flinkckpt.Options.Wait) on the restore and the salvage path.
+	flinkWait func(ctx context.Context, d time.Duration) error
 }
 
 // stdin returns the standard input of a run.
@@ -105,6 +108,14 @@ func (e *env) tableWait() func(context.Context, time.Duration) error {
 		return nil
 	}
 	return e.hooks.wait
+}
+
+// flinkWait is the flinkckpt.Options.Wait of a run.
+func (e *env) flinkWait() func(context.Context, time.Duration) error {
+	if e.hooks == nil {
+		return nil
+	}
+	return e.hooks.flinkWait
 }
 
 // DefaultTimeout is the default --timeout of every command.

@@ -19,7 +19,7 @@ import (
 )
 
 const flinkCompatUsage = `compat SNAPSHOT (--plan FILE | --uid UID... | --sink-uid UID... | --uid-hash HEX... | --operator-id HEX...)
-         [--plan-config KEY=VALUE...] [--flink-version V] [--parallelism N] [--max-parallelism N] [--json] [--timeout DUR]`
+         [--all-uids] [--plan-config KEY=VALUE...] [--flink-version V] [--parallelism N] [--max-parallelism N] [--json] [--timeout DUR]`
 
 // stringsFlag is a repeatable flag.
 type stringsFlag []string
@@ -42,6 +42,7 @@ type jobFlags struct {
 	uids, sinkUIDs stringsFlag
 	uidHashes, ids stringsFlag
 	planConfig     stringsFlag
+	allUIDs        bool
 	flinkVersion   string
 	parallelism    int
 	maxParallelism int
@@ -57,8 +58,9 @@ func (j *jobFlags) register(fs *flag.FlagSet, prefix string, stdin io.Reader) {
 	fs.StringVar(&j.plan, prefix+"plan", "", "the new job's compiled plan (`FILE`, COMPILE PLAN JSON; a regular file, links followed; - reads standard input)")
 	fs.Var(&j.uids, prefix+"uid", "a `UID` of the new job (DataStream .uid); repeatable")
 	fs.Var(&j.sinkUIDs, prefix+"sink-uid", "the `UID` of a sinkTo(...) sink: adds its committer and global committer uids as possible; repeatable")
-	fs.Var(&j.uidHashes, prefix+"uid-hash", "a uid hash of the new job (.setUidHash, 32 `HEX`); repeatable")
+	fs.Var(&j.uidHashes, prefix+"uid-hash", "a uid hash of the new job (.setUidHash, 32 `HEX`), or UID=HEX for an operator with both (the hash wins where the snapshot has state under it); repeatable")
 	fs.Var(&j.ids, prefix+"operator-id", "an operator id of the new job (32 `HEX`, as Flink logs it); repeatable")
+	fs.BoolVar(&j.allUIDs, prefix+"all-uids", false, "the operators named are all of the new job's (no operator without a uid: pipeline.auto-generate-uids=false): a snapshot operator with state none matches is dropped, not unknown")
 	fs.Var(&j.planConfig, prefix+"plan-config", "a table option of the new job (`KEY=VALUE`, e.g. table.exec.uid.format=<id>_<transformation>); repeatable")
 	if prefix == "" {
 		j.ownVersion = true
@@ -83,9 +85,12 @@ func (j *jobFlags) check() error {
 		if j.plan == "" && len(j.planConfig) > 0 {
 			return usagef("%splan-config applies to %splan", p, p)
 		}
-	case !j.given() && (len(j.planConfig) > 0 || j.flinkVersion != "" || j.parallelism != 0 || j.maxParallelism != 0):
-		return usagef("%splan-config, --flink-version, --parallelism and --max-parallelism describe the new job: name its operators with %splan, %suid, %ssink-uid, %suid-hash or %soperator-id",
-			p, p, p, p, p, p)
+		if j.allUIDs && !j.given() {
+			return usagef("%sall-uids says the operators named are all of the new job's: name them with %splan, %suid, %ssink-uid, %suid-hash or %soperator-id", p, p, p, p, p, p)
+		}
+	case !j.given() && (len(j.planConfig) > 0 || j.flinkVersion != "" || j.parallelism != 0 || j.maxParallelism != 0 || j.allUIDs):
+		return usagef("%splan-config, %sall-uids, --flink-version, --parallelism and --max-parallelism describe the new job: name its operators with %splan, %suid, %ssink-uid, %suid-hash or %soperator-id",
+			p, p, p, p, p, p, p)
 	case j.plan == "" && (len(j.planConfig) > 0 || j.flinkVersion != ""):
 		return usagef("%splan-config and --flink-version apply to %splan", p, p)
 	}
@@ -102,6 +107,14 @@ func (j *jobFlags) check() error {
 		vals []string
 	}{{"uid-hash", j.uidHashes}, {"operator-id", j.ids}} {
 		for _, v := range list.vals {
+			if list.name == "uid-hash" {
+				if uid, h, ok := uidAndHash(v); ok {
+					if uid == "" {
+						return usagef("%suid-hash %s: empty uid before =", p, redact.Quote(v))
+					}
+					v = h
+				}
+			}
 			if _, err := flinkckpt.ParseOperatorID(v); err != nil {
 				return usagef("%s%s: %v", p, list.name, err)
 			}
@@ -164,7 +177,13 @@ func (j *jobFlags) build() (*flinkckpt.Job, error) {
 		job.AddSinkUID(u)
 	}
 	for _, h := range j.uidHashes {
-		if err := job.AddUIDHash(h); err != nil {
+		var err error
+		if uid, hash, ok := uidAndHash(h); ok {
+			err = job.AddUIDWithHash(uid, hash)
+		} else {
+			err = job.AddUIDHash(h)
+		}
+		if err != nil {
 			return nil, usagef("--%suid-hash: %v", j.prefix, err)
 		}
 	}
@@ -173,25 +192,20 @@ func (j *jobFlags) build() (*flinkckpt.Job, error) {
 			return nil, usagef("--%soperator-id: %v", j.prefix, err)
 		}
 	}
+	if j.allUIDs {
+		job.AllUIDs = true
+	}
 	return job, nil
 }
 
-// compatJSON is flink compat --json: exactly the fields the issue names.
-type compatJSON struct {
-	Snapshot        string               `json:"snapshot"`
-	CheckpointID    int64                `json:"checkpoint_id"`
-	Compatible      bool                 `json:"compatible"`
-	Operators       []compatOperatorJSON `json:"operators"`
-	Dropped         []string             `json:"dropped"`
-	NewWithoutState []string             `json:"new_without_state"`
-}
-
-type compatOperatorJSON struct {
-	ID       string          `json:"id"`
-	UID      string          `json:"uid,omitempty"`
-	Name     string          `json:"name,omitempty"`
-	HasState bool            `json:"has_state"`
-	Match    flinkckpt.Match `json:"match"`
+// uidAndHash splits UID=HEX at its last "=" (a uid may hold one, a hash
+// never does).
+func uidAndHash(v string) (uid, hash string, ok bool) {
+	i := strings.LastIndexByte(v, '=')
+	if i < 0 {
+		return "", "", false
+	}
+	return v[:i], v[i+1:], true
 }
 
 // runFlinkCompat implements "resumectl flink compat": exit 0 when the
@@ -235,27 +249,17 @@ func runFlinkCompat(e *env, args []string) error {
 	c := flinkckpt.CheckCompat(cp, job)
 	c.Snapshot = display
 	if *asJSON {
-		doc := compatJSON{Snapshot: c.Snapshot, CheckpointID: c.CheckpointID, Compatible: c.Compatible,
-			Operators: []compatOperatorJSON{}, Dropped: c.Dropped, NewWithoutState: c.NewWithoutState}
-		for _, o := range c.Operators {
-			doc.Operators = append(doc.Operators, compatOperatorJSON{ID: o.ID, UID: o.UID, Name: o.Name, HasState: o.HasState, Match: o.Match})
-		}
+		// flinkckpt.Compat's own JSON: every field the text shows (the
+		// maybe flag, unknown operators, problems, notes).
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(doc); err != nil {
+		if err := enc.Encode(c); err != nil {
 			return err
-		}
-		// The document has exactly the fields of its contract; what else
-		// there is to say goes to stderr.
-		for _, p := range c.Problems {
-			fmt.Fprintf(e.stderr, "resumectl: problem: %s\n", p.Text)
-		}
-		for _, n := range c.Notes {
-			fmt.Fprintf(e.stderr, "resumectl: note: %s\n", n)
 		}
 	} else {
 		writeCompat(e.stdout, c)
 	}
+	// The text's verdict and the JSON's "compatible" are c.Compatible.
 	if !c.Compatible {
 		return withExit(ExitFailed, nil)
 	}
@@ -264,11 +268,14 @@ func runFlinkCompat(e *env, args []string) error {
 
 func writeCompat(w io.Writer, c *flinkckpt.Compat) {
 	verdict := "compatible: every operator with state is restored"
-	if !c.Compatible {
+	switch {
+	case c.Compatible:
+	case len(c.Dropped) > 0:
+		verdict = fmt.Sprintf("NOT compatible: the state of %d operator(s) would be dropped (the restore fails without --allowNonRestoredState)", len(c.Dropped))
+	case c.Restorable(false) && len(c.Unknown) > 0:
+		verdict = fmt.Sprintf("NOT known to be compatible: %d operator(s) with state match no operator named (unknown: restored if they are uid-less operators the new job has unchanged, else the restore fails)", len(c.Unknown))
+	default:
 		verdict = "NOT compatible"
-		if len(c.Dropped) > 0 {
-			verdict += fmt.Sprintf(": the state of %d operator(s) would be dropped (the restore fails without --allowNonRestoredState)", len(c.Dropped))
-		}
 	}
 	fmt.Fprintf(w, "%s\n  checkpoint %d, %d operators: %s\n", c.Snapshot, c.CheckpointID, len(c.Operators), verdict)
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
@@ -287,6 +294,9 @@ func writeCompat(w io.Writer, c *flinkckpt.Compat) {
 	tw.Flush()
 	if len(c.Dropped) > 0 {
 		fmt.Fprintf(w, "  dropped: %s\n", c.DroppedNames())
+	}
+	if len(c.Unknown) > 0 {
+		fmt.Fprintf(w, "  unknown: %s\n", c.UnknownNames())
 	}
 	if len(c.NewWithoutState) > 0 {
 		fmt.Fprintf(w, "  new job's operators without state: %s\n", strings.Join(c.NewWithoutState, ", "))

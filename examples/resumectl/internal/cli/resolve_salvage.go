@@ -47,8 +47,10 @@ func (f *resolveFlags) salvageResolver(ctx context.Context, e *env, checks salva
 	// anchor, the new job's operators) and read with the same file-system
 	// options; the new job's compatibility decides only whether there is
 	// anything to salvage: salvage restores no operator state.
+	// --flink-observe holds here too: a salvage start while the old job
+	// still checkpoints is as wrong as a restore.
 	fo := &flinkckpt.Options{JobID: f.flinkJobID, FlinkRoot: f.flinkRoot, DefaultFS: f.flink.defaultFS,
-		MaxMetadataSize: f.flink.maxMetadata.n, Anchor: f.flinkAnchor}
+		MaxMetadataSize: f.flink.maxMetadata.n, Anchor: f.flinkAnchor, Observe: f.flink.observe.d, Wait: e.flinkWait()}
 	loc, err := openFlink(ctx, e, url, fo)
 	if err != nil {
 		return nil, func() {}, err
