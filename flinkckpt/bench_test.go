@@ -346,4 +346,5 @@ func reportCalls(b *testing.B, rec *blobtest.Recorder, n int) {
 	b.ReportMetric(float64(rec.Count(blobtest.OpRead))/f, "reads/op")
 	b.ReportMetric(float64(rec.Count(blobtest.OpAttributes))/f, "attrs/op")
 	b.ReportMetric(float64(rec.MaxInFlight()), "max-in-flight")
+	b.ReportMetric(float64(rec.Waves())/f, "waves/op")
 }
