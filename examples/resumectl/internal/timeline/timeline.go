@@ -24,6 +24,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/resumekit/resumekit/flinkckpt"
@@ -35,10 +36,14 @@ import (
 //go:embed timeline.html.tmpl
 var pageText string
 
-var pageTmpl = template.Must(template.New("timeline").Funcs(template.FuncMap{
-	"f":   func(v float64) string { return fmt.Sprintf("%.1f", v) },
-	"sub": func(a, b float64) float64 { return max(0, a-b) },
-}).Parse(pageText))
+// pageTmpl is parsed when first used, not at process start: every resumectl
+// command links this package.
+var pageTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("timeline").Funcs(template.FuncMap{
+		"f":   func(v float64) string { return fmt.Sprintf("%.1f", v) },
+		"sub": func(a, b float64) float64 { return max(0, a-b) },
+	}).Parse(pageText))
+})
 
 // Render writes the timeline page of doc, a resumekit.decision/v1 document
 // (what resumectl resolve --json prints). A document that does not decode
@@ -57,7 +62,7 @@ func Render(w io.Writer, doc []byte) error {
 	}
 	p := build(&d, &extra)
 	var buf bytes.Buffer
-	if err := pageTmpl.Execute(&buf, p); err != nil {
+	if err := pageTmpl().Execute(&buf, p); err != nil {
 		return fmt.Errorf("timeline: %w", err)
 	}
 	_, err := w.Write(buf.Bytes())
