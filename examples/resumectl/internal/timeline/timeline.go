@@ -347,14 +347,8 @@ func build(d *resume.Decision, ex *docExtra) *page {
 				pts = append(pts, point{t: vu, row: r, m: mark{Class: "valid-until", Shape: "bar", Title: c.Position.String() + ": valid until " + fmtTime(vu)}})
 			}
 			continue
-		case paimon.KindSnapshot:
-			if pp, err := paimon.PositionOf(c.Position); err == nil {
-				p.Sources = append(p.Sources, paimonSource(o, pp))
-			}
-		case kafkaoffset.KindOffsets:
-			if kp, err := kafkaoffset.PositionOf(c.Position); err == nil {
-				p.Sources = append(p.Sources, kafkaSource(o, kp))
-			}
+		default:
+			p.Sources = append(p.Sources, sourcesOf(o, c)...)
 		}
 		r := addRow(o.Resolver, c.Position.Kind())
 		pts = append(pts, point{t: c.At, row: r, m: mark{Class: verdictClass, Shape: "circle", Chosen: chosen, Title: title, Label: markLabel(c)}})
@@ -386,6 +380,34 @@ func snapShape(outcome string) string {
 		return "circle"
 	}
 	return "diamond"
+}
+
+// sourcesOf draws a Paimon or Kafka candidate against its source, and each
+// part of a combined one (resume.All).
+func sourcesOf(o resume.Outcome, c *resume.Candidate) []sourceView {
+	switch c.Position.Kind() {
+	case paimon.KindSnapshot:
+		if pp, err := paimon.PositionOf(c.Position); err == nil {
+			return []sourceView{paimonSource(o, pp)}
+		}
+	case kafkaoffset.KindOffsets:
+		if kp, err := kafkaoffset.PositionOf(c.Position); err == nil {
+			return []sourceView{kafkaSource(o, kp)}
+		}
+	case resume.KindAll:
+		all, err := resume.PositionAs[resume.Positions](c.Position, resume.KindAll)
+		if err != nil {
+			return nil
+		}
+		var out []sourceView
+		for i := range all.Parts {
+			part := o
+			part.Resolver = o.Resolver + " / " + all.Parts[i].Resolver
+			out = append(out, sourcesOf(part, &all.Parts[i])...)
+		}
+		return out
+	}
+	return nil
 }
 
 // markLabel is the short label of a candidate's mark on the time axis.
