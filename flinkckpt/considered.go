@@ -1,6 +1,7 @@
 package flinkckpt
 
 import (
+	"strings"
 	"time"
 
 	"github.com/resumekit/resumekit/resume"
@@ -85,7 +86,12 @@ func withConsidered(c *resume.Candidate, sources []*source, heads []*snap, best 
 	}
 	for _, h := range heads {
 		if h != best {
-			pos.Considered = append(pos.Considered, h.consider(ConsideredRankedBelow, rankReason(best, h, intent)))
+			// "ranks above <h>: why" said of best, as h's own reason.
+			why := rankReason(best, h, intent)
+			if rest, ok := strings.CutPrefix(why, "ranks above "+h.name()); ok {
+				why = best.name() + " ranks above it" + rest
+			}
+			pos.Considered = append(pos.Considered, h.consider(ConsideredRankedBelow, why))
 		}
 	}
 	c.Position = pos
