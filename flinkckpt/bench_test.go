@@ -296,6 +296,7 @@ func BenchmarkVerify2000Shared20ms(b *testing.B) {
 	f := float64(n)
 	b.ReportMetric(float64(rec.Count(blobtest.OpList))/f, "lists/op")
 	b.ReportMetric(float64(rec.Count(blobtest.OpAttributes))/f, "attrs/op")
+	b.ReportMetric(float64(rec.Waves())/f, "waves/op")
 	b.ReportMetric(float64(rec.MaxInFlight()), "max-in-flight")
 }
 
@@ -347,4 +348,5 @@ func reportCalls(b *testing.B, rec *blobtest.Recorder, n int) {
 	b.ReportMetric(float64(rec.Count(blobtest.OpRead))/f, "reads/op")
 	b.ReportMetric(float64(rec.Count(blobtest.OpAttributes))/f, "attrs/op")
 	b.ReportMetric(float64(rec.MaxInFlight()), "max-in-flight")
+	b.ReportMetric(float64(rec.Waves())/f, "waves/op")
 }

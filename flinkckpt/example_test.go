@@ -160,3 +160,34 @@ func ExampleLocation() {
 	// chk-41 of job 6f1ec5b2a4d34d0c9b1f2a3b4c5d6e7f
 	// ranks above savepoint-6f1ec5-47abb057c2e6: that is a savepoint of the same job at a lower checkpoint id (12 vs 41), and within one job the id order decides, whatever the modification times say
 }
+
+// Position.Considered lists what the resolver passed over on its way to
+// the chosen snapshot, with each one's state: what a report or a timeline
+// draws.
+func ExamplePosition_considered() {
+	ctx := context.Background()
+	bucket := memblob.OpenBucket(nil)
+	defer bucket.Close()
+	l := &flinkckpttest.Layout{Bucket: bucket, Prefix: "ck/", Root: "s3a://bucket/"}
+	job := "6f1ec5b2a4d34d0c9b1f2a3b4c5d6e7f"
+	l.Checkpoint(ctx, job, 41, &flinkckpttest.Checkpoint{Shared: []string{"000012.sst"}})
+	w, _ := l.Checkpoint(ctx, job, 42, &flinkckpttest.Checkpoint{Shared: []string{"000013.sst"}})
+	bucket.Delete(ctx, w.Files[len(w.Files)-1]) // a file chk-42 needs
+	l.Checkpoint(ctx, job, 43, &flinkckpttest.Checkpoint{Incomplete: true})
+
+	r, _ := flinkckpt.NewResolver(bucket, "ck/", nil)
+	c, err := r.Resolve(ctx)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	p, _ := flinkckpt.PositionOf(c.Position)
+	fmt.Println("chosen:", p)
+	for _, s := range p.Considered {
+		fmt.Printf("%s: %s\n", s.Name, s.Outcome)
+	}
+	// Output:
+	// chosen: chk-41 of job 6f1ec5b2a4d34d0c9b1f2a3b4c5d6e7f
+	// chk-43 of job 6f1ec5b2a4d34d0c9b1f2a3b4c5d6e7f: incomplete
+	// chk-42 of job 6f1ec5b2a4d34d0c9b1f2a3b4c5d6e7f: broken
+}

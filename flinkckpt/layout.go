@@ -205,7 +205,13 @@ func readMetadata(ctx context.Context, b *blob.Bucket, dir string, limit int64) 
 		return nil, mod, &TooLargeError{Key: key, Size: r.Size(), Limit: limit}
 	}
 	// The object's size sizes the buffer once: a _metadata of hundreds of
-	// MB is held once, and the model shares its bytes.
+	// MB is held once, and the model shares its bytes; the bytes read at
+	// once are bounded (MetadataReadBudget).
+	release, err := acquireRead(ctx, r.Size())
+	if err != nil {
+		return nil, time.Time{}, fmt.Errorf("flinkckpt: read %s: %w", redact.QuoteKey(key), err)
+	}
+	defer release()
 	md, err := metadata.Read(r, &metadata.ReadOptions{MaxSize: limit, Size: r.Size()})
 	if err != nil {
 		if errors.Is(err, metadata.ErrTooLarge) {

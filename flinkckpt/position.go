@@ -73,6 +73,11 @@ type Position struct {
 	// some of the snapshot's state and is launched with
 	// --allowNonRestoredState, which drops it (Options.AllowNonRestoredState).
 	AllowNonRestoredState bool `json:"allow_non_restored_state,omitempty"`
+	// Considered lists the other snapshots the resolver looked at: those it
+	// passed over (incomplete, broken, unverified, refused, incompatible),
+	// per job dir and savepoint dir, and the other dirs' heads it ranked
+	// below this one; empty when there were none. The timeline draws them.
+	Considered []ConsideredSnapshot `json:"considered,omitempty"`
 }
 
 var _ resume.Position = Position{}

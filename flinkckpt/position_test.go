@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -53,7 +54,7 @@ func TestPositionGoldenJSON(t *testing.T) {
 			t.Errorf("%s (-golden +got):\n%s", tc.file, diff)
 		}
 		var back flinkckpt.Position
-		if err := json.Unmarshal(got, &back); err != nil || back != tc.pos {
+		if err := json.Unmarshal(got, &back); err != nil || !reflect.DeepEqual(back, tc.pos) {
 			t.Errorf("%s: unmarshal gives %+v, %v", tc.file, back, err)
 		}
 	}
@@ -78,7 +79,7 @@ func TestPositionThroughDecision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *got != pos || back.Chosen.Position.Kind() != "flink-checkpoint" {
+	if !reflect.DeepEqual(*got, pos) || back.Chosen.Position.Kind() != "flink-checkpoint" {
 		t.Errorf("got %+v kind %s", got, back.Chosen.Position.Kind())
 	}
 	if diff := cmp.Diff(pos.Launch(), back.Chosen.Position.Launch(), cmpopts.EquateEmpty()); diff != "" {
@@ -94,7 +95,7 @@ func TestPositionThroughDecision(t *testing.T) {
 	if _, err := flinkckpt.PositionOf(nil); err == nil {
 		t.Error("PositionOf accepted nil")
 	}
-	if p, err := flinkckpt.PositionOf(&pos); err != nil || *p != pos {
+	if p, err := flinkckpt.PositionOf(&pos); err != nil || !reflect.DeepEqual(*p, pos) {
 		t.Errorf("PositionOf(*Position) = %v, %v", p, err)
 	}
 }

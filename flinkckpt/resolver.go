@@ -129,6 +129,8 @@ type source struct {
 	head    *snap
 	reasons []string
 	passed  []passed // completed but unusable snapshots, for the warning
+	// considered records what it passed over (Position.Considered).
+	considered []ConsideredSnapshot
 }
 
 // advance reads _metadata newest first until one parses, recording why the
@@ -163,10 +165,13 @@ func (r *Resolver) advance(ctx context.Context, s *source) error {
 		if err != nil {
 			if errors.Is(err, ErrNoMetadata) {
 				s.reasons = append(s.reasons, sn.name()+": no _metadata (in progress, failed or being deleted)")
+				s.considered = append(s.considered, sn.consider(ConsideredIncomplete, "no _metadata (in progress, failed or being deleted)"))
 				continue
 			}
 			if isContentError(err) {
 				s.reasons = append(s.reasons, sn.name()+": broken: "+err.Error())
+				sn.mod = mod
+				s.considered = append(s.considered, sn.consider(ConsideredBroken, "broken: "+err.Error()))
 				s.passed = append(s.passed, passed{loc: s.loc, name: sn.name(), key: dir, jobKey: jobKey, id: id, savepoint: sn.savepoint, mod: mod})
 				continue
 			}
@@ -318,6 +323,7 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 		// snapshot.
 		skip := func(why string, kind passKind) error {
 			skipped = append(skipped, best.name()+": "+why)
+			src.considered = append(src.considered, best.consider(passOutcome(kind), why))
 			src.passed = append(src.passed, passed{loc: best.loc, name: best.name(), key: best.key, jobKey: best.jobKey, id: best.id,
 				savepoint: best.savepoint, mod: best.mod, ancestors: best.ancestors, kind: kind})
 			return r.advance(ctx, src)
@@ -391,6 +397,7 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 		above := outranking(best, src, sources, r.opts.Intent)
 		c := r.candidate(best, heads, v, path, collectReasons(sources, skipped), above)
 		r.applyJob(&c, jc, above) // compatgrade.go
+		withConsidered(&c, sources, heads, best, r.opts.Intent)
 		if w, ok := restartedRunWarning(best, src.job); ok {
 			c.Warnings = append(c.Warnings, w)
 		}

@@ -223,36 +223,39 @@ func verify(ctx context.Context, b *blob.Bucket, dir, path string, md *metadata.
 			others = append(others, i)
 		}
 	}
-	if len(own) > 0 {
-		sizes := map[string]int64{}
-		entries := 0
-		it := b.List(&blob.ListOptions{Prefix: dir, Delimiter: "/"})
-		for {
-			obj, err := it.Next(ctx)
-			if err != nil {
-				if errors.Is(err, io.EOF) {
-					break
-				}
-				return nil, fmt.Errorf("flinkckpt: list %s: %w", redact.QuoteKey(dir), err)
-			}
-			entries++
-			if !obj.IsDir {
-				sizes[obj.Key] = obj.Size
-			}
+	// The own dir's listing and the attribute calls for the other files
+	// are independent: they go out together, one round trip for both
+	// (each writes only its own files' entries).
+	var listErr error
+	var listPanic any
+	listed := make(chan struct{})
+	go func() {
+		defer close(listed)
+		// A driver's panic is raised again in this goroutine, as
+		// parallel does, where the chain recovers it.
+		defer func() { listPanic = recover() }()
+		if len(own) > 0 {
+			listErr = listOwn(ctx, b, dir, v, own)
 		}
-		v.Lists = max(1, (entries+listPageSize-1)/listPageSize)
-		for _, i := range own {
-			if s, ok := sizes[v.Files[i].Key]; ok {
-				v.Files[i].Exists, v.Files[i].Size = true, s
-			}
-			v.Files[i].Checked = true
-		}
-	}
+	}()
+	var statErr error
 	if len(others) > 0 {
 		v.Attributes = len(others)
-		if err := statFiles(ctx, b, rs, v.Files, others, extraOf, conc); err != nil {
-			return nil, err
+		c := conc
+		if len(own) > 0 && c > 1 {
+			c-- // the listing is one of the calls in flight
 		}
+		statErr = statFiles(ctx, b, rs, v.Files, others, extraOf, c)
+	}
+	<-listed
+	if listPanic != nil {
+		panic(listPanic)
+	}
+	if listErr != nil {
+		return nil, listErr
+	}
+	if statErr != nil {
+		return nil, statErr
 	}
 	for i := range v.Files {
 		f := &v.Files[i]
@@ -273,6 +276,35 @@ func verify(ctx context.Context, b *blob.Bucket, dir, path string, md *metadata.
 }
 
 // parentKey returns the dir key holding key ("" at the bucket root).
+// listOwn lists the snapshot's own dir once and records the sizes of the
+// files of own found there (all of them checked).
+func listOwn(ctx context.Context, b *blob.Bucket, dir string, v *Verification, own []int) error {
+	sizes := map[string]int64{}
+	entries := 0
+	it := b.List(&blob.ListOptions{Prefix: dir, Delimiter: "/"})
+	for {
+		obj, err := it.Next(ctx)
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			return fmt.Errorf("flinkckpt: list %s: %w", redact.QuoteKey(dir), err)
+		}
+		entries++
+		if !obj.IsDir {
+			sizes[obj.Key] = obj.Size
+		}
+	}
+	v.Lists = max(1, (entries+listPageSize-1)/listPageSize)
+	for _, i := range own {
+		if s, ok := sizes[v.Files[i].Key]; ok {
+			v.Files[i].Exists, v.Files[i].Size = true, s
+		}
+		v.Files[i].Checked = true
+	}
+	return nil
+}
+
 func parentKey(key string) string {
 	return key[:strings.LastIndexByte(key, '/')+1]
 }

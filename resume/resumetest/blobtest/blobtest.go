@@ -204,6 +204,9 @@ type Recorder struct {
 	modTimes map[string]time.Time
 	inFlight int
 	maxIn    int
+	// endedDepth is the largest depth of a call that has ended; waves the
+	// largest depth of any call (see Waves).
+	endedDepth, waves int
 }
 
 // Count returns the number of calls of op so far.
@@ -247,12 +250,26 @@ func (r *Recorder) MaxInFlight() int {
 	return r.maxIn
 }
 
+// Waves returns the number of round trips the calls so far took one after
+// another: the length of the longest chain of calls each of which started
+// after the one before it had ended. Calls under way together count once
+// (a concurrent wave); a call that waited for another's answer (or for a
+// free slot of a bounded pool) starts the next wave. With Options.Latency
+// set, the calls' time is about Waves × Latency, whatever the machine's
+// speed: it is the count to assert instead of a time.
+func (r *Recorder) Waves() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.waves
+}
+
 // Reset sets every count to zero; pinned modification times stay.
 func (r *Recorder) Reset() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.counts = map[Op]int{}
 	r.all, r.listed, r.maxIn = 0, 0, 0
+	r.endedDepth, r.waves = 0, 0
 }
 
 // String reports the counts, e.g. "list=3 read=2 attributes=0 ... listed=40".
@@ -283,19 +300,24 @@ func (r *Recorder) modTime(key string, t time.Time) time.Time {
 	return t
 }
 
-func (r *Recorder) start(op Op, key string) Call {
+// start counts a call and returns it with the func that ends it.
+func (r *Recorder) start(op Op, key string) (Call, func()) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.counts[op]++
 	r.all++
 	r.inFlight++
 	r.maxIn = max(r.maxIn, r.inFlight)
-	return Call{Op: op, Key: key, N: r.counts[op], All: r.all}
+	// The call's depth: one more than the deepest call already answered.
+	depth := r.endedDepth + 1
+	r.waves = max(r.waves, depth)
+	return Call{Op: op, Key: key, N: r.counts[op], All: r.all}, func() { r.end(depth) }
 }
 
-func (r *Recorder) end() {
+func (r *Recorder) end(depth int) {
 	r.mu.Lock()
 	r.inFlight--
+	r.endedDepth = max(r.endedDepth, depth)
 	r.mu.Unlock()
 }
 
@@ -329,28 +351,28 @@ type bucket struct {
 // begin counts the call, waits the latency, and asks the fault hooks. The
 // returned func must be called when the call is done.
 func (b *bucket) begin(ctx context.Context, op Op, key string) (Call, func(), error) {
-	c := b.rec.start(op, key)
+	c, end := b.rec.start(op, key)
 	if b.opts.Latency > 0 {
 		t := time.NewTimer(b.opts.Latency)
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return c, b.rec.end, ctx.Err()
+			return c, end, ctx.Err()
 		case <-t.C:
 		}
 	}
 	if err := ctx.Err(); err != nil {
-		return c, b.rec.end, err
+		return c, end, err
 	}
 	if b.opts.Fault != nil {
 		if err := b.opts.Fault(c); err != nil {
-			return c, b.rec.end, err
+			return c, end, err
 		}
 	}
 	if b.opts.Before != nil {
 		b.opts.Before(ctx, c, b.inner)
 	}
-	return c, b.rec.end, nil
+	return c, end, nil
 }
 
 func (b *bucket) ErrorCode(err error) gcerrors.ErrorCode {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"sync"
 	"testing"
 	"time"
 
@@ -173,5 +174,60 @@ func TestTransformAndModTime(t *testing.T) {
 	objs, _, err := b.ListPage(ctx, blob.FirstPageToken, 10, &blob.ListOptions{Prefix: "consumer/"})
 	if err != nil || len(objs) != 1 || !objs[0].ModTime.Equal(pinned) {
 		t.Errorf("listed %v (err %v), want one object with the pinned time", objs, err)
+	}
+}
+
+// TestWaves: calls one after another are a wave each; calls under way
+// together (held by Before until all have started) are one wave, and a call
+// after them starts the next.
+func TestWaves(t *testing.T) {
+	ctx := context.Background()
+	mem := seed(t, "a", "b", "c")
+	const together = 5
+	var started sync.WaitGroup
+	started.Add(together)
+	hold := make(chan struct{})
+	concurrent := false
+	var mu sync.Mutex
+	b, rec := blobtest.Wrap(mem, &blobtest.Options{Before: func(ctx context.Context, c blobtest.Call, _ *blob.Bucket) {
+		mu.Lock()
+		c2 := concurrent
+		mu.Unlock()
+		if c2 {
+			started.Done()
+			<-hold
+		}
+	}})
+	defer b.Close()
+	for _, k := range []string{"a", "b", "c"} {
+		if _, err := b.Attributes(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := rec.Waves(); got != 3 {
+		t.Fatalf("3 calls in turn: %d waves, want 3", got)
+	}
+	rec.Reset()
+	mu.Lock()
+	concurrent = true
+	mu.Unlock()
+	var done sync.WaitGroup
+	for range together {
+		done.Go(func() { b.Attributes(ctx, "a") })
+	}
+	started.Wait()
+	close(hold)
+	done.Wait()
+	mu.Lock()
+	concurrent = false
+	mu.Unlock()
+	if got := rec.Waves(); got != 1 {
+		t.Fatalf("%d calls together: %d waves, want 1", together, got)
+	}
+	if _, err := b.ReadAll(ctx, "b"); err != nil {
+		t.Fatal(err)
+	}
+	if got, max := rec.Waves(), rec.MaxInFlight(); got != 2 || max != together {
+		t.Fatalf("then one more: %d waves (want 2), %d in flight at most (want %d)", got, max, together)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"sync"
 	"time"
 
 	"gocloud.dev/blob"
@@ -87,4 +88,33 @@ func ExampleWrap() {
 	fmt.Println(a.ModTime.Format(time.RFC3339), rec)
 	// Output:
 	// 2026-11-29T10:00:00Z list=0 read=0 attributes=1 write=1 copy=0 delete=0 listed=0
+}
+
+// Waves counts the round trips code under test waits for one after
+// another: with a latency per call, its time is about Waves × latency.
+// Three reads in turn are three waves; three at once, one.
+func ExampleRecorder_Waves() {
+	ctx := context.Background()
+	mem := memblob.OpenBucket(nil)
+	defer mem.Close()
+	for _, k := range []string{"a", "b", "c"} {
+		mem.WriteAll(ctx, k, []byte(k), nil)
+	}
+	b, rec := blobtest.Wrap(mem, &blobtest.Options{Latency: 50 * time.Millisecond})
+	defer b.Close()
+	for _, k := range []string{"a", "b", "c"} {
+		b.ReadAll(ctx, k)
+	}
+	fmt.Println("in turn:", rec.Waves(), "waves")
+
+	rec.Reset()
+	var wg sync.WaitGroup
+	for _, k := range []string{"a", "b", "c"} {
+		wg.Go(func() { b.ReadAll(ctx, k) })
+	}
+	wg.Wait()
+	fmt.Println("together:", rec.Waves(), "wave")
+	// Output:
+	// in turn: 3 waves
+	// together: 1 wave
 }

@@ -171,6 +171,7 @@ func commands() []command {
 		{"flink", "list checkpoints and savepoints, inspect one _metadata, check it against the new job, read its source positions (flink list|inspect|compat|sources)", flinkUsage, runFlink},
 		{"paimon", "Paimon consumers, snapshots and reset-consumer (paimon consumers|snapshots|reset-consumer)", paimonUsage, runPaimon},
 		{"kafka", "Kafka start offsets from a group or a time (kafka offsets)", kafkaUsage, runKafka},
+		{"timeline", "draw a stored decision document (resolve --json) as an HTML timeline of every candidate", timelineUsage, runTimeline},
 		{"demo", "build the three restart situations locally and resolve each", demoUsage, runDemo},
 		{"version", "print resumectl's version", versionUsage, runVersion},
 		{"help", "print this help, or a command's (resumectl help resolve = resumectl resolve -h)", helpUsage, nil},

@@ -11,13 +11,10 @@ import (
 	"strings"
 
 	"gocloud.dev/blob"
-	_ "gocloud.dev/blob/azureblob" // azblob://
-	_ "gocloud.dev/blob/gcsblob"   // gs://
-	_ "gocloud.dev/blob/memblob"   // mem://
+	_ "gocloud.dev/blob/memblob" // mem://; the cloud drivers are in drivers*.go
 
 	"github.com/resumekit/resumekit/resume/localblob"
 	"github.com/resumekit/resumekit/resume/redact"
-	"github.com/resumekit/resumekit/resume/s3open"
 )
 
 // location is a bucket and a prefix inside it, opened from a resumectl URL.
@@ -111,13 +108,8 @@ func openRemote(ctx context.Context, raw string) (*location, error) {
 	prefix := normalizePrefix(u.Path)
 	display := redact.URL(raw)
 	u.Path, u.RawPath = "", ""
-	var b *blob.Bucket
-	if u.Scheme == "s3" {
-		// No redirects: the AWS SDK would follow a 307 into another bucket.
-		b, err = new(s3open.URLOpener).OpenBucketURL(ctx, u)
-	} else {
-		b, err = blob.OpenBucket(ctx, u.String())
-	}
+	b, err := openCloud(ctx, u) // drivers.go
+
 	if err != nil {
 		// Drivers quote the URL they were given: mask it here already.
 		return nil, redact.New(raw).Error(fmt.Errorf("open %s: %w", display, err))

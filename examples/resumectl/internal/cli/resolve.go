@@ -28,7 +28,7 @@ const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flin
         [--kafka-brokers H:P --kafka-topic T [--kafka-group G] [--kafka-from TIME | --kafka-rewind DUR] [--kafka-observe DUR]
          [--kafka-isolation read_committed|read_uncommitted] [--kafka-commit-source checkpoint|auto|unknown] [--kafka-strict]]
         [--together] [--min-guarantee NAME] [--max-age DUR] [--timeout DUR] [--on-failure block-weaker|choose-anyway]
-        [--json | --format text|json|k8s [--k8s-nonce N]] [--now TIME]`
+        [--json | --format text|json|k8s|html [--k8s-nonce N]] [--now TIME]`
 
 // resolveFlags are the flags of resumectl resolve.
 type resolveFlags struct {
@@ -93,7 +93,7 @@ func runResolve(e *env, args []string) error {
 	f.timeout.d = DefaultTimeout
 	fs.Var(&f.timeout, "timeout", "give up after this long (`DUR`; 0: never): sources still running are reported as timed out, and the command ends at the deadline even when a storage or Kafka call hangs")
 	fs.BoolVar(&f.jsonOut, "json", false, "print the resumekit.decision/v1 JSON document")
-	fs.StringVar(&f.format, "format", "text", "output: text, json, or k8s (a merge patch for a FlinkDeployment)")
+	fs.StringVar(&f.format, "format", "text", "output: text, json, k8s (a merge patch for a FlinkDeployment), or html (a timeline of every candidate: one self-contained page)")
 	fs.Int64Var(&f.k8sNonce, "k8s-nonce", 0, "savepointRedeployNonce for --format k8s (default: derived from the chosen position, so the same decision gives the same nonce)")
 	fs.StringVar(&f.onFailure, "on-failure", "", "when a source fails: block-weaker (default: refuse every weaker position) or choose-anyway (take the best of the rest; still exit 1)")
 	fs.Var(&f.now, "now", "evaluate as of `TIME` instead of the clock (reproducible reports and tests)")
@@ -115,9 +115,9 @@ func runResolve(e *env, args []string) error {
 		f.format = "json"
 	}
 	switch f.format {
-	case "text", "json", "k8s":
+	case "text", "json", "k8s", "html":
 	default:
-		return usagef("resolve: --format %q: want text, json or k8s", f.format)
+		return usagef("resolve: --format %q: want text, json, k8s or html", f.format)
 	}
 	if f.now.set {
 		// Relative times ("-15m") count back from --now, not the clock.
@@ -341,6 +341,8 @@ func (f *resolveFlags) print(w io.Writer, d *resume.Decision, result resume.Resu
 			return nil
 		}
 		return writeK8sPatch(w, d, f.k8sNonce)
+	case "html":
+		return writeTimeline(w, d)
 	default:
 		writeReport(w, d)
 		return nil
