@@ -17,18 +17,30 @@ import (
 
 	"gocloud.dev/blob"
 
+	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/redact"
 )
 
-// Exit statuses, as DESIGN.md specifies; resolve takes them from
-// resume.Classify (resume.Result.ExitCode), so that a Go deploy tool branches
-// the same way.
+// Exit statuses, one meaning each (resume.ExitChosen …): resolve takes the
+// first six from resume.Classify (resume.Result.ExitCode), so that a Go
+// deploy tool branches the same way.
 const (
-	ExitOK      = 0 // a position was chosen and nothing failed
-	ExitFailed  = 1 // something failed (a document is still printed where there is one)
-	ExitUsage   = 2 // bad flags or arguments
-	ExitNothing = 3 // nothing acceptable
+	ExitOK             = resume.ExitChosen           // 0: a position was chosen
+	ExitFailed         = resume.ExitFailed           // 1: a source failed (or an input is missing), nothing chosen
+	ExitUsage          = resume.ExitUsage            // 2: bad flags or arguments
+	ExitNothing        = resume.ExitNothingToRestore // 3: every source answered, empty
+	ExitRefused        = resume.ExitRefused          // 4: candidates exist, all refused for data loss (or by the policy)
+	ExitIncompatible   = resume.ExitIncompatible     // 5: candidates exist, none fits the new job
+	ExitFormat         = resume.ExitFormat           // 6: chosen, but the output format cannot express it
+	ExitWarningRefused = resume.ExitWarning          // 7: chosen with a warning named by --fail-on-warning
 )
+
+// exitHelp documents the exit statuses in help.
+const exitHelp = `Exit status: 0 chosen; 1 a source failed (store down, permission, a missing path: named), nothing chosen;
+2 usage (a bad flag); 3 nothing to restore (every source answered, empty: a first deploy or a mistyped prefix);
+4 candidates exist but all were refused for data loss (or age, or --min-guarantee); 5 candidates exist but none
+fits the new job (flink compat: state would be dropped); 6 chosen, but --format cannot express it (k8s for a
+stateless start); 7 chosen with a warning named by --fail-on-warning CODE[,CODE].`
 
 // errUsage marks an error as a usage error (exit 2).
 type usageError struct{ msg string }
@@ -160,6 +172,7 @@ func commands() []command {
 		{"flink", "list checkpoints and savepoints, inspect one _metadata, check it against the new job, read its source positions (flink list|inspect|compat|sources)", flinkUsage, runFlink},
 		{"paimon", "Paimon consumers, snapshots and reset-consumer (paimon consumers|snapshots|reset-consumer)", paimonUsage, runPaimon},
 		{"kafka", "Kafka start offsets from a group or a time (kafka offsets)", kafkaUsage, runKafka},
+		{"k8s", "the flink-kubernetes-operator merge patch of a stored decision document (k8s patch DECISION.json)", k8sUsage, runK8s},
 		{"demo", "build the three restart situations locally and resolve each", demoUsage, runDemo},
 		{"version", "print resumectl's version", versionUsage, runVersion},
 		{"help", "print this help, or a command's (resumectl help resolve = resumectl resolve -h)", helpUsage, nil},
@@ -289,7 +302,7 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "Local paths are confined to the directory named (a chk-<n> dir to its job dir): links leading out are refused.")
 	fmt.Fprintln(w, "TIME: RFC 3339, \"2026-11-29 10:00:00\" (UTC), unix milliseconds, or -15m (before now). DUR: 90m, 1h30m, 7d.")
 	fmt.Fprintln(w, "Every command takes --timeout DUR (default 5m; 0: never) and ends at the deadline; version and help do no I/O and ignore it.")
-	fmt.Fprintln(w, "Exit status: 0 chosen, 1 something failed, 2 usage, 3 nothing acceptable.")
+	fmt.Fprintln(w, exitHelp)
 	fmt.Fprintln(w, "Run 'resumectl COMMAND -h' for a command's flags.")
 }
 
