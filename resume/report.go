@@ -45,43 +45,48 @@ const ReportWidth = 100
 // its verdict and why, the loss of a rejected candidate that would lose
 // input, and, when nothing was chosen, what each rejected candidate
 // offered. Long reasons are wrapped at [ReportWidth] under their label.
-func (d *Decision) Explain() string {
-	var b strings.Builder
+func (d *Decision) Explain() string { return d.ExplainWidth(ReportWidth) }
+
+// ExplainWidth returns the report of [Decision.Explain] with reasons and
+// warnings wrapped at width columns; width 0 (or less) wraps nothing, one
+// fact per line, for logs and grep.
+func (d *Decision) ExplainWidth(width int) string {
+	b := &report{width: width}
 	if c := d.Chosen; c != nil {
-		fmt.Fprintf(&b, "CHOSEN  %s: %s\n", c.Resolver, positionSummary(c.Position))
-		fmt.Fprintf(&b, "        %s, %s\n", c.Guarantee, atText(c.At))
-		writeRun(&b, c.Position)
+		fmt.Fprintf(b, "CHOSEN  %s: %s\n", c.Resolver, positionSummary(c.Position))
+		fmt.Fprintf(b, "        %s, %s\n", c.Guarantee, atText(c.At))
+		writeRun(b, c.Position)
 		for _, f := range facts(c.Position) {
-			writeLine(&b, "  ", f.Label, f.Text)
+			writeLine(b, "  ", f.Label, f.Text)
 		}
 		for _, r := range c.Reasons {
-			writeLine(&b, "  ", "why", r)
+			writeLine(b, "  ", "why", r)
 		}
 		for _, x := range c.Warnings {
-			writeLine(&b, "  ", "warning", x.Text+" ["+x.Code+"]")
+			writeLine(b, "  ", "warning", x.Text+" ["+x.Code+"]")
 		}
 	} else {
 		b.WriteString("CHOSEN  nothing acceptable\n")
 	}
 	var others []Outcome
-	width := 0
+	nameWidth := 0
 	for _, o := range d.Considered {
 		if o.Verdict != VerdictChosen {
 			others = append(others, o)
-			width = max(width, len(o.Resolver))
+			nameWidth = max(nameWidth, len(o.Resolver))
 		}
 	}
 	if len(others) == 0 {
-		return b.String()
+		return b.b.String()
 	}
 	b.WriteString("OTHERS\n")
-	pad := "  " + strings.Repeat(" ", width) + "  "
+	pad := "  " + strings.Repeat(" ", nameWidth) + "  "
 	for _, o := range others {
 		g := ""
 		if o.Candidate != nil {
 			g = " (" + o.Candidate.Guarantee.String() + ")"
 		}
-		wrap(&b, fmt.Sprintf("  %-*s  %s%s: ", width, o.Resolver, o.Verdict, g), pad+"  ", o.why())
+		wrap(b, fmt.Sprintf("  %-*s  %s%s: ", nameWidth, o.Resolver, o.Verdict, g), pad+"  ", o.why())
 		c := o.Candidate
 		if c == nil {
 			continue
@@ -89,25 +94,25 @@ func (d *Decision) Explain() string {
 		if d.Chosen == nil {
 			// Nothing was chosen: show what the rejected offer would have
 			// meant, so that a person can decide whether to accept it.
-			wrap(&b, pad+"offered ", pad+"  ", positionSummary(c.Position))
+			wrap(b, pad+"offered ", pad+"  ", positionSummary(c.Position))
 		}
 		for _, f := range facts(c.Position) {
 			if f.Label == FactLoss || d.Chosen == nil {
-				wrap(&b, pad+f.Label+": ", pad+"  ", f.Text)
+				wrap(b, pad+f.Label+": ", pad+"  ", f.Text)
 			}
 		}
 		if d.Chosen == nil {
 			for _, r := range c.Reasons {
-				wrap(&b, pad+"why: ", pad+"  ", r)
+				wrap(b, pad+"why: ", pad+"  ", r)
 			}
 		}
 	}
-	return b.String()
+	return b.b.String()
 }
 
 // writeLine writes "  label:   text", the text starting in column 11 and
 // wrapped under itself.
-func writeLine(b *strings.Builder, indent, label, text string) {
+func writeLine(b *report, indent, label, text string) {
 	head := fmt.Sprintf("%s%-9s", indent, label+":")
 	if len(label) >= 8 {
 		head = indent + label + ": "
@@ -115,10 +120,22 @@ func writeLine(b *strings.Builder, indent, label, text string) {
 	wrap(b, head, strings.Repeat(" ", len(head)), text)
 }
 
-// wrap writes text after head, folded into lines of at most ReportWidth
+// report is a report being written, and the width it wraps at.
+type report struct {
+	b     strings.Builder
+	width int
+}
+
+func (r *report) WriteString(s string) { r.b.WriteString(s) }
+func (r *report) WriteByte(c byte)     { r.b.WriteByte(c) }
+func (r *report) Write(p []byte) (int, error) {
+	return r.b.Write(p)
+}
+
+// wrap writes text after head, folded into lines of at most b.width
 // columns at spaces, continuation lines starting with cont; a word longer
 // than a line stays whole.
-func wrap(b *strings.Builder, head, cont, text string) {
+func wrap(b *report, head, cont, text string) {
 	words := strings.Fields(oneLine(text))
 	b.WriteString(head)
 	col := utf8.RuneCountInString(head)
@@ -126,7 +143,7 @@ func wrap(b *strings.Builder, head, cont, text string) {
 	for i, w := range words {
 		n := utf8.RuneCountInString(w)
 		if i > 0 {
-			if col+1+n > ReportWidth && col > start {
+			if b.width > 0 && col+1+n > b.width && col > start {
 				b.WriteString("\n")
 				b.WriteString(cont)
 				col = utf8.RuneCountInString(cont)
@@ -146,7 +163,7 @@ func wrap(b *strings.Builder, head, cont, text string) {
 // -D keys, the SQL hint options of each source table; for combined
 // positions ([Positions]), each part's under its resolver's name. Command
 // lines are never wrapped: they are copied whole.
-func writeRun(b *strings.Builder, p Position) {
+func writeRun(b *report, p Position) {
 	if p == nil {
 		return
 	}

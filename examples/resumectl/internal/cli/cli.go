@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -78,6 +79,8 @@ type env struct {
 	// absolute paths, on stderr and on stdout unless rawStdout (JSON).
 	paths localPaths
 	hooks *hooks
+	// stdoutTerm and stderrTerm say whether they are terminals.
+	stdoutTerm, stderrTerm bool
 	// expired is closed when the command's deadline passed (plus a short
 	// grace); Main then returns without waiting for the command.
 	expired  chan struct{}
@@ -101,6 +104,33 @@ type hooks struct {
 	grace time.Duration
 	// stdin, when set, replaces os.Stdin (--plan -).
 	stdin io.Reader
+	// terminal, when set, replaces the check whether stdout or stderr is
+	// a terminal (the report's wrapping, the progress line).
+	terminal func(w io.Writer) bool
+}
+
+// isTerminal reports whether w is a terminal (a character device): the
+// report is then wrapped and a slow resolve shows its progress.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// reportWidth is the width the text report wraps at: the terminal's
+// ($COLUMNS, else resume.ReportWidth) when stdout is one, none when it is
+// a pipe or a file (one fact per line, for grep and logs).
+func (e *env) reportWidth() int {
+	if !e.stdoutTerm {
+		return 0
+	}
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n >= 40 {
+		return n
+	}
+	return resume.ReportWidth
 }
 
 // stdin returns the standard input of a run.
@@ -195,6 +225,11 @@ func runHooked(args []string, stdout, stderr io.Writer, h *hooks) int {
 	defer out.close()
 	defer errOut.close()
 	e := &env{hooks: h, expired: make(chan struct{})}
+	term := isTerminal
+	if h != nil && h.terminal != nil {
+		term = h.terminal
+	}
+	e.stdoutTerm, e.stderrTerm = term(stdout), term(stderr)
 	e.stdout = &pathWriter{w: out, e: e, stdout: true}
 	e.stderr = &pathWriter{w: errOut, e: e}
 	if len(args) == 0 {

@@ -73,7 +73,8 @@ func runDemo(e *env, args []string) error {
 		defer b.Close()
 	}
 	d := &demo{
-		w:   e.stdout,
+		w:     e.stdout,
+		width: e.reportWidth(),
 		ctx: ctx,
 		dir: dir,
 		env: &scenario.Env{Bucket: b, Root: "file://" + filepath.ToSlash(dir) + "/", Touch: func(key string, t time.Time) error {
@@ -95,6 +96,7 @@ func runDemo(e *env, args []string) error {
 
 type demo struct {
 	w      io.Writer
+	width  int // the report's wrap width (0: none)
 	ctx    context.Context
 	dir    string // the bucket's directory
 	env    *scenario.Env
@@ -120,7 +122,7 @@ func (d *demo) local(key string) string { return filepath.Join(d.dir, filepath.F
 
 func (d *demo) resolve(rs ...resume.Resolver) (*resume.Decision, error) {
 	dec, err := (&resume.Chain{Resolvers: rs, Policy: d.policy}).Resolve(d.ctx)
-	writeReport(d.w, dec)
+	writeReport(d.w, dec, d.width)
 	if err != nil && len(dec.Failed()) > 0 {
 		return dec, err
 	}

@@ -8,9 +8,10 @@ import (
 )
 
 // writeReport prints the text report of a decision: resume.Decision.Explain,
-// the one implementation a Go deploy tool prints too.
-func writeReport(w io.Writer, d *resume.Decision) {
-	io.WriteString(w, d.Explain())
+// the one implementation a Go deploy tool prints too, wrapped at width (0:
+// one fact per line).
+func writeReport(w io.Writer, d *resume.Decision, width int) {
+	io.WriteString(w, d.ExplainWidth(width))
 }
 
 // writeJSON prints v as indented JSON.

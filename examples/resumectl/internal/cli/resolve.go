@@ -356,7 +356,7 @@ func (f *resolveFlags) print(e *env, d *resume.Decision, code int) error {
 		}
 		return writeK8sPatch(e, d, f.k8sNonce)
 	default:
-		writeReport(e.stdout, d)
+		writeReport(e.stdout, d, e.reportWidth())
 		return nil
 	}
 }
