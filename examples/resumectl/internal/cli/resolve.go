@@ -397,11 +397,11 @@ func decisionExit(d *resume.Decision, result resume.Result, err error, failOn []
 		}
 		return ExitOK, nil
 	case resume.ResultNothingToRestore:
-		return ExitNothing, errors.New("nothing to restore: every source answered and none holds a position (a first deploy, or a mistyped prefix)")
+		return ExitNothing, fmt.Errorf("nothing to restore: every source answered and none holds a position (a first deploy, or a mistyped prefix): %s", noPositions(d))
 	case resume.ResultRefused:
-		return ExitRefused, errors.New("nothing chosen: every candidate was refused (see OTHERS; --min-guarantee data-loss accepts a loss knowingly)")
+		return ExitRefused, errors.New("nothing chosen: every candidate was refused by the policy (the report says why each: data loss below --min-guarantee, or older than --max-age; --min-guarantee data-loss accepts a loss knowingly)")
 	case resume.ResultIncompatible:
-		return ExitIncompatible, errors.New("nothing chosen: no snapshot fits the new job (see OTHERS; the snapshot's source positions can be salvaged: name the new job, or --flink-sources)")
+		return ExitIncompatible, fmt.Errorf("nothing chosen: no snapshot fits the new job (its source positions can be salvaged: name the new job, or --flink-sources): %s", noPositions(d))
 	case resume.ResultFailed:
 		var parts []string
 		for _, o := range d.Failed() {
@@ -413,6 +413,17 @@ func decisionExit(d *resume.Decision, result resume.Result, err error, failOn []
 		return ExitFailed, fmt.Errorf("nothing chosen: %s", strings.Join(parts, "; "))
 	}
 	return result.ExitCode(), err
+}
+
+// noPositions lists what the resolvers that had nothing said.
+func noPositions(d *resume.Decision) string {
+	var parts []string
+	for _, o := range d.Considered {
+		if o.Verdict == resume.VerdictNoPosition && o.Err != nil {
+			parts = append(parts, o.Resolver+": "+o.Err.Error())
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 var _ json.Marshaler = resume.Decision{}
