@@ -126,8 +126,8 @@ type report struct {
 	width int
 }
 
-func (r *report) WriteString(s string) { r.b.WriteString(s) }
-func (r *report) WriteByte(c byte)     { r.b.WriteByte(c) }
+func (r *report) WriteString(s string)   { r.b.WriteString(s) }
+func (r *report) WriteByte(c byte) error { return r.b.WriteByte(c) }
 func (r *report) Write(p []byte) (int, error) {
 	return r.b.Write(p)
 }

@@ -75,8 +75,8 @@ func runDemo(e *env, args []string) error {
 	d := &demo{
 		w:     e.stdout,
 		width: e.reportWidth(),
-		ctx: ctx,
-		dir: dir,
+		ctx:   ctx,
+		dir:   dir,
 		env: &scenario.Env{Bucket: b, Root: "file://" + filepath.ToSlash(dir) + "/", Touch: func(key string, t time.Time) error {
 			return root.Chtimes(filepath.FromSlash(key), t, t)
 		}},
