@@ -160,6 +160,9 @@ func (r *Resolver) advance(ctx context.Context, s *source) error {
 			sn.dirID = d
 		}
 		md, mod, err := readMetadata(ctx, s.loc.bucket, dir, r.opts.MaxMetadataSize)
+		if err == nil {
+			resume.Emit(r.opts.OnEvent, resume.Event{Kind: resume.EventMetadataRead, Resolver: r.opts.Name, Key: dir})
+		}
 		if err != nil {
 			if errors.Is(err, ErrNoMetadata) {
 				s.reasons = append(s.reasons, sn.name()+": no _metadata (in progress, failed or being deleted)")
@@ -223,6 +226,7 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 			return err
 		}
 		layouts[i] = l
+		resume.Emit(r.opts.OnEvent, resume.Event{Kind: resume.EventListed, Resolver: r.opts.Name, Key: lc.prefix, Count: len(l.jobs) + len(l.savepoints)})
 		_, err = orderRuns(ctx, lc.bucket, l.jobs, r.opts.Concurrency)
 		return err
 	}); err != nil {
@@ -427,6 +431,7 @@ func (r *Resolver) verify(ctx context.Context, s *snap, path string) (*Verificat
 		return nil, err
 	}
 	v.Attributes += s.probes
+	resume.Emit(r.opts.OnEvent, resume.Event{Kind: resume.EventVerified, Resolver: r.opts.Name, Key: s.key, Count: len(v.Files)})
 	return v, nil
 }
 

@@ -32,6 +32,10 @@ type Policy struct {
 	// the failed resolver could have offered; ChooseAnyway chooses among
 	// what was offered.
 	OnFailure FailurePolicy
+	// OnEvent, when set, receives an EventSourceChecked as each resolver
+	// returns (for a progress line, logs or tracing); it must be safe for
+	// concurrent use. It is not recorded in the decision.
+	OnEvent func(Event)
 }
 
 // record returns the policy as a Decision records it: MinGuarantee explicit,
@@ -39,6 +43,7 @@ type Policy struct {
 func (p Policy) record() Policy {
 	p.MinGuarantee = p.minGuarantee()
 	p.Now = nil
+	p.OnEvent = nil
 	return p
 }
 
@@ -130,6 +135,7 @@ func (c *Chain) Resolve(ctx context.Context) (*Decision, error) {
 		go func() {
 			defer wg.Done()
 			answers[i] = call(ctx, r, names[i], c.Policy.Timeout)
+			emit(c.Policy.OnEvent, Event{Kind: EventSourceChecked, Resolver: names[i], Err: answers[i].err})
 		}()
 	}
 	wg.Wait()
