@@ -82,6 +82,10 @@ type PaimonStart struct {
 	// Earliest and Latest are the live table's readable range when checked.
 	Earliest *int64 `json:"earliest,omitempty"`
 	Latest   *int64 `json:"latest,omitempty"`
+	// Expired, when not 0, is the next snapshot the snapshot recorded when
+	// it had expired: snapshots Expired..NextSnapshot-1 are never read
+	// (NextSnapshot was moved up to the earliest readable id).
+	Expired int64 `json:"expired,omitempty"`
 	// ConsumerID and ResetConsumerSQL bind a consumer at NextSnapshot.
 	ConsumerID       string `json:"consumer_id,omitempty"`
 	ResetConsumerSQL string `json:"reset_consumer_sql,omitempty"`
@@ -288,9 +292,9 @@ func (p Position) Facts() []resume.Fact {
 				out = append(out, resume.Fact{Label: resume.FactLoss, Text: text})
 			}
 		}
-		if ps := s.Paimon; ps != nil && ps.Earliest != nil && *ps.Earliest > ps.NextSnapshot {
-			out = append(out, resume.Fact{Label: resume.FactLoss, Text: fmt.Sprintf("%s: snapshots %d..%d expired before the job read them (earliest now %d)",
-				s.table(), ps.NextSnapshot, *ps.Earliest-1, *ps.Earliest)})
+		if ps := s.Paimon; ps != nil && ps.Expired > 0 && ps.Expired < ps.NextSnapshot {
+			out = append(out, resume.Fact{Label: resume.FactLoss, Text: fmt.Sprintf("%s: snapshots %d..%d expired before the job read them (the read starts at %d)",
+				s.table(), ps.Expired, ps.NextSnapshot-1, ps.NextSnapshot)})
 		}
 	}
 	return out

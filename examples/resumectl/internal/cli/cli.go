@@ -81,6 +81,13 @@ type env struct {
 	hooks *hooks
 	// stdoutTerm and stderrTerm say whether they are terminals.
 	stdoutTerm, stderrTerm bool
+	// errOut is stderr's output, for the live progress line.
+	errOut *output
+	// trace follows every storage call (the timeout names the ones still
+	// waiting; --verbose prints each); prog is resolve's progress line, nil
+	// when off.
+	trace *tracer
+	prog  *progress
 	// expired is closed when the command's deadline passed (plus a short
 	// grace); Main then returns without waiting for the command.
 	expired  chan struct{}
@@ -107,6 +114,9 @@ type hooks struct {
 	// terminal, when set, replaces the check whether stdout or stderr is
 	// a terminal (the report's wrapping, the progress line).
 	terminal func(w io.Writer) bool
+	// progressNow shows the progress line at once and redraws it on every
+	// event (no delay, no throttle): tests count what it drew.
+	progressNow bool
 }
 
 // isTerminal reports whether w is a terminal (a character device): the
@@ -179,6 +189,11 @@ func (e *env) context(d time.Duration) (context.Context, context.CancelFunc) {
 	return ctx, cancel
 }
 
+// onEvent passes a resolver's or the chain's event to the progress line.
+func (e *env) onEvent(ev resume.Event) {
+	e.prog.event(ev)
+}
+
 // errTimedOut is the error of a command abandoned at its deadline.
 var errTimedOut = errors.New("timed out")
 
@@ -230,6 +245,7 @@ func runHooked(args []string, stdout, stderr io.Writer, h *hooks) int {
 		term = h.terminal
 	}
 	e.stdoutTerm, e.stderrTerm = term(stdout), term(stderr)
+	e.errOut, e.trace = errOut, newTracer()
 	e.stdout = &pathWriter{w: out, e: e, stdout: true}
 	e.stderr = &pathWriter{w: errOut, e: e}
 	if len(args) == 0 {
@@ -282,7 +298,10 @@ func runHooked(args []string, stdout, stderr io.Writer, h *hooks) int {
 			// Do not wait for the command, nor for Bucket.Close behind
 			// it: a blocked call holds the bucket.
 			out.close()
-			return e.exitStatus(fmt.Errorf("%s: %w after %s (--timeout): a storage or Kafka call, or the read of an input, did not return", c.name, errTimedOut, e.timeout))
+			if w := e.trace.waiting(); w != "" {
+				return e.exitStatus(fmt.Errorf("%s: %w after %s (--timeout): still waiting for the storage call(s) %s", c.name, errTimedOut, e.timeout, w))
+			}
+			return e.exitStatus(fmt.Errorf("%s: %w after %s (--timeout): a Kafka call or the read of an input did not return (no storage call was waiting)", c.name, errTimedOut, e.timeout))
 		}
 	}
 	fmt.Fprintf(e.stderr, "resumectl: unknown command %s (run resumectl help)\n", redact.Quote(args[0]))

@@ -145,7 +145,10 @@ func runResolve(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	f.watch(e, len(resolvers))
+	policy.OnEvent = e.onEvent
 	d, rerr := (&resume.Chain{Resolvers: resolvers, Policy: policy}).Resolve(ctx)
+	e.prog.stop()
 	result := resume.Classify(d, rerr)
 	code, why := decisionExit(d, result, rerr, splitComma(f.failOnWarning))
 	if result == resume.ResultChosen {
@@ -159,6 +162,26 @@ func runResolve(e *env, args []string) error {
 		return err
 	}
 	return withExit(code, why)
+}
+
+// watch sets up what a resolve shows while it runs: with --verbose each
+// storage call's line on stderr; on a terminal's stderr (or with
+// --progress) the live progress line, after about a second. Nothing when
+// stderr is a pipe or a file and neither is asked for.
+func (f *resolveFlags) watch(e *env, sources int) {
+	if f.verbose {
+		e.trace.onEnd = func(ev resume.Event) { verboseLine(e.stderr, ev) }
+		return // one line per call: no live line between them
+	}
+	if !e.stderrTerm && !f.progress {
+		return
+	}
+	delay, every := progressDelay, progressEvery
+	if e.hooks != nil && e.hooks.progressNow {
+		delay, every = 0, 0
+	}
+	e.prog = startProgress(e.errOut, sources, delay, every)
+	e.trace.onEnd = e.prog.event
 }
 
 // keyValueFlag is a repeatable KEY=VALUE flag.

@@ -82,6 +82,7 @@ func (f *resolveFlags) flinkResolvers(ctx context.Context, e *env) ([]resume.Res
 		return nil, closeAll, err
 	}
 	base.Job, base.AllowNonRestoredState = job, f.flinkAllowNonRestored
+	base.OnEvent = e.onEvent // the progress line, when there is one
 	extras, err := f.flink.extraRoots.open(ctx, e, &locs)
 	if err != nil {
 		return nil, closeAll, err
