@@ -98,7 +98,7 @@ func openLocationAt(ctx context.Context, e *env, raw string, flink bool) (*locat
 	}
 	if e != nil && e.trace != nil {
 		// Closing the traced bucket closes the one it wraps.
-		loc.Bucket = traceBucket(loc.Bucket, e.trace)
+		loc.Bucket = traceBucket(loc.Bucket, e.trace, loc.Display)
 	}
 	return loc, nil
 }

@@ -149,8 +149,15 @@ func runResolve(e *env, args []string) error {
 	policy.OnEvent = e.onEvent
 	d, rerr := (&resume.Chain{Resolvers: resolvers, Policy: policy}).Resolve(ctx)
 	e.prog.stop()
+	waiting := ""
+	if ctx.Err() != nil {
+		waiting = e.trace.waiting() // the calls the deadline caught
+	}
 	result := resume.Classify(d, rerr)
 	code, why := decisionExit(d, result, rerr, splitComma(f.failOnWarning))
+	if waiting != "" && why != nil {
+		why = fmt.Errorf("%w; at the deadline (--timeout %s) still waiting for the storage call(s) %s", why, f.timeout.d, waiting)
+	}
 	if result == resume.ResultChosen {
 		// Chosen although a source failed (it could not have offered
 		// more, or --on-failure choose-anyway): the logs say which.

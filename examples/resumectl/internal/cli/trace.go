@@ -101,13 +101,23 @@ func verboseLine(w io.Writer, e resume.Event) {
 
 // traceBucket returns b with every call followed by t; closing the result
 // closes b.
-func traceBucket(b *blob.Bucket, t *tracer) *blob.Bucket {
-	return blob.NewBucket(&tracedBucket{inner: b, t: t})
+func traceBucket(b *blob.Bucket, t *tracer, display string) *blob.Bucket {
+	return blob.NewBucket(&tracedBucket{inner: b, t: t, display: display})
 }
 
 type tracedBucket struct {
-	inner *blob.Bucket
-	t     *tracer
+	inner   *blob.Bucket
+	t       *tracer
+	display string // the location as given, naming its root key ""
+}
+
+// begin starts following a call on key, naming the root key "" by the
+// location (a local directory, an s3:// URL without secrets).
+func (b *tracedBucket) begin(op, key string) int {
+	if key == "" && b.display != "" {
+		key = b.display + " (root)"
+	}
+	return b.t.begin(op, key)
 }
 
 func (b *tracedBucket) ErrorCode(err error) gcerrors.ErrorCode {
@@ -124,7 +134,7 @@ func (b *tracedBucket) As(i any) bool                 { return b.inner.As(i) }
 func (b *tracedBucket) ErrorAs(err error, i any) bool { return errors.As(err, i) }
 
 func (b *tracedBucket) Attributes(ctx context.Context, key string) (a *driver.Attributes, err error) {
-	id := b.t.begin("attributes", key)
+	id := b.begin("attributes", key)
 	defer func() { b.t.end(id, err) }()
 	x, err := b.inner.Attributes(ctx, key)
 	if err != nil {
@@ -139,7 +149,7 @@ func (b *tracedBucket) Attributes(ctx context.Context, key string) (a *driver.At
 }
 
 func (b *tracedBucket) ListPaged(ctx context.Context, opts *driver.ListOptions) (p *driver.ListPage, err error) {
-	id := b.t.begin("list", opts.Prefix)
+	id := b.begin("list", opts.Prefix)
 	defer func() { b.t.end(id, err) }()
 	pageSize := opts.PageSize
 	if pageSize == 0 {
@@ -164,7 +174,7 @@ func (b *tracedBucket) ListPaged(ctx context.Context, opts *driver.ListOptions) 
 }
 
 func (b *tracedBucket) NewRangeReader(ctx context.Context, key string, offset, length int64, opts *driver.ReaderOptions) (r driver.Reader, err error) {
-	id := b.t.begin("read", key)
+	id := b.begin("read", key)
 	defer func() { b.t.end(id, err) }()
 	x, err := b.inner.NewRangeReader(ctx, key, offset, length, nil)
 	if err != nil {
@@ -184,7 +194,7 @@ func (r *tracedReader) Attributes() *driver.ReaderAttributes { return &r.attrs }
 func (r *tracedReader) As(i any) bool                        { return r.r.As(i) }
 
 func (b *tracedBucket) NewTypedWriter(ctx context.Context, key, contentType string, opts *driver.WriterOptions) (w driver.Writer, err error) {
-	id := b.t.begin("write", key)
+	id := b.begin("write", key)
 	defer func() { b.t.end(id, err) }()
 	return b.inner.NewWriter(ctx, key, &blob.WriterOptions{
 		BufferSize: opts.BufferSize, MaxConcurrency: opts.MaxConcurrency, CacheControl: opts.CacheControl,
@@ -196,13 +206,13 @@ func (b *tracedBucket) NewTypedWriter(ctx context.Context, key, contentType stri
 }
 
 func (b *tracedBucket) Copy(ctx context.Context, dstKey, srcKey string, opts *driver.CopyOptions) (err error) {
-	id := b.t.begin("copy", srcKey)
+	id := b.begin("copy", srcKey)
 	defer func() { b.t.end(id, err) }()
 	return b.inner.Copy(ctx, dstKey, srcKey, nil)
 }
 
 func (b *tracedBucket) Delete(ctx context.Context, key string, opts *driver.DeleteOptions) (err error) {
-	id := b.t.begin("delete", key)
+	id := b.begin("delete", key)
 	defer func() { b.t.end(id, err) }()
 	return b.inner.Delete(ctx, key)
 }
