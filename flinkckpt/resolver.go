@@ -48,6 +48,15 @@ func NewResolver(bucket *blob.Bucket, prefix string, opts *Options) (*Resolver, 
 // Name returns the resolver's name.
 func (r *Resolver) Name() string { return r.opts.Name }
 
+// RejectsIncompatible reports whether the resolver passes over the
+// snapshots its Options.Job cannot restore (a Job without
+// AllowNonRestoredState): then it never offers the snapshot a salvage
+// resolver needs, so it cannot be salvage's From (salvage.NewResolver
+// refuses it).
+func (r *Resolver) RejectsIncompatible() bool {
+	return r.opts.Job != nil && !r.opts.AllowNonRestoredState
+}
+
 // snap is one snapshot under consideration.
 type snap struct {
 	loc       *loc   // the location it is in
