@@ -43,15 +43,21 @@ func startProgress(out *output, sources int, delay, every time.Duration) *progre
 		p.draw()
 		return p
 	}
-	p.timer = time.AfterFunc(delay, func() {
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		if !p.stopped {
-			p.shown = true
-			p.draw()
-		}
-	})
+	p.timer = time.AfterFunc(delay, p.tick)
 	return p
+}
+
+// tick shows the line and redraws it every second while nothing else
+// does (a long observation window, a slow call): the elapsed time moves.
+func (p *progress) tick() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped {
+		return
+	}
+	p.shown = true
+	p.draw()
+	p.timer = time.AfterFunc(time.Second, p.tick)
 }
 
 // event counts e and redraws the line.
