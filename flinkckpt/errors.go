@@ -29,7 +29,8 @@ func (emptyLocationError) Unwrap() error { return resume.ErrNoPosition }
 // ErrIncompatible is wrapped when nothing restorable was offered and
 // snapshots were passed over because the new job (Options.Job) cannot
 // restore them: state it would drop, or a parallelism it refuses. It wraps
-// [resume.ErrNoPosition] — the state is there but of no use to this job,
+// [resume.ErrNoPosition] and [resume.ErrIncompatible] — the state is there
+// but of no use to this job,
 // so a chain falls back to other sources; the best of those is usually the
 // snapshot's own source positions (package salvage, resumectl resolve
 // with the new job given). Check it with errors.Is.
@@ -41,7 +42,11 @@ func (incompatibleError) Error() string {
 	return "no snapshot restores into the new job (its source positions can still be salvaged)"
 }
 
-func (incompatibleError) Unwrap() error { return resume.ErrNoPosition }
+// Unwrap returns resume.ErrNoPosition (a resolver's "nothing to offer") and
+// resume.ErrIncompatible (a chain that chose nothing says why).
+func (incompatibleError) Unwrap() []error {
+	return []error{resume.ErrNoPosition, resume.ErrIncompatible}
+}
 
 // ErrNoFlinkPath is wrapped when the snapshot to choose has no known Flink
 // path: its references are all relative (a canonical savepoint) or none

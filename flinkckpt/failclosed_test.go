@@ -33,7 +33,7 @@ func TestChainWithCheckpointStoreDown(t *testing.T) {
 		wantResult resume.Result
 	}{
 		{"StoreDownBlocksKafka", blobtest.FailKeys(regexp.MustCompile(`^ck/`), blobtest.OpList), resume.BlockWeaker, "", resume.ResultFailed},
-		{"StoreDownChooseAnyway", blobtest.FailKeys(regexp.MustCompile(`^ck/`), blobtest.OpList), resume.ChooseAnyway, "kafka-offsets", resume.ResultFailed},
+		{"StoreDownChooseAnyway", blobtest.FailKeys(regexp.MustCompile(`^ck/`), blobtest.OpList), resume.ChooseAnyway, "kafka-offsets", resume.ResultChosen},
 		{"MetadataUnreadableBlocksKafka", blobtest.FailKeys(regexp.MustCompile(`_metadata$`), blobtest.OpRead), resume.BlockWeaker, "", resume.ResultFailed},
 		{"StoreUpCheckpointWins", nil, resume.BlockWeaker, flinkckpt.DefaultName, resume.ResultChosen},
 	} {
@@ -59,6 +59,9 @@ func TestChainWithCheckpointStoreDown(t *testing.T) {
 			}
 			if r := resume.Classify(d, err); r != tc.wantResult {
 				t.Errorf("Classify = %s, want %s", r, tc.wantResult)
+			}
+			if d.Chosen != nil && d.Chosen.HasWarning(resume.WarnSourceFailed) != (tc.fault != nil) {
+				t.Errorf("warnings %v: %s only beside a failure", d.Chosen.Warnings, resume.WarnSourceFailed)
 			}
 			if tc.wantChosen == "" {
 				if why := d.Considered[1].Why; why != "blocked: flink-checkpoints failed and could have offered exactly-once" {

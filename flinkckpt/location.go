@@ -39,11 +39,35 @@ type loc struct {
 	bucket *blob.Bucket
 	prefix string
 	roots  *roots
+	name   string // for messages: see locName
+}
+
+// locName names a location in messages: its Flink root joined with its
+// prefix when a root is given (a local directory resumectl opened is
+// file:///data/ck, never ""), else its quoted prefix, else "the bucket's
+// root".
+func locName(prefix, flinkRoot, fallback string) string {
+	root := flinkRoot
+	if root == "" {
+		root = fallback
+	}
+	root = strings.TrimSuffix(root, "/")
+	p := strings.TrimSuffix(prefix, "/")
+	switch {
+	case root != "" && (p == "" || strings.HasSuffix(root, "/"+p)):
+		return redact.QuoteKey(redact.URL(root))
+	case root != "":
+		return redact.QuoteKey(redact.URL(root + "/" + p))
+	case prefix == "":
+		return "the bucket's root"
+	}
+	return redact.QuoteKey(prefix)
 }
 
 // newLocs returns the resolver's locations: its own, then o.Locations.
 func newLocs(bucket *blob.Bucket, prefix string, o Options) ([]*loc, error) {
 	own := &loc{bucket: bucket, prefix: normalizePrefix(prefix)}
+	own.name = locName(own.prefix, o.FlinkRoot, o.FallbackFlinkRoot)
 	rs, err := o.roots(own.prefix)
 	if err != nil {
 		return nil, err
@@ -60,6 +84,7 @@ func newLocs(bucket *blob.Bucket, prefix string, o Options) ([]*loc, error) {
 			return nil, wrapf(err, "flinkckpt: location %d", i+1)
 		}
 		x := &loc{index: i + 1, bucket: l.Bucket, prefix: normalizePrefix(l.Prefix)}
+		x.name = locName(x.prefix, l.FlinkRoot, l.FallbackFlinkRoot)
 		if x.roots, err = lo.roots(x.prefix); err != nil {
 			return nil, wrapf(err, "flinkckpt: location %d", i+1)
 		}
@@ -80,7 +105,7 @@ var errOverlap = errors.New("a snapshot would be counted twice")
 func (r *Resolver) where() string {
 	q := make([]string, len(r.locs))
 	for i, l := range r.locs {
-		q[i] = redact.QuoteKey(l.prefix)
+		q[i] = l.name
 	}
 	if len(q) == 1 {
 		return q[0]

@@ -145,8 +145,9 @@ func TestLocationsLineage(t *testing.T) {
 // location empty; the observation window watches every location.
 func TestLocationsEmptyAndObserve(t *testing.T) {
 	t.Run("BothEmpty", func(t *testing.T) {
+		// Named by their Flink URIs when given (a local directory is never "").
 		_, err := newTwoLocations(t).resolve(t, flinkckpt.Options{})
-		if !errors.Is(err, flinkckpt.ErrEmptyLocation) || !strings.Contains(err.Error(), `"ck/" and "sp/"`) {
+		if !errors.Is(err, flinkckpt.ErrEmptyLocation) || !strings.Contains(err.Error(), `"s3a://ck-bucket/ck" and "s3a://sp-bucket/sp"`) {
 			t.Errorf("err %v", err)
 		}
 	})

@@ -11,6 +11,7 @@ import (
 	"gocloud.dev/blob"
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
+	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/redact"
 )
 
@@ -104,6 +105,13 @@ type Options struct {
 	// Concurrency bounds concurrent storage calls (job dir listings,
 	// _metadata reads, attribute calls); DefaultConcurrency when 0.
 	Concurrency int
+	// OnEvent, when set, receives the resolver's progress: an
+	// resume.EventListed per location listed (Count: the job dirs and
+	// savepoints found), an EventMetadataRead per _metadata read and
+	// parsed, an EventVerified per snapshot whose files were checked
+	// (Count: the files). Calls come from concurrent goroutines; the hook
+	// must be safe for concurrent use and fast. A panic in it is ignored.
+	OnEvent func(resume.Event)
 	// MaxMetadataSize limits the size of a _metadata file;
 	// metadata.DefaultMaxSize (2 GiB) when 0. A larger one stops Resolve
 	// with a *TooLargeError: nothing older is chosen in its place.

@@ -48,6 +48,15 @@ func NewResolver(bucket *blob.Bucket, prefix string, opts *Options) (*Resolver, 
 // Name returns the resolver's name.
 func (r *Resolver) Name() string { return r.opts.Name }
 
+// RejectsIncompatible reports whether the resolver passes over the
+// snapshots its Options.Job cannot restore (a Job without
+// AllowNonRestoredState): then it never offers the snapshot a salvage
+// resolver needs, so it cannot be salvage's From (salvage.NewResolver
+// refuses it).
+func (r *Resolver) RejectsIncompatible() bool {
+	return r.opts.Job != nil && !r.opts.AllowNonRestoredState
+}
+
 // snap is one snapshot under consideration.
 type snap struct {
 	loc       *loc   // the location it is in
@@ -162,6 +171,9 @@ func (r *Resolver) advance(ctx context.Context, s *source) error {
 			sn.dirID = d
 		}
 		md, mod, err := readMetadata(ctx, s.loc.bucket, dir, r.opts.MaxMetadataSize)
+		if err == nil {
+			resume.Emit(r.opts.OnEvent, resume.Event{Kind: resume.EventMetadataRead, Resolver: r.opts.Name, Key: dir})
+		}
 		if err != nil {
 			if errors.Is(err, ErrNoMetadata) {
 				s.reasons = append(s.reasons, sn.name()+": no _metadata (in progress, failed or being deleted)")
@@ -228,6 +240,7 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 			return err
 		}
 		layouts[i] = l
+		resume.Emit(r.opts.OnEvent, resume.Event{Kind: resume.EventListed, Resolver: r.opts.Name, Key: lc.prefix, Count: len(l.jobs) + len(l.savepoints)})
 		_, err = orderRuns(ctx, lc.bucket, l.jobs, r.opts.Concurrency)
 		return err
 	}); err != nil {
@@ -434,6 +447,7 @@ func (r *Resolver) verify(ctx context.Context, s *snap, path string) (*Verificat
 		return nil, err
 	}
 	v.Attributes += s.probes
+	resume.Emit(r.opts.OnEvent, resume.Event{Kind: resume.EventVerified, Resolver: r.opts.Name, Key: s.key, Count: len(v.Files)})
 	return v, nil
 }
 

@@ -63,8 +63,15 @@ func TestChainWithKafkaDown(t *testing.T) {
 			if tc.wantWhy != "" && d.Considered[0].Why != tc.wantWhy {
 				t.Errorf("why = %q, want %q", d.Considered[0].Why, tc.wantWhy)
 			}
-			if r := resume.Classify(d, err); r != resume.ResultFailed {
-				t.Errorf("Classify = %s, want failed", r)
+			want := resume.ResultFailed
+			if tc.wantChose {
+				want = resume.ResultChosen // beside the failure, which could not have offered more
+				if !d.Chosen.HasWarning(resume.WarnSourceFailed) {
+					t.Errorf("warnings %v, want %s", d.Chosen.Warnings, resume.WarnSourceFailed)
+				}
+			}
+			if r := resume.Classify(d, err); r != want {
+				t.Errorf("Classify = %s, want %s", r, want)
 			}
 		})
 	}

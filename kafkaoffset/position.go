@@ -229,3 +229,30 @@ func sortPartitions(ps []Partition, topics []string) {
 		return int(a.Partition) - int(b.Partition)
 	})
 }
+
+// SourceTable returns the topics the position starts, comma-separated: what
+// the launch's SQL options start.
+func (p Position) SourceTable() string { return strings.Join(p.Topics, ",") }
+
+// Facts returns the loss of a start below the log start, one fact per
+// partition whose committed offset retention deleted: "orders/1: 2 records
+// (offsets 52..53)".
+func (p Position) Facts() []resume.Fact {
+	var out []resume.Fact
+	for _, pp := range p.Partitions {
+		if pp.Committed != nil && *pp.Committed < pp.Start && pp.Offset >= pp.Start {
+			out = append(out, resume.Fact{Label: resume.FactLoss, Text: lossText(pp.Topic, pp.Partition, *pp.Committed, pp.Start)})
+		}
+	}
+	return out
+}
+
+// lossText says which records a partition never reads: from (the offset the
+// old job would have read next) up to, not including, to.
+func lossText(topic string, partition int32, from, to int64) string {
+	n := to - from
+	if n == 1 {
+		return fmt.Sprintf("%s/%d: 1 record (offset %d)", topic, partition, from)
+	}
+	return fmt.Sprintf("%s/%d: %d records (offsets %d..%d)", topic, partition, n, from, to-1)
+}

@@ -42,7 +42,7 @@ func TestMaxGuarantee(t *testing.T) {
 		t.Errorf("err %v\n%s", err, d.Explain())
 	}
 	d, err = (&resume.Chain{Resolvers: []resume.Resolver{r, checkpoint}}).Resolve(context.Background())
-	if d.Chosen == nil || d.Chosen.Resolver != "flink-checkpoints" || resume.Classify(d, err) != resume.ResultFailed {
+	if d.Chosen == nil || d.Chosen.Resolver != "flink-checkpoints" || resume.Classify(d, err) != resume.ResultChosen || !d.Chosen.HasWarning(resume.WarnSourceFailed) {
 		t.Errorf("err %v\n%s", err, d.Explain())
 	}
 }

@@ -152,3 +152,25 @@ func PositionOf(p resume.Position) (*Position, error) {
 func hintText(opts map[string]string) string {
 	return "/*+ OPTIONS(" + resume.HintOptions(opts) + ") */"
 }
+
+// SourceTable returns the table's name (db.table), the source table whose
+// SQL hint the launch options belong to.
+func (p Position) SourceTable() string { return p.TableName }
+
+// Facts returns the lines a report shows beside the launch: the SQL hint,
+// the reset_consumer call that binds the consumer first, and, when the
+// consumer's nextSnapshot had expired, the snapshots it never reads.
+func (p Position) Facts() []resume.Fact {
+	var out []resume.Fact
+	if p.SQLHint != "" {
+		out = append(out, resume.Fact{Label: "sql", Text: p.SQLHint})
+	}
+	if p.ResetConsumerSQL != "" {
+		out = append(out, resume.Fact{Label: "bind", Text: p.ResetConsumerSQL})
+	}
+	if p.ConsumerFile && p.ConsumerNextSnapshot > 0 && p.ConsumerNextSnapshot < p.NextSnapshot && p.ReplayFrom == 0 {
+		out = append(out, resume.Fact{Label: resume.FactLoss, Text: fmt.Sprintf("%s: snapshots %d..%d expired before the consumer read them (earliest now %d)",
+			p.TableName, p.ConsumerNextSnapshot, p.NextSnapshot-1, p.Earliest)})
+	}
+	return out
+}

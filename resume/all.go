@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 	"time"
@@ -150,8 +151,9 @@ func (p Positions) String() string {
 // Launch returns the union of the parts' launches. All has already refused
 // conflicting keys, so the union is well defined. Options of different
 // sources usually belong to different tables' SQL hints (a Paimon table's
-// consumer-id, a Kafka table's scan.startup.mode): a deploy tool that applies
-// hints per table takes each part's own Launch from Parts.
+// consumer-id, a Kafka table's scan.startup.mode): Sources holds each
+// part's options under its table ([SourceTabler], else the part's
+// resolver name), for a deploy tool that applies hints per table.
 func (p Positions) Launch() Launch {
 	l, _ := p.merge()
 	return l
@@ -187,6 +189,19 @@ func (p Positions) merge() (Launch, error) {
 				return l, err
 			}
 		}
+		switch {
+		case len(pl.Sources) > 0:
+			l.Sources = append(l.Sources, pl.Sources...)
+		case len(pl.Options) > 0:
+			table := sourceTable(c.Position)
+			if table == "" {
+				table = c.Resolver
+			}
+			l.Sources = append(l.Sources, SourceOptions{Table: table, Options: maps.Clone(pl.Options)})
+		}
+	}
+	if len(l.Sources) < 2 {
+		l.Sources = nil // one source: Options says it all
 	}
 	return l, nil
 }

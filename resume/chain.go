@@ -32,6 +32,10 @@ type Policy struct {
 	// the failed resolver could have offered; ChooseAnyway chooses among
 	// what was offered.
 	OnFailure FailurePolicy
+	// OnEvent, when set, receives an EventSourceChecked as each resolver
+	// returns (for a progress line, logs or tracing); it must be safe for
+	// concurrent use. It is not recorded in the decision.
+	OnEvent func(Event)
 }
 
 // record returns the policy as a Decision records it: MinGuarantee explicit,
@@ -39,6 +43,7 @@ type Policy struct {
 func (p Policy) record() Policy {
 	p.MinGuarantee = p.minGuarantee()
 	p.Now = nil
+	p.OnEvent = nil
 	return p
 }
 
@@ -98,8 +103,13 @@ var ErrUsage = errors.New("resume: bad chain")
 // each failure on one line, in chain order, and errors.Is / errors.As reach
 // each cause ([Decision.Failed] lists them). With failures, Chosen may still
 // be set: under ChooseAnyway, or when no failed resolver could have offered
-// more than the chosen candidate. The error wraps [ErrNoPosition] only when
-// nothing acceptable was offered and no resolver failed. When ctx ends before
+// more than the chosen candidate; it then carries the warning
+// [WarnSourceFailed]. When nothing was chosen and no resolver failed, the
+// error wraps the sentinel of its [Result] and the resolvers' no-position
+// errors (errors.Is reaches flinkckpt.ErrEmptyLocation, say): [ErrRefused]
+// when candidates were refused by the policy, [ErrIncompatible] when a
+// resolver's snapshots do not fit the new job, and [ErrNoPosition] — only
+// then — when there is nothing to restore (a first deploy). When ctx ends before
 // the decision, nothing is chosen and the error wraps ctx.Err(); resolvers are
 // not called at all if ctx has already ended.
 func (c *Chain) Resolve(ctx context.Context) (*Decision, error) {
@@ -125,6 +135,7 @@ func (c *Chain) Resolve(ctx context.Context) (*Decision, error) {
 		go func() {
 			defer wg.Done()
 			answers[i] = call(ctx, r, names[i], c.Policy.Timeout)
+			emit(c.Policy.OnEvent, Event{Kind: EventSourceChecked, Resolver: names[i], Err: answers[i].err})
 		}()
 	}
 	wg.Wait()
@@ -193,6 +204,13 @@ func (c *Chain) Resolve(ctx context.Context) (*Decision, error) {
 	}
 	if d.Chosen == nil {
 		failures = multierror.Append(failures, nothingChosenError(d, failures == nil))
+	} else if failures != nil {
+		var names []string
+		for _, o := range d.Failed() {
+			names = append(names, o.Resolver)
+		}
+		d.Chosen.Warnings = append(d.Chosen.Warnings, Warnf(WarnSourceFailed,
+			"chosen although %s failed (%s): %s", strings.Join(names, ", "), c.Policy.OnFailure, sourceFailedWhy(c.Policy.OnFailure)))
 	}
 	return d, finish(failures)
 }
@@ -376,23 +394,86 @@ func better(a, b *Candidate) bool {
 }
 
 // nothingChosenError says why nothing was chosen, naming every rejected
-// candidate and every resolver that had nothing. It wraps ErrNoPosition only
-// when noFailures: a failure is never reported as "nothing to offer".
+// candidate and every resolver that had nothing. When noFailures, it wraps
+// the sentinel of its [Result] — [ErrRefused] when a candidate was refused,
+// else [ErrIncompatible] when a resolver's snapshots do not fit the new job,
+// else [ErrNoPosition] — and the no-position errors of the resolvers, so
+// that errors.Is reaches their sentinels (flinkckpt.ErrEmptyLocation,
+// flinkckpt.ErrIncompatible); [ErrNoPosition] only in the last case. A
+// failure is never reported as "nothing to offer".
 func nothingChosenError(d *Decision, noFailures bool) error {
 	var parts []string
+	var causes []error
 	for _, o := range d.Considered {
 		if o.Verdict == VerdictRejected || o.Verdict == VerdictNoPosition {
 			parts = append(parts, o.Resolver+": "+oneLine(o.why()))
+		}
+		if o.Verdict == VerdictNoPosition && o.Err != nil {
+			causes = append(causes, o.Err)
 		}
 	}
 	detail := ""
 	if len(parts) > 0 {
 		detail = " (" + strings.Join(parts, "; ") + ")"
 	}
-	if noFailures {
-		return fmt.Errorf("%w: nothing acceptable was offered%s", ErrNoPosition, detail)
+	if !noFailures {
+		return fmt.Errorf("resume: nothing chosen%s", detail)
 	}
-	return fmt.Errorf("resume: nothing chosen%s", detail)
+	switch d.nothingChosen() {
+	case ResultRefused:
+		return &nothingError{msg: "resume: every candidate was refused by the policy" + detail, sentinel: ErrRefused, causes: causes}
+	case ResultIncompatible:
+		return &nothingError{msg: "resume: no snapshot fits the new job and nothing else was offered" + detail, sentinel: ErrIncompatible, causes: causes}
+	}
+	return &nothingError{msg: "resume: no position: nothing to restore" + detail, sentinel: ErrNoPosition, causes: causes, noPosition: true}
+}
+
+// nothingError is the chain's error when nothing was chosen and nothing
+// failed: errors.Is reaches its sentinel and the resolvers' no-position
+// errors, and [ErrNoPosition] only when noPosition (a first deploy), though
+// every resolver's no-position error wraps it.
+type nothingError struct {
+	msg        string
+	sentinel   error
+	causes     []error
+	noPosition bool
+}
+
+func (e *nothingError) Error() string { return e.msg }
+
+// Is reports whether target is the sentinel or a cause's, never
+// ErrNoPosition unless noPosition.
+func (e *nothingError) Is(target error) bool {
+	if target == ErrNoPosition {
+		return e.noPosition
+	}
+	if target == e.sentinel {
+		return true
+	}
+	for _, c := range e.causes {
+		if errors.Is(c, target) {
+			return true
+		}
+	}
+	return false
+}
+
+// As finds the first cause matching target.
+func (e *nothingError) As(target any) bool {
+	for _, c := range e.causes {
+		if errors.As(c, target) {
+			return true
+		}
+	}
+	return false
+}
+
+// sourceFailedWhy says why a choice stands beside a failure.
+func sourceFailedWhy(p FailurePolicy) string {
+	if p == ChooseAnyway {
+		return "the policy chooses anyway, so a failed source may have held something safer"
+	}
+	return "no failed source could have offered a stronger guarantee than the chosen one"
 }
 
 // finish returns the aggregate error, one line per failure, or nil.

@@ -82,7 +82,7 @@ func TestChainSelection(t *testing.T) {
 			resolvers: []resume.Resolver{static("loss", resume.DataLoss, t0)},
 			want:      []string{"loss=rejected"},
 			wantWhy:   map[string]string{"loss": "data-loss is below the minimum replay"},
-			wantErrIs: resume.ErrNoPosition,
+			wantErrIs: resume.ErrRefused,
 		},
 		{
 			name:      "ExplicitDataLossMinimumAllowsIt",
@@ -122,7 +122,7 @@ func TestChainSelection(t *testing.T) {
 			policy:    resume.Policy{MaxAge: time.Hour},
 			want:      []string{"a=rejected"},
 			wantWhy:   map[string]string{"a": "age unknown"},
-			wantErrIs: resume.ErrNoPosition,
+			wantErrIs: resume.ErrRefused,
 		},
 		{
 			name:      "NoPositionIsNotAFailure",
@@ -354,7 +354,10 @@ func TestAll(t *testing.T) {
 		if c.Guarantee != resume.Replay || !c.At.Equal(t0) {
 			t.Errorf("guarantee %s at %v, want replay at %v", c.Guarantee, c.At, t0)
 		}
-		want := resume.Launch{Options: map[string]string{"scan.startup.mode": "specific-offsets", "consumer-id": "job"}}
+		// The union, and each source table's own options: a hint per table
+		// (a Kafka table refuses a Paimon table's consumer-id).
+		want := resume.Launch{Options: map[string]string{"scan.startup.mode": "specific-offsets", "consumer-id": "job"},
+			Sources: []resume.SourceOptions{{Table: "kafka", Options: map[string]string{"scan.startup.mode": "specific-offsets"}}, {Table: "paimon", Options: map[string]string{"consumer-id": "job"}}}}
 		if diff := cmp.Diff(want, c.Position.Launch()); diff != "" {
 			t.Errorf("launch (-want +got):\n%s", diff)
 		}

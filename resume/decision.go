@@ -111,36 +111,6 @@ func (d *Decision) Failed() []Outcome {
 	return out
 }
 
-// Explain returns the human report: the choice and how to launch from it, its
-// reasons and warnings, then one line per other resolver saying why it lost.
-func (d *Decision) Explain() string {
-	var b strings.Builder
-	if c := d.Chosen; c != nil {
-		fmt.Fprintf(&b, "chosen: %s: %s (%s%s)\n", c.Resolver, positionSummary(c.Position), c.Guarantee, atSuffix(c.At))
-		writeLaunch(&b, "  ", c.Position.Launch())
-		for _, r := range c.Reasons {
-			fmt.Fprintf(&b, "  reason: %s\n", oneLine(r))
-		}
-		for _, w := range c.Warnings {
-			fmt.Fprintf(&b, "  warning: %s [%s]\n", oneLine(w.Text), w.Code)
-		}
-	} else {
-		b.WriteString("chosen: nothing acceptable\n")
-	}
-	first := true
-	for _, o := range d.Considered {
-		if o.Verdict == VerdictChosen {
-			continue
-		}
-		if first {
-			b.WriteString("others:\n")
-			first = false
-		}
-		fmt.Fprintf(&b, "  %s: %s: %s\n", o.Resolver, o.Verdict, oneLine(o.why()))
-	}
-	return b.String()
-}
-
 // why is the outcome's one-line explanation, falling back to its error.
 func (o Outcome) why() string {
 	if o.Why != "" {
@@ -150,21 +120,6 @@ func (o Outcome) why() string {
 		return o.Err.Error()
 	}
 	return ""
-}
-
-// writeLaunch renders l for people: the flink run line, -D configuration, and
-// the source options as a SQL hint body. Resolver packages and tools use it
-// so that every report shows launches the same way.
-func writeLaunch(b *strings.Builder, indent string, l Launch) {
-	if len(l.Args) > 0 {
-		fmt.Fprintf(b, "%srun: flink run %s\n", indent, strings.Join(l.Args, " "))
-	}
-	for _, k := range sortedKeys(l.Config) {
-		fmt.Fprintf(b, "%sconfig: -D%s=%s\n", indent, k, l.Config[k])
-	}
-	if len(l.Options) > 0 {
-		fmt.Fprintf(b, "%soptions: %s\n", indent, HintOptions(l.Options))
-	}
 }
 
 // HintOptions renders source options as the body of a Flink SQL OPTIONS hint,
@@ -195,13 +150,6 @@ func positionSummary(p Position) string {
 		return "<no position>"
 	}
 	return oneLine(p.String())
-}
-
-func atSuffix(t time.Time) string {
-	if t.IsZero() {
-		return ", time unknown"
-	}
-	return ", at " + formatAt(t)
 }
 
 func formatAt(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }

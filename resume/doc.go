@@ -22,8 +22,10 @@
 //		deploy(d.Chosen.Position.Launch()) // e.g. -s s3a://b/ck/<job>/chk-42
 //	case resume.ResultFailed:
 //		// a source could not be read (d.Failed()): fix it, do not deploy
-//	case resume.ResultNothingAcceptable:
-//		// every source answered; nothing meets the policy (a first deploy?)
+//	case resume.ResultNothingToRestore:
+//		// every source answered, empty: a first deploy, or a mistyped prefix
+//	case resume.ResultRefused, resume.ResultIncompatible:
+//		// candidates exist: all lose data (or are too old), or none fits the new job
 //	}
 //	fmt.Print(d.Explain())
 //
@@ -59,6 +61,7 @@
 //	code                                   emitted when
 //	chain.newer-progress                   another resolver shows newer progress than the chosen position
 //	chain.state-starts-empty               the chosen position does not restore operator state
+//	chain.source-failed                    a resolver failed and the candidate was chosen anyway
 //	flink.older-than-broken                newer snapshots completed but are broken: duplicates downstream
 //	flink.older-than-pathless              (no longer emitted: a newest snapshot without Flink path fails)
 //	flink.older-than-unverified            newer snapshots could not be verified: duplicates downstream
@@ -169,8 +172,10 @@
 //
 // [ErrNoPosition] (checked with errors.Is) is what a resolver returns when it
 // honestly found nothing to offer, and what [Chain.Resolve]'s error wraps when
-// nothing acceptable was offered and no resolver failed — never when one
-// failed, as database/sql never returns ErrNoRows for a broken connection.
+// no resolver had anything to offer and none failed (a first deploy) — never
+// when one failed, as database/sql never returns ErrNoRows for a broken
+// connection, and never when candidates were refused ([ErrRefused]) or the
+// snapshots do not fit the new job ([ErrIncompatible]).
 // [ErrUsage] (checked with errors.Is) means the chain itself is wrong: no
 // resolvers, a nil resolver, two resolvers with the same name, a policy value
 // out of range; it is returned before any resolver is asked.
@@ -182,6 +187,12 @@
 // Decision with failures may still have a chosen candidate: under
 // [ChooseAnyway], or when no failed resolver could have offered more.
 // [Classify] turns a decision and its error into one [Result] — chosen,
-// failed, usage, nothing acceptable — that a tool branches on (resumectl
-// exits 0, 1, 2, 3).
+// failed, usage, nothing to restore, refused, incompatible — that a tool
+// branches on (resumectl exits 0, 1, 2, 3, 4, 5: [ExitChosen] …, beside
+// [ExitFormat] 6 and [ExitWarning] 7 of the command line). When nothing was
+// chosen and nothing failed, the chain's error wraps [ErrNoPosition] only
+// for "nothing to restore", [ErrRefused] or [ErrIncompatible] otherwise,
+// and the resolvers' own sentinels (flinkckpt.ErrEmptyLocation,
+// flinkckpt.ErrIncompatible) so that errors.Is needs no walk of
+// Decision.Considered.
 package resume

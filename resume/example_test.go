@@ -42,16 +42,22 @@ func ExampleChain() {
 	fmt.Println("error:", err)
 	fmt.Println("result:", resume.Classify(d, err))
 	// Output:
-	// chosen: flink-checkpoints: chk-42 of job 4b1c (exactly-once, at 2026-11-29T10:00:00Z)
-	//   run: flink run -s s3a://b/ck/4b1c/chk-42
-	//   reason: chk-43: no _metadata
-	//   reason: chk-42: all 122 referenced files present
-	//   warning: paimon-consumer shows newer progress (at 2026-11-29T10:30:00Z) than the chosen position (at 2026-11-29T10:00:00Z): input processed after the chosen position is processed again, and sinks without exactly-once see it twice [chain.newer-progress]
-	// others:
-	//   paimon-consumer: rejected: exact-input is weaker than the chosen exactly-once from flink-checkpoints
-	//   kafka-offsets: failed: broker 127.0.0.1:9092 unreachable
+	// CHOSEN  flink-checkpoints: chk-42 of job 4b1c
+	//         exactly-once, input position at 2026-11-29T10:00:00Z
+	//   run:     flink run -s s3a://b/ck/4b1c/chk-42
+	//   why:     chk-43: no _metadata
+	//   why:     chk-42: all 122 referenced files present
+	//   warning: paimon-consumer shows newer progress (at 2026-11-29T10:30:00Z) than the chosen position
+	//            (at 2026-11-29T10:00:00Z): input processed after the chosen position is processed again,
+	//            and sinks without exactly-once see it twice [chain.newer-progress]
+	//   warning: chosen although kafka-offsets failed (block-weaker): no failed source could have offered
+	//            a stronger guarantee than the chosen one [chain.source-failed]
+	// OTHERS
+	//   paimon-consumer  rejected (exact-input): exact-input is weaker than the chosen exactly-once from
+	//                      flink-checkpoints
+	//   kafka-offsets    failed: broker 127.0.0.1:9092 unreachable
 	// error: kafka-offsets: broker 127.0.0.1:9092 unreachable
-	// result: failed
+	// result: chosen
 }
 
 // The default is to fail closed: the checkpoint store answers 503, so the
@@ -76,18 +82,22 @@ func ExampleChain_failClosed() {
 	r := resume.Classify(d, err)
 	fmt.Println("result:", r, "exit", r.ExitCode())
 	// Output:
-	// chosen: nothing acceptable
-	// others:
-	//   flink-checkpoints: failed: list ck/: 503 Service Unavailable
-	//   kafka-offsets: rejected: blocked: flink-checkpoints failed and could have offered exactly-once
+	// CHOSEN  nothing acceptable
+	// OTHERS
+	//   flink-checkpoints  failed: list ck/: 503 Service Unavailable
+	//   kafka-offsets      rejected (replay): blocked: flink-checkpoints failed and could have offered
+	//                        exactly-once
+	//                      offered orders: partition:0,offset:42 (group job-1)
+	//                      why: group job-1 committed offsets
 	// no position: false
 	// failed: flink-checkpoints
 	// result: failed exit 1
 }
 
 // ChooseAnyway takes the partial choice instead: the best of what was
-// offered. The failure is still an error and the result is still "failed",
-// so a tool that deploys it does so on purpose.
+// offered. The failure is still an error, and the chosen candidate carries
+// the warning chain.source-failed (the result is "chosen"), so a gate that
+// must not deploy past a failure fails on that code.
 func ExampleChain_chooseAnyway() {
 	at := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
 	checkpoints := resumetest.Failing("flink-checkpoints", errors.New("list ck/: 503 Service Unavailable"))
@@ -107,7 +117,7 @@ func ExampleChain_chooseAnyway() {
 	// Output:
 	// chosen: kafka-offsets replay
 	// error: flink-checkpoints: list ck/: 503 Service Unavailable
-	// result: failed
+	// result: chosen
 }
 
 // All makes one candidate for a job that reads two sources: it is only as

@@ -180,8 +180,20 @@ func TestFailurePolicy(t *testing.T) {
 						t.Errorf("%s: why = %q, want %q", o.Resolver, o.Why, w)
 					}
 				}
-				if got := resume.Classify(d, err); got != run.want.result {
-					t.Errorf("Classify = %s, want %s (err %v)", got, run.want.result, err)
+				want := run.want.result
+				if d.Chosen != nil && len(d.Failed()) > 0 {
+					// A choice beside a failure is a choice (exit 0): it
+					// says so with chain.source-failed, for a gate that
+					// fails on it.
+					want = resume.ResultChosen
+					if !d.Chosen.HasWarning(resume.WarnSourceFailed) {
+						t.Errorf("chosen beside a failure without %s: %v", resume.WarnSourceFailed, d.Chosen.Warnings)
+					}
+				} else if d.Chosen != nil && d.Chosen.HasWarning(resume.WarnSourceFailed) {
+					t.Errorf("%s without a failure", resume.WarnSourceFailed)
+				}
+				if got := resume.Classify(d, err); got != want {
+					t.Errorf("Classify = %s, want %s (err %v)", got, want, err)
 				}
 				if len(d.Failed()) > 0 && errors.Is(err, resume.ErrNoPosition) {
 					t.Errorf("err = %v: resolvers failed, so not ErrNoPosition", err)
@@ -202,6 +214,7 @@ func TestFailurePolicy(t *testing.T) {
 // returns ErrNoRows for a broken connection.
 func TestChainErrNoPosition(t *testing.T) {
 	empty := resumetest.Failing("flink-savepoints", fmt.Errorf("no savepoints under sp/: %w", resume.ErrNoPosition))
+	incompatible := resumetest.Failing("flink-checkpoints", fmt.Errorf("chk-3 drops state: %w", errors.Join(resume.ErrNoPosition, resume.ErrIncompatible)))
 	for _, tc := range []struct {
 		name      string
 		resolvers []resume.Resolver
@@ -209,8 +222,10 @@ func TestChainErrNoPosition(t *testing.T) {
 		wantIs    bool
 		wantClass resume.Result
 	}{
-		{"NothingOfferedNoFailure", []resume.Resolver{empty}, resume.Policy{}, true, resume.ResultNothingAcceptable},
-		{"RejectedNoFailure", []resume.Resolver{empty, static("kafka-offsets", resume.DataLoss, t0)}, resume.Policy{}, true, resume.ResultNothingAcceptable},
+		{"NothingOfferedNoFailure", []resume.Resolver{empty}, resume.Policy{}, true, resume.ResultNothingToRestore},
+		{"RejectedNoFailure", []resume.Resolver{empty, static("kafka-offsets", resume.DataLoss, t0)}, resume.Policy{}, false, resume.ResultRefused},
+		{"TooOld", []resume.Resolver{static("kafka-offsets", resume.Replay, t0)}, resume.Policy{MaxAge: time.Hour, Now: func() time.Time { return t0.Add(2 * time.Hour) }}, false, resume.ResultRefused},
+		{"Incompatible", []resume.Resolver{incompatible, empty}, resume.Policy{}, false, resume.ResultIncompatible},
 		{"NothingOfferedAndAFailure", []resume.Resolver{empty, down("kafka-offsets", resume.Replay)}, resume.Policy{}, false, resume.ResultFailed},
 		{"RejectedAndAFailureChooseAnyway", []resume.Resolver{static("kafka-a", resume.DataLoss, t0), down("kafka-b", resume.Replay)}, resume.Policy{OnFailure: resume.ChooseAnyway}, false, resume.ResultFailed},
 		{"Blocked", []resume.Resolver{down("flink-checkpoints", resume.ExactlyOnce), static("kafka-offsets", resume.Replay, t0)}, resume.Policy{}, false, resume.ResultFailed},
@@ -226,6 +241,18 @@ func TestChainErrNoPosition(t *testing.T) {
 			}
 			if got := resume.Classify(d, err); got != tc.wantClass {
 				t.Errorf("Classify = %s, want %s", got, tc.wantClass)
+			}
+			// The decision alone (as read back from its document)
+			// classifies the same way.
+			if got := resume.Classify(d, nil); got != tc.wantClass && tc.wantClass != resume.ResultFailed {
+				t.Errorf("Classify(d, nil) = %s, want %s", got, tc.wantClass)
+			}
+			sentinel := map[resume.Result]error{resume.ResultRefused: resume.ErrRefused, resume.ResultIncompatible: resume.ErrIncompatible, resume.ResultNothingToRestore: resume.ErrNoPosition}[tc.wantClass]
+			if sentinel != nil && !errors.Is(err, sentinel) {
+				t.Errorf("err %q does not wrap %v", err, sentinel)
+			}
+			if tc.wantClass != resume.ResultNothingToRestore && (errors.Is(err, resume.ErrRefused) && errors.Is(err, resume.ErrIncompatible)) {
+				t.Errorf("err %q wraps two sentinels", err)
 			}
 		})
 	}
@@ -304,6 +331,8 @@ func TestClassify(t *testing.T) {
 	chosen := &resume.Decision{Chosen: &resume.Candidate{}, Considered: []resume.Outcome{{Resolver: "a", Verdict: resume.VerdictChosen}}}
 	partial := &resume.Decision{Chosen: &resume.Candidate{}, Considered: []resume.Outcome{{Resolver: "a", Verdict: resume.VerdictChosen}, {Resolver: "b", Verdict: resume.VerdictFailed, Err: errors.New("x")}}}
 	nothing := &resume.Decision{Considered: []resume.Outcome{{Resolver: "a", Verdict: resume.VerdictNoPosition}}}
+	refused := &resume.Decision{Considered: []resume.Outcome{{Resolver: "a", Verdict: resume.VerdictRejected, Candidate: &resume.Candidate{Guarantee: resume.DataLoss}}}}
+	failed := &resume.Decision{Considered: []resume.Outcome{{Resolver: "a", Verdict: resume.VerdictRejected, Candidate: &resume.Candidate{}}, {Resolver: "b", Verdict: resume.VerdictFailed, Err: errors.New("x")}}}
 	for _, tc := range []struct {
 		name string
 		d    *resume.Decision
@@ -312,15 +341,20 @@ func TestClassify(t *testing.T) {
 		exit int
 	}{
 		{"Chosen", chosen, nil, resume.ResultChosen, 0},
+		{"ChosenWithAFailure", partial, errors.New("b: x"), resume.ResultChosen, 0},
+		{"NothingToRestore", nothing, fmt.Errorf("%w: nothing", resume.ErrNoPosition), resume.ResultNothingToRestore, 3},
+		{"Refused", refused, fmt.Errorf("%w: loss", resume.ErrRefused), resume.ResultRefused, 4},
+		{"RefusedReadBack", refused, nil, resume.ResultRefused, 4},
+		{"Incompatible", nothing, fmt.Errorf("%w: drops state", resume.ErrIncompatible), resume.ResultIncompatible, 5},
+		{"NothingChosenFailed", failed, errors.New("b: x"), resume.ResultFailed, 1},
 		// The decision alone says a resolver failed: with no error beside
 		// it (and with one that reads as "nothing to offer") only the
 		// failed outcome makes this a failure, so the rule is what is tested.
-		{"ChosenWithAFailure", partial, nil, resume.ResultFailed, 1},
-		{"ChosenWithAFailureNoPositionError", partial, fmt.Errorf("%w: b", resume.ErrNoPosition), resume.ResultFailed, 1},
-		{"NothingAcceptable", nothing, fmt.Errorf("%w: nothing", resume.ErrNoPosition), resume.ResultNothingAcceptable, 3},
+		{"NothingChosenFailedNoError", failed, nil, resume.ResultFailed, 1},
+		{"NothingChosenFailedNoPositionError", failed, fmt.Errorf("%w: b", resume.ErrNoPosition), resume.ResultFailed, 1},
 		{"ContextEnded", nothing, context.Canceled, resume.ResultFailed, 1},
 		{"Usage", &resume.Decision{}, fmt.Errorf("%w: empty", resume.ErrUsage), resume.ResultUsage, 2},
-		{"NilDecisionNoPosition", nil, resume.ErrNoPosition, resume.ResultNothingAcceptable, 3},
+		{"NilDecisionNoPosition", nil, resume.ErrNoPosition, resume.ResultNothingToRestore, 3},
 		{"NilDecisionOtherError", nil, errors.New("boom"), resume.ResultFailed, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -189,7 +189,7 @@ func TestDecisionGoldenReadsBackByteIdentical(t *testing.T) {
 	if !d.Chosen.HasWarning(resume.WarnNewerProgress) {
 		t.Errorf("warning codes lost: %+v", d.Chosen.Warnings)
 	}
-	if r := resume.Classify(&d, nil); len(d.Failed()) != 1 || r != resume.ResultFailed {
+	if r := resume.Classify(&d, nil); len(d.Failed()) != 1 || r != resume.ResultChosen {
 		t.Errorf("read-back decision: failed %v, result %s", d.Failed(), r)
 	}
 }

@@ -34,6 +34,21 @@ type Launch struct {
 	// Options holds source table or connector options (SQL hints), e.g.
 	// consumer-id and scan.snapshot-id.
 	Options map[string]string `json:"options"`
+	// Sources, when the launch starts more than one source table, holds
+	// each table's own options (Options is then their union, when no key
+	// collides): each goes into its own table's SQL hint, never all into
+	// one — a Kafka table refuses a Paimon table's consumer-id. Omitted
+	// for a launch of one source.
+	Sources []SourceOptions `json:"sources,omitempty"`
+}
+
+// SourceOptions are the options of one source table of a [Launch].
+type SourceOptions struct {
+	// Table names the source table or what it reads: a Paimon table
+	// (db.table), a Kafka topic, a MySQL CDC source's operator uid.
+	Table string `json:"table"`
+	// Options are the table's SQL hint options.
+	Options map[string]string `json:"options"`
 }
 
 // The Flink configuration keys of a restore path: ConfigStateRecoveryPath
@@ -101,6 +116,9 @@ func (l Launch) clone() Launch {
 	}
 	if out.Options == nil {
 		out.Options = map[string]string{}
+	}
+	for _, so := range l.Sources {
+		out.Sources = append(out.Sources, SourceOptions{Table: so.Table, Options: maps.Clone(so.Options)})
 	}
 	return out
 }

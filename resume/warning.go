@@ -43,4 +43,10 @@ const (
 	// WarnStateStartsEmpty: the chosen position does not restore operator
 	// state (anything below exactly-once).
 	WarnStateStartsEmpty = "chain.state-starts-empty"
+	// WarnSourceFailed: a resolver failed and the candidate was chosen
+	// anyway, because the failed resolver could not have offered a
+	// stronger guarantee or the policy is ChooseAnyway. Decision.Failed
+	// lists the failures; a gate that must not deploy past any failure
+	// fails on this code (resumectl --fail-on-warning chain.source-failed).
+	WarnSourceFailed = "chain.source-failed"
 )

@@ -69,8 +69,8 @@ func run(w io.Writer) error {
 		return err
 	}
 	d, err = (&resume.Chain{Resolvers: []resume.Resolver{committed}, Policy: resume.Policy{Now: now}}).Resolve(ctx)
-	if !errors.Is(err, resume.ErrNoPosition) {
-		return fmt.Errorf("after retention: want no acceptable position, got %v", err)
+	if !errors.Is(err, resume.ErrRefused) {
+		return fmt.Errorf("after retention: want the candidate refused for data loss, got %v", err)
 	}
 	fmt.Fprintf(w, "after retention: nothing acceptable: %s\n", d.Considered[0].Why)
 	for _, r := range d.Considered[0].Candidate.Reasons {

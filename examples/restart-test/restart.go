@@ -25,8 +25,15 @@ import (
 type Start struct {
 	// FlinkArgs go to flink run (e.g. -s <checkpoint>).
 	FlinkArgs []string
-	// SourceHint goes into the job's SQL, after the source table's name.
+	// SourceHint goes into the job's SQL, after the source table's name,
+	// when the start covers one source table.
 	SourceHint string
+	// SourceHints, when the start covers several source tables (a Paimon
+	// table and a Kafka topic started together), holds each table's own
+	// hint by table name: one hint for all would put a Paimon option on
+	// the Kafka table, which the Kafka connector refuses. SourceHint is
+	// then empty.
+	SourceHints map[string]string
 	// Because is the one-line explanation for the deploy log.
 	Because string
 }
@@ -39,7 +46,8 @@ type Start struct {
 // checkpoint store cannot be read, the consumer is not used in its place —
 // a checkpoint nobody could see may have restored the job's state — and Plan
 // refuses to start, saying which source failed. Its error wraps
-// resume.ErrNoPosition only when every source answered and none was safe.
+// resume.ErrRefused when candidates were offered and none was safe, and
+// resume.ErrNoPosition only when every source answered with nothing.
 func Plan(ctx context.Context, sources ...resume.Resolver) (*Start, error) {
 	chain := &resume.Chain{Resolvers: sources, Policy: resume.Policy{MinGuarantee: resume.ExactInput}}
 	d, err := chain.Resolve(ctx)
@@ -52,7 +60,13 @@ func Plan(ctx context.Context, sources ...resume.Resolver) (*Start, error) {
 	}
 	l := d.Chosen.Position.Launch()
 	s := &Start{FlinkArgs: l.Args, Because: fmt.Sprintf("%s: %s (%s)", d.Chosen.Resolver, d.Chosen.Position, d.Chosen.Guarantee)}
-	if len(l.Options) > 0 {
+	switch {
+	case len(l.Sources) > 0:
+		s.SourceHints = map[string]string{}
+		for _, so := range l.Sources {
+			s.SourceHints[so.Table] = "/*+ OPTIONS(" + resume.HintOptions(so.Options) + ") */"
+		}
+	case len(l.Options) > 0:
 		s.SourceHint = "/*+ OPTIONS(" + resume.HintOptions(l.Options) + ") */"
 	}
 	if err != nil {

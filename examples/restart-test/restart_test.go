@@ -82,7 +82,7 @@ func TestPlan(t *testing.T) {
 		{
 			name:     "ExpiredConsumerIsRefused",
 			expireTo: 8, // the consumer still needs snapshot 6
-			wantErr:  resume.ErrNoPosition,
+			wantErr:  resume.ErrRefused,
 		},
 		{
 			// The checkpoint store answers errors: the consumer is not
@@ -149,7 +149,7 @@ func TestPlanWithFixedSources(t *testing.T) {
 		Position: resumetest.Position{PositionKind: "kafka-offsets", Summary: "orders from committed offsets"}, Guarantee: resume.Replay,
 		Reasons: []string{"committed offsets"},
 	})
-	if _, err := Plan(ctx, replay); !errors.Is(err, resume.ErrNoPosition) {
+	if _, err := Plan(ctx, replay); !errors.Is(err, resume.ErrRefused) || errors.Is(err, resume.ErrNoPosition) {
 		t.Errorf("replay accepted: err = %v", err)
 	}
 	exact := resumetest.Static("consumer", resume.Candidate{
@@ -189,5 +189,33 @@ func TestSourcesKeepTheContract(t *testing.T) {
 		for _, err := range resumetest.CheckResolver(context.Background(), r) {
 			t.Error(err)
 		}
+	}
+}
+
+// TestPlanHintPerTable: a Paimon table and a Kafka topic started together
+// (resume.All) get one hint each, named by table; one hint with both
+// tables' options would put consumer-id on the Kafka table, which its
+// connector refuses.
+func TestPlanHintPerTable(t *testing.T) {
+	paimon := resumetest.Static("paimon-consumer", resume.Candidate{
+		Position: resumetest.Position{PositionKind: "paimon-snapshot", Summary: "snapshot 6",
+			Start: resume.Launch{Options: map[string]string{"consumer-id": "orders-job"}}},
+		Guarantee: resume.ExactInput, Reasons: []string{"consumer file"},
+	})
+	kafka := resumetest.Static("kafka-offsets", resume.Candidate{
+		Position: resumetest.Position{PositionKind: "kafka-offsets", Summary: "orders",
+			Start: resume.Launch{Options: map[string]string{"scan.startup.mode": "specific-offsets"}}},
+		Guarantee: resume.ExactInput, Reasons: []string{"offsets"},
+	})
+	got, err := Plan(context.Background(), resume.All("both", paimon, kafka))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"paimon-consumer": "/*+ OPTIONS('consumer-id'='orders-job') */",
+		"kafka-offsets":   "/*+ OPTIONS('scan.startup.mode'='specific-offsets') */",
+	}
+	if diff := cmp.Diff(want, got.SourceHints); diff != "" || got.SourceHint != "" {
+		t.Errorf("hints (-want +got):\n%s\none hint: %q", diff, got.SourceHint)
 	}
 }

@@ -57,18 +57,25 @@ func readmeSnippet(ctx context.Context, bucket *blob.Bucket, client *kgo.Client)
 		Policy: resume.Policy{MaxAge: 7 * 24 * time.Hour, Timeout: time.Minute},
 	}
 	d, err := chain.Resolve(ctx) // d is never nil: store json.Marshal(d), the resumekit.decision/v1 record
-	if d.Chosen == nil {
-		if errors.Is(err, resume.ErrNoPosition) {
-			// Every source answered and none had an acceptable position (a first
-			// deploy, or all too old): starting empty is a decision to make on purpose.
-			return startEmptyIfIntended(d.Explain())
-		}
+	switch resume.Classify(d, err) {
+	case resume.ResultChosen:
+	case resume.ResultNothingToRestore:
+		// Every source answered, empty (errors.Is(err, resume.ErrNoPosition)): a first
+		// deploy, or a mistyped prefix (flinkckpt.ErrEmptyLocation). Starting empty
+		// is a decision to make on purpose.
+		return startEmptyIfIntended(d.Explain())
+	case resume.ResultRefused, resume.ResultIncompatible:
+		// Candidates exist, but each loses data or is too old (resume.ErrRefused),
+		// or no snapshot fits the new job (resume.ErrIncompatible): d.Explain() says why.
+		return fmt.Errorf("no safe restart position: %w", err)
+	default:
 		// A source failed (d.Failed() says which, with its error) and blocked the
 		// weaker candidates, or ctx ended: do not start; retry or page someone.
 		return fmt.Errorf("no restart position: %w", err)
 	}
 	for _, o := range d.Failed() {
-		// Failed, but could not have offered anything safer than the choice.
+		// Failed, but could not have offered anything safer than the choice
+		// (the candidate carries the warning chain.source-failed).
 		log.Printf("%s failed: %v", o.Resolver, o.Err)
 	}
 	if d.Chosen.HasWarning(flinkckpt.WarnOlderThanBroken) {

@@ -110,3 +110,30 @@ func TestReadmeTour(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeFirstSteps: the README says how the tour's bare resumectl gets
+// on the PATH (go install ./examples/resumectl from the clone, or go run)
+// before the tour's first command, and that path is this main package.
+func TestReadmeFirstSteps(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	install := strings.Index(text, "go install ./examples/resumectl")
+	first := strings.Index(text, "$ resumectl ")
+	if install < 0 || first < 0 || install > first || !strings.Contains(text[:first], "go run ./examples/resumectl") {
+		t.Errorf("the README does not say go install ./examples/resumectl (or go run) before the tour's first command")
+	}
+	if _, err := os.Stat("main.go"); err != nil || !strings.HasSuffix(filepath.ToSlash(mustAbs(t, ".")), "/examples/resumectl") {
+		t.Errorf("./examples/resumectl is not this package: %v", err)
+	}
+}
+
+func mustAbs(t *testing.T, p string) string {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}

@@ -237,7 +237,7 @@ func (x *resolution) paimon(ctx context.Context, label string, s *sourcestate.So
 			x.grade(resume.DataLoss)
 			x.warn(WarnDataLoss, "data loss: Paimon source %s: snapshots %d..%d of %s expired before the job read them; the read starts at the earliest readable id %d",
 				label, pp.NextSnapshot, earliest-1, t.SQLName(), earliest)
-			st.NextSnapshot = earliest
+			st.NextSnapshot, st.Expired = earliest, pp.NextSnapshot
 		}
 		x.reason("Paimon source %s: table %s holds snapshots %d..%d", label, t.SQLName(), earliest, latest)
 		out.Checked = true

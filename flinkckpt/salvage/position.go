@@ -82,6 +82,10 @@ type PaimonStart struct {
 	// Earliest and Latest are the live table's readable range when checked.
 	Earliest *int64 `json:"earliest,omitempty"`
 	Latest   *int64 `json:"latest,omitempty"`
+	// Expired, when not 0, is the next snapshot the snapshot recorded when
+	// it had expired: snapshots Expired..NextSnapshot-1 are never read
+	// (NextSnapshot was moved up to the earliest readable id).
+	Expired int64 `json:"expired,omitempty"`
 	// ConsumerID and ResetConsumerSQL bind a consumer at NextSnapshot.
 	ConsumerID       string `json:"consumer_id,omitempty"`
 	ResetConsumerSQL string `json:"reset_consumer_sql,omitempty"`
@@ -239,7 +243,61 @@ func (p Position) Launch() resume.Launch {
 	if len(opts) == 0 {
 		return resume.Launch{}
 	}
-	return resume.Launch{Options: maps.Clone(opts)}
+	l := resume.Launch{Options: maps.Clone(opts)}
+	if len(p.Sources) > 1 {
+		for _, s := range p.Sources {
+			if len(s.Options) > 0 {
+				l.Sources = append(l.Sources, resume.SourceOptions{Table: s.table(), Options: maps.Clone(s.Options)})
+			}
+		}
+		if len(l.Sources) < 2 {
+			l.Sources = nil
+		}
+	}
+	return l
+}
+
+// table names the source table a source's options belong to: its Kafka
+// topic(s), its Paimon table, else its uid or operator id.
+func (s Source) table() string {
+	var topics []string
+	for _, k := range s.Kafka {
+		if len(topics) == 0 || topics[len(topics)-1] != k.Topic {
+			topics = append(topics, k.Topic)
+		}
+	}
+	switch {
+	case len(topics) > 0:
+		return strings.Join(topics, ",")
+	case s.Paimon != nil && s.Paimon.Table != "":
+		return s.Paimon.Table
+	case s.UID != "":
+		return s.UID
+	}
+	return string(s.Kind) + " " + s.OperatorID
+}
+
+// Facts returns what a start at the salvaged positions never reads: Kafka
+// records below today's log start ("orders/1: 2 records (offsets
+// 52..53)") and Paimon snapshots that expired.
+func (p Position) Facts() []resume.Fact {
+	var out []resume.Fact
+	for _, s := range p.Sources {
+		for _, k := range s.Kafka {
+			if k.Lost > 0 {
+				text := fmt.Sprintf("%s/%d: %d records (offsets %d..%d)", k.Topic, k.Partition, k.Lost, k.Offset, k.Offset+k.Lost-1)
+				if k.Lost == 1 {
+					text = fmt.Sprintf("%s/%d: 1 record (offset %d)", k.Topic, k.Partition, k.Offset)
+				}
+				out = append(out, resume.Fact{Label: resume.FactLoss, Text: text})
+			}
+		}
+		if ps := s.Paimon; ps != nil && ps.Expired > 0 && ps.Expired < ps.NextSnapshot {
+			out = append(out, resume.Fact{Label: resume.FactLoss, Text: fmt.Sprintf("%s: snapshots %d..%d expired before the job read them (the read starts at %d)",
+				s.table(), ps.Expired, ps.NextSnapshot-1, ps.NextSnapshot)})
+		}
+	}
+	return out
 }
 
 // MarshalJSON encodes the position with its arrays never null.

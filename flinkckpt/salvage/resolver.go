@@ -146,6 +146,10 @@ func NewResolver(bucket *blob.Bucket, prefix string, opts *Options) (*Resolver, 
 		return nil, fmt.Errorf("salvage: consumer id %s contains '/', '\\\\', '..' or control characters", redact.Quote(o.PaimonConsumer))
 	}
 	r.from = o.From
+	if fr, ok := o.From.(*flinkckpt.Resolver); ok && fr.RejectsIncompatible() && o.Snapshot == "" {
+		return nil, fmt.Errorf("salvage: From is %s, a flinkckpt.Resolver that checks the new job: it never offers a snapshot the job cannot restore, which is the one to salvage, so salvage would never have a position: %w",
+			fr.Name(), ErrFromChecksJob)
+	}
 	if r.from == nil && o.Snapshot == "" {
 		fo := r.flink
 		// The window is watched once, below, whichever way the snapshot
@@ -340,6 +344,12 @@ func (r *Resolver) snapshot(ctx context.Context) (key string, at int, why string
 		// savepoint without a Flink root is read by its key.
 		return noPath.Key, noPath.Location, fmt.Sprintf("snapshot chosen by %s: %s (no Flink path without a Flink root: salvage needs none, it reads the snapshot by key)",
 			r.from.Name(), noPath.Key), nil
+	}
+	if errors.Is(err, flinkckpt.ErrIncompatible) {
+		// A From (wrapping a flinkckpt.Resolver) that rejects what the new
+		// job cannot restore passed over the very snapshot to salvage: a
+		// setup error, never a silent "no position".
+		return "", 0, "", fmt.Errorf("salvage: %s offered no snapshot because the new job restores none of them (%s): %w", r.from.Name(), strings.ReplaceAll(err.Error(), "\n", "; "), ErrFromChecksJob)
 	}
 	if err != nil {
 		return "", 0, "", fmt.Errorf("salvage: choose the snapshot: %w", err)

@@ -42,7 +42,7 @@ func ExampleNewPatch() {
 	//   "spec": {
 	//     "job": {
 	//       "initialSavepointPath": "s3a://b/ck/4b1c/chk-42",
-	//       "savepointRedeployNonce": 5560505763603326933
+	//       "savepointRedeployNonce": 3063823428134869
 	//     },
 	//     "flinkConfiguration": {
 	//       "execution.state-recovery.claim-mode": "NO_CLAIM"

@@ -3,13 +3,18 @@ package k8s
 import (
 	"crypto/sha256"
 	"encoding/binary"
-	"math"
 	"time"
 
 	"github.com/resumekit/resumekit/resume"
 )
 
-// Nonce returns the savepointRedeployNonce for c: a positive int64 taken from
+// MaxNonce is the largest nonce [Nonce] returns, 2^53-1: a JSON number that
+// jq, JavaScript and every float64 reader read exactly, so a script that
+// compares or stores the nonce never rounds it into another.
+const MaxNonce = 1<<53 - 1
+
+// Nonce returns the savepointRedeployNonce for c: a positive integer of at
+// most 53 bits ([MaxNonce]) taken from
 // the SHA-256 of the position's kind, its restore path and its time (At, as
 // RFC 3339 in UTC; empty when unknown). It is the same for the same position
 // on every run and in every process — re-applying the patch of the same
@@ -33,7 +38,7 @@ func Nonce(c *resume.Candidate) int64 {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
 	}
-	n := int64(binary.BigEndian.Uint64(h.Sum(nil)[:8]) & math.MaxInt64)
+	n := int64(binary.BigEndian.Uint64(h.Sum(nil)[:8]) & MaxNonce)
 	if n == 0 {
 		return 1
 	}

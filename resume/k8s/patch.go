@@ -3,8 +3,14 @@
 // or a FlinkSessionJob) from the chosen checkpoint or savepoint:
 // spec.job.initialSavepointPath, a new spec.job.savepointRedeployNonce (the
 // operator redeploys from initialSavepointPath whenever the nonce changes,
-// FLINK-33763), and the launch's other Flink configuration in
-// spec.flinkConfiguration. resumectl's --format k8s prints it; an operator
+// FLINK-33763: flink-kubernetes-operator 1.8.0 and later honour
+// savepointRedeployNonce; older operators ignore the field and do not
+// redeploy), the launch's other Flink configuration in
+// spec.flinkConfiguration, and the chosen candidate's warnings as
+// annotations ([AnnotationWarningCodes], [AnnotationWarnings]). The patch
+// sets neither spec.job.state nor spec.job.upgradeMode: the redeploy
+// restores initialSavepointPath whatever the upgrade mode, and a suspended
+// job stays suspended until its state is set to running. resumectl's --format k8s prints it; an operator
 // written in Go builds the same patch with [NewPatch]:
 //
 //	d, err := chain.Resolve(ctx)
@@ -33,6 +39,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"strings"
 
 	"github.com/resumekit/resumekit/resume"
 )
@@ -51,7 +58,25 @@ var ErrStateless = errors.New("k8s: the position restores no checkpoint or savep
 // Patch is a JSON merge patch (RFC 7386) for a FlinkDeployment or a
 // FlinkSessionJob. Marshal it with encoding/json.
 type Patch struct {
-	Spec Spec `json:"spec"`
+	// Metadata carries the chosen candidate's warnings as annotations;
+	// omitted when it has none.
+	Metadata *Metadata `json:"metadata,omitempty"`
+	Spec     Spec      `json:"spec"`
+}
+
+// Annotation keys the patch sets on the resource when the chosen candidate
+// has warnings: AnnotationWarningCodes their codes, comma-separated
+// (flink.older-than-broken,chain.source-failed), AnnotationWarnings one
+// line per warning ("[code] text"). A merge patch replaces their old
+// values, so they always describe the last redeploy.
+const (
+	AnnotationWarningCodes = "resumekit.io/warning-codes"
+	AnnotationWarnings     = "resumekit.io/warnings"
+)
+
+// Metadata is the part of the resource's metadata the patch sets.
+type Metadata struct {
+	Annotations map[string]string `json:"annotations"`
 }
 
 // Spec is the part of the resource's spec the patch sets.
@@ -121,6 +146,16 @@ func NewPatch(c *resume.Candidate, opts *Options) (*Patch, error) {
 	}
 	if len(conf) > 0 {
 		p.Spec.FlinkConfiguration = conf
+	}
+	if len(c.Warnings) > 0 {
+		codes, lines := make([]string, len(c.Warnings)), make([]string, len(c.Warnings))
+		for i, w := range c.Warnings {
+			codes[i], lines[i] = w.Code, "["+w.Code+"] "+w.Text
+		}
+		p.Metadata = &Metadata{Annotations: map[string]string{
+			AnnotationWarningCodes: strings.Join(codes, ","),
+			AnnotationWarnings:     strings.Join(lines, "\n"),
+		}}
 	}
 	return p, nil
 }

@@ -3,6 +3,7 @@ package k8s_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -135,7 +136,12 @@ func TestNewPatch(t *testing.T) {
 // from the decision document; it changes when the position changes.
 func TestNonce(t *testing.T) {
 	c := checkpoint(chk42, t0, nil)
-	const want = int64(5560505763603326933) // SHA-256 of the identity, checked independently
+	// SHA-256 of the identity, checked independently, its low 53 bits (jq
+	// and JavaScript read the number exactly): 5560505763603326933 & (2^53-1).
+	const want = int64(3063823428134869)
+	if want > k8s.MaxNonce || float64(want) != float64(int64(float64(want))) {
+		t.Fatalf("nonce %d does not survive a float64 reader", want)
+	}
 	if got := k8s.Nonce(c); got != want {
 		t.Errorf("Nonce = %d, want %d: the nonce of a fixed position must never change (it would redeploy every job on upgrade)", got, want)
 	}
@@ -209,4 +215,37 @@ func must(p *k8s.Patch, err error) *k8s.Patch {
 		panic(err)
 	}
 	return p
+}
+
+// TestNonceFitsFloat64: every nonce is at most 2^53-1, so a JSON reader that
+// reads numbers as float64 (jq, JavaScript) reads it exactly.
+func TestNonceFitsFloat64(t *testing.T) {
+	for i := range 2000 {
+		c := checkpoint(fmt.Sprintf("s3a://b/ck/4b1c/chk-%d", i), t0.Add(time.Duration(i)*time.Second), nil)
+		n := k8s.Nonce(c)
+		if n <= 0 || n > k8s.MaxNonce || int64(float64(n)) != n {
+			t.Fatalf("Nonce = %d: not in 1..2^53-1", n)
+		}
+	}
+}
+
+// TestPatchWarningAnnotations: the chosen candidate's warnings travel with
+// the patch, as annotations, codes first.
+func TestPatchWarningAnnotations(t *testing.T) {
+	c := checkpoint(chk42, t0, nil)
+	c.Warnings = []resume.Warning{{Code: "flink.older-than-broken", Text: "older snapshot chosen"}, {Code: "chain.source-failed", Text: "kafka failed"}}
+	p, err := k8s.NewPatch(c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := json.Marshal(p)
+	want := `{"metadata":{"annotations":{"resumekit.io/warning-codes":"flink.older-than-broken,chain.source-failed","resumekit.io/warnings":"[flink.older-than-broken] older snapshot chosen\n[chain.source-failed] kafka failed"}},"spec":`
+	if !strings.HasPrefix(string(body), want) {
+		t.Errorf("patch = %s\nwant prefix %s", body, want)
+	}
+	c.Warnings = nil
+	p, _ = k8s.NewPatch(c, nil)
+	if body, _ := json.Marshal(p); strings.Contains(string(body), "metadata") {
+		t.Errorf("a candidate without warnings: %s", body)
+	}
 }

@@ -20,7 +20,9 @@
 // secret keys contain "/") is masked whole, where url.Parse fails or splits
 // it — and the value of every query parameter whose name contains, in any
 // case, one of: secret, key, token, password, passwd, pwd, credential, sig,
-// sas. A URL given as a query value (endpoint=http://user:pw@host),
+// sas — but for the list limits and cursors of storage APIs that only look
+// like one (max-keys, key-marker, continuation-token, pageToken; see
+// [IsSecretParam]), which stay readable. A URL given as a query value (endpoint=http://user:pw@host),
 // percent-encoded or not, has its own secrets masked the same way (a
 // percent-encoded one whole). Where a URL reads two ways (a raw "?" in a
 // password, or an "@host/" in a query value), what either reading calls a
@@ -64,10 +66,26 @@ const MinKnownSecret = 8
 // secret.
 var secretWords = []string{"secret", "key", "token", "password", "passwd", "pwd", "credential", "sig", "sas"}
 
+// notSecret are the query parameters of storage APIs whose names contain a
+// secret word but whose values are none: list limits and cursors (S3's
+// max-keys, key-marker, continuation-token; GCS's pageToken; Azure's
+// marker), which an SDK's error quotes and an operator needs to read.
+var notSecret = map[string]bool{
+	"max-keys": true, "key-marker": true, "maxkeys": true, "max-uploads": true,
+	"continuation-token": true, "next-continuation-token": true, "pagetoken": true, "nextpagetoken": true,
+	"version-id-marker": true, "upload-id-marker": true, "list-type": true, "encoding-type": true,
+}
+
 // IsSecretParam reports whether a query parameter name suggests that its
-// value is a secret (case-insensitive).
+// value is a secret (case-insensitive): its name contains secret, key,
+// token, password, passwd, pwd, credential, sig or sas, and it is not one
+// of the storage APIs' list parameters that only look like one (max-keys,
+// key-marker, continuation-token, pageToken: limits and cursors).
 func IsSecretParam(name string) bool {
 	n := strings.ToLower(name)
+	if notSecret[n] {
+		return false
+	}
 	for _, w := range secretWords {
 		if strings.Contains(n, w) {
 			return true

@@ -221,3 +221,24 @@ func TestRedactorMasksOverlappingSecrets(t *testing.T) {
 		t.Errorf("String = %q", got)
 	}
 }
+
+// TestListParamsAreNoSecrets: an S3 error quoting a ListObjectsV2 URL keeps
+// max-keys and the cursor readable (they are limits, not secrets), and
+// still masks a real secret beside them.
+func TestListParamsAreNoSecrets(t *testing.T) {
+	in := "GET https://b.s3.amazonaws.com/?list-type=2&max-keys=1000&prefix=ck%2F&continuation-token=abc&X-Amz-Signature=s3cr3tvalue"
+	want := "GET https://b.s3.amazonaws.com/?list-type=2&max-keys=1000&prefix=ck%2F&continuation-token=abc&X-Amz-Signature=REDACTED"
+	if got := redact.URL(strings.TrimPrefix(in, "GET ")); "GET "+got != want {
+		t.Errorf("URL = %s\nwant  %s", got, strings.TrimPrefix(want, "GET "))
+	}
+	for _, name := range []string{"max-keys", "Max-Keys", "key-marker", "continuation-token", "pageToken"} {
+		if redact.IsSecretParam(name) {
+			t.Errorf("IsSecretParam(%q) = true", name)
+		}
+	}
+	for _, name := range []string{"key", "access_key", "X-Amz-Security-Token", "sig", "private_key_path"} {
+		if !redact.IsSecretParam(name) {
+			t.Errorf("IsSecretParam(%q) = false", name)
+		}
+	}
+}

@@ -143,5 +143,5 @@ func ExampleCheckPosition() {
 	}
 	// Output:
 	// position "test-hidden": PositionOf(read back) gives String "orders at 0", want "orders at 42"
-	// position "test-hidden": PositionOf(read back) gives Launch {Args:[--offset 0] Config:map[] Options:map[]}, want {Args:[--offset 42] Config:map[] Options:map[]}
+	// position "test-hidden": PositionOf(read back) gives Launch {Args:[--offset 0] Config:map[] Options:map[] Sources:[]}, want {Args:[--offset 42] Config:map[] Options:map[] Sources:[]}
 }

@@ -11,24 +11,37 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"gocloud.dev/blob"
 
+	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/redact"
 )
 
-// Exit statuses, as DESIGN.md specifies; resolve takes them from
-// resume.Classify (resume.Result.ExitCode), so that a Go deploy tool branches
-// the same way.
+// Exit statuses, one meaning each (resume.ExitChosen …): resolve takes the
+// first six from resume.Classify (resume.Result.ExitCode), so that a Go
+// deploy tool branches the same way.
 const (
-	ExitOK      = 0 // a position was chosen and nothing failed
-	ExitFailed  = 1 // something failed (a document is still printed where there is one)
-	ExitUsage   = 2 // bad flags or arguments
-	ExitNothing = 3 // nothing acceptable
+	ExitOK             = resume.ExitChosen           // 0: a position was chosen
+	ExitFailed         = resume.ExitFailed           // 1: a source failed (or an input is missing), nothing chosen
+	ExitUsage          = resume.ExitUsage            // 2: bad flags or arguments
+	ExitNothing        = resume.ExitNothingToRestore // 3: every source answered, empty
+	ExitRefused        = resume.ExitRefused          // 4: candidates exist, all refused for data loss (or by the policy)
+	ExitIncompatible   = resume.ExitIncompatible     // 5: candidates exist, none fits the new job
+	ExitFormat         = resume.ExitFormat           // 6: chosen, but the output format cannot express it
+	ExitWarningRefused = resume.ExitWarning          // 7: chosen with a warning named by --fail-on-warning
 )
+
+// exitHelp documents the exit statuses in help.
+const exitHelp = `Exit status: 0 chosen; 1 a source failed (store down, permission, a missing path: named), nothing chosen;
+2 usage (a bad flag); 3 nothing to restore (every source answered, empty: a first deploy or a mistyped prefix);
+4 candidates exist but all were refused for data loss (or age, or --min-guarantee); 5 candidates exist but none
+fits the new job (flink compat: state would be dropped); 6 chosen, but --format cannot express it (k8s for a
+stateless start); 7 chosen with a warning named by --fail-on-warning CODE[,CODE].`
 
 // errUsage marks an error as a usage error (exit 2).
 type usageError struct{ msg string }
@@ -66,6 +79,15 @@ type env struct {
 	// absolute paths, on stderr and on stdout unless rawStdout (JSON).
 	paths localPaths
 	hooks *hooks
+	// stdoutTerm and stderrTerm say whether they are terminals.
+	stdoutTerm, stderrTerm bool
+	// errOut is stderr's output, for the live progress line.
+	errOut *output
+	// trace follows every storage call (the timeout names the ones still
+	// waiting; --verbose prints each); prog is resolve's progress line, nil
+	// when off.
+	trace *tracer
+	prog  *progress
 	// expired is closed when the command's deadline passed (plus a short
 	// grace); Main then returns without waiting for the command.
 	expired  chan struct{}
@@ -92,6 +114,36 @@ type hooks struct {
 	// flinkWait, when set, replaces the pause of --flink-observe
 	// (flinkckpt.Options.Wait) on the restore and the salvage path.
 	flinkWait func(ctx context.Context, d time.Duration) error
+	// terminal, when set, replaces the check whether stdout or stderr is
+	// a terminal (the report's wrapping, the progress line).
+	terminal func(w io.Writer) bool
+	// progressNow shows the progress line at once and redraws it on every
+	// event (no delay, no throttle): tests count what it drew.
+	progressNow bool
+}
+
+// isTerminal reports whether w is a terminal (a character device): the
+// report is then wrapped and a slow resolve shows its progress.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// reportWidth is the width the text report wraps at: the terminal's
+// ($COLUMNS, else resume.ReportWidth) when stdout is one, none when it is
+// a pipe or a file (one fact per line, for grep and logs).
+func (e *env) reportWidth() int {
+	if !e.stdoutTerm {
+		return 0
+	}
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n >= 40 {
+		return n
+	}
+	return resume.ReportWidth
 }
 
 // stdin returns the standard input of a run.
@@ -148,6 +200,11 @@ func (e *env) context(d time.Duration) (context.Context, context.CancelFunc) {
 	return ctx, cancel
 }
 
+// onEvent passes a resolver's or the chain's event to the progress line.
+func (e *env) onEvent(ev resume.Event) {
+	e.prog.event(ev)
+}
+
 // errTimedOut is the error of a command abandoned at its deadline.
 var errTimedOut = errors.New("timed out")
 
@@ -172,6 +229,7 @@ func commands() []command {
 		{"paimon", "Paimon consumers, snapshots and reset-consumer (paimon consumers|snapshots|reset-consumer)", paimonUsage, runPaimon},
 		{"kafka", "Kafka start offsets from a group or a time (kafka offsets)", kafkaUsage, runKafka},
 		{"timeline", "draw a stored decision document (resolve --json) as an HTML timeline of every candidate", timelineUsage, runTimeline},
+		{"k8s", "the flink-kubernetes-operator merge patch of a stored decision document (k8s patch DECISION.json)", k8sUsage, runK8s},
 		{"demo", "build the three restart situations locally and resolve each", demoUsage, runDemo},
 		{"version", "print resumectl's version", versionUsage, runVersion},
 		{"help", "print this help, or a command's (resumectl help resolve = resumectl resolve -h)", helpUsage, nil},
@@ -194,6 +252,12 @@ func runHooked(args []string, stdout, stderr io.Writer, h *hooks) int {
 	defer out.close()
 	defer errOut.close()
 	e := &env{hooks: h, expired: make(chan struct{})}
+	term := isTerminal
+	if h != nil && h.terminal != nil {
+		term = h.terminal
+	}
+	e.stdoutTerm, e.stderrTerm = term(stdout), term(stderr)
+	e.errOut, e.trace = errOut, newTracer()
 	e.stdout = &pathWriter{w: out, e: e, stdout: true}
 	e.stderr = &pathWriter{w: errOut, e: e}
 	if len(args) == 0 {
@@ -246,7 +310,10 @@ func runHooked(args []string, stdout, stderr io.Writer, h *hooks) int {
 			// Do not wait for the command, nor for Bucket.Close behind
 			// it: a blocked call holds the bucket.
 			out.close()
-			return e.exitStatus(fmt.Errorf("%s: %w after %s (--timeout): a storage or Kafka call, or the read of an input, did not return", c.name, errTimedOut, e.timeout))
+			if w := e.trace.waiting(); w != "" {
+				return e.exitStatus(fmt.Errorf("%s: %w after %s (--timeout): still waiting for the storage call(s) %s", c.name, errTimedOut, e.timeout, w))
+			}
+			return e.exitStatus(fmt.Errorf("%s: %w after %s (--timeout): a Kafka call or the read of an input did not return (no storage call was waiting)", c.name, errTimedOut, e.timeout))
 		}
 	}
 	fmt.Fprintf(e.stderr, "resumectl: unknown command %s (run resumectl help)\n", redact.Quote(args[0]))
@@ -301,7 +368,7 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "Local paths are confined to the directory named (a chk-<n> dir to its job dir): links leading out are refused.")
 	fmt.Fprintln(w, "TIME: RFC 3339, \"2026-11-29 10:00:00\" (UTC), unix milliseconds, or -15m (before now). DUR: 90m, 1h30m, 7d.")
 	fmt.Fprintln(w, "Every command takes --timeout DUR (default 5m; 0: never) and ends at the deadline; version and help do no I/O and ignore it.")
-	fmt.Fprintln(w, "Exit status: 0 chosen, 1 something failed, 2 usage, 3 nothing acceptable.")
+	fmt.Fprintln(w, exitHelp)
 	fmt.Fprintln(w, "Run 'resumectl COMMAND -h' for a command's flags.")
 }
 

@@ -73,9 +73,11 @@ func runDemo(e *env, args []string) error {
 		defer b.Close()
 	}
 	d := &demo{
-		w:   e.stdout,
-		ctx: ctx,
-		dir: dir,
+		e:     e,
+		w:     e.stdout,
+		width: e.reportWidth(),
+		ctx:   ctx,
+		dir:   dir,
 		env: &scenario.Env{Bucket: b, Root: "file://" + filepath.ToSlash(dir) + "/", Touch: func(key string, t time.Time) error {
 			return root.Chtimes(filepath.FromSlash(key), t, t)
 		}},
@@ -94,7 +96,9 @@ func runDemo(e *env, args []string) error {
 }
 
 type demo struct {
+	e      *env // for the resumectl commands the demo runs in-process
 	w      io.Writer
+	width  int // the report's wrap width (0: none)
 	ctx    context.Context
 	dir    string // the bucket's directory
 	env    *scenario.Env
@@ -120,7 +124,7 @@ func (d *demo) local(key string) string { return filepath.Join(d.dir, filepath.F
 
 func (d *demo) resolve(rs ...resume.Resolver) (*resume.Decision, error) {
 	dec, err := (&resume.Chain{Resolvers: rs, Policy: d.policy}).Resolve(d.ctx)
-	writeReport(d.w, dec)
+	writeReport(d.w, dec, d.width)
 	if err != nil && len(dec.Failed()) > 0 {
 		return dec, err
 	}
@@ -198,8 +202,14 @@ func (d *demo) kafka() error {
 		return kafkaoffset.NewResolver(k.Client, []string{k.Topic}, &kafkaoffset.Options{Name: "kafka-committed", Group: k.Group, Now: d.policy.Now})
 	}
 	d.section("3a. Stateless Kafka job redeployed: committed offsets or a 30-minute rewind?")
-	d.cmd("kafka", "offsets", "--brokers", brokers, "--topic", k.Topic, "--group", k.Group, "--at", k.Rewind.Format(time.RFC3339))
-	fmt.Fprintln(d.w, "(the library, two kafkaoffset resolvers in one chain: the group's commits vs the rewind)")
+	// The command line and its own table: the group's commits, and the
+	// offsets at the rewind's time for comparison.
+	offsets := []string{"kafka", "offsets", "--brokers", brokers, "--topic", k.Topic, "--group", k.Group, "--at", k.Rewind.Format(time.RFC3339), "--now", scenario.Now.Format(time.RFC3339)}
+	d.cmd(offsets...)
+	if err := runKafka(d.e, offsets[1:]); err != nil {
+		return err
+	}
+	fmt.Fprintln(d.w, "\n(in Go, two kafkaoffset resolvers in one chain decide between the group's commits and the 30-minute rewind:)")
 	rc, err := committed()
 	if err != nil {
 		return err
@@ -216,7 +226,7 @@ func (d *demo) kafka() error {
 		return err
 	}
 	d.section("3b. The same job after retention deleted partition 2 below offset 54 while it was down")
-	d.cmd("resolve", "--kafka-brokers", brokers, "--kafka-topic", k.Topic, "--kafka-group", k.Group, "# exit status 3")
+	d.cmd("resolve", "--kafka-brokers", brokers, "--kafka-topic", k.Topic, "--kafka-group", k.Group, "# exit status 4: refused for data loss")
 	if rc, err = committed(); err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -240,11 +239,7 @@ func runFlinkCompat(e *env, args []string) error {
 	}
 	cp, display, err := readSnapshotMetadata(ctx, e, pos[0])
 	if err != nil {
-		var ue usageError
-		if !errors.As(err, &ue) && ctx.Err() == nil {
-			err = usagef("%s", err.Error()) // unreadable input: exit 2, not 1 (state dropped)
-		}
-		return err
+		return err // unreadable input: exit 1, as in every command
 	}
 	c := flinkckpt.CheckCompat(cp, job)
 	c.Snapshot = display
@@ -261,7 +256,7 @@ func runFlinkCompat(e *env, args []string) error {
 	}
 	// The text's verdict and the JSON's "compatible" are c.Compatible.
 	if !c.Compatible {
-		return withExit(ExitFailed, nil)
+		return withExit(ExitIncompatible, nil)
 	}
 	return nil
 }
@@ -322,25 +317,15 @@ func readSnapshotMetadata(ctx context.Context, e *env, raw string) (*metadata.Ch
 	key := loc.Prefix + "_metadata"
 	r, err := loc.Bucket.NewReader(ctx, key, nil)
 	if gcerrors.Code(err) == gcerrors.NotFound {
-		return nil, display, usagef("flink compat %s: no _metadata: not a checkpoint or savepoint directory (or an incomplete one)", display)
+		return nil, display, fmt.Errorf("flink compat %s: no _metadata: not a checkpoint or savepoint directory (or an incomplete one)", display)
 	}
 	if err != nil {
-		return nil, display, unreadable(ctx, fmt.Errorf("flink compat %s: read _metadata: %w", display, err))
+		return nil, display, fmt.Errorf("flink compat %s: read _metadata: %w", display, err)
 	}
 	defer r.Close()
 	cp, err := metadata.Read(r, nil)
 	if err != nil {
-		return nil, display, unreadable(ctx, fmt.Errorf("flink compat %s: %w", display, err))
+		return nil, display, fmt.Errorf("flink compat %s: %w", display, err)
 	}
 	return cp, display, nil
-}
-
-// unreadable makes err a usage error (exit 2: the input cannot be read),
-// unless --timeout ended the read: that is a failure (exit 1), as in every
-// command.
-func unreadable(ctx context.Context, err error) error {
-	if ctx.Err() != nil {
-		return err
-	}
-	return usagef("%s", err.Error())
 }

@@ -98,7 +98,7 @@ func runKafka(e *env, args []string) error {
 	}
 	switch {
 	case gradeErr == nil && cand.Guarantee == resume.DataLoss:
-		return withExit(ExitNothing, errors.New("kafka offsets: the start loses data (see the reasons)"))
+		return withExit(ExitRefused, errors.New("kafka offsets: the start loses data (see the reasons)"))
 	case errors.Is(gradeErr, resume.ErrNoPosition):
 		return withExit(ExitNothing, gradeErr)
 	case gradeErr != nil:

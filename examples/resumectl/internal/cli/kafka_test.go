@@ -106,7 +106,9 @@ func TestKafkaOffsetsJSON(t *testing.T) {
 	}
 }
 
-func TestKafkaOffsetsDataLossExit3(t *testing.T) {
+// TestKafkaOffsetsDataLossExit4: a start that loses data exits 4 (refused
+// for data loss), as resolve does, not 3 (nothing to restore).
+func TestKafkaOffsetsDataLossExit4(t *testing.T) {
 	addr, adm := kafkaCluster(t)
 	os := make(kadm.Offsets)
 	os.AddOffset("t", 0, 4, -1)
@@ -114,7 +116,7 @@ func TestKafkaOffsetsDataLossExit3(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errOut := runCLI("kafka", "offsets", "--brokers", addr, "--topic", "t", "--group", "job")
-	if code != ExitNothing || !strings.Contains(out, "guarantee: data-loss") || !strings.Contains(out, "t/0 (1 records: committed 3, log start 4)") {
+	if code != ExitRefused || !strings.Contains(out, "guarantee: data-loss") || !strings.Contains(out, "t/0 (1 records: committed 3, log start 4)") {
 		t.Errorf("exit %d, stderr %s\n%s", code, errOut, out)
 	}
 }
@@ -235,11 +237,11 @@ func TestKafkaOffsetsTransactionsAndCommitSource(t *testing.T) {
 		t.Errorf("checkpoint: exit %d\n%s", code, out)
 	}
 	code, out, _ = runCLI("kafka", "offsets", "--brokers", addr, "--topic", "t", "--group", "job", "--commit-source", "auto", "--strict")
-	if code != ExitNothing || !strings.Contains(out, "guarantee: data-loss") || !strings.Contains(out, "auto-commit runs ahead of processing") {
+	if code != ExitRefused || !strings.Contains(out, "guarantee: data-loss") || !strings.Contains(out, "auto-commit runs ahead of processing") {
 		t.Errorf("auto: exit %d\n%s", code, out)
 	}
 	code, out, _ = runCLI("resolve", "--kafka-brokers", addr, "--kafka-topic", "t", "--kafka-group", "job", "--kafka-commit-source", "unknown", "--kafka-isolation", "read_committed", "--kafka-strict")
-	if code != ExitNothing || !strings.Contains(out, "rejected (data-loss)") {
+	if code != ExitRefused || !strings.Contains(out, "rejected (data-loss)") {
 		t.Errorf("resolve --kafka-commit-source unknown: exit %d\n%s", code, out)
 	}
 }

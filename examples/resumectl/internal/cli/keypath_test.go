@@ -58,12 +58,12 @@ func TestLocalKeysShownAsPaths(t *testing.T) {
 		t.Errorf("exit %d, stderr %q: want %s/snapshot/ named as a path", code, errOut, dir)
 	}
 	out, errOut, _ := run(t, "resolve", "--flink-checkpoints", dir)
-	if want := `flinkckpt: "` + dir + `/": nothing at all is stored there`; !strings.Contains(out, want) || !strings.Contains(errOut, want) {
+	if want := `flinkckpt: "file://` + dir + `": nothing at all is stored there`; !strings.Contains(out, want) || !strings.Contains(errOut, want) || strings.Contains(out+errOut, `""`) {
 		t.Errorf("the report and the error do not name %s as a path:\n%s\n%s", dir, out, errOut)
 	}
 	out, _, _ = run(t, "resolve", "--flink-checkpoints", dir, "--json")
-	if !strings.Contains(out, `flinkckpt: \"\": nothing at all is stored there`) || strings.Contains(out, dir+"/") {
-		t.Errorf("the JSON document does not keep the bucket key \"\":\n%s", out)
+	if !strings.Contains(out, `flinkckpt: \"file://`+dir+`\": nothing at all is stored there`) || strings.Contains(out, `\"\"`) {
+		t.Errorf("the JSON document does not name the directory by its Flink URI:\n%s", out)
 	}
 
 	// A checkpoint dir is confined to its job dir: its shared files are

@@ -93,6 +93,10 @@ func openLocationAt(ctx context.Context, e *env, raw string, flink bool) (*locat
 	if e != nil && e.hooks != nil && e.hooks.bucket != nil {
 		loc.inner, loc.Bucket = loc.Bucket, e.hooks.bucket(loc.Bucket)
 	}
+	if e != nil && e.trace != nil {
+		// Closing the traced bucket closes the one it wraps.
+		loc.Bucket = traceBucket(loc.Bucket, e.trace, loc.Display)
+	}
 	return loc, nil
 }
 

@@ -28,6 +28,30 @@ type output struct {
 	// maxLine, when positive, truncates longer lines (stderr: an error
 	// quoting megabytes of hostile input stays short).
 	maxLine int
+	// statusShown says a live status line (status) is on the terminal:
+	// the next line clears it first.
+	statusShown bool
+}
+
+// clearLine returns the cursor to the line's start and erases the line.
+const clearLine = "\r\x1b[K"
+
+// status shows line as the live status line of a terminal, replacing the
+// previous one ("" clears it); every control character in line is escaped,
+// and the next whole line written clears it first.
+func (o *output) status(line string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed || (line == "" && !o.statusShown) {
+		return
+	}
+	if line == "" {
+		io.WriteString(o.w, clearLine)
+		o.statusShown = false
+		return
+	}
+	io.WriteString(o.w, clearLine+o.clean(line))
+	o.statusShown = true
 }
 
 // maxErrLine bounds a line of stderr.
@@ -49,6 +73,10 @@ func (o *output) Write(p []byte) (int, error) {
 		if i < 0 {
 			break
 		}
+		if o.statusShown {
+			io.WriteString(o.w, clearLine)
+			o.statusShown = false
+		}
 		if _, err := io.WriteString(o.w, o.clean(string(o.buf[:i]))+"\n"); err != nil {
 			return len(p), err
 		}
@@ -65,6 +93,10 @@ func (o *output) close() {
 		return
 	}
 	o.closed = true
+	if o.statusShown {
+		io.WriteString(o.w, clearLine)
+		o.statusShown = false
+	}
 	if len(o.buf) > 0 {
 		io.WriteString(o.w, o.clean(string(o.buf)))
 		o.buf = nil

@@ -3,8 +3,8 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"sort"
 	"strings"
 	"time"
@@ -28,7 +28,8 @@ const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flin
         [--kafka-brokers H:P --kafka-topic T [--kafka-group G] [--kafka-from TIME | --kafka-rewind DUR] [--kafka-observe DUR]
          [--kafka-isolation read_committed|read_uncommitted] [--kafka-commit-source checkpoint|auto|unknown] [--kafka-strict]]
         [--together] [--min-guarantee NAME] [--max-age DUR] [--timeout DUR] [--on-failure block-weaker|choose-anyway]
-        [--json | --format text|json|k8s|html [--k8s-nonce N]] [--now TIME]`
+        [--json | --format text|json|k8s|html [--k8s-nonce N]] [--fail-on-warning CODE[,CODE]] [--now TIME]
+        [--verbose] [--progress]`
 
 // resolveFlags are the flags of resumectl resolve.
 type resolveFlags struct {
@@ -55,6 +56,8 @@ type resolveFlags struct {
 	jsonOut                                 bool
 	format                                  string
 	k8sNonce                                int64
+	failOnWarning                           string
+	verbose, progress                       bool
 	onFailure                               string
 	now                                     timeFlag
 }
@@ -95,7 +98,10 @@ func runResolve(e *env, args []string) error {
 	fs.BoolVar(&f.jsonOut, "json", false, "print the resumekit.decision/v1 JSON document")
 	fs.StringVar(&f.format, "format", "text", "output: text, json, k8s (a merge patch for a FlinkDeployment), or html (a timeline of every candidate: one self-contained page)")
 	fs.Int64Var(&f.k8sNonce, "k8s-nonce", 0, "savepointRedeployNonce for --format k8s (default: derived from the chosen position, so the same decision gives the same nonce)")
-	fs.StringVar(&f.onFailure, "on-failure", "", "when a source fails: block-weaker (default: refuse every weaker position) or choose-anyway (take the best of the rest; still exit 1)")
+	fs.StringVar(&f.failOnWarning, "fail-on-warning", "", "exit 7 when the chosen candidate carries one of these warning codes (`CODE[,CODE]`, e.g. flink.older-than-broken,chain.source-failed): the report or document is still printed, a k8s patch is not")
+	fs.BoolVar(&f.verbose, "verbose", false, "print each storage call with its duration to stderr")
+	fs.BoolVar(&f.progress, "progress", false, "show the live progress line on stderr even when it is not a terminal")
+	fs.StringVar(&f.onFailure, "on-failure", "", "when a source fails: block-weaker (default: refuse every weaker position) or choose-anyway (take the best of the rest, with warning chain.source-failed)")
 	fs.Var(&f.now, "now", "evaluate as of `TIME` instead of the clock (reproducible reports and tests)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -139,12 +145,50 @@ func runResolve(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	f.watch(e, len(resolvers))
+	policy.OnEvent = e.onEvent
 	d, rerr := (&resume.Chain{Resolvers: resolvers, Policy: policy}).Resolve(ctx)
+	e.prog.stop()
+	waiting := ""
+	if ctx.Err() != nil {
+		waiting = e.trace.waiting() // the calls the deadline caught
+	}
 	result := resume.Classify(d, rerr)
-	if err := f.print(e.stdout, d, result); err != nil {
+	code, why := decisionExit(d, result, rerr, splitComma(f.failOnWarning))
+	if waiting != "" && why != nil {
+		why = fmt.Errorf("%w; at the deadline (--timeout %s) still waiting for the storage call(s) %s", why, f.timeout.d, waiting)
+	}
+	if result == resume.ResultChosen {
+		// Chosen although a source failed (it could not have offered
+		// more, or --on-failure choose-anyway): the logs say which.
+		for _, o := range d.Failed() {
+			fmt.Fprintf(e.stderr, "resumectl: %s failed: %s\n", o.Resolver, oneLine(o.Err.Error()))
+		}
+	}
+	if err := f.print(e, d, code); err != nil {
 		return err
 	}
-	return decisionExit(result, rerr)
+	return withExit(code, why)
+}
+
+// watch sets up what a resolve shows while it runs: with --verbose each
+// storage call's line on stderr; on a terminal's stderr (or with
+// --progress) the live progress line, after about a second. Nothing when
+// stderr is a pipe or a file and neither is asked for.
+func (f *resolveFlags) watch(e *env, sources int) {
+	if f.verbose {
+		e.trace.onEnd = func(ev resume.Event) { verboseLine(e.stderr, ev) }
+		return // one line per call: no live line between them
+	}
+	if !e.stderrTerm && !f.progress {
+		return
+	}
+	delay, every := progressDelay, progressEvery
+	if e.hooks != nil && e.hooks.progressNow {
+		delay, every = 0, 0
+	}
+	e.prog = startProgress(e.errOut, sources, delay, every)
+	e.trace.onEnd = e.prog.event
 }
 
 // keyValueFlag is a repeatable KEY=VALUE flag.
@@ -328,46 +372,90 @@ func (f *resolveFlags) build(ctx context.Context, e *env) ([]resume.Resolver, fu
 	return out, closeAll, nil
 }
 
-func (f *resolveFlags) print(w io.Writer, d *resume.Decision, result resume.Result) error {
+func (f *resolveFlags) print(e *env, d *resume.Decision, code int) error {
 	switch f.format {
 	case "json":
 		// Errors from storage SDKs may quote URLs with credentials: the
 		// output masks them (see output).
-		return writeJSON(w, d)
+		return writeJSON(e.stdout, d)
 	case "k8s":
-		if result != resume.ResultChosen {
+		if code != ExitOK {
 			// A patch is applied by scripts: on any non-zero exit stdout
 			// stays empty, and stderr says why.
 			return nil
 		}
-		return writeK8sPatch(w, d, f.k8sNonce)
+		return writeK8sPatch(e, d, f.k8sNonce)
 	case "html":
-		return writeTimeline(w, d)
+		return writeTimeline(e.stdout, d)
 	default:
-		writeReport(w, d)
+		writeReport(e.stdout, d, e.reportWidth())
 		return nil
 	}
 }
 
 // writeK8sPatch prints the JSON merge patch for a flink-kubernetes-operator
-// FlinkDeployment (or FlinkSessionJob) that package k8s builds. Apply it with
+// FlinkDeployment (or FlinkSessionJob) that package k8s builds, and the
+// chosen candidate's warnings on stderr (the patch carries them as
+// annotations). Apply it with
 // kubectl patch flinkdeployment NAME --type merge -p "$(resumectl resolve ... --format k8s)".
-func writeK8sPatch(w io.Writer, d *resume.Decision, nonce int64) error {
+// A stateless choice has no patch: exit 6.
+func writeK8sPatch(e *env, d *resume.Decision, nonce int64) error {
 	patch, err := k8s.NewPatch(d.Chosen, &k8s.Options{Nonce: nonce})
+	if errors.Is(err, k8s.ErrStateless) {
+		return withExit(ExitFormat, fmt.Errorf("--format k8s: %w", err))
+	}
 	if err != nil {
 		return withExit(ExitFailed, fmt.Errorf("--format k8s: %w", err))
 	}
-	return writeJSON(w, patch)
+	for _, w := range d.Chosen.Warnings {
+		fmt.Fprintf(e.stderr, "resumectl: warning: %s [%s]\n", w.Text, w.Code)
+	}
+	return writeJSON(e.stdout, patch)
 }
 
-// decisionExit maps what the chain returned to the exit status with
-// resume.Classify: 0 chosen and nothing failed, 1 something failed, 2 a bad
-// chain, 3 nothing acceptable.
-func decisionExit(result resume.Result, err error) error {
-	if result == resume.ResultChosen {
-		return nil
+// decisionExit maps what the chain returned to the exit status
+// (resume.Classify: 0 chosen, 1 a source failed, 2 a bad chain, 3 nothing
+// to restore, 4 all refused, 5 none fits the new job; 7 when the chosen
+// candidate carries a warning of failOn) and a short line for stderr: the
+// report already names every rejected candidate, so the line does not
+// repeat them; a failure's error is repeated, for the logs of a script.
+func decisionExit(d *resume.Decision, result resume.Result, err error, failOn []string) (int, error) {
+	switch result {
+	case resume.ResultChosen:
+		for _, code := range failOn {
+			if d.Chosen.HasWarning(code) {
+				return ExitWarningRefused, fmt.Errorf("the chosen %s carries warning %s (--fail-on-warning)", d.Chosen.Resolver, code)
+			}
+		}
+		return ExitOK, nil
+	case resume.ResultNothingToRestore:
+		return ExitNothing, fmt.Errorf("nothing to restore: every source answered and none holds a position (a first deploy, or a mistyped prefix): %s", noPositions(d))
+	case resume.ResultRefused:
+		return ExitRefused, errors.New("nothing chosen: every candidate was refused by the policy (the report says why each: data loss below --min-guarantee, or older than --max-age; --min-guarantee data-loss accepts a loss knowingly)")
+	case resume.ResultIncompatible:
+		return ExitIncompatible, fmt.Errorf("nothing chosen: no snapshot fits the new job (its source positions can be salvaged: name the new job, or --flink-sources): %s", noPositions(d))
+	case resume.ResultFailed:
+		var parts []string
+		for _, o := range d.Failed() {
+			parts = append(parts, o.Resolver+" failed: "+o.Err.Error())
+		}
+		if len(parts) == 0 && err != nil {
+			parts = append(parts, err.Error())
+		}
+		return ExitFailed, fmt.Errorf("nothing chosen: %s", strings.Join(parts, "; "))
 	}
-	return withExit(result.ExitCode(), err)
+	return result.ExitCode(), err
+}
+
+// noPositions lists what the resolvers that had nothing said.
+func noPositions(d *resume.Decision) string {
+	var parts []string
+	for _, o := range d.Considered {
+		if o.Verdict == resume.VerdictNoPosition && o.Err != nil {
+			parts = append(parts, o.Resolver+": "+o.Err.Error())
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 var _ json.Marshaler = resume.Decision{}

@@ -83,6 +83,7 @@ func (f *resolveFlags) flinkResolvers(ctx context.Context, e *env) ([]resume.Res
 	}
 	base.Job, base.AllowNonRestoredState = job, f.flinkAllowNonRestored
 	base.Wait = e.flinkWait()
+	base.OnEvent = e.onEvent // the progress line, when there is one
 	extras, err := f.flink.extraRoots.open(ctx, e, &locs)
 	if err != nil {
 		return nil, closeAll, err

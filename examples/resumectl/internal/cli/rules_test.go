@@ -12,9 +12,12 @@ import (
 
 // TestK8sPrintsNothingWhenAnotherSourceFailed: the checkpoint is chosen
 // (a failed Paimon source could have offered exact-input at best, so it
-// blocks nothing), but a source failed: exit 1, and --format k8s prints no
-// patch, since scripts apply whatever stdout holds. The same decision
-// without the failing source prints the patch (exit 0).
+// blocks nothing), but a source failed. That is exit 0 with the coded
+// warning chain.source-failed (issue 23's exit codes: 1 means nothing was
+// chosen), so the patch carries the warning in its annotations; a gate that
+// must not deploy past any failure says --fail-on-warning
+// chain.source-failed, exits 7, and --format k8s prints no patch, since
+// scripts apply whatever stdout holds.
 func TestK8sPrintsNothingWhenAnotherSourceFailed(t *testing.T) {
 	dir, b := tempBucket(t)
 	env := &scenario.Env{Bucket: b, Root: "file://" + filepath.ToSlash(dir) + "/", Touch: func(key string, at time.Time) error {
@@ -31,17 +34,21 @@ func TestK8sPrintsNothingWhenAnotherSourceFailed(t *testing.T) {
 	now := "--now=2026-11-29T12:00:00Z"
 
 	code, out, errs := runPaimonCLI("resolve", "--flink-checkpoints", ck, now, "--format", "k8s")
-	if code != ExitOK || !strings.Contains(out, "savepointRedeployNonce") {
+	if code != ExitOK || !strings.Contains(out, "savepointRedeployNonce") || strings.Contains(out, "chain.source-failed") {
 		t.Fatalf("checkpoint alone: exit %d\nstdout %s\nstderr %s", code, out, errs)
 	}
 
 	code, out, errs = runPaimonCLI("resolve", "--flink-checkpoints", ck, "--paimon-table", table, "--paimon-consumer", "job", now)
-	if code != ExitFailed || !strings.Contains(out, "CHOSEN  flink-checkpoints") || !strings.Contains(out, "failed") {
-		t.Fatalf("text report: exit %d, want %d with the checkpoint chosen and a failure\nstdout %s\nstderr %s", code, ExitFailed, out, errs)
+	if code != ExitOK || !strings.Contains(out, "CHOSEN  flink-checkpoints") || !strings.Contains(out, "[chain.source-failed]") {
+		t.Fatalf("text report: exit %d, want %d with the checkpoint chosen and the failure warned of\nstdout %s\nstderr %s", code, ExitOK, out, errs)
 	}
 	code, out, errs = runPaimonCLI("resolve", "--flink-checkpoints", ck, "--paimon-table", table, "--paimon-consumer", "job", now, "--format", "k8s")
-	if code != ExitFailed || out != "" || !strings.Contains(errs, "consumer-job") {
-		t.Errorf("k8s with a failed source: exit %d, want %d, stdout %q (want empty), stderr %s", code, ExitFailed, out, errs)
+	if code != ExitOK || !strings.Contains(out, "savepointRedeployNonce") || !strings.Contains(out, "chain.source-failed") || !strings.Contains(errs, "consumer-job") {
+		t.Errorf("k8s with a failed source: exit %d, want %d with the warning annotated\nstdout %s\nstderr %s", code, ExitOK, out, errs)
+	}
+	code, out, errs = runPaimonCLI("resolve", "--flink-checkpoints", ck, "--paimon-table", table, "--paimon-consumer", "job", now, "--format", "k8s", "--fail-on-warning", "chain.source-failed")
+	if code != ExitWarningRefused || out != "" || !strings.Contains(errs, "consumer-job") {
+		t.Errorf("k8s with a failed source and --fail-on-warning: exit %d, want %d, stdout %q (want empty), stderr %s", code, ExitWarningRefused, out, errs)
 	}
 }
 
