@@ -10,6 +10,7 @@ import (
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/livecheck"
 )
 
 // kafka builds a Kafka source's start: the readers' next offsets, markers
@@ -68,34 +69,32 @@ func (x *resolution) kafka(ctx context.Context, label string, s *sourcestate.Sou
 					return fmt.Errorf("salvage: KafkaSource %s: %s/%d: no log offsets listed", label, topic, k.Partition)
 				}
 				k.LogStart, k.LogEnd = &ls, &le
-				switch k.Marker {
-				case sourcestate.MarkerEarliest:
-					k.Offset, k.Resolved = ls, true
-					resolved = append(resolved, fmt.Sprintf("%s/%d earliest → log start %d", topic, k.Partition, ls))
-					continue
-				case sourcestate.MarkerLatest:
-					k.Offset, k.Resolved = le, true
-					resolved = append(resolved, fmt.Sprintf("%s/%d latest → end offset %d", topic, k.Partition, le))
-					continue
-				case sourcestate.MarkerCommitted:
+				next := k.Offset
+				if k.Marker == sourcestate.MarkerCommitted {
 					o, ok := groupOffsets[k.Partition]
 					if !ok {
 						continue
 					}
 					// The group's commit is checked against the log like
 					// any offset: below the log start, records are gone.
-					k.Offset, k.Resolved = o, true
+					next = o
 					resolved = append(resolved, fmt.Sprintf("%s/%d committed → group %s's commit %d", topic, k.Partition, group, o))
 				}
-				switch {
-				case k.Offset > le:
+				v, err := livecheck.KafkaStart(next, ls, le)
+				if err != nil {
 					return fmt.Errorf("salvage: KafkaSource %s: %s/%d: the snapshot's next offset %d is above today's end offset %d: was the topic recreated or truncated?",
-						label, topic, k.Partition, k.Offset, le)
-				case k.Offset < ls:
-					k.Lost = ls - k.Offset
-					lost = append(lost, fmt.Sprintf("%s/%d: %d records (offsets %d..%d)", topic, k.Partition, k.Lost, k.Offset, ls-1))
-					k.Offset = ls
+						label, topic, k.Partition, next, le)
 				}
+				switch {
+				case k.Marker == sourcestate.MarkerEarliest:
+					resolved = append(resolved, fmt.Sprintf("%s/%d earliest → log start %d", topic, k.Partition, ls))
+				case k.Marker == sourcestate.MarkerLatest:
+					resolved = append(resolved, fmt.Sprintf("%s/%d latest → end offset %d", topic, k.Partition, le))
+				case v.Lost > 0:
+					lost = append(lost, fmt.Sprintf("%s/%d: %d records (offsets %d..%d)", topic, k.Partition, v.Lost, next, ls-1))
+				}
+				k.Offset, k.Lost = v.Offset, v.Lost
+				k.Resolved = k.Marker != sourcestate.MarkerNone
 			}
 			x.reason("KafkaSource %s: topic %s checked against the live log: every partition's log start and end offset listed", label, topic)
 		}
@@ -222,7 +221,7 @@ func (x *resolution) paimon(ctx context.Context, label string, s *sourcestate.So
 		x.warn(WarnPartlyReadSnapshot, "Paimon source %s: snapshot %d was partly read (an unfinished split): the records of it already emitted are read again", label, pp.NextSnapshot)
 	}
 	sqlName := tableSQLName(pp.Table)
-	if t := x.r.o.Paimon; t != nil && x.paimonMatches(t, pp.Table) {
+	if t := x.r.o.Paimon; t != nil && livecheck.PaimonMatches(t.SQLName(), pp.Table) {
 		sqlName = t.SQLName()
 		earliest, latest, err := t.SnapshotRange(ctx)
 		if err != nil {
@@ -257,17 +256,6 @@ func (x *resolution) paimon(ctx context.Context, label string, s *sourcestate.So
 		x.reason("Paimon source %s: bind consumer %s before the job starts: %s", label, id, st.ResetConsumerSQL)
 	}
 	return nil
-}
-
-// paimonMatches reports whether the table checker applies to the source of
-// table dir: the only Paimon source, or the one whose dir ends in
-// <db>.db/<table>.
-func (x *resolution) paimonMatches(t PaimonTable, dir string) bool {
-	db, table, ok := strings.Cut(strings.SplitN(t.SQLName(), "$", 2)[0], ".")
-	if ok && dir != "" {
-		return strings.HasSuffix(strings.TrimSuffix(dir, "/"), "/"+db+".db/"+table)
-	}
-	return true
 }
 
 // tableSQLName derives db.table from a table dir …/<db>.db/<table>.

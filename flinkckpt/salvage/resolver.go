@@ -12,41 +12,27 @@ import (
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/livecheck"
 	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // DefaultName is the resolver's name when Options.Name is empty.
 const DefaultName = "flink-salvage"
 
-// KafkaLog is the live check of salvaged Kafka positions.
-// kafkaoffset.Log implements it.
-type KafkaLog interface {
-	// LogOffsets returns the log start and end offsets of the given
-	// partitions of topic. A partition it could not list is left out of
-	// both maps, and the error says why.
-	LogOffsets(ctx context.Context, topic string, partitions []int32) (start, end map[int32]int64, err error)
-}
+// KafkaLog is the live check of salvaged Kafka positions
+// (livecheck.KafkaLog). kafkaoffset.Log implements it.
+type KafkaLog = livecheck.KafkaLog
 
-// KafkaCommits resolves the committed marker of salvaged Kafka positions:
-// a partition the old job had not started reading with
-// OffsetsInitializer.committedOffsets() starts at its group's commit. A
-// KafkaLog that implements it too is asked when Options.KafkaGroup is
-// set. kafkaoffset.Log implements it.
-type KafkaCommits interface {
-	// CommittedOffsets returns group's committed offsets of the given
-	// partitions of topic; a partition without a commit is absent.
-	CommittedOffsets(ctx context.Context, group, topic string, partitions []int32) (map[int32]int64, error)
-}
+// KafkaCommits resolves the committed marker of salvaged Kafka positions
+// (livecheck.KafkaCommits): a partition the old job had not started
+// reading with OffsetsInitializer.committedOffsets() starts at its group's
+// commit. A KafkaLog that implements it too is asked when
+// Options.KafkaGroup is set. kafkaoffset.Log implements it.
+type KafkaCommits = livecheck.KafkaCommits
 
-// PaimonTable is the live check of a salvaged Paimon position.
-// *paimon.Table implements it.
-type PaimonTable interface {
-	// SnapshotRange returns the earliest id a streaming read can start
-	// from and the latest snapshot id.
-	SnapshotRange(ctx context.Context) (earliest, latest int64, err error)
-	// SQLName is the table's SQL identifier (db.table), for reset_consumer.
-	SQLName() string
-}
+// PaimonTable is the live check of a salvaged Paimon position
+// (livecheck.PaimonTable). *paimon.Table implements it.
+type PaimonTable = livecheck.PaimonTable
 
 // Options configures a [Resolver]. A nil *Options means defaults.
 type Options struct {

@@ -1,0 +1,120 @@
+// Package livecheck holds what the resolvers of a Flink job's inputs share
+// to check a position against the live system that serves it: the checker
+// interfaces (a Kafka cluster's log offsets, a Paimon table's snapshot
+// range) and the rules that grade a position by what that system still
+// holds.
+//
+// Package flinkckpt checks the restore candidate of a checkpoint or
+// savepoint with them, package flinkckpt/salvage the stateless start it
+// salvages from one, and package kafkaoffset grades committed offsets by
+// the same Kafka rule ([KafkaStart]). The implementations live with the
+// systems they speak to (kafkaoffset.Log, *paimon.Table), so that packages
+// that only grade import no client library.
+package livecheck
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// KafkaLog is the live check of Kafka positions. kafkaoffset.Log
+// implements it.
+type KafkaLog interface {
+	// LogOffsets returns the log start and end offsets of the given
+	// partitions of topic. A partition it could not list is left out of
+	// both maps, and the error says why.
+	LogOffsets(ctx context.Context, topic string, partitions []int32) (start, end map[int32]int64, err error)
+}
+
+// KafkaCommits resolves the committed marker of Kafka positions: a
+// partition the old job had not started reading with
+// OffsetsInitializer.committedOffsets() starts at its group's commit.
+// kafkaoffset.Log implements it.
+type KafkaCommits interface {
+	// CommittedOffsets returns group's committed offsets of the given
+	// partitions of topic; a partition without a commit is absent.
+	CommittedOffsets(ctx context.Context, group, topic string, partitions []int32) (map[int32]int64, error)
+}
+
+// PaimonTable is the live check of a Paimon position. *paimon.Table
+// implements it.
+type PaimonTable interface {
+	// SnapshotRange returns the earliest id a streaming read can start
+	// from and the latest snapshot id.
+	SnapshotRange(ctx context.Context) (earliest, latest int64, err error)
+	// SQLName is the table's SQL identifier (db.table), for reset_consumer.
+	SQLName() string
+}
+
+// PaimonMatches reports whether the table of SQL name sqlName (a
+// PaimonTable's SQLName, db.table) is the one a Paimon source of table dir
+// reads: any source when dir is unknown, else the one whose dir ends in
+// <db>.db/<table>.
+func PaimonMatches(sqlName, dir string) bool {
+	db, table, ok := strings.Cut(strings.SplitN(sqlName, "$", 2)[0], ".")
+	if ok && dir != "" {
+		return strings.HasSuffix(strings.TrimSuffix(dir, "/"), "/"+db+".db/"+table)
+	}
+	return true
+}
+
+// Kafka offset markers, as KafkaSource writes them into a split that has
+// not started reading (KafkaPartitionSplit): the start is resolved when
+// the reader starts.
+const (
+	MarkerLatest    int64 = -1 // LATEST_OFFSET: the end offset
+	MarkerEarliest  int64 = -2 // EARLIEST_OFFSET: the log start
+	MarkerCommitted int64 = -3 // COMMITTED_OFFSET: the group's commit
+)
+
+// ErrAboveEnd is wrapped by [KafkaStart]'s error for an offset above the
+// partition's end offset: no reader can start there (the topic was
+// truncated, or deleted and recreated). Check it with errors.Is.
+var ErrAboveEnd = errors.New("livecheck: offset above the end offset")
+
+// Kafka is what [KafkaStart] made of one partition's offset.
+type Kafka struct {
+	// Offset is where the partition starts today: the offset itself when
+	// the log holds it, the log start when records below it were deleted,
+	// a marker's resolution (MarkerEarliest: the log start, MarkerLatest:
+	// the end offset); MarkerCommitted unchanged (Resolved false).
+	Offset int64
+	// Lost counts the records between the offset and the log start that
+	// were deleted before anyone read them (0 when none).
+	Lost int64
+	// Resolved: a marker was resolved against the log.
+	Resolved bool
+}
+
+// KafkaStart is the Kafka start rule, the one every resolver grades a
+// partition's next offset to read by against the live log [logStart,
+// logEnd]:
+//   - an offset above the end offset: an error wrapping ErrAboveEnd;
+//   - an offset below the log start: the log start, and Lost the records in
+//     between (retention or DeleteRecords removed them unread);
+//   - an offset inside the log: itself;
+//   - MarkerEarliest: the log start; MarkerLatest: the end offset, both
+//     resolved, nothing lost;
+//   - MarkerCommitted: unresolved; the caller substitutes the group's
+//     commit, when it knows one, and asks again.
+//
+// Any other negative offset is an error.
+func KafkaStart(offset, logStart, logEnd int64) (Kafka, error) {
+	switch {
+	case offset == MarkerEarliest:
+		return Kafka{Offset: logStart, Resolved: true}, nil
+	case offset == MarkerLatest:
+		return Kafka{Offset: logEnd, Resolved: true}, nil
+	case offset == MarkerCommitted:
+		return Kafka{Offset: offset}, nil
+	case offset < 0:
+		return Kafka{}, fmt.Errorf("livecheck: offset %d is neither an offset nor a marker", offset)
+	case offset > logEnd:
+		return Kafka{Offset: offset}, fmt.Errorf("%w: offset %d, end offset %d", ErrAboveEnd, offset, logEnd)
+	case offset < logStart:
+		return Kafka{Offset: logStart, Lost: logStart - offset}, nil
+	}
+	return Kafka{Offset: offset}, nil
+}
