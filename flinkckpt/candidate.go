@@ -90,7 +90,7 @@ func (r *Resolver) keepAdvice(best *snap, path string) resume.Warning {
 // passedWarnings warn about completed snapshots ranked above the choice
 // that were passed over: their transactions may already be committed.
 func passedWarnings(above []passed) []resume.Warning {
-	var broken, unverified, refused []string
+	var broken, unverified, refused, failing []string
 	for _, p := range above {
 		switch p.kind {
 		case passBroken:
@@ -99,6 +99,8 @@ func passedWarnings(above []passed) []resume.Warning {
 			unverified = append(unverified, p.name)
 		case passRefused:
 			refused = append(refused, p.name)
+		case passFailingRestore:
+			failing = append(failing, p.name)
 		case passIncompatible:
 			// applyJob warns about those (WarnOlderThanIncompatible).
 		}
@@ -110,6 +112,9 @@ func passedWarnings(above []passed) []resume.Warning {
 	}
 	if len(unverified) > 0 {
 		out = append(out, resume.Warnf(WarnOlderThanUnverified, "older snapshot chosen because newer ones could not be verified (%s; map their files to use them): %s", strings.Join(unverified, ", "), dup))
+	}
+	if len(failing) > 0 {
+		out = append(out, resume.Warnf(WarnOlderThanFailingRestore, "older snapshot chosen because newer ones would fail to restore (%s: a source's input expired, see the reasons): %s", strings.Join(failing, ", "), dup))
 	}
 	if len(refused) > 0 {
 		out = append(out, resume.Warnf(WarnOlderThanRefused, "older snapshot chosen because newer ones cannot serve an upgrade (%s): %s", strings.Join(refused, ", "), dup))

@@ -73,6 +73,17 @@ type Position struct {
 	// some of the snapshot's state and is launched with
 	// --allowNonRestoredState, which drops it (Options.AllowNonRestoredState).
 	AllowNonRestoredState bool `json:"allow_non_restored_state,omitempty"`
+	// Live is what checking the snapshot's sources against the live
+	// systems found (Options.Live); nil when nothing was checked. (A
+	// pointer keeps Position comparable.)
+	Live *LiveCheck `json:"live,omitempty"`
+}
+
+// LiveCheck is what checking a snapshot's sources against the live
+// systems that serve them found (Options.Live).
+type LiveCheck struct {
+	// Sources has one entry per source operator, in _metadata order.
+	Sources []SourceCheck `json:"sources"`
 }
 
 var _ resume.Position = Position{}
@@ -109,7 +120,9 @@ func (p Position) String() string {
 // run line names the claim mode too: -claimMode from 1.20, -restoreMode in
 // 1.15–1.19. With AllowNonRestoredState it adds --allowNonRestoredState and
 // both keys for it (execution.state-recovery.ignore-unclaimed-state,
-// execution.savepoint.ignore-unclaimed-state). It is empty when Path is
+// execution.savepoint.ignore-unclaimed-state). Its Options are the table
+// options the live check of its sources set (scan.startup.mode=earliest-offset
+// for a KafkaSource below the log start). It is empty when Path is
 // unknown.
 func (p Position) Launch() resume.Launch {
 	l := launch(p.Path, ClaimMode(p.ClaimMode), p.FlinkVersion)
@@ -117,6 +130,9 @@ func (p Position) Launch() resume.Launch {
 		l.Args = append(l.Args, "--allowNonRestoredState")
 		l.Config[resume.ConfigIgnoreUnclaimedState] = "true"
 		l.Config[resume.ConfigSavepointIgnoreUnclaimedState] = "true"
+	}
+	if o := liveOptions(p.Live); p.Path != "" && len(o) > 0 {
+		l.Options = o
 	}
 	return l
 }

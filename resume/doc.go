@@ -63,6 +63,10 @@
 //	flink.older-than-pathless              (no longer emitted: a newest snapshot without Flink path fails)
 //	flink.older-than-unverified            newer snapshots could not be verified: duplicates downstream
 //	flink.older-than-refused               newer snapshots cannot serve the intent (upgrade): duplicates downstream
+//	flink.not-checked                      a source of the restored snapshot was not checked against its live system
+//	flink.source-data-loss                 a live check found input a restored source had not read gone
+//	flink.kafka-out-of-range               a restored KafkaSource below the log start: launched with earliest-offset
+//	flink.older-than-failing-restore       newer snapshots would fail to restore (a Paimon source's snapshot expired)
 //	flink.drained-savepoint                the savepoint was taken by stop --drain
 //	flink.verification-off                 referenced files were not checked (SkipVerify)
 //	flink.unverified-references            some referenced files could not be checked (AllowUnverified)

@@ -118,3 +118,13 @@ func KafkaStart(offset, logStart, logEnd int64) (Kafka, error) {
 	}
 	return Kafka{Offset: offset}, nil
 }
+
+// Checkers are the live systems a Flink snapshot's source positions are
+// checked against, one per source kind; a nil checker leaves that kind
+// unchecked (and says so).
+type Checkers struct {
+	// Kafka checks KafkaSource positions against the cluster's logs.
+	Kafka KafkaLog
+	// Paimon checks the Paimon source reading this table (PaimonMatches).
+	Paimon PaimonTable
+}

@@ -1,0 +1,231 @@
+package flinkckpt_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"gocloud.dev/blob"
+	"gocloud.dev/blob/memblob"
+
+	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/kafkaoffset"
+	"github.com/resumekit/resumekit/kafkaoffset/kafkaoffsettest"
+	"github.com/resumekit/resumekit/paimon"
+	"github.com/resumekit/resumekit/paimon/paimontest"
+	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/livecheck"
+)
+
+const liveJob = "00000000000000000000000000000a01"
+
+// liveKafka starts kfake with topic "orders" of two partitions holding 100
+// records each.
+func liveKafka(t *testing.T) *kafkaoffsettest.Cluster {
+	t.Helper()
+	c := kafkaoffsettest.New(t, nil)
+	c.CreateTopic(kafkaoffsettest.Topic{Name: "orders", Partitions: 2})
+	times := make([]time.Time, 100)
+	for i := range times {
+		times[i] = time.Date(2026, 12, 1, 10, 0, i, 0, time.UTC)
+	}
+	for p := range int32(2) {
+		c.Produce("orders", p, times...)
+	}
+	return c
+}
+
+// liveCheckpoint writes chk-1 of liveJob with the given sources.
+func liveCheckpoint(t *testing.T, b *blob.Bucket, id int64, sources ...flinkckpttest.Source) {
+	t.Helper()
+	l := &flinkckpttest.Layout{Bucket: b, Prefix: "ck/", Root: "s3a://b/"}
+	if _, err := l.Checkpoint(context.Background(), liveJob, id, &flinkckpttest.Checkpoint{Sources: sources}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func liveResolver(t *testing.T, b *blob.Bucket, live *livecheck.Checkers) *flinkckpt.Resolver {
+	t.Helper()
+	r, err := flinkckpt.NewResolver(b, "ck/", &flinkckpt.Options{FlinkRoot: "s3a://b/ck/", Live: live})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func warningText(c resume.Candidate, code string) string {
+	for _, w := range c.Warnings {
+		if w.Code == code {
+			return w.Text
+		}
+	}
+	return ""
+}
+
+// The review's Kafka case: a checkpoint at offset 10 on a topic whose
+// records below 50 were deleted restores into data loss, 40 records per
+// partition, launched with earliest-offset and a warning saying why; before
+// the deletion the same checkpoint is exactly-once and launches with no
+// option.
+func TestRestoreKafkaBelowLogStart(t *testing.T) {
+	ctx := context.Background()
+	k := liveKafka(t)
+	b := memblob.OpenBucket(nil)
+	defer b.Close()
+	liveCheckpoint(t, b, 1, flinkckpttest.KafkaSource("orders-source", "orders", 10, 10))
+	r := liveResolver(t, b, &livecheck.Checkers{Kafka: kafkaoffset.Log{Client: k.Client}})
+
+	c, err := r.Resolve(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Guarantee != resume.ExactlyOnce || c.HasWarning(flinkckpt.WarnSourceNotChecked) || len(c.Position.Launch().Options) != 0 {
+		t.Fatalf("before the deletion: guarantee %s warnings %v launch %v", c.Guarantee, c.Warnings, c.Position.Launch().Options)
+	}
+
+	k.DeleteRecords("orders", 0, 50)
+	k.DeleteRecords("orders", 1, 50)
+	c, err = r.Resolve(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Guarantee != resume.DataLoss {
+		t.Errorf("guarantee %s, want data-loss", c.Guarantee)
+	}
+	pos, err := flinkckpt.PositionOf(c.Position)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []flinkckpt.KafkaCheck{
+		{Topic: "orders", Partition: 0, Offset: 10, LogStart: 50, LogEnd: 100, Lost: 40},
+		{Topic: "orders", Partition: 1, Offset: 10, LogStart: 50, LogEnd: 100, Lost: 40},
+	}
+	if pos.Live == nil || len(pos.Live.Sources) != 1 || !pos.Live.Sources[0].Checked {
+		t.Fatalf("live check %+v", pos.Live)
+	}
+	if diff := cmp.Diff(want, pos.Live.Sources[0].Kafka); diff != "" {
+		t.Errorf("partitions (-want +got):\n%s", diff)
+	}
+	l := c.Position.Launch()
+	if diff := cmp.Diff(map[string]string{"scan.startup.mode": "earliest-offset"}, l.Options); diff != "" {
+		t.Errorf("launch options (-want +got):\n%s", diff)
+	}
+	if l.RestorePath() == "" {
+		t.Errorf("launch restores nothing: %+v", l)
+	}
+	if w := warningText(c, flinkckpt.WarnSourceDataLoss); !strings.Contains(w, "orders/0: 40 records (offsets 10..49)") || !strings.Contains(w, "orders/1: 40 records") {
+		t.Errorf("data-loss warning %q", w)
+	}
+	w := warningText(c, flinkckpt.WarnKafkaOutOfRange)
+	for _, part := range []string{"scan.startup.mode=earliest-offset", "auto.offset.reset", "latest-offset or timestamp", "group-offsets", "OffsetOutOfRangeException"} {
+		if !strings.Contains(w, part) {
+			t.Errorf("reset warning does not say %q: %q", part, w)
+		}
+	}
+}
+
+// A checkpoint whose next offset is above today's end offset cannot be
+// restored against this topic (recreated?): Resolve fails, it is not
+// graded.
+func TestRestoreKafkaAboveEnd(t *testing.T) {
+	k := liveKafka(t)
+	b := memblob.OpenBucket(nil)
+	defer b.Close()
+	liveCheckpoint(t, b, 1, flinkckpttest.KafkaSource("orders-source", "orders", 10, 150))
+	_, err := liveResolver(t, b, &livecheck.Checkers{Kafka: kafkaoffset.Log{Client: k.Client}}).Resolve(context.Background())
+	if !errors.Is(err, livecheck.ErrAboveEnd) || errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), "orders/1") || !strings.Contains(err.Error(), "recreated") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// A Kafka checker that cannot list the topic fails the resolve: a failure
+// to look is never a better grade.
+func TestRestoreKafkaCheckFails(t *testing.T) {
+	k := liveKafka(t)
+	b := memblob.OpenBucket(nil)
+	defer b.Close()
+	liveCheckpoint(t, b, 1, flinkckpttest.KafkaSource("s", "payments", 10))
+	_, err := liveResolver(t, b, &livecheck.Checkers{Kafka: kafkaoffset.Log{Client: k.Client}}).Resolve(context.Background())
+	if err == nil || errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), "payments") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// The review's Paimon case: a checkpoint whose Paimon source continues at
+// snapshot 20 of a table whose earliest readable is 50 is refused as a
+// restore that fails (OutOfRangeException, the expired range named), and
+// nothing older restores either: "no position", so salvage is considered.
+// The control at 80 stays exactly-once.
+func TestRestorePaimonExpired(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		next int64
+	}{{"Expired", 20}, {"Control", 80}} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := memblob.OpenBucket(nil)
+			defer b.Close()
+			tb := paimontest.New(t, b, "wh/shop.db/orders").Schema(nil).CommitEvery(100, time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC), time.Minute)
+			tb.ExpireBefore(50)
+			table, err := paimon.NewTable(b, tb.Path(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			liveCheckpoint(t, b, 1, flinkckpttest.PaimonSource("orders-source", "s3a://b/wh/shop.db/orders", tc.next))
+			c, err := liveResolver(t, b, &livecheck.Checkers{Paimon: table}).Resolve(ctx)
+			if tc.next >= 50 {
+				if err != nil {
+					t.Fatal(err)
+				}
+				pos, _ := flinkckpt.PositionOf(c.Position)
+				if c.Guarantee != resume.ExactlyOnce || pos.Live == nil || pos.Live.Sources[0].Paimon == nil || pos.Live.Sources[0].Paimon.Earliest != 50 {
+					t.Errorf("guarantee %s live %+v", c.Guarantee, pos.Live)
+				}
+				return
+			}
+			if !errors.Is(err, resume.ErrNoPosition) {
+				t.Fatalf("err = %v, want no position", err)
+			}
+			for _, part := range []string{"OutOfRangeException", "snapshots 20..49 of shop.orders expired", "a restore fails"} {
+				if !strings.Contains(err.Error(), part) {
+					t.Errorf("error does not say %q: %v", part, err)
+				}
+			}
+		})
+	}
+}
+
+// A source kind without a checker is named per source with a coded
+// warning, never silently graded; a Paimon table that is not the one the
+// source reads does not check it.
+func TestRestoreSourceNotChecked(t *testing.T) {
+	k := liveKafka(t)
+	b := memblob.OpenBucket(nil)
+	defer b.Close()
+	liveCheckpoint(t, b, 1, flinkckpttest.KafkaSource("orders-source", "orders", 10, 10),
+		flinkckpttest.PaimonSource("items-source", "s3a://b/wh/shop.db/items", 3))
+	c, err := liveResolver(t, b, &livecheck.Checkers{Kafka: kafkaoffset.Log{Client: k.Client}}).Resolve(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	for _, w := range c.Warnings {
+		if w.Code == flinkckpt.WarnSourceNotChecked {
+			n++
+			if !strings.Contains(w.Text, "paimon source") || !strings.Contains(w.Text, "--paimon-table") {
+				t.Errorf("warning %q", w.Text)
+			}
+		}
+	}
+	if n != 1 || c.Guarantee != resume.ExactlyOnce {
+		t.Errorf("%d not-checked warnings, guarantee %s: %v", n, c.Guarantee, c.Warnings)
+	}
+	pos, _ := flinkckpt.PositionOf(c.Position)
+	if len(pos.Live.Sources) != 2 || !pos.Live.Sources[0].Checked || pos.Live.Sources[1].Checked {
+		t.Errorf("sources %+v", pos.Live.Sources)
+	}
+}
