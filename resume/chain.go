@@ -296,7 +296,8 @@ func safeName(r Resolver, i int) (name string) {
 }
 
 // continueWarnings adds the chain's warnings to the winner: newer progress
-// elsewhere, and operator state starting empty.
+// elsewhere, and operator state starting empty (a winner below exactly-once
+// whose launch restores no snapshot).
 func continueWarnings(w *Candidate, cands []*Candidate, winner int) {
 	if !w.At.IsZero() {
 		for k, c := range cands {
@@ -307,7 +308,9 @@ func continueWarnings(w *Candidate, cands []*Candidate, winner int) {
 			}
 		}
 	}
-	if w.Guarantee < ExactlyOnce {
+	if w.Guarantee < ExactlyOnce && w.Position.Launch().RestorePath() == "" {
+		// A restore graded below exactly-once (its input proved lost)
+		// still restores its state.
 		w.Warnings = append(w.Warnings, Warning{Code: WarnStateStartsEmpty, Text: "operator state starts empty: aggregations, joins and deduplication lose what was in state (stateful jobs set the minimum guarantee to exactly-once to refuse such restarts)"})
 	}
 }

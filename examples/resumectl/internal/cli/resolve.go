@@ -222,13 +222,13 @@ func (f *resolveFlags) check() error {
 		return usagef("resolve: --flink-plan, --flink-uid, --flink-sink-uid, --flink-uid-hash, --flink-operator-id and --flink-allow-non-restored-state need --flink-checkpoints or --flink-savepoints")
 	case f.flinkAllowNonRestored && !f.flinkJob.given():
 		return usagef("resolve: --flink-allow-non-restored-state needs the new job's operators (--flink-plan, --flink-uid, --flink-sink-uid, --flink-uid-hash or --flink-operator-id): without them nothing says which state would be dropped")
-	case hasPaimon && (f.paimonTable == "" || f.paimonConsumer == "") && !(f.wantSalvage() && f.paimonTable != ""):
+	case hasPaimon && (f.paimonTable == "" || f.paimonConsumer == "") && !(hasFlink && f.paimonTable != ""):
 		return usagef("resolve: --paimon-table and --paimon-consumer go together")
 	case !hasPaimon && (f.paimonMode != "" || f.paimonFrom.set || f.paimonWrittenMode != "" || f.paimonVersion != "" || len(f.paimonOptions.m) > 0):
 		return usagef("resolve: --paimon-mode, --paimon-from, --paimon-written-mode, --paimon-version and --paimon-option need --paimon-table")
-	case hasKafka && (f.kafkaBrokers == "" || f.kafkaTopic == "") && !(f.wantSalvage() && f.kafkaBrokers != ""):
-		return usagef("resolve: --kafka-brokers and --kafka-topic go together (or --kafka-brokers alone with --flink-sources or the new job, to check salvaged offsets)")
-	case f.wantSalvage() && f.kafkaTopic == "" && f.kafkaBrokers != "" && (f.kafkaFrom.set || f.kafkaRewind.d != 0 || f.kafkaObserve.d != 0 ||
+	case hasKafka && (f.kafkaBrokers == "" || f.kafkaTopic == "") && !(hasFlink && f.kafkaBrokers != ""):
+		return usagef("resolve: --kafka-brokers and --kafka-topic go together (or --kafka-brokers alone with a Flink location, to check the snapshots' Kafka offsets)")
+	case hasFlink && f.kafkaTopic == "" && f.kafkaBrokers != "" && (f.kafkaFrom.set || f.kafkaRewind.d != 0 || f.kafkaObserve.d != 0 ||
 		f.kafkaIsolation != "" || f.kafkaCommitSource != "" || f.kafkaStrict):
 		// --kafka-group alone serves the salvaged start: partitions the old
 		// job had not started from its group's commit start at the commit.
@@ -259,13 +259,6 @@ func (f *resolveFlags) build(ctx context.Context, e *env) ([]resume.Resolver, fu
 		}
 	}
 	var out []resume.Resolver
-	flinkRs, flinkClose, err := f.flinkResolvers(ctx, e)
-	closers = append(closers, flinkClose)
-	if err != nil {
-		return nil, closeAll, err
-	}
-	out = append(out, flinkRs...)
-
 	var stateless []resume.Resolver
 	var checks salvageChecks
 	if f.paimonTable != "" {
@@ -312,6 +305,15 @@ func (f *resolveFlags) build(ctx context.Context, e *env) ([]resume.Resolver, fu
 			stateless = append(stateless, r)
 		}
 	}
+	// The Flink resolvers come first in the chain, and check the restore
+	// candidate's sources against the Kafka cluster and the Paimon table
+	// whenever those are given.
+	flinkRs, flinkClose, err := f.flinkResolvers(ctx, e, checks)
+	closers = append(closers, flinkClose)
+	if err != nil {
+		return nil, closeAll, err
+	}
+	out = append(flinkRs, out...)
 	if f.wantSalvage() {
 		r, closeSalvage, err := f.salvageResolver(ctx, e, checks)
 		closers = append(closers, closeSalvage)

@@ -10,6 +10,7 @@ import (
 	"github.com/resumekit/resumekit/kafkaoffset"
 	"github.com/resumekit/resumekit/paimon"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/livecheck"
 )
 
 // salvageChecks are the live systems --kafka-brokers and --paimon-table
@@ -17,6 +18,22 @@ import (
 type salvageChecks struct {
 	kafka  *kgo.Client
 	paimon *paimon.Table
+}
+
+// live returns the checkers of the restore candidate's sources; nil when
+// neither system is given.
+func (c salvageChecks) live() *livecheck.Checkers {
+	if c.kafka == nil && c.paimon == nil {
+		return nil
+	}
+	l := &livecheck.Checkers{}
+	if c.kafka != nil {
+		l.Kafka = kafkaoffset.Log{Client: c.kafka}
+	}
+	if c.paimon != nil {
+		l.Paimon = c.paimon
+	}
+	return l
 }
 
 // wantSalvage reports whether resolve offers the salvage candidate: asked
