@@ -137,6 +137,28 @@ func (p Position) Launch() resume.Launch {
 	return l
 }
 
+var _ resume.InputStarter = Position{}
+
+// InputStarts returns where the snapshot's KafkaSources continue each
+// partition, with the log start the live check listed (Live), so that a
+// chain grades it by what other candidates proved gone and others by what
+// it proved. Nil when nothing was checked: give the flinkckpt resolver the
+// same checkers as the other resolvers of the chain (Options.Live).
+func (p Position) InputStarts() []resume.InputStart {
+	if p.Live == nil {
+		return nil
+	}
+	var out []resume.InputStart
+	for _, s := range p.Live.Sources {
+		for _, k := range s.Kafka {
+			if k.Offset >= 0 {
+				out = append(out, resume.InputStart{Input: resume.KafkaInput(k.Topic, k.Partition), Offset: k.Offset, GoneBelow: k.LogStart})
+			}
+		}
+	}
+	return out
+}
+
 // MarshalJSON encodes the position with its exported fields.
 func (p Position) MarshalJSON() ([]byte, error) {
 	type plain Position

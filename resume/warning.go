@@ -43,4 +43,8 @@ const (
 	// WarnStateStartsEmpty: the chosen position does not restore operator
 	// state (anything below exactly-once).
 	WarnStateStartsEmpty = "chain.state-starts-empty"
+	// WarnProvedLost: another candidate's live check proved input this
+	// position starts below gone; the chain graded it data-loss
+	// ([InputStarter]).
+	WarnProvedLost = "chain.proved-lost"
 )

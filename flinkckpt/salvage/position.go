@@ -264,3 +264,26 @@ func PositionOf(p resume.Position) (*Position, error) {
 	}
 	return out, nil
 }
+
+var _ resume.InputStarter = Position{}
+
+// InputStarts returns where the snapshot had each Kafka partition (before
+// any move to the log start) and, when checked, the log start: every
+// record below it is gone. Partitions at an unresolved marker are left
+// out.
+func (p Position) InputStarts() []resume.InputStart {
+	var out []resume.InputStart
+	for _, s := range p.Sources {
+		for _, k := range s.Kafka {
+			if k.Marker != sourcestate.MarkerNone && !k.Resolved {
+				continue
+			}
+			in := resume.InputStart{Input: resume.KafkaInput(k.Topic, k.Partition), Offset: k.Offset - k.Lost, GoneBelow: -1}
+			if k.LogStart != nil {
+				in.GoneBelow = *k.LogStart
+			}
+			out = append(out, in)
+		}
+	}
+	return out
+}
