@@ -59,6 +59,7 @@
 //	code                                   emitted when
 //	chain.newer-progress                   another resolver shows newer progress than the chosen position
 //	chain.state-starts-empty               the chosen position does not restore operator state
+//	chain.short-validity                   the chosen position's input may leave retention within Policy.MinValidity
 //	chain.proved-lost                      another candidate proved input this position starts below gone: graded data-loss
 //	flink.older-than-broken                newer snapshots completed but are broken: duplicates downstream
 //	flink.older-than-pathless              (no longer emitted: a newest snapshot without Flink path fails)

@@ -47,4 +47,7 @@ const (
 	// position starts below gone; the chain graded it data-loss
 	// ([InputStarter]).
 	WarnProvedLost = "chain.proved-lost"
+	// WarnShortValidity: the chosen candidate's ValidUntil is less than
+	// Policy.MinValidity after now.
+	WarnShortValidity = "chain.short-validity"
 )

@@ -6,6 +6,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/resumekit/resumekit/paimon"
 	"github.com/resumekit/resumekit/resume"
@@ -22,6 +23,9 @@ func writeReport(w io.Writer, d *resume.Decision) {
 			at = "input position at " + c.At.UTC().Format("2006-01-02T15:04:05Z07:00")
 		}
 		fmt.Fprintf(w, "        %s, %s\n", c.Guarantee, at)
+		if !c.ValidUntil.IsZero() {
+			fmt.Fprintf(w, "        valid until: %s\n", c.ValidUntil.UTC().Format(time.RFC3339))
+		}
 		writeRun(w, c.Position)
 		for _, r := range c.Reasons {
 			fmt.Fprintf(w, "  why:     %s\n", oneLine(r))

@@ -27,7 +27,7 @@ const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flin
          [--paimon-written-mode MODE] [--paimon-version V] [--paimon-option KEY=VALUE]...]
         [--kafka-brokers H:P --kafka-topic T [--kafka-group G] [--kafka-from TIME | --kafka-rewind DUR] [--kafka-observe DUR]
          [--kafka-isolation read_committed|read_uncommitted] [--kafka-commit-source checkpoint|auto|unknown] [--kafka-strict]]
-        [--together] [--min-guarantee NAME] [--max-age DUR] [--timeout DUR] [--on-failure block-weaker|choose-anyway]
+        [--together] [--min-guarantee NAME] [--max-age DUR] [--min-validity DUR] [--timeout DUR] [--on-failure block-weaker|choose-anyway]
         [--json | --format text|json|k8s [--k8s-nonce N]] [--now TIME]`
 
 // resolveFlags are the flags of resumectl resolve.
@@ -51,7 +51,7 @@ type resolveFlags struct {
 	kafkaRewind, kafkaObserve               durationFlag
 	together                                bool
 	minGuarantee                            string
-	maxAge, timeout                         durationFlag
+	maxAge, timeout, minValidity            durationFlag
 	jsonOut                                 bool
 	format                                  string
 	k8sNonce                                int64
@@ -90,6 +90,8 @@ func runResolve(e *env, args []string) error {
 	fs.BoolVar(&f.together, "together", false, "the job reads the Paimon table and the Kafka topic together: one position for both")
 	fs.StringVar(&f.minGuarantee, "min-guarantee", "", "weakest acceptable guarantee: data-loss, replay (default), exact-input, exactly-once")
 	fs.Var(&f.maxAge, "max-age", "reject positions older than this `DUR` (e.g. 7d)")
+	f.minValidity.d = resume.DefaultMinValidity
+	fs.Var(&f.minValidity, "min-validity", "warn when the chosen position's input may leave retention within this `DUR` (its valid_until; 0: never)")
 	f.timeout.d = DefaultTimeout
 	fs.Var(&f.timeout, "timeout", "give up after this long (`DUR`; 0: never): sources still running are reported as timed out, and the command ends at the deadline even when a storage or Kafka call hangs")
 	fs.BoolVar(&f.jsonOut, "json", false, "print the resumekit.decision/v1 JSON document")
@@ -184,7 +186,7 @@ func (f *resolveFlags) clock() func() time.Time {
 }
 
 func (f *resolveFlags) policy() (resume.Policy, error) {
-	p := resume.Policy{MaxAge: f.maxAge.d}
+	p := resume.Policy{MaxAge: f.maxAge.d, MinValidity: f.minValidity.d}
 	if f.now.set {
 		now := f.now.t
 		p.Now = func() time.Time { return now }
