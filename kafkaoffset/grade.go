@@ -202,6 +202,10 @@ func (r *Resolver) candidate(res []PartitionOffsets) (resume.Candidate, error) {
 	}
 	r.gradeCommitSource(&c, commits)
 
+	if until, why := validUntil(all); why != "" {
+		c.ValidUntil = until
+		c.Reasons = append(c.Reasons, why)
+	}
 	at, atReason, future := r.startTime(res, now)
 	c.At = at
 	if atReason != "" {
