@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 	"github.com/resumekit/resumekit/resume"
@@ -65,6 +66,26 @@ type liveResult struct {
 	// refuse, when set, says why restoring the snapshot fails: it is not
 	// offered.
 	refuse string
+	// until is the earliest ValidUntil of the sources (zero: unknown),
+	// untilWhy its reason.
+	until    time.Time
+	untilWhy string
+}
+
+// valid records a source's time to loss; the earliest wins.
+func (l *liveResult) valid(until time.Time, why string) {
+	switch {
+	case why == "":
+	case until.IsZero():
+		l.reasons = append(l.reasons, why)
+	case l.until.IsZero() || until.Before(l.until):
+		if l.untilWhy != "" {
+			l.reasons = append(l.reasons, l.untilWhy)
+		}
+		l.until, l.untilWhy = until, why
+	default:
+		l.reasons = append(l.reasons, why)
+	}
 }
 
 func (l *liveResult) lower(g resume.Guarantee) {
@@ -82,6 +103,10 @@ func (l *liveResult) apply(c *resume.Candidate) {
 		c.Guarantee = l.grade
 	}
 	c.Reasons = append(c.Reasons, l.reasons...)
+	if !l.until.IsZero() {
+		c.ValidUntil = l.until
+		c.Reasons = append(c.Reasons, l.untilWhy)
+	}
 	c.Warnings = append(c.Warnings, l.warnings...)
 	if p, ok := c.Position.(Position); ok {
 		p.Live = &LiveCheck{Sources: l.sources}
@@ -170,7 +195,9 @@ func (l *liveResult) kafka(ctx context.Context, log livecheck.KafkaLog, name, la
 	}
 	var lost []string
 	var perPartition []int64
+	ret, _ := log.(livecheck.KafkaRetention)
 	for _, topic := range topics {
+		starts, ends := map[int32]int64{}, map[int32]int64{}
 		var parts []int32
 		for _, p := range ps {
 			if p.Topic == topic {
@@ -197,6 +224,7 @@ func (l *liveResult) kafka(ctx context.Context, log livecheck.KafkaLog, name, la
 					return fmt.Errorf("flinkckpt: %s: KafkaSource %s: %s/%d: the snapshot's next offset %d is above today's end offset %d: was the topic recreated or truncated? %w",
 						name, label, topic, p.Partition, p.Offset, le, err)
 				}
+				starts[p.Partition], ends[p.Partition] = v.Offset, le
 				if v.Lost > 0 {
 					kc.Lost = v.Lost
 					perPartition = append(perPartition, v.Lost)
@@ -204,6 +232,13 @@ func (l *liveResult) kafka(ctx context.Context, log livecheck.KafkaLog, name, la
 				}
 			}
 			sc.Kafka = append(sc.Kafka, kc)
+		}
+		if ret != nil && len(starts) > 0 {
+			until, why, err := ret.ValidUntil(ctx, topic, starts, ends)
+			if err != nil {
+				return fmt.Errorf("flinkckpt: %s: KafkaSource %s: retention of topic %s: %w", name, label, topic, err)
+			}
+			l.valid(until, why)
 		}
 	}
 	sc.Checked = true
@@ -248,6 +283,13 @@ func (l *liveResult) paimon(ctx context.Context, t livecheck.PaimonTable, name, 
 		return nil
 	}
 	l.reasons = append(l.reasons, fmt.Sprintf("%s: Paimon source %s continues at snapshot %d: table %s holds snapshots %d..%d", name, label, pp.NextSnapshot, t.SQLName(), earliest, latest))
+	if ret, ok := t.(livecheck.PaimonRetention); ok {
+		until, why, err := ret.ValidUntil(ctx, pp.NextSnapshot)
+		if err != nil {
+			return fmt.Errorf("flinkckpt: %s: Paimon source %s: retention of table %s: %w", name, label, t.SQLName(), err)
+		}
+		l.valid(until, why)
+	}
 	return nil
 }
 

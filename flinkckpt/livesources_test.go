@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kmsg"
 	"gocloud.dev/blob"
 	"gocloud.dev/blob/memblob"
 
@@ -227,5 +229,108 @@ func TestRestoreSourceNotChecked(t *testing.T) {
 	pos, _ := flinkckpt.PositionOf(c.Position)
 	if len(pos.Live.Sources) != 2 || !pos.Live.Sources[0].Checked || pos.Live.Sources[1].Checked {
 		t.Errorf("sources %+v", pos.Live.Sources)
+	}
+}
+
+// requests counts one request kind at every broker of k.
+func requests(k *kafkaoffsettest.Cluster, key kmsg.Key) func() (total, most int) {
+	var hs []*kfake.FaultHandle
+	for n := range k.Kafka.ListenAddrs() {
+		hs = append(hs, k.Kafka.Fault(kfake.Fault{Keys: []kmsg.Key{key}, Nodes: []int32{int32(n)}, Observe: true, Count: -1}))
+	}
+	return func() (total, most int) {
+		for _, h := range hs {
+			total += h.Hits()
+			most = max(most, h.Hits())
+		}
+		return total, most
+	}
+}
+
+// The restore candidate's valid_until on kfake: the record at the
+// checkpoint's offset 10 (timestamp 10:00:10) plus the topic's retention.ms
+// of an hour, to the second, with the reason naming the partition and the
+// rule. The check costs two ListOffsets per broker (log start, end), one
+// DescribeConfigs and at most one Fetch per broker.
+func TestRestoreKafkaValidUntil(t *testing.T) {
+	k := kafkaoffsettest.New(t, &kafkaoffsettest.Options{Brokers: 2})
+	k.CreateTopic(kafkaoffsettest.Topic{Name: "orders", Partitions: 4, Configs: map[string]string{"retention.ms": "3600000"}})
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	times := make([]time.Time, 100)
+	for i := range times {
+		times[i] = t0.Add(time.Duration(i) * time.Second)
+	}
+	for p := range int32(4) {
+		k.Produce("orders", p, times...)
+	}
+	lo, dc, fe := requests(k, kmsg.ListOffsets), requests(k, kmsg.DescribeConfigs), requests(k, kmsg.Fetch)
+	b := memblob.OpenBucket(nil)
+	defer b.Close()
+	liveCheckpoint(t, b, 1, flinkckpttest.KafkaSource("orders-source", "orders", 12, 10, 30, 100))
+	c, err := liveResolver(t, b, &livecheck.Checkers{Kafka: kafkaoffset.Log{Client: k.Client}}).Resolve(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := t0.Add(10*time.Second + time.Hour)
+	if !c.ValidUntil.Equal(want) || c.Guarantee != resume.ExactlyOnce {
+		t.Fatalf("ValidUntil %v (guarantee %s), want %v", c.ValidUntil, c.Guarantee, want)
+	}
+	if r := strings.Join(c.Reasons, "\n"); !strings.Contains(r, "valid until 2026-12-01T11:00:10Z: kafka orders/1: its start record (offset 10)") || !strings.Contains(r, "retention.ms 1h0m0s") {
+		t.Errorf("reasons:\n%s", r)
+	}
+	if total, most := lo(); most > 2 || total > 4 {
+		t.Errorf("%d ListOffsets (%d to one broker), want at most 2 per broker", total, most)
+	}
+	if total, _ := dc(); total != 1 {
+		t.Errorf("%d DescribeConfigs, want 1", total)
+	}
+	if _, most := fe(); most > 1 {
+		t.Errorf("%d Fetch to one broker, want at most 1", most)
+	}
+}
+
+// The restore candidate's valid_until on paimontest: snapshot 80's commit
+// time plus snapshot.time-retained (1 h by default; 30 min set here);
+// num-retained.min named when it keeps the snapshot longer; a consumer
+// that has not read the snapshot pins it: unknown, and said so.
+func TestRestorePaimonValidUntil(t *testing.T) {
+	ctx := context.Background()
+	start := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name    string
+		options map[string]string
+		next    int64
+		pin     bool
+		want    time.Time
+		reason  string
+	}{
+		{"Default", nil, 80, false, start.Add(79*time.Minute + time.Hour), "snapshot 80 was committed at 2026-11-29T11:19:00Z, and snapshot.time-retained is 1h0m0s"},
+		{"TimeRetained", map[string]string{"snapshot.time-retained": "30 min"}, 80, false, start.Add(79*time.Minute + 30*time.Minute), "snapshot.time-retained is 30m0s"},
+		{"NumRetainedMin", nil, 95, false, start.Add(94*time.Minute + time.Hour), "snapshot.num-retained.min 10 keeps it longer, until 5 more snapshots are committed"},
+		{"PinnedByConsumer", nil, 80, true, time.Time{}, "consumer orders-job (next snapshot 70) pins snapshot 80"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := memblob.OpenBucket(nil)
+			defer b.Close()
+			tb := paimontest.New(t, b, "wh/shop.db/orders").Schema(tc.options).CommitEvery(100, start, time.Minute)
+			if tc.pin {
+				tb.Consumer("orders-job", 70)
+			}
+			table, err := paimon.NewTable(b, tb.Path(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			liveCheckpoint(t, b, 1, flinkckpttest.PaimonSource("orders-source", "s3a://b/wh/shop.db/orders", tc.next))
+			c, err := liveResolver(t, b, &livecheck.Checkers{Paimon: table}).Resolve(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !c.ValidUntil.Equal(tc.want) {
+				t.Errorf("ValidUntil %v, want %v", c.ValidUntil, tc.want)
+			}
+			if r := strings.Join(c.Reasons, "\n"); !strings.Contains(r, tc.reason) {
+				t.Errorf("reasons lack %q:\n%s", tc.reason, r)
+			}
+		})
 	}
 }

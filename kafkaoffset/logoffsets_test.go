@@ -45,3 +45,5 @@ var (
 	_ livecheck.KafkaLog     = kafkaoffset.Log{}
 	_ livecheck.KafkaCommits = kafkaoffset.Log{}
 )
+
+var _ livecheck.KafkaRetention = kafkaoffset.Log{}

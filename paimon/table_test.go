@@ -85,3 +85,5 @@ func TestPaimontestFormat(t *testing.T) {
 		t.Errorf("ParseSchema = %+v, %v", sc, err)
 	}
 }
+
+var _ livecheck.PaimonRetention = (*paimon.Table)(nil)

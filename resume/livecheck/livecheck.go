@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // KafkaLog is the live check of Kafka positions. kafkaoffset.Log
@@ -46,6 +47,28 @@ type PaimonTable interface {
 	SnapshotRange(ctx context.Context) (earliest, latest int64, err error)
 	// SQLName is the table's SQL identifier (db.table), for reset_consumer.
 	SQLName() string
+}
+
+// KafkaRetention says how long Kafka positions stay readable. A KafkaLog
+// that implements it too gives the candidate its ValidUntil.
+// kafkaoffset.Log implements it.
+type KafkaRetention interface {
+	// ValidUntil returns the earliest moment a record at or after
+	// offsets[p] of partition p of topic may leave retention (ends[p] is
+	// the partition's end offset: a start there constrains nothing), and a
+	// reason naming the partition and the rule; the zero time (with why)
+	// when unknown.
+	ValidUntil(ctx context.Context, topic string, offsets, ends map[int32]int64) (time.Time, string, error)
+}
+
+// PaimonRetention says how long a Paimon snapshot stays readable. A
+// PaimonTable that implements it too gives the candidate its ValidUntil.
+// *paimon.Table implements it.
+type PaimonRetention interface {
+	// ValidUntil returns the earliest moment snapshot id may expire and a
+	// reason naming the table and the rule; the zero time (with why) when
+	// unknown (not committed yet, pinned by a consumer).
+	ValidUntil(ctx context.Context, id int64) (time.Time, string, error)
 }
 
 // PaimonMatches reports whether the table of SQL name sqlName (a
