@@ -97,6 +97,21 @@ func (x *resolution) kafka(ctx context.Context, label string, s *sourcestate.Sou
 				k.Resolved = k.Marker != sourcestate.MarkerNone
 			}
 			x.reason("KafkaSource %s: topic %s checked against the live log: every partition's log start and end offset listed", label, topic)
+			if ret, ok := log.(livecheck.KafkaRetention); ok {
+				starts, ends := map[int32]int64{}, map[int32]int64{}
+				for _, k := range out.Kafka {
+					if k.Topic == topic && (k.Marker == sourcestate.MarkerNone || k.Resolved) {
+						starts[k.Partition], ends[k.Partition] = k.Offset, *k.LogEnd
+					}
+				}
+				if len(starts) > 0 {
+					until, why, err := ret.ValidUntil(ctx, topic, starts, ends)
+					if err != nil {
+						return fmt.Errorf("salvage: KafkaSource %s: retention of topic %s: %w", label, topic, err)
+					}
+					x.valid(until, why)
+				}
+			}
 		}
 		out.Checked = true
 	} else {
@@ -239,6 +254,13 @@ func (x *resolution) paimon(ctx context.Context, label string, s *sourcestate.So
 			st.NextSnapshot = earliest
 		}
 		x.reason("Paimon source %s: table %s holds snapshots %d..%d", label, t.SQLName(), earliest, latest)
+		if ret, ok := t.(livecheck.PaimonRetention); ok {
+			until, why, err := ret.ValidUntil(ctx, st.NextSnapshot)
+			if err != nil {
+				return fmt.Errorf("salvage: Paimon source %s: retention of table %s: %w", label, t.SQLName(), err)
+			}
+			x.valid(until, why)
+		}
 		out.Checked = true
 	} else {
 		x.warn(WarnNotChecked, "Paimon source %s: snapshot %d not checked against the table (no table given): expired snapshots would be lost unnoticed", label, pp.NextSnapshot)

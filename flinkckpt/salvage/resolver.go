@@ -308,6 +308,17 @@ func (x *resolution) warn(code, format string, args ...any) {
 	x.c.Warnings = append(x.c.Warnings, resume.Warnf(code, format, args...))
 }
 
+// valid records a source's time to loss (livecheck.KafkaRetention,
+// PaimonRetention); the candidate keeps the earliest, each reason is kept.
+func (x *resolution) valid(until time.Time, why string) {
+	if why != "" {
+		x.c.Reasons = append(x.c.Reasons, why)
+	}
+	if !until.IsZero() && (x.c.ValidUntil.IsZero() || until.Before(x.c.ValidUntil)) {
+		x.c.ValidUntil = until
+	}
+}
+
 // grade lowers the candidate's guarantee to g.
 func (x *resolution) grade(g resume.Guarantee) {
 	if g < x.c.Guarantee {

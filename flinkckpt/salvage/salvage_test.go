@@ -232,6 +232,11 @@ func TestPaimonSalvage(t *testing.T) {
 	if diff := cmp.Diff(map[string]string{"scan.mode": "from-snapshot", "scan.snapshot-id": "12", "consumer-id": "orders-v2"}, c.Position.Launch().Options); diff != "" {
 		t.Errorf("launch (-want +got):\n%s", diff)
 	}
+	// valid until snapshot 12's commit (start + 11 min) plus the default
+	// snapshot.time-retained of an hour.
+	if want := start.Add(11*time.Minute + time.Hour); !c.ValidUntil.Equal(want) || !strings.Contains(strings.Join(c.Reasons, "\n"), "snapshot.time-retained is 1h0m0s") {
+		t.Errorf("ValidUntil %v, want %v; reasons %q", c.ValidUntil, want, c.Reasons)
+	}
 
 	tb.ExpireBefore(20)
 	c, err = r.Resolve(ctx)
