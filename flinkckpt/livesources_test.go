@@ -334,3 +334,37 @@ func TestRestorePaimonValidUntil(t *testing.T) {
 		})
 	}
 }
+
+// The "older snapshot chosen" warning names what going back can mean per
+// source besides duplicates (loss for Postgres CDC and for sinks that skip
+// by checkpoint id, a failing Paimon restore) while nothing was checked
+// live; with the sources checked, the check has decided it and the
+// warning says duplicates only.
+func TestOlderThanBrokenNamesSources(t *testing.T) {
+	ctx := context.Background()
+	k := liveKafka(t)
+	for _, live := range []*livecheck.Checkers{nil, {Kafka: kafkaoffset.Log{Client: k.Client}}} {
+		b := memblob.OpenBucket(nil)
+		defer b.Close()
+		l := &flinkckpttest.Layout{Bucket: b, Prefix: "ck/", Root: "s3a://b/"}
+		src := flinkckpttest.KafkaSource("orders-source", "orders", 10, 10)
+		if _, err := l.Checkpoint(ctx, liveJob, 1, &flinkckpttest.Checkpoint{Sources: []flinkckpttest.Source{src}}); err != nil {
+			t.Fatal(err)
+		}
+		w, err := l.Checkpoint(ctx, liveJob, 2, &flinkckpttest.Checkpoint{Sources: []flinkckpttest.Source{src}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Delete(ctx, w.Files[0]); err != nil {
+			t.Fatal(err)
+		}
+		c, err := liveResolver(t, b, live).Resolve(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w2 := warningText(c, flinkckpt.WarnOlderThanBroken)
+		if names := strings.Contains(w2, "Postgres") && strings.Contains(w2, "skip by checkpoint id") && strings.Contains(w2, "Paimon"); names != (live == nil) || !strings.HasSuffix(w2, "expect duplicates downstream") {
+			t.Errorf("live %v: warning %q", live != nil, w2)
+		}
+	}
+}

@@ -271,6 +271,13 @@ func (x *resolution) paimon(ctx context.Context, label string, s *sourcestate.So
 		x.reason("Paimon source %s: snapshot %d is a split of the initial full read: scan.mode=from-snapshot-full", label, st.NextSnapshot)
 	}
 	out.Options = map[string]string{"scan.mode": mode, "scan.snapshot-id": strconv.FormatInt(st.NextSnapshot, 10)}
+	if x.r.o.PaimonConsumer == "" && (len(s.Paimon.Monitor) > 0 || len(s.Paimon.LegacyNextSnapshots) > 0) {
+		// A MonitorSource (consumer-id with consumer.mode exactly-once)
+		// reads with a consumer: a new job that keeps its consumer-id
+		// starts where the consumer file says, whatever scan.snapshot-id.
+		x.warn(WarnConsumerOverrides, "Paimon source %s is a MonitorSource, which reads with a consumer-id: a new job that keeps that consumer-id starts where the table's consumer file says, not at scan.snapshot-id=%d; bind the consumer there first with CALL sys.reset_consumer('%s', '<consumer-id>', %d) (salvage.Options.PaimonConsumer, --paimon-consumer), or start without consumer-id",
+			label, st.NextSnapshot, strings.ReplaceAll(sqlName, "'", "''"), st.NextSnapshot)
+	}
 	if id := x.r.o.PaimonConsumer; id != "" {
 		st.ConsumerID = id
 		st.ResetConsumerSQL = fmt.Sprintf("CALL sys.reset_consumer('%s', '%s', %d)", strings.ReplaceAll(sqlName, "'", "''"), strings.ReplaceAll(id, "'", "''"), st.NextSnapshot)

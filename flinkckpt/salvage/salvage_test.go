@@ -238,6 +238,23 @@ func TestPaimonSalvage(t *testing.T) {
 		t.Errorf("ValidUntil %v, want %v; reasons %q", c.ValidUntil, want, c.Reasons)
 	}
 
+	if c.HasWarning(salvage.WarnConsumerOverrides) {
+		t.Errorf("consumer bound, yet warned: %v", c.Warnings)
+	}
+	// Without a consumer to bind, the MonitorSource's own consumer-id
+	// would override scan.snapshot-id: said, with the reset_consumer form.
+	unbound, err := salvage.NewResolver(b, "sp/", &salvage.Options{Snapshot: w.Dir, Paimon: table})
+	if err != nil {
+		t.Fatal(err)
+	}
+	uc, err := unbound.Resolve(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(warningsText(uc.Warnings), "salvage.consumer-overrides: Paimon source") || !strings.Contains(warningsText(uc.Warnings), "CALL sys.reset_consumer('shop.orders', '<consumer-id>', 12)") {
+		t.Errorf("warnings %v", uc.Warnings)
+	}
+
 	tb.ExpireBefore(20)
 	c, err = r.Resolve(ctx)
 	if err != nil {

@@ -39,4 +39,9 @@ const (
 	// WarnSourceNotes: what the source state held but the position leaves
 	// out (partitions not assigned yet, tables being snapshotted).
 	WarnSourceNotes = "salvage.source-notes"
+	// WarnConsumerOverrides: a salvaged Paimon MonitorSource reads with a
+	// consumer-id: a new job keeping it starts at the consumer file, not at
+	// the launch's scan.snapshot-id; the warning gives the reset_consumer
+	// form.
+	WarnConsumerOverrides = "salvage.consumer-overrides"
 )
