@@ -128,6 +128,7 @@
 //	paimon.scan-option-conflict            a table option Paimon refuses beside the launch's scan.snapshot-id: the job would not start
 //	salvage.data-loss                      records or snapshots a salvaged source had not read are gone
 //	salvage.consumer-overrides             a salvaged MonitorSource's consumer file overrides scan.snapshot-id: bind it with reset_consumer
+//	salvage.postgres-no-specific-offset    the Postgres CDC connector starts at the slot, not an LSN: advance the slot first
 //	salvage.not-checked                    a salvaged position was not checked against the live system
 //	salvage.unresolved-marker              Kafka partitions the old job had not started have no offset
 //	salvage.resolved-marker                Kafka partitions the old job had not started start at today's log start, end or group commit

@@ -67,6 +67,10 @@ type Options struct {
 	// Paimon sources, the one whose table dir ends in <db>.db/<table> of its
 	// SQLName. nil leaves them unchecked (with a warning).
 	Paimon PaimonTable
+	// PostgresSlot is the replication slot (slot.name) of a Flink CDC
+	// Postgres source, which its state does not record: the launch and
+	// the slot-advance statement name it. "<slot>" when empty.
+	PostgresSlot string
 	// PaimonConsumer, when set, binds the Paimon source to this consumer id
 	// at the salvaged snapshot (the reset_consumer call) instead of
 	// scan.snapshot-id.
@@ -339,6 +343,8 @@ func (x *resolution) source(ctx context.Context, s *sourcestate.Source) (Source,
 		return out, x.paimon(ctx, label, s, &out)
 	case sourcestate.KindMySQLCDC:
 		return out, x.mysql(label, s, &out)
+	case sourcestate.KindPostgresCDC:
+		return out, x.postgres(label, s, &out)
 	}
 	version := "no splits"
 	if s.SplitVersion >= 0 {

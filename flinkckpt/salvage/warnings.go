@@ -44,4 +44,8 @@ const (
 	// the launch's scan.snapshot-id; the warning gives the reset_consumer
 	// form.
 	WarnConsumerOverrides = "salvage.consumer-overrides"
+	// WarnPostgresNoSpecificOffset: the Postgres CDC connector cannot be
+	// started at an LSN; the launch starts at the replication slot's
+	// confirmed_flush_lsn, to be advanced to the salvaged position first.
+	WarnPostgresNoSpecificOffset = "salvage.postgres-no-specific-offset"
 )

@@ -9,7 +9,7 @@ const (
 	KindPaimon   Kind = "paimon"    // Paimon's FLIP-27 source, MonitorSource or legacy MonitorFunction
 	KindMySQLCDC Kind = "mysql-cdc" // Flink CDC's MySQL source
 	// KindPostgresCDC (postgres.go): Flink CDC's Postgres source.
-	KindUnknown  Kind = "unknown"   // a source whose state is not recognised: never guessed
+	KindUnknown Kind = "unknown" // a source whose state is not recognised: never guessed
 )
 
 // State is the source state of a checkpoint or savepoint: one Source per
