@@ -27,6 +27,8 @@ type SourceCheck struct {
 	Kafka []KafkaCheck `json:"kafka,omitempty"`
 	// Paimon holds a Paimon source's next snapshot as checked.
 	Paimon *PaimonCheck `json:"paimon,omitempty"`
+	// Postgres holds a Postgres CDC source's LSN and its slot as checked.
+	Postgres *PostgresCheck `json:"postgres,omitempty"`
 	// Options are the table options the launch sets for the restored
 	// source (scan.startup.mode=earliest-offset for a KafkaSource below
 	// the log start).
@@ -55,6 +57,21 @@ type PaimonCheck struct {
 	NextSnapshot int64  `json:"next_snapshot"`
 	Earliest     int64  `json:"earliest"`
 	Latest       int64  `json:"latest"`
+}
+
+// PostgresCheck is a Flink CDC Postgres source's WAL position checked
+// against its replication slot.
+type PostgresCheck struct {
+	Slot string `json:"slot"`
+	// LSN is the snapshot's position (X/Y); SlotExists false when the
+	// server has no such slot.
+	LSN        string `json:"lsn"`
+	SlotExists bool   `json:"slot_exists"`
+	// ConfirmedFlushLSN, WALStatus and SafeWALSize as the slot reports
+	// them (when it exists).
+	ConfirmedFlushLSN string `json:"confirmed_flush_lsn,omitempty"`
+	WALStatus         string `json:"wal_status,omitempty"`
+	SafeWALSize       *int64 `json:"safe_wal_size,omitempty"`
 }
 
 // liveResult is what checking one snapshot's sources came to.
@@ -142,6 +159,8 @@ func (r *Resolver) checkSources(ctx context.Context, s *snap, path string) (*liv
 			err = out.kafka(ctx, live.Kafka, name, label, src, &sc)
 		case src.Kind == sourcestate.KindPaimon && live.Paimon != nil && r.paimonApplies(src):
 			err = out.paimon(ctx, live.Paimon, name, label, src, &sc)
+		case src.Kind == sourcestate.KindPostgresCDC && live.Postgres != nil && live.PostgresSlot != "":
+			err = out.postgres(ctx, live.Postgres, live.PostgresSlot, name, label, src, &sc)
 		default:
 			out.warnings = append(out.warnings, resume.Warnf(WarnSourceNotChecked, "%s: %s source %s not checked against its live system (%s): input it had not read may be gone, and a restore from it then loses it or fails",
 				name, src.Kind, label, noCheckerWhy(src.Kind, live)))
@@ -175,6 +194,11 @@ func noCheckerWhy(k sourcestate.Kind, live *livecheck.Checkers) string {
 		return "no Paimon table given (Options.Live.Paimon, --paimon-table)"
 	case sourcestate.KindUnknown:
 		return "a source kind resumekit does not know"
+	case sourcestate.KindPostgresCDC:
+		if live.Postgres != nil {
+			return "no replication slot named (Options.Live.PostgresSlot, --postgres-slot): the state does not record slot.name"
+		}
+		return "no PostgreSQL server given (Options.Live.Postgres, --postgres-dsn)"
 	}
 	return "no checker for " + string(k) + " sources"
 }
@@ -303,4 +327,57 @@ func liveOptions(l *LiveCheck) map[string]string {
 		maps.Copy(out, s.Options)
 	}
 	return out
+}
+
+// postgres checks a Flink CDC Postgres source's WAL position against its
+// replication slot. PostgreSQL streams a logical slot from
+// max(requested, confirmed_flush_lsn): a restore behind the slot is
+// silently forwarded ("… has been already streamed, forwarding to …"),
+// and so is any restore once the slot was dropped and recreated: data
+// loss. A slot whose wal_status is lost fails the restore: refused.
+func (l *liveResult) postgres(ctx context.Context, srv livecheck.PostgresSlots, slot, name, label string, src *sourcestate.Source, sc *SourceCheck) error {
+	pp, _, err := src.Postgres.Position()
+	if err != nil {
+		l.warnings = append(l.warnings, resume.Warnf(WarnSourceNotChecked, "%s: Postgres CDC source %s not checked against slot %s: %v", name, label, slot, err))
+		return nil
+	}
+	st, ok, err := srv.Slot(ctx, slot)
+	if err != nil {
+		return fmt.Errorf("flinkckpt: %s: Postgres CDC source %s: check slot %s: %w", name, label, slot, err)
+	}
+	pc := &PostgresCheck{Slot: slot, LSN: pp.LSN, SlotExists: ok}
+	sc.Postgres, sc.Checked = pc, true
+	lsn := pp.LSNValue()
+	switch {
+	case !ok:
+		l.lower(resume.DataLoss)
+		l.warnings = append(l.warnings, resume.Warnf(WarnSourceDataLoss, "data loss: %s: Postgres CDC source %s continues at lsn %s, and the server has no replication slot %s: the connector creates it at the current WAL position, so the restore silently skips everything since the checkpoint",
+			name, label, pp.LSN, slot))
+		return nil
+	}
+	pc.ConfirmedFlushLSN, pc.WALStatus, pc.SafeWALSize = sourcestate.FormatLSN(st.ConfirmedFlushLSN), st.WALStatus, st.SafeWALSize
+	switch {
+	case st.WALStatus == "lost":
+		l.refuse = fmt.Sprintf("a restore fails: replication slot %s of Postgres CDC source %s has wal_status lost (the WAL it needs was removed, max_slot_wal_keep_size): streaming from it fails", slot, label)
+		return nil
+	case st.ConfirmedFlushLSN > lsn:
+		l.lower(resume.DataLoss)
+		l.warnings = append(l.warnings, resume.Warnf(WarnSourceDataLoss, "data loss: %s: Postgres CDC source %s continues at lsn %s, but slot %s already confirmed %s: PostgreSQL forwards the restored stream to confirmed_flush_lsn (\"has been already streamed, forwarding to …\"), skipping the changes in between",
+			name, label, pp.LSN, slot, pc.ConfirmedFlushLSN))
+	}
+	why := fmt.Sprintf("%s: Postgres CDC source %s continues at lsn %s: slot %s confirmed %s (wal_status %s, active %v)", name, label, pp.LSN, slot, pc.ConfirmedFlushLSN, orNone(st.WALStatus), st.Active)
+	if st.SafeWALSize != nil {
+		why += fmt.Sprintf("; safe_wal_size %d bytes: the slot loses its WAL once that much more WAL is written before it advances (a size, not a time)", *st.SafeWALSize)
+	} else {
+		why += "; safe_wal_size unlimited (max_slot_wal_keep_size -1): the slot keeps its WAL"
+	}
+	l.reasons = append(l.reasons, why)
+	return nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "not reported"
+	}
+	return s
 }

@@ -142,6 +142,35 @@ func KafkaStart(offset, logStart, logEnd int64) (Kafka, error) {
 	return Kafka{Offset: offset}, nil
 }
 
+// PostgresSlots reads a PostgreSQL server's logical replication slots
+// (pg_replication_slots). Package pgcheck implements it with pgx.
+type PostgresSlots interface {
+	// Slot returns the slot named name; ok is false when the server has
+	// no such slot.
+	Slot(ctx context.Context, name string) (s PostgresSlot, ok bool, err error)
+}
+
+// PostgresSlot is one row of pg_replication_slots.
+type PostgresSlot struct {
+	Name string
+	// ConfirmedFlushLSN is the position the consumer confirmed: the server
+	// streams a logical slot from max(requested, confirmed_flush_lsn), so a
+	// start behind it is silently forwarded. RestartLSN is the oldest WAL
+	// the slot keeps. Both as numbers (0 when null).
+	ConfirmedFlushLSN, RestartLSN int64
+	// WALStatus is reserved, extended, unreserved or lost (PostgreSQL 13+;
+	// "" before): lost means the WAL the slot needs is gone and streaming
+	// from it fails.
+	WALStatus string
+	// SafeWALSize is how many bytes of WAL can still be written before the
+	// slot is in danger of losing WAL (max_slot_wal_keep_size); nil when
+	// unlimited or not reported.
+	SafeWALSize *int64
+	// Active: a walsender streams from the slot now (the old job may still
+	// run).
+	Active bool
+}
+
 // Checkers are the live systems a Flink snapshot's source positions are
 // checked against, one per source kind; a nil checker leaves that kind
 // unchecked (and says so).
@@ -150,4 +179,9 @@ type Checkers struct {
 	Kafka KafkaLog
 	// Paimon checks the Paimon source reading this table (PaimonMatches).
 	Paimon PaimonTable
+	// Postgres checks Flink CDC Postgres sources against the server's
+	// replication slot PostgresSlot (slot.name: the state does not record
+	// it).
+	Postgres     PostgresSlots
+	PostgresSlot string
 }
