@@ -16,17 +16,19 @@ import (
 // salvageChecks are the live systems --kafka-brokers and --paimon-table
 // name, for checking salvaged positions.
 type salvageChecks struct {
-	kafka  *kgo.Client
-	paimon *paimon.Table
+	kafka        *kgo.Client
+	paimon       *paimon.Table
+	postgres     livecheck.PostgresSlots
+	postgresSlot string
 }
 
 // live returns the checkers of the restore candidate's sources; nil when
 // neither system is given.
 func (c salvageChecks) live() *livecheck.Checkers {
-	if c.kafka == nil && c.paimon == nil {
+	if c.kafka == nil && c.paimon == nil && c.postgres == nil {
 		return nil
 	}
-	l := &livecheck.Checkers{}
+	l := &livecheck.Checkers{Postgres: c.postgres, PostgresSlot: c.postgresSlot}
 	if c.kafka != nil {
 		l.Kafka = kafkaoffset.Log{Client: c.kafka}
 	}
@@ -82,7 +84,7 @@ func (f *resolveFlags) salvageResolver(ctx context.Context, e *env, checks salva
 		closeAll = func() { loc.Close(ctx); sp.Close(ctx) }
 		fo.Locations = []flinkckpt.Location{{Bucket: sp.Bucket, Prefix: sp.Prefix, FlinkRoot: so.FlinkRoot, FallbackFlinkRoot: so.FallbackFlinkRoot}}
 	}
-	opts := &salvage.Options{Flink: fo, PaimonConsumer: f.paimonConsumer, Job: job, KafkaGroup: f.kafkaGroup}
+	opts := &salvage.Options{Flink: fo, PaimonConsumer: f.paimonConsumer, Job: job, KafkaGroup: f.kafkaGroup, PostgresSlot: f.postgresSlot}
 	if checks.kafka != nil {
 		opts.Kafka = kafkaoffset.Log{Client: checks.kafka}
 	}
