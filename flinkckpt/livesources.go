@@ -27,6 +27,8 @@ type SourceCheck struct {
 	Kafka []KafkaCheck `json:"kafka,omitempty"`
 	// Paimon holds a Paimon source's next snapshot as checked.
 	Paimon *PaimonCheck `json:"paimon,omitempty"`
+	// MySQL holds a MySQL CDC source's binlog position as checked.
+	MySQL *MySQLCheck `json:"mysql,omitempty"`
 	// Postgres holds a Postgres CDC source's LSN and its slot as checked.
 	Postgres *PostgresCheck `json:"postgres,omitempty"`
 	// Options are the table options the launch sets for the restored
@@ -57,6 +59,21 @@ type PaimonCheck struct {
 	NextSnapshot int64  `json:"next_snapshot"`
 	Earliest     int64  `json:"earliest"`
 	Latest       int64  `json:"latest"`
+}
+
+// MySQLCheck is a Flink CDC MySQL source's binlog position checked
+// against the server's binary logs.
+type MySQLCheck struct {
+	File string `json:"file"`
+	Pos  int64  `json:"pos"`
+	// GTIDs is the position's executed GTID set ("" without).
+	GTIDs string `json:"gtids,omitempty"`
+	// Available: the server still holds the file (and, on MySQL with
+	// GTIDs, gtid_purged is within the set).
+	Available bool `json:"available"`
+	// Files are the server's binary logs, oldest first.
+	Files   []string `json:"files"`
+	MariaDB bool     `json:"mariadb,omitempty"`
 }
 
 // PostgresCheck is a Flink CDC Postgres source's WAL position checked
@@ -159,6 +176,8 @@ func (r *Resolver) checkSources(ctx context.Context, s *snap, path string) (*liv
 			err = out.kafka(ctx, live.Kafka, name, label, src, &sc)
 		case src.Kind == sourcestate.KindPaimon && live.Paimon != nil && r.paimonApplies(src):
 			err = out.paimon(ctx, live.Paimon, name, label, src, &sc)
+		case src.Kind == sourcestate.KindMySQLCDC && live.MySQL != nil:
+			err = out.mysql(ctx, live.MySQL, name, label, src, &sc)
 		case src.Kind == sourcestate.KindPostgresCDC && live.Postgres != nil && live.PostgresSlot != "":
 			err = out.postgres(ctx, live.Postgres, live.PostgresSlot, name, label, src, &sc)
 		default:
@@ -194,6 +213,8 @@ func noCheckerWhy(k sourcestate.Kind, live *livecheck.Checkers) string {
 		return "no Paimon table given (Options.Live.Paimon, --paimon-table)"
 	case sourcestate.KindUnknown:
 		return "a source kind resumekit does not know"
+	case sourcestate.KindMySQLCDC:
+		return "no MySQL server given (Options.Live.MySQL, --mysql-dsn)"
 	case sourcestate.KindPostgresCDC:
 		if live.Postgres != nil {
 			return "no replication slot named (Options.Live.PostgresSlot, --postgres-slot): the state does not record slot.name"
@@ -380,4 +401,69 @@ func orNone(s string) string {
 		return "not reported"
 	}
 	return s
+}
+
+// mysql checks a Flink CDC MySQL source's binlog position against the
+// server: the file must still be listed by SHOW BINARY LOGS and, on MySQL
+// with GTIDs, gtid_purged must be within the position's GTID set
+// (StatefulTaskContext.isBinlogAvailable); otherwise the restore fails and
+// the snapshot is refused. On MariaDB (no gtid_purged, domain-server-seq
+// GTIDs) only the file is checked, with a warning. The position stays
+// available until its event time plus binlog_expire_logs_seconds.
+func (l *liveResult) mysql(ctx context.Context, srv livecheck.MySQLBinlogs, name, label string, src *sourcestate.Source, sc *SourceCheck) error {
+	mp, _, err := src.MySQL.Position()
+	if err != nil || mp.File == "" && mp.GTIDs == "" {
+		why := "its position names no binlog file or GTID set"
+		if err != nil {
+			why = err.Error()
+		}
+		l.warnings = append(l.warnings, resume.Warnf(WarnSourceNotChecked, "%s: MySQL CDC source %s not checked against the server: %s", name, label, why))
+		return nil
+	}
+	b, err := srv.Binlogs(ctx)
+	if err != nil {
+		return fmt.Errorf("flinkckpt: %s: MySQL CDC source %s: check the server's binary logs: %w", name, label, err)
+	}
+	mc := &MySQLCheck{File: mp.File, Pos: mp.Pos, GTIDs: mp.GTIDs, Files: b.Files, MariaDB: b.MariaDB}
+	sc.MySQL, sc.Checked = mc, true
+	mc.Available = mp.File == "" || slices.Contains(b.Files, mp.File)
+	gtidChecked := false
+	if mc.Available && mp.GTIDs != "" && !b.MariaDB && b.GTIDPurged != "" {
+		ok, err := srv.GTIDSubset(ctx, b.GTIDPurged, mp.GTIDs)
+		if err != nil {
+			return fmt.Errorf("flinkckpt: %s: MySQL CDC source %s: %w", name, label, err)
+		}
+		mc.Available, gtidChecked = ok, true
+	}
+	at := fmt.Sprintf("{file=%s, pos=%d", mp.File, mp.Pos)
+	if mp.GTIDs != "" {
+		at += ", gtids=" + mp.GTIDs
+	}
+	at += "}"
+	if !mc.Available {
+		first := "none"
+		if len(b.Files) > 0 {
+			first = b.Files[0]
+		}
+		l.refuse = fmt.Sprintf("a restore fails: MySQL CDC source %s continues at binlog %s, which the server purged (oldest binary log %s): Flink CDC fails with \"The connector is trying to read binlog starting at %s, but this is no longer available on the server. Reconfigure the connector to use a snapshot when needed.\"",
+			label, at, first, at)
+		return nil
+	}
+	if b.MariaDB && mp.GTIDs != "" {
+		l.warnings = append(l.warnings, resume.Warnf(WarnMariaDBGTIDs, "%s: MySQL CDC source %s on MariaDB: only the binlog file %s was checked, not the GTID set %s (MariaDB has no gtid_purged, and its domain-server-seq GTIDs are not MySQL's)", name, label, mp.File, mp.GTIDs))
+	}
+	why := fmt.Sprintf("%s: MySQL CDC source %s continues at binlog %s: the server (%s) still holds %s", name, label, at, b.Version, mp.File)
+	if gtidChecked {
+		why += " and gtid_purged is within the position's GTID set"
+	}
+	l.reasons = append(l.reasons, why)
+	switch {
+	case b.ExpireSeconds > 0 && mp.TsSec > 0:
+		until := time.Unix(mp.TsSec, 0).Add(time.Duration(b.ExpireSeconds) * time.Second).UTC()
+		l.valid(until, fmt.Sprintf("valid until %s: mysql %s: the binlog event at the position has ts_sec %d (%s), and the server purges binary logs older than %s %d (%s)",
+			until.Format(time.RFC3339), mp.File, mp.TsSec, time.Unix(mp.TsSec, 0).UTC().Format(time.RFC3339), b.ExpireFrom, b.ExpireSeconds, time.Duration(b.ExpireSeconds)*time.Second))
+	case b.ExpireSeconds > 0:
+		l.valid(time.Time{}, fmt.Sprintf("valid until unknown: mysql %s: the position records no event time (ts_sec), and %s is %d", mp.File, b.ExpireFrom, b.ExpireSeconds))
+	}
+	return nil
 }

@@ -102,4 +102,7 @@ const (
 	// WarnOlderThanFailingRestore: newer snapshots would fail to restore
 	// (a Paimon source whose next snapshot expired).
 	WarnOlderThanFailingRestore = "flink.older-than-failing-restore"
+	// WarnMariaDBGTIDs: a MySQL CDC position with GTIDs on MariaDB: only
+	// the binlog file was checked.
+	WarnMariaDBGTIDs = "flink.mariadb-gtids-not-checked"
 )

@@ -69,6 +69,7 @@
 //	flink.source-data-loss                 a live check found input a restored source had not read gone
 //	flink.kafka-out-of-range               a restored KafkaSource below the log start: launched with earliest-offset
 //	flink.older-than-failing-restore       newer snapshots would fail to restore (a Paimon source's snapshot expired)
+//	flink.mariadb-gtids-not-checked        a MySQL CDC position with GTIDs on MariaDB: only its binlog file was checked
 //	flink.drained-savepoint                the savepoint was taken by stop --drain
 //	flink.verification-off                 referenced files were not checked (SkipVerify)
 //	flink.unverified-references            some referenced files could not be checked (AllowUnverified)

@@ -171,6 +171,33 @@ type PostgresSlot struct {
 	Active bool
 }
 
+// MySQLBinlogs reads what a MySQL or MariaDB server still holds of its
+// binary log. Package mysqlcheck implements it with go-sql-driver/mysql.
+type MySQLBinlogs interface {
+	// Binlogs returns the server's binary log files and retention.
+	Binlogs(ctx context.Context) (MySQLServer, error)
+	// GTIDSubset reports whether every GTID of sub is in set
+	// (GTID_SUBSET, MySQL only).
+	GTIDSubset(ctx context.Context, sub, set string) (bool, error)
+}
+
+// MySQLServer is what Binlogs found.
+type MySQLServer struct {
+	// Version is @@version; MariaDB reports a MariaDB server (no
+	// gtid_purged, domain-server-seq GTIDs).
+	Version string
+	MariaDB bool
+	// Files are the binary log files SHOW BINARY LOGS lists, oldest first.
+	Files []string
+	// GTIDPurged is @@global.gtid_purged (MySQL; "" on MariaDB).
+	GTIDPurged string
+	// ExpireSeconds is binlog_expire_logs_seconds, or expire_logs_days in
+	// seconds on servers without it; 0 when files never expire by age.
+	ExpireSeconds int64
+	// ExpireFrom names the variable ExpireSeconds came from.
+	ExpireFrom string
+}
+
 // Checkers are the live systems a Flink snapshot's source positions are
 // checked against, one per source kind; a nil checker leaves that kind
 // unchecked (and says so).
@@ -184,4 +211,6 @@ type Checkers struct {
 	// it).
 	Postgres     PostgresSlots
 	PostgresSlot string
+	// MySQL checks Flink CDC MySQL sources' binlog positions.
+	MySQL MySQLBinlogs
 }

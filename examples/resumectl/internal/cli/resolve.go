@@ -14,6 +14,7 @@ import (
 	"github.com/resumekit/resumekit/paimon"
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/k8s"
+	"github.com/resumekit/resumekit/resume/livecheck/mysqlcheck"
 	"github.com/resumekit/resumekit/resume/livecheck/pgcheck"
 	"github.com/resumekit/resumekit/resume/redact"
 )
@@ -28,7 +29,7 @@ const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flin
          [--paimon-written-mode MODE] [--paimon-version V] [--paimon-option KEY=VALUE]...]
         [--kafka-brokers H:P --kafka-topic T [--kafka-group G] [--kafka-from TIME | --kafka-rewind DUR] [--kafka-observe DUR]
          [--kafka-isolation read_committed|read_uncommitted] [--kafka-commit-source checkpoint|auto|unknown] [--kafka-strict]]
-        [--postgres-dsn DSN --postgres-slot NAME]
+        [--mysql-dsn DSN] [--postgres-dsn DSN --postgres-slot NAME]
         [--together] [--min-guarantee NAME] [--max-age DUR] [--min-validity DUR] [--timeout DUR] [--on-failure block-weaker|choose-anyway]
         [--json | --format text|json|k8s [--k8s-nonce N]] [--now TIME]`
 
@@ -47,7 +48,7 @@ type resolveFlags struct {
 	paimonOptions                           keyValueFlag
 	paimonFrom                              timeFlag
 	kafkaBrokers, kafkaTopic, kafkaGroup    string
-	postgresDSN, postgresSlot               string
+	postgresDSN, postgresSlot, mysqlDSN     string
 	kafkaIsolation, kafkaCommitSource       string
 	kafkaStrict                             bool
 	kafkaFrom                               timeFlag
@@ -83,6 +84,7 @@ func runResolve(e *env, args []string) error {
 	fs.Var(&f.paimonOptions, "paimon-option", "override a table option, `KEY=VALUE` (repeatable), e.g. changelog.time-retained=7d")
 	fs.StringVar(&f.kafkaBrokers, "kafka-brokers", "", "seed brokers, `H:P[,H:P]`")
 	fs.StringVar(&f.kafkaTopic, "kafka-topic", "", "topic(s) the job reads, `T[,T]`")
+	fs.StringVar(&f.mysqlDSN, "mysql-dsn", "", "MySQL or MariaDB server (`DSN`, user:pass@tcp(host:3306)/) whose binary logs check the snapshots' Flink CDC MySQL positions (the password never shows)")
 	fs.StringVar(&f.postgresDSN, "postgres-dsn", "", "PostgreSQL server (`DSN`, postgres://user:pass@host:5432/db) whose replication slot checks the snapshots' Flink CDC Postgres positions (the password never shows)")
 	fs.StringVar(&f.postgresSlot, "postgres-slot", "", "the Postgres CDC source's replication slot (`NAME`, its slot.name: the snapshot does not record it)")
 	fs.StringVar(&f.kafkaGroup, "kafka-group", "", "the group KafkaSource committed offsets to (its group.id); a salvaged start begins partitions the old job had not started at its commits")
@@ -247,8 +249,8 @@ func (f *resolveFlags) check() error {
 	case !hasKafka && (f.kafkaGroup != "" || f.kafkaFrom.set || f.kafkaRewind.d != 0 || f.kafkaObserve.d != 0 ||
 		f.kafkaIsolation != "" || f.kafkaCommitSource != "" || f.kafkaStrict):
 		return usagef("resolve: --kafka-group, --kafka-from, --kafka-rewind, --kafka-observe, --kafka-isolation, --kafka-commit-source and --kafka-strict need --kafka-brokers")
-	case (f.postgresDSN != "" || f.postgresSlot != "") && !hasFlink:
-		return usagef("resolve: --postgres-dsn and --postgres-slot need --flink-checkpoints or --flink-savepoints")
+	case (f.postgresDSN != "" || f.postgresSlot != "" || f.mysqlDSN != "") && !hasFlink:
+		return usagef("resolve: --mysql-dsn, --postgres-dsn and --postgres-slot need --flink-checkpoints or --flink-savepoints")
 	case (f.postgresDSN == "") != (f.postgresSlot == ""):
 		return usagef("resolve: --postgres-dsn and --postgres-slot go together (the snapshot does not record the slot)")
 	case f.together && !(f.paimonConsumer != "" && f.kafkaTopic != ""):
@@ -315,6 +317,13 @@ func (f *resolveFlags) build(ctx context.Context, e *env) ([]resume.Resolver, fu
 			}
 			stateless = append(stateless, r)
 		}
+	}
+	if f.mysqlDSN != "" {
+		srv, err := mysqlcheck.New(f.mysqlDSN)
+		if err != nil {
+			return nil, closeAll, usagef("resolve: --mysql-dsn: %v", err)
+		}
+		checks.mysql = srv
 	}
 	if f.postgresDSN != "" {
 		srv, err := pgcheck.New(f.postgresDSN)

@@ -20,15 +20,16 @@ type salvageChecks struct {
 	paimon       *paimon.Table
 	postgres     livecheck.PostgresSlots
 	postgresSlot string
+	mysql        livecheck.MySQLBinlogs
 }
 
 // live returns the checkers of the restore candidate's sources; nil when
 // neither system is given.
 func (c salvageChecks) live() *livecheck.Checkers {
-	if c.kafka == nil && c.paimon == nil && c.postgres == nil {
+	if c.kafka == nil && c.paimon == nil && c.postgres == nil && c.mysql == nil {
 		return nil
 	}
-	l := &livecheck.Checkers{Postgres: c.postgres, PostgresSlot: c.postgresSlot}
+	l := &livecheck.Checkers{Postgres: c.postgres, PostgresSlot: c.postgresSlot, MySQL: c.mysql}
 	if c.kafka != nil {
 		l.Kafka = kafkaoffset.Log{Client: c.kafka}
 	}
