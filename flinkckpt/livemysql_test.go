@@ -59,4 +59,3 @@ func TestRestoreMySQLBinlog(t *testing.T) {
 }
 
 func i64s(n int64) string { return strconv.FormatInt(n, 10) }
-
