@@ -49,9 +49,7 @@ func TestRestoreMySQLBinlog(t *testing.T) {
 	if r := strings.Join(c.Reasons, "\n"); !strings.Contains(r, "binlog_expire_logs_seconds 7200") {
 		t.Errorf("reasons:\n%s", r)
 	}
-	m.Exec("FLUSH BINARY LOGS")
-	next, _ := m.Master()
-	m.Exec("PURGE BINARY LOGS TO '" + next + "'")
+	m.FlushAndPurge()
 	_, err = r.Resolve(ctx)
 	if !errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), "is trying to read binlog starting at {file="+file) || !strings.Contains(err.Error(), "no longer available on the server") {
 		t.Fatalf("purged: %v", err)

@@ -28,9 +28,7 @@ func TestBinlogs(t *testing.T) {
 	if !b.MariaDB || b.ExpireSeconds != 86400 || b.ExpireFrom != "binlog_expire_logs_seconds" || !slices.Contains(b.Files, first) {
 		t.Fatalf("%+v", b)
 	}
-	m.Exec("FLUSH BINARY LOGS")
-	second, _ := m.Master()
-	m.Exec("PURGE BINARY LOGS TO '" + second + "'")
+	second := m.FlushAndPurge()
 	b, err = s.Binlogs(ctx)
 	if err != nil || slices.Contains(b.Files, first) || !slices.Contains(b.Files, second) {
 		t.Fatalf("after purge: %+v %v", b, err)

@@ -132,3 +132,32 @@ func (s *Server) Master() (string, int64) {
 	fmt.Sscan(string(vals[1]), &pos)
 	return string(vals[0]), pos
 }
+
+// FlushAndPurge rotates the binary log (FLUSH BINARY LOGS) and purges
+// every file before the new one (PURGE BINARY LOGS TO), returning the new
+// file. MariaDB keeps a file until InnoDB's binlog checkpoint for it is
+// written, which its background thread does just after the rotation: the
+// purge is repeated until the server reports the old files gone (a
+// bounded number of statements, no sleep).
+func (s *Server) FlushAndPurge() string {
+	s.t.Helper()
+	s.Exec("FLUSH BINARY LOGS")
+	next, _ := s.Master()
+	for i := 0; i < 10000; i++ {
+		s.Exec("PURGE BINARY LOGS TO '" + next + "'")
+		var n int
+		rows, err := s.db.Query("SHOW BINARY LOGS")
+		if err != nil {
+			s.t.Fatal(err)
+		}
+		for rows.Next() {
+			n++
+		}
+		rows.Close()
+		if n == 1 {
+			return next
+		}
+	}
+	s.t.Fatalf("mariadbtest: binary logs before %s not purged", next)
+	return ""
+}
