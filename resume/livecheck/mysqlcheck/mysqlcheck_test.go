@@ -21,9 +21,15 @@ func TestBinlogs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	binlogs, vars := m.Status("Com_show_binlogs"), m.Status("Com_show_variables")
 	b, err := s.Binlogs(ctx)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Two statements per check: SHOW GLOBAL VARIABLES and SHOW BINARY LOGS
+	// (the helper's SHOW GLOBAL STATUS counts as neither).
+	if n, v := m.Status("Com_show_binlogs")-binlogs, m.Status("Com_show_variables")-vars; n != 1 || v != 1 {
+		t.Errorf("%d SHOW BINARY LOGS, %d SHOW VARIABLES per check, want 1 and 1", n, v)
 	}
 	if !b.MariaDB || b.ExpireSeconds != 86400 || b.ExpireFrom != "binlog_expire_logs_seconds" || !slices.Contains(b.Files, first) {
 		t.Fatalf("%+v", b)

@@ -161,3 +161,15 @@ func (s *Server) FlushAndPurge() string {
 	s.t.Fatalf("mariadbtest: binary logs before %s not purged", next)
 	return ""
 }
+
+// Status returns a global status counter (SHOW GLOBAL STATUS), e.g.
+// Com_show_binlogs: how many statements of a kind the server ran.
+func (s *Server) Status(name string) int64 {
+	s.t.Helper()
+	var k string
+	var v int64
+	if err := s.db.QueryRow("SHOW GLOBAL STATUS LIKE '" + name + "'").Scan(&k, &v); err != nil {
+		s.t.Fatalf("mariadbtest: status %s: %v", name, err)
+	}
+	return v
+}
