@@ -168,7 +168,7 @@ func (s *Server) Status(name string) int64 {
 	s.t.Helper()
 	var k string
 	var v int64
-	if err := s.db.QueryRow("SHOW GLOBAL STATUS LIKE '" + name + "'").Scan(&k, &v); err != nil {
+	if err := s.db.QueryRow("SHOW GLOBAL STATUS LIKE '"+name+"'").Scan(&k, &v); err != nil {
 		s.t.Fatalf("mariadbtest: status %s: %v", name, err)
 	}
 	return v
