@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 	"github.com/resumekit/resumekit/resume"
@@ -298,7 +299,7 @@ func tableSQLName(dir string) string {
 
 // mysql builds a MySQL CDC source's start: the binlog split's position, or
 // a new snapshot when the source was still in its snapshot phase.
-func (x *resolution) mysql(label string, s *sourcestate.Source, out *Source) error {
+func (x *resolution) mysql(ctx context.Context, label string, s *sourcestate.Source, out *Source) error {
 	mp, notes, err := s.MySQL.Position()
 	switch {
 	case errors.Is(err, sourcestate.ErrSnapshotPhase):
@@ -342,7 +343,28 @@ func (x *resolution) mysql(label string, s *sourcestate.Source, out *Source) err
 		return fmt.Errorf("salvage: MySQL CDC source %s: binlog offset of kind %s has no start: %w", label, mp.Kind, resume.ErrNoPosition)
 	}
 	out.Options = o
-	x.warn(WarnNotChecked, "MySQL CDC source %s: binlog %s:%d not checked against the server: check it still holds that file (SHOW BINARY LOGS) or that gtid_purged is within the GTID set", label, mp.File, mp.Pos)
+	srv := x.r.o.MySQL
+	if srv == nil || mp.File == "" {
+		x.warn(WarnNotChecked, "MySQL CDC source %s: binlog %s:%d not checked against the server: check it still holds that file (SHOW BINARY LOGS) or that gtid_purged is within the GTID set", label, mp.File, mp.Pos)
+		return nil
+	}
+	b, err := srv.Binlogs(ctx)
+	if err != nil {
+		return fmt.Errorf("salvage: MySQL CDC source %s: check the server's binary logs: %w", label, err)
+	}
+	if !slices.Contains(b.Files, mp.File) {
+		return fmt.Errorf("salvage: MySQL CDC source %s: binlog file %s was purged (the server's oldest is %s): a start there fails (\"The connector is trying to read binlog starting at …, but this is no longer available on the server\"); only a new snapshot (scan.startup.mode=initial) can start it: %w",
+			label, mp.File, strings.Join(b.Files[:min(1, len(b.Files))], ""), resume.ErrNoPosition)
+	}
+	out.Checked = true
+	x.reason("MySQL CDC source %s: the server (%s) still holds binlog %s", label, b.Version, mp.File)
+	if b.MariaDB && mp.GTIDs != "" {
+		x.warn(WarnNotChecked, "MySQL CDC source %s on MariaDB: only the binlog file was checked, not the GTID set %s", label, mp.GTIDs)
+	}
+	if b.ExpireSeconds > 0 && mp.TsSec > 0 {
+		until := time.Unix(mp.TsSec, 0).Add(time.Duration(b.ExpireSeconds) * time.Second).UTC()
+		x.valid(until, fmt.Sprintf("valid until %s: mysql %s: the event at the position has ts_sec %d, and %s is %d", until.Format(time.RFC3339), mp.File, mp.TsSec, b.ExpireFrom, b.ExpireSeconds))
+	}
 	return nil
 }
 
@@ -351,7 +373,7 @@ func (x *resolution) mysql(label string, s *sourcestate.Source, out *Source) err
 // phase. The connector has no specific-offset start (SOURCE-STATE.md
 // §8.6): committed-offset (CDC 3.4+) starts at the slot's
 // confirmed_flush_lsn, so the slot is advanced to the position first.
-func (x *resolution) postgres(label string, s *sourcestate.Source, out *Source) error {
+func (x *resolution) postgres(ctx context.Context, label string, s *sourcestate.Source, out *Source) error {
 	pp, notes, err := s.Postgres.Position()
 	switch {
 	case errors.Is(err, sourcestate.ErrPostgresSnapshotPhase):
@@ -376,11 +398,38 @@ func (x *resolution) postgres(label string, s *sourcestate.Source, out *Source) 
 	out.Postgres = st
 	out.Options = map[string]string{"scan.startup.mode": "committed-offset", "scan.incremental.snapshot.enabled": "true", "slot.name": slot}
 	// No option starts the connector at an LSN: the start is the slot's,
-	// exact only once the slot was advanced to the position, which nothing
-	// here checked.
-	x.grade(resume.Replay)
+	// exact only when the slot is at the position (checked below, when a
+	// server is given); otherwise a replay at best.
+	if srv := x.r.o.Postgres; srv == nil || x.r.o.PostgresSlot == "" {
+		x.grade(resume.Replay)
+	}
 	x.warn(WarnPostgresNoSpecificOffset, "Postgres CDC source %s continues at lsn %s, but the Postgres CDC connector has no scan.startup.specific-offset option (DataStream StartupOptions.specificOffset(Map) only from CDC 3.6): the launch starts at the slot's confirmed_flush_lsn (scan.startup.mode=committed-offset, CDC 3.4+); before starting, run %s: a slot behind the position re-reads (duplicates, graded replay), a slot already past it has lost the WAL in between for this slot (PostgreSQL streams from max(requested, confirmed_flush_lsn))",
 		label, pp.LSN, st.AdvanceSlotSQL)
-	x.warn(WarnNotChecked, "Postgres CDC source %s: lsn %s not checked against the server's replication slot (pg_replication_slots: confirmed_flush_lsn, wal_status)", label, pp.LSN)
+	srv := x.r.o.Postgres
+	if srv == nil || x.r.o.PostgresSlot == "" {
+		x.warn(WarnNotChecked, "Postgres CDC source %s: lsn %s not checked against the server's replication slot (pg_replication_slots: confirmed_flush_lsn, wal_status)", label, pp.LSN)
+		return nil
+	}
+	sl, ok, err := srv.Slot(ctx, x.r.o.PostgresSlot)
+	if err != nil {
+		return fmt.Errorf("salvage: Postgres CDC source %s: check slot %s: %w", label, x.r.o.PostgresSlot, err)
+	}
+	out.Checked = true
+	lsn := pp.LSNValue()
+	switch {
+	case !ok:
+		x.grade(resume.DataLoss)
+		x.warn(WarnDataLoss, "data loss: Postgres CDC source %s: the server has no replication slot %s: committed-offset starts at the current WAL position, skipping everything since lsn %s", label, slot, pp.LSN)
+	case sl.WALStatus == "lost":
+		return fmt.Errorf("salvage: Postgres CDC source %s: slot %s has wal_status lost: streaming from it fails: %w", label, slot, resume.ErrNoPosition)
+	case sl.ConfirmedFlushLSN > lsn:
+		x.grade(resume.DataLoss)
+		x.warn(WarnDataLoss, "data loss: Postgres CDC source %s: slot %s already confirmed %s, past lsn %s: the WAL in between is gone for this slot", label, slot, sourcestate.FormatLSN(sl.ConfirmedFlushLSN), pp.LSN)
+	case sl.ConfirmedFlushLSN == lsn:
+		x.reason("Postgres CDC source %s: slot %s confirmed exactly lsn %s: committed-offset starts there, no advance needed", label, slot, pp.LSN)
+	default:
+		x.grade(resume.Replay)
+		x.reason("Postgres CDC source %s: slot %s confirmed %s, behind lsn %s: advance it first (%s) or the start re-reads the changes in between", label, slot, sourcestate.FormatLSN(sl.ConfirmedFlushLSN), pp.LSN, st.AdvanceSlotSQL)
+	}
 	return nil
 }

@@ -67,6 +67,12 @@ type Options struct {
 	// Paimon sources, the one whose table dir ends in <db>.db/<table> of its
 	// SQLName. nil leaves them unchecked (with a warning).
 	Paimon PaimonTable
+	// MySQL checks MySQL CDC sources' binlog positions against the server
+	// (mysqlcheck); nil leaves them unchecked (with a warning).
+	MySQL livecheck.MySQLBinlogs
+	// Postgres checks Postgres CDC sources against the replication slot
+	// PostgresSlot (pgcheck); nil leaves them unchecked (with a warning).
+	Postgres livecheck.PostgresSlots
 	// PostgresSlot is the replication slot (slot.name) of a Flink CDC
 	// Postgres source, which its state does not record: the launch and
 	// the slot-advance statement name it. "<slot>" when empty.
@@ -342,9 +348,9 @@ func (x *resolution) source(ctx context.Context, s *sourcestate.Source) (Source,
 	case sourcestate.KindPaimon:
 		return out, x.paimon(ctx, label, s, &out)
 	case sourcestate.KindMySQLCDC:
-		return out, x.mysql(label, s, &out)
+		return out, x.mysql(ctx, label, s, &out)
 	case sourcestate.KindPostgresCDC:
-		return out, x.postgres(label, s, &out)
+		return out, x.postgres(ctx, label, s, &out)
 	}
 	version := "no splits"
 	if s.SplitVersion >= 0 {

@@ -85,7 +85,8 @@ func (f *resolveFlags) salvageResolver(ctx context.Context, e *env, checks salva
 		closeAll = func() { loc.Close(ctx); sp.Close(ctx) }
 		fo.Locations = []flinkckpt.Location{{Bucket: sp.Bucket, Prefix: sp.Prefix, FlinkRoot: so.FlinkRoot, FallbackFlinkRoot: so.FallbackFlinkRoot}}
 	}
-	opts := &salvage.Options{Flink: fo, PaimonConsumer: f.paimonConsumer, Job: job, KafkaGroup: f.kafkaGroup, PostgresSlot: f.postgresSlot}
+	opts := &salvage.Options{Flink: fo, PaimonConsumer: f.paimonConsumer, Job: job, KafkaGroup: f.kafkaGroup, PostgresSlot: f.postgresSlot,
+		MySQL: checks.mysql, Postgres: checks.postgres}
 	if checks.kafka != nil {
 		opts.Kafka = kafkaoffset.Log{Client: checks.kafka}
 	}
