@@ -129,8 +129,9 @@ func (l *liveResult) lower(g resume.Guarantee) {
 }
 
 // apply puts the check's findings on the candidate.
-func (l *liveResult) apply(c *resume.Candidate) {
+func (l *liveResult) apply(c *resume.Candidate, s *snap) {
 	if l == nil {
+		c.Warnings = append(c.Warnings, uncheckedWarnings(s)...)
 		return
 	}
 	if l.grade < c.Guarantee {
@@ -336,6 +337,29 @@ func (l *liveResult) paimon(ctx context.Context, t livecheck.PaimonTable, name, 
 		l.valid(until, why)
 	}
 	return nil
+}
+
+// uncheckedWarnings says, per source of s whose state is inline in
+// _metadata (no storage call), that nothing checked it: no Options.Live.
+// A restore graded exactly-once from _metadata alone may still lose input
+// that left its system's retention.
+func uncheckedWarnings(s *snap) []resume.Warning {
+	st, _ := sourcestate.Decode(s.md, nil)
+	var out []resume.Warning
+	for i := range st.Sources {
+		src := &st.Sources[i]
+		label := src.OperatorID
+		if src.UID != "" {
+			label += " (uid " + src.UID + ")"
+		}
+		kind := string(src.Kind) + " source"
+		if src.Err != nil {
+			kind = "source"
+		}
+		out = append(out, resume.Warnf(WarnSourceNotChecked, "%s: %s %s not checked against its live system (no checker given: Options.Live; resumectl --kafka-brokers, --paimon-table, --mysql-dsn, --postgres-dsn): input it had not read may be gone, and a restore from it then loses it or fails",
+			s.name(), kind, label))
+	}
+	return out
 }
 
 // liveOptions merges the table options of the checked sources.

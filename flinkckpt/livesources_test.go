@@ -368,3 +368,28 @@ func TestOlderThanBrokenNamesSources(t *testing.T) {
 		}
 	}
 }
+
+// Without any checker (Options.Live nil) the restore is still graded from
+// _metadata alone, and says so per source: never silently graded.
+func TestRestoreNoCheckerSaysSo(t *testing.T) {
+	b := memblob.OpenBucket(nil)
+	defer b.Close()
+	liveCheckpoint(t, b, 1, flinkckpttest.KafkaSource("orders-source", "orders", 10, 10),
+		flinkckpttest.PaimonSource("items-source", "s3a://b/wh/shop.db/items", 3))
+	c, err := liveResolver(t, b, nil).Resolve(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, w := range c.Warnings {
+		if w.Code == flinkckpt.WarnSourceNotChecked {
+			kinds = append(kinds, strings.Fields(strings.SplitN(w.Text, ": ", 2)[1])[0])
+			if !strings.Contains(w.Text, "no checker given") {
+				t.Errorf("warning %q", w.Text)
+			}
+		}
+	}
+	if diff := cmp.Diff([]string{"kafka", "paimon"}, kinds); diff != "" || c.Guarantee != resume.ExactlyOnce {
+		t.Errorf("not-checked warnings by kind (-want +got):\n%s", diff)
+	}
+}

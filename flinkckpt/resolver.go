@@ -407,7 +407,7 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 		above := outranking(best, src, sources, r.opts.Intent)
 		c := r.candidate(best, heads, v, path, collectReasons(sources, skipped), above)
 		r.applyJob(&c, jc, above) // compatgrade.go
-		live.apply(&c)
+		live.apply(&c, best)
 		if w, ok := restartedRunWarning(best, src.job); ok {
 			c.Warnings = append(c.Warnings, w)
 		}
