@@ -48,7 +48,7 @@ func (r *Resolver) candidate(best *snap, heads []*snap, v *Verification, path st
 			c.Reasons = append(c.Reasons, rankReason(best, h, r.opts.Intent))
 		}
 	}
-	c.Warnings = append(c.Warnings, passedWarnings(above)...)
+	c.Warnings = append(c.Warnings, passedWarnings(above, r.opts.Live == nil)...)
 	if r.opts.Intent == IntentUpgrade && best.savepoint {
 		var newer []string
 		for _, h := range heads {
@@ -89,8 +89,10 @@ func (r *Resolver) keepAdvice(best *snap, path string) resume.Warning {
 
 // passedWarnings warn about completed snapshots ranked above the choice
 // that were passed over: their transactions may already be committed.
-func passedWarnings(above []passed) []resume.Warning {
-	var broken, unverified, refused []string
+// Unless the sources were checked live (unchecked), going back also means
+// what the live check would decide per source: said in the warning.
+func passedWarnings(above []passed, unchecked bool) []resume.Warning {
+	var broken, unverified, refused, failing []string
 	for _, p := range above {
 		switch p.kind {
 		case passBroken:
@@ -99,17 +101,26 @@ func passedWarnings(above []passed) []resume.Warning {
 			unverified = append(unverified, p.name)
 		case passRefused:
 			refused = append(refused, p.name)
+		case passFailingRestore:
+			failing = append(failing, p.name)
 		case passIncompatible:
 			// applyJob warns about those (WarnOlderThanIncompatible).
 		}
 	}
-	const dup = "they completed, so transactional sinks may already have published what they committed — expect duplicates downstream"
+	dup := "they completed, so transactional sinks may already have published what they committed"
+	if unchecked {
+		dup += " (and, per source, what no live check decided here: data loss for a Flink CDC Postgres source, whose slot confirmed a newer checkpoint's LSN so the server forwards an older start past it, and for sinks that skip by checkpoint id; a restore that fails for a Paimon source whose snapshots expired meanwhile: check the sources with Options.Live, --kafka-brokers, --paimon-table)"
+	}
+	dup += " — expect duplicates downstream"
 	var out []resume.Warning
 	if len(broken) > 0 {
 		out = append(out, resume.Warnf(WarnOlderThanBroken, "older snapshot chosen because newer ones are broken (%s): %s", strings.Join(broken, ", "), dup))
 	}
 	if len(unverified) > 0 {
 		out = append(out, resume.Warnf(WarnOlderThanUnverified, "older snapshot chosen because newer ones could not be verified (%s; map their files to use them): %s", strings.Join(unverified, ", "), dup))
+	}
+	if len(failing) > 0 {
+		out = append(out, resume.Warnf(WarnOlderThanFailingRestore, "older snapshot chosen because newer ones would fail to restore (%s: a source's input expired, see the reasons): %s", strings.Join(failing, ", "), dup))
 	}
 	if len(refused) > 0 {
 		out = append(out, resume.Warnf(WarnOlderThanRefused, "older snapshot chosen because newer ones cannot serve an upgrade (%s): %s", strings.Join(refused, ", "), dup))

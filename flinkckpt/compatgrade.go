@@ -2,6 +2,7 @@ package flinkckpt
 
 import (
 	"fmt"
+	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"strings"
 
 	"github.com/resumekit/resumekit/resume"
@@ -11,6 +12,9 @@ import (
 // Options.Job: the check itself, and whether the snapshot may be offered.
 type jobCheck struct {
 	compat *Compat
+	// sources names the source state of each operator holding some (by
+	// operator id): a FLIP-27 reader's, a legacy SourceFunction's.
+	sources map[string]string
 	// reject says why the snapshot cannot be offered ("" when it can).
 	reject string
 }
@@ -24,7 +28,7 @@ func (r *Resolver) gradeForJob(s *snap) *jobCheck {
 		return nil
 	}
 	c := CheckCompat(s.md, r.opts.Job)
-	jc := &jobCheck{compat: c}
+	jc := &jobCheck{compat: c, sources: sourceStates(s.md)}
 	var fatal []string
 	for _, p := range c.Problems {
 		if p.Fatal {
@@ -146,19 +150,54 @@ func (r *Resolver) applyJob(c *resume.Candidate, jc *jobCheck, above []passed) {
 	}
 	c.Warnings = append(c.Warnings, resume.Warnf(WarnDroppedState, "the new job drops the state of %s (--allowNonRestoredState): exactly-once for what remains is not exactly-once for the job, graded exact-input at best%s",
 		cc.DroppedNames(), unpredictableHint(r.opts.Job)))
+	// A dropped source is a source whatever its kind: a FLIP-27 source's
+	// enumerator or reader state, or a legacy SourceFunction's offsets
+	// (FlinkKafkaConsumer, Debezium, Paimon's MonitorFunction).
 	var coordinators []string
 	for _, o := range cc.DroppedOperators() {
-		if o.CoordinatorState {
-			coordinators = append(coordinators, describeOperator(o))
+		switch what, ok := jc.sources[o.ID]; {
+		case o.CoordinatorState:
+			coordinators = append(coordinators, describeOperator(o)+": an operator coordinator's state, a FLIP-27 source's split enumerator")
+		case ok:
+			coordinators = append(coordinators, describeOperator(o)+": "+what)
 		}
 	}
 	if len(coordinators) > 0 {
 		c.Guarantee = resume.DataLoss
-		c.Warnings = append(c.Warnings, resume.Warnf(WarnDroppedSourceState, "the dropped state of %s includes an operator coordinator's (a FLIP-27 source's split enumerator, where the input positions are kept): that source starts from its startup options, so input may be skipped",
-			strings.Join(coordinators, ", ")))
+		c.Warnings = append(c.Warnings, resume.Warnf(WarnDroppedSourceState, "the dropped state includes source positions (%s): that source starts from its startup options, so input may be skipped",
+			strings.Join(coordinators, "; ")))
 	}
 	if p, ok := c.Position.(Position); ok {
 		p.AllowNonRestoredState = true
 		c.Position = p
 	}
+}
+
+// sourceStates names, by operator id, the source state each operator of
+// md holds in its operator state: a FLIP-27 reader's "SourceReaderState",
+// or a legacy SourceFunction's offsets.
+func sourceStates(md *metadata.Checkpoint) map[string]string {
+	names := map[string]string{
+		"SourceReaderState":             "a FLIP-27 source's reader state (its splits' positions)",
+		"topic-partition-offset-states": "the legacy FlinkKafkaConsumer's offsets (topic-partition-offset-states)",
+		"offset-states":                 "Flink CDC's legacy Debezium source offsets (offset-states)",
+		"next-snapshot":                 "Paimon's legacy MonitorFunction next snapshot (next-snapshot)",
+	}
+	out := map[string]string{}
+	for i := range md.Operators {
+		op := &md.Operators[i]
+		for _, st := range op.SubtaskStates {
+			for _, h := range []*metadata.OperatorHandle{st.ManagedOperator, st.RawOperator} {
+				if h == nil {
+					continue
+				}
+				for _, si := range h.States {
+					if what, ok := names[si.Name]; ok {
+						out[op.ID] = what
+					}
+				}
+			}
+		}
+	}
+	return out
 }

@@ -313,3 +313,38 @@ func TestResolverWithUIDLessOperatorsUnknown(t *testing.T) {
 		t.Errorf("v5 compat: unknown %v dropped %v", cc.Unknown, cc.Dropped)
 	}
 }
+
+// TestResolverWithJobDroppedLegacySource: a source dropped under
+// --allowNonRestoredState is a source whatever its kind: a legacy
+// FlinkKafkaConsumer's, a Debezium source's or Paimon's MonitorFunction's
+// offsets, with no coordinator state, grade the restore data-loss too.
+func TestResolverWithJobDroppedLegacySource(t *testing.T) {
+	for _, tc := range []struct{ state, says string }{
+		{"topic-partition-offset-states", "FlinkKafkaConsumer"},
+		{"offset-states", "Debezium"},
+		{"next-snapshot", "MonitorFunction"},
+		{"SourceReaderState", "FLIP-27 source's reader state"},
+	} {
+		t.Run(tc.says, func(t *testing.T) {
+			e := newEnv(t, "sp/", "s3a://bucket/", nil)
+			h := &metadata.OperatorHandle{Type: metadata.TypeOperatorStream, States: []metadata.OperatorStateInfo{{Name: tc.state, Mode: metadata.ModeUnion, Offsets: []int64{0}}},
+				Stream: &metadata.StreamHandle{Type: metadata.TypeByteStream, Name: "s", Data: []byte{0, 0, 0, 0}}}
+			md := &metadata.Checkpoint{Version: 5, CheckpointID: 4, Savepoint: true, Format: metadata.FormatNative, Operators: []metadata.Operator{
+				{ID: flinkckpt.OperatorID("legacy-source"), UID: "legacy-source", Parallelism: 1, MaxParallelism: 128,
+					SubtaskStates: []metadata.SubtaskState{{ManagedOperator: h}}},
+				{ID: flinkckpt.OperatorID("sink"), UID: "sink", Parallelism: 1, MaxParallelism: 128, SubtaskStates: []metadata.SubtaskState{{ManagedOperator: opHandle}}},
+			}}
+			data, err := flinkckpttest.Encode(md)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := e.mem.WriteAll(e.ctx, "sp/"+flinkckpttest.SavepointName(jobA, 1)+"/_metadata", data, nil); err != nil {
+				t.Fatal(err)
+			}
+			c, _ := e.mustResolve(&flinkckpt.Options{FlinkRoot: "s3a://bucket/sp", Job: flinkckpt.JobFromUIDs("new-source", "sink"), AllowNonRestoredState: true})
+			if c.Guarantee != resume.DataLoss || !hasWarning(c.Warnings, flinkckpt.WarnDroppedSourceState, `uid legacy-source.*`+tc.says) {
+				t.Errorf("%s %v", c.Guarantee, c.Warnings)
+			}
+		})
+	}
+}

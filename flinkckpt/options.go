@@ -12,6 +12,7 @@ import (
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/livecheck"
 	"github.com/resumekit/resumekit/resume/redact"
 )
 
@@ -168,6 +169,13 @@ type Options struct {
 	// Now returns the current time, for the warning about a _metadata
 	// younger than a minute; nil means time.Now.
 	Now func() time.Time
+	// Live, when set, checks the chosen snapshot's source positions
+	// against the live systems that serve them before it is offered: its
+	// source state is decoded (package sourcestate; state files of source
+	// operators are read) and every source whose kind has a checker is
+	// checked (see Resolve). A source without one gets a
+	// flink.not-checked warning. nil checks nothing.
+	Live *livecheck.Checkers
 }
 
 // ExtraRoot maps a Flink file-system root to a bucket and key prefix: a

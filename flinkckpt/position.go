@@ -78,6 +78,17 @@ type Position struct {
 	// per job dir and savepoint dir, and the other dirs' heads it ranked
 	// below this one; empty when there were none. The timeline draws them.
 	Considered []ConsideredSnapshot `json:"considered,omitempty"`
+	// Live is what checking the snapshot's sources against the live
+	// systems found (Options.Live); nil when nothing was checked. (A
+	// pointer keeps Position comparable.)
+	Live *LiveCheck `json:"live,omitempty"`
+}
+
+// LiveCheck is what checking a snapshot's sources against the live
+// systems that serve them found (Options.Live).
+type LiveCheck struct {
+	// Sources has one entry per source operator, in _metadata order.
+	Sources []SourceCheck `json:"sources"`
 }
 
 var _ resume.Position = Position{}
@@ -114,7 +125,9 @@ func (p Position) String() string {
 // run line names the claim mode too: -claimMode from 1.20, -restoreMode in
 // 1.15–1.19. With AllowNonRestoredState it adds --allowNonRestoredState and
 // both keys for it (execution.state-recovery.ignore-unclaimed-state,
-// execution.savepoint.ignore-unclaimed-state). It is empty when Path is
+// execution.savepoint.ignore-unclaimed-state). Its Options are the table
+// options the live check of its sources set (scan.startup.mode=earliest-offset
+// for a KafkaSource below the log start). It is empty when Path is
 // unknown.
 func (p Position) Launch() resume.Launch {
 	l := launch(p.Path, ClaimMode(p.ClaimMode), p.FlinkVersion)
@@ -123,7 +136,32 @@ func (p Position) Launch() resume.Launch {
 		l.Config[resume.ConfigIgnoreUnclaimedState] = "true"
 		l.Config[resume.ConfigSavepointIgnoreUnclaimedState] = "true"
 	}
+	if o := liveOptions(p.Live); p.Path != "" && len(o) > 0 {
+		l.Options = o
+	}
 	return l
+}
+
+var _ resume.InputStarter = Position{}
+
+// InputStarts returns where the snapshot's KafkaSources continue each
+// partition, with the log start the live check listed (Live), so that a
+// chain grades it by what other candidates proved gone and others by what
+// it proved. Nil when nothing was checked: give the flinkckpt resolver the
+// same checkers as the other resolvers of the chain (Options.Live).
+func (p Position) InputStarts() []resume.InputStart {
+	if p.Live == nil {
+		return nil
+	}
+	var out []resume.InputStart
+	for _, s := range p.Live.Sources {
+		for _, k := range s.Kafka {
+			if k.Offset >= 0 {
+				out = append(out, resume.InputStart{Input: resume.KafkaInput(k.Topic, k.Partition), Offset: k.Offset, GoneBelow: k.LogStart})
+			}
+		}
+	}
+	return out
 }
 
 // MarshalJSON encodes the position with its exported fields.

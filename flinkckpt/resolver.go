@@ -112,6 +112,9 @@ const (
 	// passIncompatible: the new job (Options.Job) cannot restore it
 	// (gradeForJob); applyJob warns about those, not passedWarnings.
 	passIncompatible
+	// passFailingRestore: a live check says its restore fails (a Paimon
+	// source whose next snapshot expired).
+	passFailingRestore
 )
 
 // passed is a completed snapshot that was passed over, kept to tell
@@ -407,10 +410,24 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 			}
 			continue
 		}
+		var live *liveResult
+		if r.opts.Live != nil {
+			live, err = r.checkSources(ctx, best, path) // livesources.go
+			if err != nil {
+				return resume.Candidate{}, err
+			}
+			if live.refuse != "" {
+				if err := skip(live.refuse, passFailingRestore); err != nil {
+					return resume.Candidate{}, err
+				}
+				continue
+			}
+		}
 		above := outranking(best, src, sources, r.opts.Intent)
 		c := r.candidate(best, heads, v, path, collectReasons(sources, skipped), above)
 		r.applyJob(&c, jc, above) // compatgrade.go
 		withConsidered(&c, sources, heads, best, r.opts.Intent)
+		live.apply(&c, best)
 		if w, ok := restartedRunWarning(best, src.job); ok {
 			c.Warnings = append(c.Warnings, w)
 		}

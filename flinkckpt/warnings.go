@@ -104,4 +104,23 @@ const (
 	// cannot restore them; a transactional sink may already have published
 	// what they committed.
 	WarnOlderThanIncompatible = "flink.older-than-incompatible"
+	// WarnSourceNotChecked: a source of the snapshot was not checked
+	// against the live system that serves it (Options.Live has no checker
+	// for its kind, or its state could not be decoded): whether that input
+	// is still there is unknown.
+	WarnSourceNotChecked = "flink.not-checked"
+	// WarnSourceDataLoss: a live check found input a source of the
+	// snapshot had not read gone (Kafka records below today's log start):
+	// graded data-loss.
+	WarnSourceDataLoss = "flink.source-data-loss"
+	// WarnKafkaOutOfRange: a restored KafkaSource seeks offsets below the
+	// log start; the reset is the new job's starting offsets initializer's
+	// strategy, so the launch sets scan.startup.mode=earliest-offset.
+	WarnKafkaOutOfRange = "flink.kafka-out-of-range"
+	// WarnOlderThanFailingRestore: newer snapshots would fail to restore
+	// (a Paimon source whose next snapshot expired).
+	WarnOlderThanFailingRestore = "flink.older-than-failing-restore"
+	// WarnMariaDBGTIDs: a MySQL CDC position with GTIDs on MariaDB: only
+	// the binlog file was checked.
+	WarnMariaDBGTIDs = "flink.mariadb-gtids-not-checked"
 )

@@ -21,6 +21,15 @@ type TopicConfig struct {
 	// DeleteRetention is delete.retention.ms: how long compaction keeps a
 	// tombstone; -1 when not read.
 	DeleteRetention time.Duration
+	// Retention is retention.ms: how long a record is kept at least
+	// (time-based deletion); -1 when unlimited (retention.ms -1) or not
+	// read (RetentionRead false).
+	Retention time.Duration
+	// RetentionBytes is retention.bytes, a partition's size limit: -1 when
+	// unlimited or not read.
+	RetentionBytes int64
+	// RetentionRead reports that retention.ms and retention.bytes were read.
+	RetentionRead bool
 	// TimestampType is message.timestamp.type: "CreateTime" (set by the
 	// producer) or "LogAppendTime" (the broker's clock); "" when not read.
 	TimestampType string
@@ -47,9 +56,12 @@ const (
 	configCleanupPolicy   = "cleanup.policy"
 	configDeleteRetention = "delete.retention.ms"
 	configTimestampType   = "message.timestamp.type"
+	configRetention       = "retention.ms"
+	configRetentionBytes  = "retention.bytes"
 )
 
-// describeConfigs reads the three configurations of every topic with one
+// describeConfigs reads the configurations of every topic (cleanup policy,
+// tombstone retention, timestamp type, retention.ms and retention.bytes) with one
 // DescribeConfigs request. A failure is not an error: each topic's config
 // carries it (the grade then says what it assumed). Only a done ctx is an
 // error.
@@ -57,7 +69,7 @@ func (r *Resolver) describeConfigs(ctx context.Context) (map[string]TopicConfig,
 	out := make(map[string]TopicConfig, len(r.topics))
 	fail := func(err error) {
 		for _, t := range r.topics {
-			out[t] = TopicConfig{DeleteRetention: -1, Err: err}
+			out[t] = TopicConfig{DeleteRetention: -1, Retention: -1, RetentionBytes: -1, Err: err}
 		}
 	}
 	req := kmsg.NewPtrDescribeConfigsRequest()
@@ -65,7 +77,7 @@ func (r *Resolver) describeConfigs(ctx context.Context) (map[string]TopicConfig,
 		rr := kmsg.NewDescribeConfigsRequestResource()
 		rr.ResourceType = kmsg.ConfigResourceTypeTopic
 		rr.ResourceName = t
-		rr.ConfigNames = []string{configCleanupPolicy, configDeleteRetention, configTimestampType}
+		rr.ConfigNames = []string{configCleanupPolicy, configDeleteRetention, configTimestampType, configRetention, configRetentionBytes}
 		req.Resources = append(req.Resources, rr)
 	}
 	resp, err := req.RequestWith(ctx, r.cl)
@@ -77,7 +89,7 @@ func (r *Resolver) describeConfigs(ctx context.Context) (map[string]TopicConfig,
 		return out, nil
 	}
 	for _, res := range resp.Resources {
-		c := TopicConfig{DeleteRetention: -1}
+		c := TopicConfig{DeleteRetention: -1, Retention: -1, RetentionBytes: -1}
 		if err := kerr.ErrorForCode(res.ErrorCode); err != nil {
 			msg := ""
 			if res.ErrorMessage != nil {
@@ -104,6 +116,23 @@ func (r *Resolver) describeConfigs(ctx context.Context) (map[string]TopicConfig,
 					continue
 				}
 				c.DeleteRetention = time.Duration(min(ms, int64(maxDuration/time.Millisecond))) * time.Millisecond
+			case configRetention:
+				ms, err := strconv.ParseInt(v, 10, 64)
+				if err != nil || ms < -1 {
+					errs = append(errs, fmt.Errorf("topic %q: %s %q is not a duration in milliseconds", res.ResourceName, configRetention, v))
+					continue
+				}
+				c.RetentionRead = true
+				if ms >= 0 {
+					c.Retention = time.Duration(min(ms, int64(maxDuration/time.Millisecond))) * time.Millisecond
+				}
+			case configRetentionBytes:
+				n, err := strconv.ParseInt(v, 10, 64)
+				if err != nil || n < -1 {
+					errs = append(errs, fmt.Errorf("topic %q: %s %q is not a size in bytes", res.ResourceName, configRetentionBytes, v))
+					continue
+				}
+				c.RetentionBytes = n
 			}
 		}
 		c.Err = errors.Join(errs...)
@@ -111,7 +140,7 @@ func (r *Resolver) describeConfigs(ctx context.Context) (map[string]TopicConfig,
 	}
 	for _, t := range r.topics {
 		if _, ok := out[t]; !ok {
-			out[t] = TopicConfig{DeleteRetention: -1, Err: fmt.Errorf("describe configs: topic %q not in the answer", t)}
+			out[t] = TopicConfig{DeleteRetention: -1, Retention: -1, RetentionBytes: -1, Err: fmt.Errorf("describe configs: topic %q not in the answer", t)}
 		}
 	}
 	return out, nil

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/livecheck"
 	"github.com/resumekit/resumekit/resume/redact"
 )
 
@@ -36,21 +37,30 @@ import (
 // above it is lowered to it (lowerToStable).
 func choose(p *PartitionOffsets, hasAt bool, atMillis int64) {
 	p.DataLoss, p.Lost, p.Err, p.LoweredToStable = false, 0, nil, false
-	switch {
-	case p.Committed >= 0 && p.Committed < p.Start:
-		p.Offset, p.From = p.Start, FromCommit
-		p.DataLoss, p.Lost = true, p.Start-p.Committed
-		p.Reason = fmt.Sprintf("committed %d is below the log start %d: %d records were deleted before they were read; starts at the log start",
-			p.Committed, p.Start, p.Lost)
-	case p.Committed > p.End:
-		p.Offset, p.From = -1, FromCommit
-		p.Reason = fmt.Sprintf("committed %d is above the end offset %d", p.Committed, p.End)
-		p.Err = fmt.Errorf("kafkaoffset: %s: committed offset %d is above the end offset %d (topic truncated, or deleted and recreated?): %w",
-			p.name(), p.Committed, p.End, ErrCommitAboveEnd)
+	if p.Committed >= 0 {
+		// The Kafka start rule, shared with the checks of Flink snapshots'
+		// source positions (package livecheck).
+		v, err := livecheck.KafkaStart(p.Committed, p.Start, p.End)
+		p.From = FromCommit
+		switch {
+		case err != nil:
+			p.Offset = -1
+			p.Reason = fmt.Sprintf("committed %d is above the end offset %d", p.Committed, p.End)
+			p.Err = fmt.Errorf("kafkaoffset: %s: committed offset %d is above the end offset %d (topic truncated, or deleted and recreated?): %w",
+				p.name(), p.Committed, p.End, ErrCommitAboveEnd)
+			return
+		case v.Lost > 0:
+			p.Offset, p.DataLoss, p.Lost = v.Offset, true, v.Lost
+			p.Reason = fmt.Sprintf("committed %d is below the log start %d: %d records were deleted before they were read; starts at the log start",
+				p.Committed, p.Start, p.Lost)
+		default:
+			p.Offset = v.Offset
+			p.Reason = fmt.Sprintf("committed %d (log %d..%d, %d records after it)", p.Committed, p.Start, p.End, p.End-p.Committed)
+		}
+		lowerToStable(p)
 		return
-	case p.Committed >= 0:
-		p.Offset, p.From = p.Committed, FromCommit
-		p.Reason = fmt.Sprintf("committed %d (log %d..%d, %d records after it)", p.Committed, p.Start, p.End, p.End-p.Committed)
+	}
+	switch {
 	case hasAt && p.ByTime >= 0:
 		p.Offset, p.From = p.ByTime, FromTime
 		p.Reason = fmt.Sprintf("no commit; first record at or after %s is offset %d (timestamp %s)",
@@ -204,6 +214,10 @@ func (r *Resolver) candidate(res []PartitionOffsets) (resume.Candidate, error) {
 	}
 	r.gradeCommitSource(&c, commits)
 
+	if until, why := validUntil(all); why != "" {
+		c.ValidUntil = until
+		c.Reasons = append(c.Reasons, why)
+	}
 	at, atReason, future := r.startTime(res, now)
 	c.At = at
 	if atReason != "" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -111,4 +112,41 @@ func (l Log) LogOffsets(ctx context.Context, topic string, partitions []int32) (
 // (see the function CommittedOffsets).
 func (l Log) CommittedOffsets(ctx context.Context, group, topic string, partitions []int32) (map[int32]int64, error) {
 	return CommittedOffsets(ctx, l.Client, group, topic, partitions)
+}
+
+// ValidUntil returns the earliest moment a record at or after offsets[p]
+// of topic's partition p may leave retention: the timestamp of the first
+// record at or after the offset plus the topic's retention.ms, with a
+// reason naming the partition and retention.bytes when set (the rule of
+// [Resolver]'s candidates). A partition at its end offset (ends[p])
+// constrains nothing. It costs one Metadata, one DescribeConfigs and at
+// most one Fetch per partition leader. The zero time, with why, when
+// unknown (retention.ms unlimited or unreadable, a record time not read).
+func (l Log) ValidUntil(ctx context.Context, topic string, offsets, ends map[int32]int64) (time.Time, string, error) {
+	if l.Client == nil {
+		return time.Time{}, "", errors.New("kafkaoffset: nil kgo client")
+	}
+	if err := validTopic(topic); err != nil {
+		return time.Time{}, "", err
+	}
+	r := &Resolver{cl: l.Client, topics: []string{topic}, readMax: 1 << 20, retries: 4, backoff: 100 * time.Millisecond}
+	meta, err := r.metadata(ctx)
+	if err != nil {
+		return time.Time{}, "", err
+	}
+	configs, err := r.describeConfigs(ctx)
+	if err != nil {
+		return time.Time{}, "", err
+	}
+	var ps []*PartitionOffsets
+	for p, o := range offsets {
+		ps = append(ps, &PartitionOffsets{Topic: topic, Partition: p, Start: 0, End: ends[p], Offset: o, Committed: -1, ByTime: -1, ByTimeMillis: -1,
+			PrevMillis: -1, CommitMillis: -1, StartMillis: -1, LastStable: -1, Config: configs[topic]})
+	}
+	slices.SortFunc(ps, func(a, b *PartitionOffsets) int { return int(a.Partition - b.Partition) })
+	if err := r.readRecordTimes(ctx, meta, ps); err != nil {
+		return time.Time{}, "", err
+	}
+	until, why := validUntil(ps)
+	return until, why, nil
 }

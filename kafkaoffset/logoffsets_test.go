@@ -9,6 +9,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 
 	"github.com/resumekit/resumekit/kafkaoffset"
+	"github.com/resumekit/resumekit/resume/livecheck"
 )
 
 // LogOffsets lists log start and end offsets of the partitions asked for
@@ -37,3 +38,12 @@ func TestLogOffsets(t *testing.T) {
 		t.Error("invalid topic accepted")
 	}
 }
+
+// The checker interfaces a Flink snapshot's source positions are checked
+// with (package livecheck) are implemented by Log.
+var (
+	_ livecheck.KafkaLog     = kafkaoffset.Log{}
+	_ livecheck.KafkaCommits = kafkaoffset.Log{}
+)
+
+var _ livecheck.KafkaRetention = kafkaoffset.Log{}

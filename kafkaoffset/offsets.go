@@ -50,6 +50,10 @@ type PartitionOffsets struct {
 	// LogAppendTime, once the topic has it).
 	PrevMillis        int64
 	PrevLogAppendTime bool
+	// StartMillis is the timestamp of the record at Offset (the first one
+	// at or after it), read for ValidUntil: that record leaves retention
+	// first; -1 when not read (no record there yet, or not fetched).
+	StartMillis int64
 	// CommitMillis is the commit time (commit_timestamp, the broker's
 	// clock) of the group's newest commit record for the partition in
 	// __consumer_offsets; -1 when not read. CommitTimeErr says why not, for
@@ -118,7 +122,7 @@ func (r *Resolver) lookup(ctx context.Context) ([]PartitionOffsets, error) {
 			parts = append(parts, PartitionOffsets{
 				Topic: t, Partition: p,
 				Start: -1, End: -1, LastStable: -1, Committed: -1, ByTime: -1, ByTimeMillis: -1,
-				PrevMillis: -1, CommitMillis: -1, Offset: -1, Config: configs[t],
+				PrevMillis: -1, CommitMillis: -1, StartMillis: -1, Offset: -1, Config: configs[t],
 			})
 		}
 	}

@@ -256,3 +256,20 @@ func lossText(topic string, partition int32, from, to int64) string {
 	}
 	return fmt.Sprintf("%s/%d: %d records (offsets %d..%d)", topic, partition, n, from, to-1)
 }
+
+var _ resume.InputStarter = Position{}
+
+// InputStarts returns where the position starts each partition (the
+// commit when it starts from one, the chosen offset otherwise) and the log
+// start listed with it: every record below it is gone.
+func (p Position) InputStarts() []resume.InputStart {
+	out := make([]resume.InputStart, 0, len(p.Partitions))
+	for _, pp := range p.Partitions {
+		o := pp.Offset
+		if pp.From == FromCommit && pp.Committed != nil {
+			o = *pp.Committed
+		}
+		out = append(out, resume.InputStart{Input: resume.KafkaInput(pp.Topic, pp.Partition), Offset: o, GoneBelow: pp.Start})
+	}
+	return out
+}

@@ -16,10 +16,17 @@ import (
 // not come back keep PrevMillis -1. The record's own timestamp type says
 // whose clock it is: a LogAppendTime batch carries the broker's. Only a
 // done ctx is an error.
+//
+// The same request reads the record at each chosen start offset (the first
+// at or after it), for ValidUntil (StartMillis): a start by time has its
+// record's time from ListOffsets already.
 func (r *Resolver) readRecordTimes(ctx context.Context, meta metadata, ps []*PartitionOffsets) error {
 	byLeader := map[int32][]*PartitionOffsets{}
 	for _, p := range ps {
-		if p.Err == nil && p.From == FromCommit && !p.DataLoss && p.Committed > p.Start && p.CommitMillis < 0 {
+		if p.Err == nil && p.From == FromTime && p.Offset == p.ByTime && p.ByTimeMillis >= 0 {
+			p.StartMillis = p.ByTimeMillis
+		}
+		if p.Err == nil && (needsPrev(p) || needsStart(p)) {
 			l := meta.leaders[p.key()]
 			byLeader[l] = append(byLeader[l], p)
 		}
@@ -36,6 +43,25 @@ func (r *Resolver) readRecordTimes(ctx context.Context, meta metadata, ps []*Par
 		return fmt.Errorf("kafkaoffset: read record times: %w", err)
 	}
 	return nil
+}
+
+// needsPrev: the commit's time comes from the record before it.
+func needsPrev(p *PartitionOffsets) bool {
+	return p.From == FromCommit && !p.DataLoss && p.Committed > p.Start && p.CommitMillis < 0
+}
+
+// needsStart: a record at or after the start offset exists, its time not
+// read yet.
+func needsStart(p *PartitionOffsets) bool {
+	return p.StartMillis < 0 && p.Offset >= p.Start && p.Offset < p.End
+}
+
+// fetchFrom is where a partition's fetch starts.
+func fetchFrom(p *PartitionOffsets) int64 {
+	if needsPrev(p) {
+		return p.Committed - 1
+	}
+	return p.Offset
 }
 
 func (r *Resolver) readLeader(ctx context.Context, meta metadata, leader int32, ps []*PartitionOffsets) {
@@ -60,7 +86,7 @@ func (r *Resolver) readLeader(ctx context.Context, meta metadata, leader int32, 
 		}
 		rp := kmsg.NewFetchRequestTopicPartition()
 		rp.Partition = p.Partition
-		rp.FetchOffset = p.Committed - 1
+		rp.FetchOffset = fetchFrom(p)
 		rp.PartitionMaxBytes = perPart
 		req.Topics[i].Partitions = append(req.Topics[i].Partitions, rp)
 		want[p.key()] = p
@@ -86,17 +112,20 @@ func (r *Resolver) readLeader(ctx context.Context, meta metadata, leader int32, 
 			if p == nil || rp.ErrorCode != 0 {
 				continue
 			}
+			from, prev, start := fetchFrom(p), needsPrev(p), needsStart(p)
 			fp, _ := kgo.ProcessFetchPartition(kgo.ProcessFetchPartitionOpts{
 				KeepControlRecords: true,
-				Offset:             p.Committed - 1,
+				Offset:             from,
 				Topic:              topic,
 				Partition:          rp.Partition,
 			}, rp, kgo.DefaultDecompressor(), nil)
 			for _, rec := range fp.Records {
-				if rec.Offset == p.Committed-1 {
+				if prev && rec.Offset == p.Committed-1 {
 					p.PrevMillis = rec.Timestamp.UnixMilli()
 					p.PrevLogAppendTime = rec.Attrs.TimestampType() == 1
-					break
+				}
+				if start && rec.Offset >= p.Offset && !rec.Attrs.IsControl() && p.StartMillis < 0 {
+					p.StartMillis = rec.Timestamp.UnixMilli()
 				}
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -139,6 +140,8 @@ type resolution struct {
 	changelogs map[int64]*Snapshot
 	reasons    []string
 	warnings   []resume.Warning
+	// until is the candidate's ValidUntil (zero: unknown).
+	until time.Time
 }
 
 func (x *resolution) reason(format string, args ...any) {
@@ -422,6 +425,11 @@ func (x *resolution) consumerWarnings(c *Consumer, cfg tableConfig, pos Position
 		default:
 			x.reason("consumer idle for %s, within %s %s; it pins %s", roundDur(idle), OptConsumerExpiration, v, pins)
 		}
+		if err == nil && exp > 0 && exp < math.MaxInt64/2 {
+			x.until = c.ModTime.Add(exp).UTC()
+			x.reason("valid until %s: paimon %s: consumer %s pins %s until %s %s after its last progress (%s); then the next commit's expiry deletes it and what only it kept",
+				x.until.Format(time.RFC3339), x.t.SQLName(), c.ID, pins, OptConsumerExpiration, v, fmtTime(c.ModTime))
+		}
 	} else {
 		x.reason("%s is not set in the table's options: commits that use only those never expire the consumer (a writer's dynamic option can still set it); it pins %s", OptConsumerExpiration, pins)
 	}
@@ -531,7 +539,7 @@ func (x *resolution) candidate(pos Position, g resume.Guarantee, at time.Time) r
 	pos.SQLHint = hintText(pos.options())
 	return resume.Candidate{
 		Resolver: x.r.o.Name, Position: pos, Guarantee: g, At: at.UTC(),
-		Reasons: x.reasons, Warnings: x.warnings,
+		Reasons: x.reasons, Warnings: x.warnings, ValidUntil: x.until,
 	}
 }
 

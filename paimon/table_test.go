@@ -9,7 +9,11 @@ import (
 
 	"github.com/resumekit/resumekit/paimon"
 	"github.com/resumekit/resumekit/paimon/paimontest"
+	"github.com/resumekit/resumekit/resume/livecheck"
 )
+
+// A table is the live check of a Flink snapshot's Paimon source position.
+var _ livecheck.PaimonTable = (*paimon.Table)(nil)
 
 func TestOpenTable(t *testing.T) {
 	root := t.TempDir()
@@ -81,3 +85,5 @@ func TestPaimontestFormat(t *testing.T) {
 		t.Errorf("ParseSchema = %+v, %v", sc, err)
 	}
 }
+
+var _ livecheck.PaimonRetention = (*paimon.Table)(nil)

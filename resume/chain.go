@@ -27,6 +27,12 @@ type Policy struct {
 	Timeout time.Duration
 	// Now returns the current time; nil means time.Now.
 	Now func() time.Time
+	// MinValidity warns (chain.short-validity) when the chosen candidate's
+	// ValidUntil is less than this long after now: its input may leave
+	// retention before the job has started and read it. 0: no warning
+	// (resumectl's --min-validity defaults to DefaultMinValidity). Not
+	// recorded in the decision document.
+	MinValidity time.Duration
 	// OnFailure says what a failed resolver does to the others' candidates.
 	// The zero value, BlockWeaker, blocks every candidate weaker than what
 	// the failed resolver could have offered; ChooseAnyway chooses among
@@ -190,6 +196,7 @@ func (c *Chain) Resolve(ctx context.Context) (*Decision, error) {
 	for k, i := range offered {
 		cands[k] = d.Considered[i].Candidate
 	}
+	provedLost(cands) // inputs.go
 	winner, whys := choose(cands, c.Policy, now, blockers)
 	for k, i := range offered {
 		o := &d.Considered[i]
@@ -197,6 +204,7 @@ func (c *Chain) Resolve(ctx context.Context) (*Decision, error) {
 			o.Verdict = VerdictChosen
 			o.Why = "safest acceptable candidate"
 			continueWarnings(o.Candidate, cands, winner)
+			validityWarning(o.Candidate, c.Policy.MinValidity, now)
 			d.Chosen = o.Candidate
 			continue
 		}
@@ -314,7 +322,8 @@ func safeName(r Resolver, i int) (name string) {
 }
 
 // continueWarnings adds the chain's warnings to the winner: newer progress
-// elsewhere, and operator state starting empty.
+// elsewhere, and operator state starting empty (a winner below exactly-once
+// whose launch restores no snapshot).
 func continueWarnings(w *Candidate, cands []*Candidate, winner int) {
 	if !w.At.IsZero() {
 		for k, c := range cands {
@@ -325,9 +334,30 @@ func continueWarnings(w *Candidate, cands []*Candidate, winner int) {
 			}
 		}
 	}
-	if w.Guarantee < ExactlyOnce {
+	if w.Guarantee < ExactlyOnce && w.Position.Launch().RestorePath() == "" {
+		// A restore graded below exactly-once (its input proved lost)
+		// still restores its state.
 		w.Warnings = append(w.Warnings, Warning{Code: WarnStateStartsEmpty, Text: "operator state starts empty: aggregations, joins and deduplication lose what was in state (stateful jobs set the minimum guarantee to exactly-once to refuse such restarts)"})
 	}
+}
+
+// DefaultMinValidity is resumectl's --min-validity default: an hour to
+// deploy the job before its input may leave retention.
+const DefaultMinValidity = time.Hour
+
+// validityWarning warns when the winner's input may leave retention within
+// min of now.
+func validityWarning(w *Candidate, min time.Duration, now time.Time) {
+	if min <= 0 || w.ValidUntil.IsZero() || w.ValidUntil.Sub(now) >= min {
+		return
+	}
+	left := w.ValidUntil.Sub(now).Round(time.Second)
+	when := fmt.Sprintf("in %s", left)
+	if left <= 0 {
+		when = fmt.Sprintf("%s ago", -left)
+	}
+	w.Warnings = append(w.Warnings, Warnf(WarnShortValidity, "the position is valid until %s (%s), less than the minimum validity %s: its input may leave retention before the job has read it; deploy now, or extend retention first",
+		formatAt(w.ValidUntil), when, min))
 }
 
 // choose picks the winner among cands (in chain order) and returns a reason

@@ -62,10 +62,17 @@
 //	chain.newer-progress                   another resolver shows newer progress than the chosen position
 //	chain.state-starts-empty               the chosen position does not restore operator state
 //	chain.source-failed                    a resolver failed and the candidate was chosen anyway
+//	chain.short-validity                   the chosen position's input may leave retention within Policy.MinValidity
+//	chain.proved-lost                      another candidate proved input this position starts below gone: graded data-loss
 //	flink.older-than-broken                newer snapshots completed but are broken: duplicates downstream
 //	flink.older-than-pathless              (no longer emitted: a newest snapshot without Flink path fails)
 //	flink.older-than-unverified            newer snapshots could not be verified: duplicates downstream
 //	flink.older-than-refused               newer snapshots cannot serve the intent (upgrade): duplicates downstream
+//	flink.not-checked                      a source of the restored snapshot was not checked against its live system
+//	flink.source-data-loss                 a live check found input a restored source had not read gone
+//	flink.kafka-out-of-range               a restored KafkaSource below the log start: launched with earliest-offset
+//	flink.older-than-failing-restore       newer snapshots would fail to restore (a Paimon source's snapshot expired)
+//	flink.mariadb-gtids-not-checked        a MySQL CDC position with GTIDs on MariaDB: only its binlog file was checked
 //	flink.drained-savepoint                the savepoint was taken by stop --drain
 //	flink.verification-off                 referenced files were not checked (SkipVerify)
 //	flink.unverified-references            some referenced files could not be checked (AllowUnverified)
@@ -127,6 +134,8 @@
 //	paimon.option-unreadable               a table option does not parse: its default is used
 //	paimon.scan-option-conflict            a table option Paimon refuses beside the launch's scan.snapshot-id: the job would not start
 //	salvage.data-loss                      records or snapshots a salvaged source had not read are gone
+//	salvage.consumer-overrides             a salvaged MonitorSource's consumer file overrides scan.snapshot-id: bind it with reset_consumer
+//	salvage.postgres-no-specific-offset    the Postgres CDC connector starts at the slot, not an LSN: advance the slot first
 //	salvage.not-checked                    a salvaged position was not checked against the live system
 //	salvage.unresolved-marker              Kafka partitions the old job had not started have no offset
 //	salvage.resolved-marker                Kafka partitions the old job had not started start at today's log start, end or group commit

@@ -37,15 +37,17 @@ type (
 		Candidate *candidateJSON `json:"candidate,omitempty"`
 	}
 	candidateJSON struct {
-		Resolver  string          `json:"resolver"`
-		Kind      string          `json:"kind"`
-		Guarantee Guarantee       `json:"guarantee"`
-		At        string          `json:"at,omitempty"`
-		Position  json.RawMessage `json:"position"`
-		Summary   string          `json:"summary"`
-		Launch    Launch          `json:"launch"`
-		Reasons   []string        `json:"reasons"`
-		Warnings  []Warning       `json:"warnings"`
+		Resolver  string    `json:"resolver"`
+		Kind      string    `json:"kind"`
+		Guarantee Guarantee `json:"guarantee"`
+		At        string    `json:"at,omitempty"`
+		// ValidUntil is RFC 3339 UTC, omitted when unknown.
+		ValidUntil string          `json:"valid_until,omitempty"`
+		Position   json.RawMessage `json:"position"`
+		Summary    string          `json:"summary"`
+		Launch     Launch          `json:"launch"`
+		Reasons    []string        `json:"reasons"`
+		Warnings   []Warning       `json:"warnings"`
 	}
 )
 
@@ -124,7 +126,8 @@ func (pj *policyJSON) policy() (Policy, error) {
 
 // MarshalJSON encodes the candidate on its own, in the candidate form of the
 // decision document: resolver, kind, guarantee, at (UTC, omitted when
-// unknown), position, summary, launch, reasons and warnings.
+// unknown), valid_until (UTC, omitted when unknown), position, summary,
+// launch, reasons and warnings.
 func (c Candidate) MarshalJSON() ([]byte, error) {
 	cj, err := toCandidateJSON(&c)
 	if err != nil {
@@ -170,6 +173,9 @@ func toCandidateJSON(c *Candidate) (*candidateJSON, error) {
 	}
 	if !c.At.IsZero() {
 		cj.At = formatAt(c.At)
+	}
+	if !c.ValidUntil.IsZero() {
+		cj.ValidUntil = formatAt(c.ValidUntil)
 	}
 	return cj, nil
 }
@@ -272,6 +278,13 @@ func (cj *candidateJSON) candidate() (*Candidate, error) {
 			return nil, fmt.Errorf("resume: decode candidate of %s: at %s: not an RFC 3339 time", redact.Quote(cj.Resolver), redact.Quote(cj.At))
 		}
 		c.At = t.UTC()
+	}
+	if cj.ValidUntil != "" {
+		t, err := time.Parse(time.RFC3339Nano, cj.ValidUntil)
+		if err != nil {
+			return nil, fmt.Errorf("resume: decode candidate of %s: valid_until %s: not an RFC 3339 time", redact.Quote(cj.Resolver), redact.Quote(cj.ValidUntil))
+		}
+		c.ValidUntil = t.UTC()
 	}
 	return c, nil
 }

@@ -143,6 +143,13 @@ type Candidate struct {
 	// Warnings are risks that do not disqualify the candidate, each with a
 	// stable code.
 	Warnings []Warning
+	// ValidUntil is the earliest moment one of the position's inputs may
+	// leave retention (a Kafka record's timestamp plus the topic's
+	// retention.ms, a Paimon snapshot's commit time plus
+	// snapshot.time-retained): after it the same start may lose data or
+	// fail. Zero when unknown. A reason (in Reasons) names the source and
+	// the rule; [Policy.MinValidity] warns when it is close.
+	ValidUntil time.Time
 }
 
 // clone returns a copy of c whose slices are not shared with c.

@@ -55,6 +55,11 @@ func (d *Decision) ExplainWidth(width int) string {
 	if c := d.Chosen; c != nil {
 		fmt.Fprintf(b, "CHOSEN  %s: %s\n", c.Resolver, positionSummary(c.Position))
 		fmt.Fprintf(b, "        %s, %s\n", c.Guarantee, atText(c.At))
+		if !c.ValidUntil.IsZero() {
+			// When the first input position may leave retention (the
+			// reason naming the source and the rule is among the whys).
+			fmt.Fprintf(b, "        valid until: %s\n", c.ValidUntil.UTC().Format(time.RFC3339))
+		}
 		writeRun(b, c.Position)
 		for _, f := range facts(c.Position) {
 			writeLine(b, "  ", f.Label, f.Text)

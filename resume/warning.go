@@ -49,4 +49,11 @@ const (
 	// lists the failures; a gate that must not deploy past any failure
 	// fails on this code (resumectl --fail-on-warning chain.source-failed).
 	WarnSourceFailed = "chain.source-failed"
+	// WarnProvedLost: another candidate's live check proved input this
+	// position starts below gone; the chain graded it data-loss
+	// ([InputStarter]).
+	WarnProvedLost = "chain.proved-lost"
+	// WarnShortValidity: the chosen candidate's ValidUntil is less than
+	// Policy.MinValidity after now.
+	WarnShortValidity = "chain.short-validity"
 )

@@ -7,9 +7,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/livecheck"
 )
 
 // kafka builds a Kafka source's start: the readers' next offsets, markers
@@ -68,36 +70,49 @@ func (x *resolution) kafka(ctx context.Context, label string, s *sourcestate.Sou
 					return fmt.Errorf("salvage: KafkaSource %s: %s/%d: no log offsets listed", label, topic, k.Partition)
 				}
 				k.LogStart, k.LogEnd = &ls, &le
-				switch k.Marker {
-				case sourcestate.MarkerEarliest:
-					k.Offset, k.Resolved = ls, true
-					resolved = append(resolved, fmt.Sprintf("%s/%d earliest → log start %d", topic, k.Partition, ls))
-					continue
-				case sourcestate.MarkerLatest:
-					k.Offset, k.Resolved = le, true
-					resolved = append(resolved, fmt.Sprintf("%s/%d latest → end offset %d", topic, k.Partition, le))
-					continue
-				case sourcestate.MarkerCommitted:
+				next := k.Offset
+				if k.Marker == sourcestate.MarkerCommitted {
 					o, ok := groupOffsets[k.Partition]
 					if !ok {
 						continue
 					}
 					// The group's commit is checked against the log like
 					// any offset: below the log start, records are gone.
-					k.Offset, k.Resolved = o, true
+					next = o
 					resolved = append(resolved, fmt.Sprintf("%s/%d committed → group %s's commit %d", topic, k.Partition, group, o))
 				}
-				switch {
-				case k.Offset > le:
+				v, err := livecheck.KafkaStart(next, ls, le)
+				if err != nil {
 					return fmt.Errorf("salvage: KafkaSource %s: %s/%d: the snapshot's next offset %d is above today's end offset %d: was the topic recreated or truncated?",
-						label, topic, k.Partition, k.Offset, le)
-				case k.Offset < ls:
-					k.Lost = ls - k.Offset
-					lost = append(lost, fmt.Sprintf("%s/%d: %d records (offsets %d..%d)", topic, k.Partition, k.Lost, k.Offset, ls-1))
-					k.Offset = ls
+						label, topic, k.Partition, next, le)
 				}
+				switch {
+				case k.Marker == sourcestate.MarkerEarliest:
+					resolved = append(resolved, fmt.Sprintf("%s/%d earliest → log start %d", topic, k.Partition, ls))
+				case k.Marker == sourcestate.MarkerLatest:
+					resolved = append(resolved, fmt.Sprintf("%s/%d latest → end offset %d", topic, k.Partition, le))
+				case v.Lost > 0:
+					lost = append(lost, fmt.Sprintf("%s/%d: %d records (offsets %d..%d)", topic, k.Partition, v.Lost, next, ls-1))
+				}
+				k.Offset, k.Lost = v.Offset, v.Lost
+				k.Resolved = k.Marker != sourcestate.MarkerNone
 			}
 			x.reason("KafkaSource %s: topic %s checked against the live log: every partition's log start and end offset listed", label, topic)
+			if ret, ok := log.(livecheck.KafkaRetention); ok {
+				starts, ends := map[int32]int64{}, map[int32]int64{}
+				for _, k := range out.Kafka {
+					if k.Topic == topic && (k.Marker == sourcestate.MarkerNone || k.Resolved) {
+						starts[k.Partition], ends[k.Partition] = k.Offset, *k.LogEnd
+					}
+				}
+				if len(starts) > 0 {
+					until, why, err := ret.ValidUntil(ctx, topic, starts, ends)
+					if err != nil {
+						return fmt.Errorf("salvage: KafkaSource %s: retention of topic %s: %w", label, topic, err)
+					}
+					x.valid(until, why)
+				}
+			}
 		}
 		out.Checked = true
 	} else {
@@ -222,7 +237,7 @@ func (x *resolution) paimon(ctx context.Context, label string, s *sourcestate.So
 		x.warn(WarnPartlyReadSnapshot, "Paimon source %s: snapshot %d was partly read (an unfinished split): the records of it already emitted are read again", label, pp.NextSnapshot)
 	}
 	sqlName := tableSQLName(pp.Table)
-	if t := x.r.o.Paimon; t != nil && x.paimonMatches(t, pp.Table) {
+	if t := x.r.o.Paimon; t != nil && livecheck.PaimonMatches(t.SQLName(), pp.Table) {
 		sqlName = t.SQLName()
 		earliest, latest, err := t.SnapshotRange(ctx)
 		if err != nil {
@@ -240,6 +255,13 @@ func (x *resolution) paimon(ctx context.Context, label string, s *sourcestate.So
 			st.NextSnapshot, st.Expired = earliest, pp.NextSnapshot
 		}
 		x.reason("Paimon source %s: table %s holds snapshots %d..%d", label, t.SQLName(), earliest, latest)
+		if ret, ok := t.(livecheck.PaimonRetention); ok {
+			until, why, err := ret.ValidUntil(ctx, st.NextSnapshot)
+			if err != nil {
+				return fmt.Errorf("salvage: Paimon source %s: retention of table %s: %w", label, t.SQLName(), err)
+			}
+			x.valid(until, why)
+		}
 		out.Checked = true
 	} else {
 		x.warn(WarnNotChecked, "Paimon source %s: snapshot %d not checked against the table (no table given): expired snapshots would be lost unnoticed", label, pp.NextSnapshot)
@@ -250,6 +272,13 @@ func (x *resolution) paimon(ctx context.Context, label string, s *sourcestate.So
 		x.reason("Paimon source %s: snapshot %d is a split of the initial full read: scan.mode=from-snapshot-full", label, st.NextSnapshot)
 	}
 	out.Options = map[string]string{"scan.mode": mode, "scan.snapshot-id": strconv.FormatInt(st.NextSnapshot, 10)}
+	if x.r.o.PaimonConsumer == "" && (len(s.Paimon.Monitor) > 0 || len(s.Paimon.LegacyNextSnapshots) > 0) {
+		// A MonitorSource (consumer-id with consumer.mode exactly-once)
+		// reads with a consumer: a new job that keeps its consumer-id
+		// starts where the consumer file says, whatever scan.snapshot-id.
+		x.warn(WarnConsumerOverrides, "Paimon source %s is a MonitorSource, which reads with a consumer-id: a new job that keeps that consumer-id starts where the table's consumer file says, not at scan.snapshot-id=%d; bind the consumer there first with CALL sys.reset_consumer('%s', '<consumer-id>', %d) (salvage.Options.PaimonConsumer, --paimon-consumer), or start without consumer-id",
+			label, st.NextSnapshot, strings.ReplaceAll(sqlName, "'", "''"), st.NextSnapshot)
+	}
 	if id := x.r.o.PaimonConsumer; id != "" {
 		st.ConsumerID = id
 		st.ResetConsumerSQL = fmt.Sprintf("CALL sys.reset_consumer('%s', '%s', %d)", strings.ReplaceAll(sqlName, "'", "''"), strings.ReplaceAll(id, "'", "''"), st.NextSnapshot)
@@ -257,17 +286,6 @@ func (x *resolution) paimon(ctx context.Context, label string, s *sourcestate.So
 		x.reason("Paimon source %s: bind consumer %s before the job starts: %s", label, id, st.ResetConsumerSQL)
 	}
 	return nil
-}
-
-// paimonMatches reports whether the table checker applies to the source of
-// table dir: the only Paimon source, or the one whose dir ends in
-// <db>.db/<table>.
-func (x *resolution) paimonMatches(t PaimonTable, dir string) bool {
-	db, table, ok := strings.Cut(strings.SplitN(t.SQLName(), "$", 2)[0], ".")
-	if ok && dir != "" {
-		return strings.HasSuffix(strings.TrimSuffix(dir, "/"), "/"+db+".db/"+table)
-	}
-	return true
 }
 
 // tableSQLName derives db.table from a table dir …/<db>.db/<table>.
@@ -281,7 +299,7 @@ func tableSQLName(dir string) string {
 
 // mysql builds a MySQL CDC source's start: the binlog split's position, or
 // a new snapshot when the source was still in its snapshot phase.
-func (x *resolution) mysql(label string, s *sourcestate.Source, out *Source) error {
+func (x *resolution) mysql(ctx context.Context, label string, s *sourcestate.Source, out *Source) error {
 	mp, notes, err := s.MySQL.Position()
 	switch {
 	case errors.Is(err, sourcestate.ErrSnapshotPhase):
@@ -325,6 +343,93 @@ func (x *resolution) mysql(label string, s *sourcestate.Source, out *Source) err
 		return fmt.Errorf("salvage: MySQL CDC source %s: binlog offset of kind %s has no start: %w", label, mp.Kind, resume.ErrNoPosition)
 	}
 	out.Options = o
-	x.warn(WarnNotChecked, "MySQL CDC source %s: binlog %s:%d not checked against the server: check it still holds that file (SHOW BINARY LOGS) or that gtid_purged is within the GTID set", label, mp.File, mp.Pos)
+	srv := x.r.o.MySQL
+	if srv == nil || mp.File == "" {
+		x.warn(WarnNotChecked, "MySQL CDC source %s: binlog %s:%d not checked against the server: check it still holds that file (SHOW BINARY LOGS) or that gtid_purged is within the GTID set", label, mp.File, mp.Pos)
+		return nil
+	}
+	b, err := srv.Binlogs(ctx)
+	if err != nil {
+		return fmt.Errorf("salvage: MySQL CDC source %s: check the server's binary logs: %w", label, err)
+	}
+	if !slices.Contains(b.Files, mp.File) {
+		return fmt.Errorf("salvage: MySQL CDC source %s: binlog file %s was purged (the server's oldest is %s): a start there fails (\"The connector is trying to read binlog starting at …, but this is no longer available on the server\"); only a new snapshot (scan.startup.mode=initial) can start it: %w",
+			label, mp.File, strings.Join(b.Files[:min(1, len(b.Files))], ""), resume.ErrNoPosition)
+	}
+	out.Checked = true
+	x.reason("MySQL CDC source %s: the server (%s) still holds binlog %s", label, b.Version, mp.File)
+	if b.MariaDB && mp.GTIDs != "" {
+		x.warn(WarnNotChecked, "MySQL CDC source %s on MariaDB: only the binlog file was checked, not the GTID set %s", label, mp.GTIDs)
+	}
+	if b.ExpireSeconds > 0 && mp.TsSec > 0 {
+		until := time.Unix(mp.TsSec, 0).Add(time.Duration(b.ExpireSeconds) * time.Second).UTC()
+		x.valid(until, fmt.Sprintf("valid until %s: mysql %s: the event at the position has ts_sec %d, and %s is %d", until.Format(time.RFC3339), mp.File, mp.TsSec, b.ExpireFrom, b.ExpireSeconds))
+	}
+	return nil
+}
+
+// postgres builds a Flink CDC Postgres source's start: the stream split's
+// WAL position, or a new snapshot while it was still in its snapshot
+// phase. The connector has no specific-offset start (SOURCE-STATE.md
+// §8.6): committed-offset (CDC 3.4+) starts at the slot's
+// confirmed_flush_lsn, so the slot is advanced to the position first.
+func (x *resolution) postgres(ctx context.Context, label string, s *sourcestate.Source, out *Source) error {
+	pp, notes, err := s.Postgres.Position()
+	switch {
+	case errors.Is(err, sourcestate.ErrPostgresSnapshotPhase):
+		out.Postgres = &PostgresStart{SnapshotPhase: true}
+		out.Options = map[string]string{"scan.startup.mode": "initial", "scan.incremental.snapshot.enabled": "true"}
+		x.grade(resume.Replay)
+		x.warn(WarnSnapshotPhase, "Postgres CDC source %s was still reading its tables' initial snapshot: there is no WAL position to continue from; it reads every table again (scan.startup.mode=initial)", label)
+		return nil
+	case err != nil:
+		return fmt.Errorf("salvage: Postgres CDC source %s: %v: %w", label, err, resume.ErrNoPosition)
+	}
+	if len(notes) > 0 {
+		x.warn(WarnSourceNotes, "Postgres CDC source %s: %s", label, strings.Join(notes, "; "))
+	}
+	slot := x.r.o.PostgresSlot
+	pp.Slot = slot
+	if slot == "" {
+		slot = "<slot>"
+	}
+	st := &PostgresStart{PostgresPosition: pp,
+		AdvanceSlotSQL: fmt.Sprintf("SELECT pg_replication_slot_advance('%s', '%s')", strings.ReplaceAll(slot, "'", "''"), pp.LSN)}
+	out.Postgres = st
+	out.Options = map[string]string{"scan.startup.mode": "committed-offset", "scan.incremental.snapshot.enabled": "true", "slot.name": slot}
+	// No option starts the connector at an LSN: the start is the slot's,
+	// exact only when the slot is at the position (checked below, when a
+	// server is given); otherwise a replay at best.
+	if srv := x.r.o.Postgres; srv == nil || x.r.o.PostgresSlot == "" {
+		x.grade(resume.Replay)
+	}
+	x.warn(WarnPostgresNoSpecificOffset, "Postgres CDC source %s continues at lsn %s, but the Postgres CDC connector has no scan.startup.specific-offset option (DataStream StartupOptions.specificOffset(Map) only from CDC 3.6): the launch starts at the slot's confirmed_flush_lsn (scan.startup.mode=committed-offset, CDC 3.4+); before starting, run %s: a slot behind the position re-reads (duplicates, graded replay), a slot already past it has lost the WAL in between for this slot (PostgreSQL streams from max(requested, confirmed_flush_lsn))",
+		label, pp.LSN, st.AdvanceSlotSQL)
+	srv := x.r.o.Postgres
+	if srv == nil || x.r.o.PostgresSlot == "" {
+		x.warn(WarnNotChecked, "Postgres CDC source %s: lsn %s not checked against the server's replication slot (pg_replication_slots: confirmed_flush_lsn, wal_status)", label, pp.LSN)
+		return nil
+	}
+	sl, ok, err := srv.Slot(ctx, x.r.o.PostgresSlot)
+	if err != nil {
+		return fmt.Errorf("salvage: Postgres CDC source %s: check slot %s: %w", label, x.r.o.PostgresSlot, err)
+	}
+	out.Checked = true
+	lsn := pp.LSNValue()
+	switch {
+	case !ok:
+		x.grade(resume.DataLoss)
+		x.warn(WarnDataLoss, "data loss: Postgres CDC source %s: the server has no replication slot %s: committed-offset starts at the current WAL position, skipping everything since lsn %s", label, slot, pp.LSN)
+	case sl.WALStatus == "lost":
+		return fmt.Errorf("salvage: Postgres CDC source %s: slot %s has wal_status lost: streaming from it fails: %w", label, slot, resume.ErrNoPosition)
+	case sl.ConfirmedFlushLSN > lsn:
+		x.grade(resume.DataLoss)
+		x.warn(WarnDataLoss, "data loss: Postgres CDC source %s: slot %s already confirmed %s, past lsn %s: the WAL in between is gone for this slot", label, slot, sourcestate.FormatLSN(sl.ConfirmedFlushLSN), pp.LSN)
+	case sl.ConfirmedFlushLSN == lsn:
+		x.reason("Postgres CDC source %s: slot %s confirmed exactly lsn %s: committed-offset starts there, no advance needed", label, slot, pp.LSN)
+	default:
+		x.grade(resume.Replay)
+		x.reason("Postgres CDC source %s: slot %s confirmed %s, behind lsn %s: advance it first (%s) or the start re-reads the changes in between", label, slot, sourcestate.FormatLSN(sl.ConfirmedFlushLSN), pp.LSN, st.AdvanceSlotSQL)
+	}
 	return nil
 }

@@ -35,11 +35,14 @@ type Position struct {
 type Source struct {
 	OperatorID string
 	UID        string
-	// Kind is sourcestate.KindKafka, KindPaimon or KindMySQLCDC.
+	// Kind is sourcestate.KindKafka, KindPaimon, KindMySQLCDC or
+	// KindPostgresCDC.
 	Kind   sourcestate.Kind
 	Kafka  []KafkaStart
 	Paimon *PaimonStart
 	MySQL  *MySQLStart
+	// Postgres is a Flink CDC Postgres source's start.
+	Postgres *PostgresStart
 	// Options are the connector options (SQL hints) that start the source
 	// there; empty when no option can (several Kafka topics: the candidate
 	// is graded data loss, and its salvage.several-topics warning gives the
@@ -91,6 +94,18 @@ type PaimonStart struct {
 	ResetConsumerSQL string `json:"reset_consumer_sql,omitempty"`
 }
 
+// PostgresStart is where a Flink CDC Postgres source starts: the WAL
+// position its stream split had ({"slot", "lsn", "tx_id", "ts_usec"}).
+type PostgresStart struct {
+	sourcestate.PostgresPosition
+	// SnapshotPhase: the source had no WAL position (still reading the
+	// initial snapshot); it starts with a new snapshot.
+	SnapshotPhase bool `json:"snapshot_phase,omitempty"`
+	// AdvanceSlotSQL moves the replication slot to the position, so that
+	// scan.startup.mode=committed-offset starts there.
+	AdvanceSlotSQL string `json:"advance_slot_sql,omitempty"`
+}
+
 // MySQLStart is where a MySQL CDC source starts.
 type MySQLStart struct {
 	sourcestate.MySQLPosition
@@ -118,6 +133,8 @@ func (s Source) MarshalJSON() ([]byte, error) {
 		positions = []PaimonStart{*s.Paimon}
 	case s.MySQL != nil:
 		positions = []MySQLStart{*s.MySQL}
+	case s.Postgres != nil:
+		positions = []PostgresStart{*s.Postgres}
 	}
 	p, err := json.Marshal(positions)
 	if err != nil {
@@ -156,6 +173,12 @@ func (s *Source) UnmarshalJSON(b []byte) error {
 			return err
 		}
 		s.MySQL = p
+	case sourcestate.KindPostgresCDC:
+		p, err := onePosition[PostgresStart](j)
+		if err != nil {
+			return err
+		}
+		s.Postgres = p
 	default:
 		return fmt.Errorf("source %s of kind %s", j.OperatorID, redact.Quote(string(j.Kind)))
 	}
@@ -222,6 +245,11 @@ func (s Source) String() string {
 			return "mysql-cdc initial snapshot"
 		}
 		return fmt.Sprintf("mysql-cdc %s:%d", s.MySQL.File, s.MySQL.Pos)
+	case s.Postgres != nil:
+		if s.Postgres.SnapshotPhase {
+			return "postgres-cdc initial snapshot"
+		}
+		return "postgres-cdc lsn " + s.Postgres.LSN
 	}
 	return string(s.Kind)
 }
@@ -321,4 +349,27 @@ func PositionOf(p resume.Position) (*Position, error) {
 		return nil, errors.New("salvage: decode position: no sources field")
 	}
 	return out, nil
+}
+
+var _ resume.InputStarter = Position{}
+
+// InputStarts returns where the snapshot had each Kafka partition (before
+// any move to the log start) and, when checked, the log start: every
+// record below it is gone. Partitions at an unresolved marker are left
+// out.
+func (p Position) InputStarts() []resume.InputStart {
+	var out []resume.InputStart
+	for _, s := range p.Sources {
+		for _, k := range s.Kafka {
+			if k.Marker != sourcestate.MarkerNone && !k.Resolved {
+				continue
+			}
+			in := resume.InputStart{Input: resume.KafkaInput(k.Topic, k.Partition), Offset: k.Offset - k.Lost, GoneBelow: -1}
+			if k.LogStart != nil {
+				in.GoneBelow = *k.LogStart
+			}
+			out = append(out, in)
+		}
+	}
+	return out
 }

@@ -12,41 +12,27 @@ import (
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/livecheck"
 	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // DefaultName is the resolver's name when Options.Name is empty.
 const DefaultName = "flink-salvage"
 
-// KafkaLog is the live check of salvaged Kafka positions.
-// kafkaoffset.Log implements it.
-type KafkaLog interface {
-	// LogOffsets returns the log start and end offsets of the given
-	// partitions of topic. A partition it could not list is left out of
-	// both maps, and the error says why.
-	LogOffsets(ctx context.Context, topic string, partitions []int32) (start, end map[int32]int64, err error)
-}
+// KafkaLog is the live check of salvaged Kafka positions
+// (livecheck.KafkaLog). kafkaoffset.Log implements it.
+type KafkaLog = livecheck.KafkaLog
 
-// KafkaCommits resolves the committed marker of salvaged Kafka positions:
-// a partition the old job had not started reading with
-// OffsetsInitializer.committedOffsets() starts at its group's commit. A
-// KafkaLog that implements it too is asked when Options.KafkaGroup is
-// set. kafkaoffset.Log implements it.
-type KafkaCommits interface {
-	// CommittedOffsets returns group's committed offsets of the given
-	// partitions of topic; a partition without a commit is absent.
-	CommittedOffsets(ctx context.Context, group, topic string, partitions []int32) (map[int32]int64, error)
-}
+// KafkaCommits resolves the committed marker of salvaged Kafka positions
+// (livecheck.KafkaCommits): a partition the old job had not started
+// reading with OffsetsInitializer.committedOffsets() starts at its group's
+// commit. A KafkaLog that implements it too is asked when
+// Options.KafkaGroup is set. kafkaoffset.Log implements it.
+type KafkaCommits = livecheck.KafkaCommits
 
-// PaimonTable is the live check of a salvaged Paimon position.
-// *paimon.Table implements it.
-type PaimonTable interface {
-	// SnapshotRange returns the earliest id a streaming read can start
-	// from and the latest snapshot id.
-	SnapshotRange(ctx context.Context) (earliest, latest int64, err error)
-	// SQLName is the table's SQL identifier (db.table), for reset_consumer.
-	SQLName() string
-}
+// PaimonTable is the live check of a salvaged Paimon position
+// (livecheck.PaimonTable). *paimon.Table implements it.
+type PaimonTable = livecheck.PaimonTable
 
 // Options configures a [Resolver]. A nil *Options means defaults.
 type Options struct {
@@ -85,6 +71,16 @@ type Options struct {
 	// Paimon sources, the one whose table dir ends in <db>.db/<table> of its
 	// SQLName. nil leaves them unchecked (with a warning).
 	Paimon PaimonTable
+	// MySQL checks MySQL CDC sources' binlog positions against the server
+	// (mysqlcheck); nil leaves them unchecked (with a warning).
+	MySQL livecheck.MySQLBinlogs
+	// Postgres checks Postgres CDC sources against the replication slot
+	// PostgresSlot (pgcheck); nil leaves them unchecked (with a warning).
+	Postgres livecheck.PostgresSlots
+	// PostgresSlot is the replication slot (slot.name) of a Flink CDC
+	// Postgres source, which its state does not record: the launch and
+	// the slot-advance statement name it. "<slot>" when empty.
+	PostgresSlot string
 	// PaimonConsumer, when set, binds the Paimon source to this consumer id
 	// at the salvaged snapshot (the reset_consumer call) instead of
 	// scan.snapshot-id.
@@ -374,6 +370,17 @@ func (x *resolution) warn(code, format string, args ...any) {
 	x.c.Warnings = append(x.c.Warnings, resume.Warnf(code, format, args...))
 }
 
+// valid records a source's time to loss (livecheck.KafkaRetention,
+// PaimonRetention); the candidate keeps the earliest, each reason is kept.
+func (x *resolution) valid(until time.Time, why string) {
+	if why != "" {
+		x.c.Reasons = append(x.c.Reasons, why)
+	}
+	if !until.IsZero() && (x.c.ValidUntil.IsZero() || until.Before(x.c.ValidUntil)) {
+		x.c.ValidUntil = until
+	}
+}
+
 // grade lowers the candidate's guarantee to g.
 func (x *resolution) grade(g resume.Guarantee) {
 	if g < x.c.Guarantee {
@@ -393,7 +400,9 @@ func (x *resolution) source(ctx context.Context, s *sourcestate.Source) (Source,
 	case sourcestate.KindPaimon:
 		return out, x.paimon(ctx, label, s, &out)
 	case sourcestate.KindMySQLCDC:
-		return out, x.mysql(label, s, &out)
+		return out, x.mysql(ctx, label, s, &out)
+	case sourcestate.KindPostgresCDC:
+		return out, x.postgres(ctx, label, s, &out)
 	}
 	version := "no splits"
 	if s.SplitVersion >= 0 {

@@ -232,6 +232,28 @@ func TestPaimonSalvage(t *testing.T) {
 	if diff := cmp.Diff(map[string]string{"scan.mode": "from-snapshot", "scan.snapshot-id": "12", "consumer-id": "orders-v2"}, c.Position.Launch().Options); diff != "" {
 		t.Errorf("launch (-want +got):\n%s", diff)
 	}
+	// valid until snapshot 12's commit (start + 11 min) plus the default
+	// snapshot.time-retained of an hour.
+	if want := start.Add(11*time.Minute + time.Hour); !c.ValidUntil.Equal(want) || !strings.Contains(strings.Join(c.Reasons, "\n"), "snapshot.time-retained is 1h0m0s") {
+		t.Errorf("ValidUntil %v, want %v; reasons %q", c.ValidUntil, want, c.Reasons)
+	}
+
+	if c.HasWarning(salvage.WarnConsumerOverrides) {
+		t.Errorf("consumer bound, yet warned: %v", c.Warnings)
+	}
+	// Without a consumer to bind, the MonitorSource's own consumer-id
+	// would override scan.snapshot-id: said, with the reset_consumer form.
+	unbound, err := salvage.NewResolver(b, "sp/", &salvage.Options{Snapshot: w.Dir, Paimon: table})
+	if err != nil {
+		t.Fatal(err)
+	}
+	uc, err := unbound.Resolve(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(warningsText(uc.Warnings), "salvage.consumer-overrides: Paimon source") || !strings.Contains(warningsText(uc.Warnings), "CALL sys.reset_consumer('shop.orders', '<consumer-id>', 12)") {
+		t.Errorf("warnings %v", uc.Warnings)
+	}
 
 	tb.ExpireBefore(20)
 	c, err = r.Resolve(ctx)

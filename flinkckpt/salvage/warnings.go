@@ -39,4 +39,13 @@ const (
 	// WarnSourceNotes: what the source state held but the position leaves
 	// out (partitions not assigned yet, tables being snapshotted).
 	WarnSourceNotes = "salvage.source-notes"
+	// WarnConsumerOverrides: a salvaged Paimon MonitorSource reads with a
+	// consumer-id: a new job keeping it starts at the consumer file, not at
+	// the launch's scan.snapshot-id; the warning gives the reset_consumer
+	// form.
+	WarnConsumerOverrides = "salvage.consumer-overrides"
+	// WarnPostgresNoSpecificOffset: the Postgres CDC connector cannot be
+	// started at an LSN; the launch starts at the replication slot's
+	// confirmed_flush_lsn, to be advanced to the salvaged position first.
+	WarnPostgresNoSpecificOffset = "salvage.postgres-no-specific-offset"
 )

@@ -297,6 +297,11 @@ func splitKind(s RawSplit) (Kind, string) {
 			kinds = append(kinds, KindMySQLCDC)
 		}
 	}
+	if s.Version >= minBaseSplitVersion && s.Version <= maxBaseSplitVersion && !looksJava(s.Data) {
+		if _, err := ParsePostgresSplit(s.Version, s.Data); err == nil {
+			kinds = append(kinds, KindPostgresCDC)
+		}
+	}
 	kinds = slices.Compact(kinds)
 	if len(kinds) == 1 {
 		return kinds[0], ""
@@ -304,7 +309,7 @@ func splitKind(s RawSplit) (Kind, string) {
 	if len(kinds) > 1 {
 		return KindUnknown, fmt.Sprintf("split of serializer version %d decodes as %v: ambiguous", s.Version, kinds)
 	}
-	msg := fmt.Sprintf("split of serializer version %d is no KafkaSource, Paimon or MySQL CDC split", s.Version)
+	msg := fmt.Sprintf("split of serializer version %d is no KafkaSource, Paimon, MySQL CDC or Postgres CDC split", s.Version)
 	if len(why) > 0 {
 		msg += " (" + why[0] + ")"
 	}
@@ -423,5 +428,20 @@ func classify(d *operatorDecoder) {
 			ms.Enumerator = e
 		}
 		src.MySQL = ms
+	case KindPostgresCDC:
+		ps := &PostgresState{}
+		for _, s := range src.Splits {
+			sp, _ := ParsePostgresSplit(s.Version, s.Data)
+			sp.Subtask = s.Subtask
+			ps.Splits = append(ps.Splits, sp)
+		}
+		if co != nil {
+			e, err := ParsePostgresEnumerator(co.Version, co.Data)
+			if err != nil {
+				enumErr(err)
+			}
+			ps.Enumerator = e
+		}
+		src.Postgres = ps
 	}
 }

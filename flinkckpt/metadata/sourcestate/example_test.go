@@ -58,3 +58,14 @@ func ExampleDecode() {
 	// c86b7ae47ff7f88f3ce2f796a83191f9 mysql-cdc
 	//   mysql-bin.000017:4711 gtids 3e11fa47-71ca-11e1-9e33-c80aa9429562:1-77
 }
+
+// A Flink CDC Postgres stream split's offset gives the WAL position in
+// PostgreSQL's text form.
+func ExampleFormatLSN() {
+	fmt.Println(sourcestate.FormatLSN(23803720))
+	lsn, _ := sourcestate.ParseLSN("0/16B3748")
+	fmt.Println(lsn)
+	// Output:
+	// 0/16B3748
+	// 23803720
+}

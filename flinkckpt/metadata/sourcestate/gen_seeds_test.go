@@ -32,6 +32,9 @@ func TestFuzzSeedCorpus(t *testing.T) {
 	for _, s := range mysqlSeeds() {
 		corpus["FuzzMySQL"] = append(corpus["FuzzMySQL"], fmt.Sprintf("int32(%d)\n%s", s.Version, fuzzBytes(s.Data)))
 	}
+	for _, s := range postgresSeeds() {
+		corpus["FuzzPostgres"] = append(corpus["FuzzPostgres"], fmt.Sprintf("int32(%d)\n%s", s.Version, fuzzBytes(s.Data)))
+	}
 	for _, md := range metadataSeeds() {
 		data, err := flinkckpttest.Encode(md)
 		if err != nil {

@@ -99,8 +99,20 @@ func ParseMySQLSplit(version int32, data []byte) (MySQLSplit, error) {
 	case kind == mysqlBinlogSplit:
 		s.Binlog = true
 		s.ID = c.utf("split id")
+		if c.err == nil && s.ID == StreamSplitID {
+			// flink-cdc-base's stream split (Postgres and the other base
+			// connectors) coincides byte for byte with a binlog split
+			// without finished snapshot splits: its id tells.
+			c.fail("split id %q is flink-cdc-base's stream split, not MySQL CDC's binlog split", s.ID)
+			break
+		}
 		c.utf("split key type placeholder")
 		s.Start = binlogOffset(c, version, "starting offset")
+		if s.Start != nil {
+			if _, pg := s.Start.Map["lsn"]; pg {
+				c.fail("starting offset has key lsn: a Postgres offset, not a binlog position")
+			}
+		}
 		s.End = binlogOffset(c, version, "ending offset")
 		n := c.count("finished snapshot split count", 11)
 		for i := 0; i < n && c.err == nil; i++ {

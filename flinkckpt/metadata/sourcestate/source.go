@@ -8,7 +8,8 @@ const (
 	KindKafka    Kind = "kafka"     // KafkaSource (flink-connector-kafka)
 	KindPaimon   Kind = "paimon"    // Paimon's FLIP-27 source, MonitorSource or legacy MonitorFunction
 	KindMySQLCDC Kind = "mysql-cdc" // Flink CDC's MySQL source
-	KindUnknown  Kind = "unknown"   // a source whose state is not recognised: never guessed
+	// KindPostgresCDC (postgres.go): Flink CDC's Postgres source.
+	KindUnknown Kind = "unknown" // a source whose state is not recognised: never guessed
 )
 
 // State is the source state of a checkpoint or savepoint: one Source per
@@ -38,6 +39,8 @@ type Source struct {
 	Kafka  *KafkaState
 	Paimon *PaimonState
 	MySQL  *MySQLState
+	// Postgres is Flink CDC's Postgres source (flink-cdc-base).
+	Postgres *PostgresState
 	// Notes say, in one line each, what was found but not used: why a
 	// source is unknown, partitions without reader state, a phase without
 	// a position.

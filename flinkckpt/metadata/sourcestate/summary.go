@@ -2,7 +2,8 @@ package sourcestate
 
 // Summary is one source operator's positions in the JSON shape resumectl
 // prints ("resumectl flink sources"): operator_id, uid (when known), kind
-// and positions — KafkaPosition, PaimonPosition or MySQLPosition values —
+// and positions — KafkaPosition, PaimonPosition, MySQLPosition or
+// PostgresPosition values ({"slot", "lsn", "tx_id", "ts_usec"}) —
 // beside the split serializer version (for unknown sources: what was
 // found) and notes (what was left out, and why a source has no position).
 type Summary struct {
@@ -45,6 +46,14 @@ func (s *Source) Summary() Summary {
 		}
 	case s.MySQL != nil:
 		p, notes, err := s.MySQL.Position()
+		if err != nil {
+			out.Notes = append(out.Notes, err.Error())
+		} else {
+			out.Positions = append(out.Positions, p)
+		}
+		out.Notes = append(out.Notes, notes...)
+	case s.Postgres != nil:
+		p, notes, err := s.Postgres.Position()
 		if err != nil {
 			out.Notes = append(out.Notes, err.Error())
 		} else {

@@ -85,6 +85,15 @@ func writeSources(e *env, doc sourcesDoc) {
 				fmt.Fprintf(w, "    next snapshot %d%s\n", p.NextSnapshot, table)
 			case sourcestate.MySQLPosition:
 				fmt.Fprintf(w, "    binlog %s:%d, gtids %q, skip %d events %d rows, ts_sec %d\n", p.File, p.Pos, p.GTIDs, p.SkipEvents, p.SkipRows, p.TsSec)
+			case sourcestate.PostgresPosition:
+				fmt.Fprintf(w, "    lsn %s", p.LSN)
+				if p.TxID != nil {
+					fmt.Fprintf(w, ", tx_id %d", *p.TxID)
+				}
+				if p.TsUsec != nil {
+					fmt.Fprintf(w, ", ts_usec %d", *p.TsUsec)
+				}
+				fmt.Fprintln(w)
 			}
 		}
 		for _, n := range s.Notes {

@@ -14,6 +14,8 @@ import (
 	"github.com/resumekit/resumekit/paimon"
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/k8s"
+	"github.com/resumekit/resumekit/resume/livecheck/mysqlcheck"
+	"github.com/resumekit/resumekit/resume/livecheck/pgcheck"
 	"github.com/resumekit/resumekit/resume/redact"
 )
 
@@ -27,7 +29,8 @@ const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flin
          [--paimon-written-mode MODE] [--paimon-version V] [--paimon-option KEY=VALUE]...]
         [--kafka-brokers H:P --kafka-topic T [--kafka-group G] [--kafka-from TIME | --kafka-rewind DUR] [--kafka-observe DUR]
          [--kafka-isolation read_committed|read_uncommitted] [--kafka-commit-source checkpoint|auto|unknown] [--kafka-strict]]
-        [--together] [--min-guarantee NAME] [--max-age DUR] [--timeout DUR] [--on-failure block-weaker|choose-anyway]
+        [--mysql-dsn DSN] [--postgres-dsn DSN --postgres-slot NAME]
+        [--together] [--min-guarantee NAME] [--max-age DUR] [--min-validity DUR] [--timeout DUR] [--on-failure block-weaker|choose-anyway]
         [--json | --format text|json|k8s|html [--k8s-nonce N]] [--fail-on-warning CODE[,CODE]] [--now TIME]
         [--verbose] [--progress]`
 
@@ -46,13 +49,14 @@ type resolveFlags struct {
 	paimonOptions                           keyValueFlag
 	paimonFrom                              timeFlag
 	kafkaBrokers, kafkaTopic, kafkaGroup    string
+	postgresDSN, postgresSlot, mysqlDSN     string
 	kafkaIsolation, kafkaCommitSource       string
 	kafkaStrict                             bool
 	kafkaFrom                               timeFlag
 	kafkaRewind, kafkaObserve               durationFlag
 	together                                bool
 	minGuarantee                            string
-	maxAge, timeout                         durationFlag
+	maxAge, timeout, minValidity            durationFlag
 	jsonOut                                 bool
 	format                                  string
 	k8sNonce                                int64
@@ -83,6 +87,9 @@ func runResolve(e *env, args []string) error {
 	fs.Var(&f.paimonOptions, "paimon-option", "override a table option, `KEY=VALUE` (repeatable), e.g. changelog.time-retained=7d")
 	fs.StringVar(&f.kafkaBrokers, "kafka-brokers", "", "seed brokers, `H:P[,H:P]`")
 	fs.StringVar(&f.kafkaTopic, "kafka-topic", "", "topic(s) the job reads, `T[,T]`")
+	fs.StringVar(&f.mysqlDSN, "mysql-dsn", "", "MySQL or MariaDB server (`DSN`, user:pass@tcp(host:3306)/) whose binary logs check the snapshots' Flink CDC MySQL positions (the password never shows)")
+	fs.StringVar(&f.postgresDSN, "postgres-dsn", "", "PostgreSQL server (`DSN`, postgres://user:pass@host:5432/db) whose replication slot checks the snapshots' Flink CDC Postgres positions (the password never shows)")
+	fs.StringVar(&f.postgresSlot, "postgres-slot", "", "the Postgres CDC source's replication slot (`NAME`, its slot.name: the snapshot does not record it)")
 	fs.StringVar(&f.kafkaGroup, "kafka-group", "", "the group KafkaSource committed offsets to (its group.id); a salvaged start begins partitions the old job had not started at its commits")
 	fs.Var(&f.kafkaFrom, "kafka-from", "start `TIME` for partitions without a commit (or all, without --kafka-group)")
 	fs.Var(&f.kafkaRewind, "kafka-rewind", "like --kafka-from, as a `DUR` before now (e.g. 15m)")
@@ -93,6 +100,8 @@ func runResolve(e *env, args []string) error {
 	fs.BoolVar(&f.together, "together", false, "the job reads the Paimon table and the Kafka topic together: one position for both")
 	fs.StringVar(&f.minGuarantee, "min-guarantee", "", "weakest acceptable guarantee: data-loss, replay (default), exact-input, exactly-once")
 	fs.Var(&f.maxAge, "max-age", "reject positions older than this `DUR` (e.g. 7d)")
+	f.minValidity.d = resume.DefaultMinValidity
+	fs.Var(&f.minValidity, "min-validity", "warn when the chosen position's input may leave retention within this `DUR` (its valid_until; 0: never)")
 	f.timeout.d = DefaultTimeout
 	fs.Var(&f.timeout, "timeout", "give up after this long (`DUR`; 0: never): sources still running are reported as timed out, and the command ends at the deadline even when a storage or Kafka call hangs")
 	fs.BoolVar(&f.jsonOut, "json", false, "print the resumekit.decision/v1 JSON document")
@@ -228,7 +237,7 @@ func (f *resolveFlags) clock() func() time.Time {
 }
 
 func (f *resolveFlags) policy() (resume.Policy, error) {
-	p := resume.Policy{MaxAge: f.maxAge.d}
+	p := resume.Policy{MaxAge: f.maxAge.d, MinValidity: f.minValidity.d}
 	if f.now.set {
 		now := f.now.t
 		p.Now = func() time.Time { return now }
@@ -266,13 +275,13 @@ func (f *resolveFlags) check() error {
 		return usagef("resolve: --flink-plan, --flink-uid, --flink-sink-uid, --flink-uid-hash, --flink-operator-id and --flink-allow-non-restored-state need --flink-checkpoints or --flink-savepoints")
 	case f.flinkAllowNonRestored && !f.flinkJob.given():
 		return usagef("resolve: --flink-allow-non-restored-state needs the new job's operators (--flink-plan, --flink-uid, --flink-sink-uid, --flink-uid-hash or --flink-operator-id): without them nothing says which state would be dropped")
-	case hasPaimon && (f.paimonTable == "" || f.paimonConsumer == "") && !(f.wantSalvage() && f.paimonTable != ""):
+	case hasPaimon && (f.paimonTable == "" || f.paimonConsumer == "") && !(hasFlink && f.paimonTable != ""):
 		return usagef("resolve: --paimon-table and --paimon-consumer go together")
 	case !hasPaimon && (f.paimonMode != "" || f.paimonFrom.set || f.paimonWrittenMode != "" || f.paimonVersion != "" || len(f.paimonOptions.m) > 0):
 		return usagef("resolve: --paimon-mode, --paimon-from, --paimon-written-mode, --paimon-version and --paimon-option need --paimon-table")
-	case hasKafka && (f.kafkaBrokers == "" || f.kafkaTopic == "") && !(f.wantSalvage() && f.kafkaBrokers != ""):
-		return usagef("resolve: --kafka-brokers and --kafka-topic go together (or --kafka-brokers alone with --flink-sources or the new job, to check salvaged offsets)")
-	case f.wantSalvage() && f.kafkaTopic == "" && f.kafkaBrokers != "" && (f.kafkaFrom.set || f.kafkaRewind.d != 0 || f.kafkaObserve.d != 0 ||
+	case hasKafka && (f.kafkaBrokers == "" || f.kafkaTopic == "") && !(hasFlink && f.kafkaBrokers != ""):
+		return usagef("resolve: --kafka-brokers and --kafka-topic go together (or --kafka-brokers alone with a Flink location, to check the snapshots' Kafka offsets)")
+	case hasFlink && f.kafkaTopic == "" && f.kafkaBrokers != "" && (f.kafkaFrom.set || f.kafkaRewind.d != 0 || f.kafkaObserve.d != 0 ||
 		f.kafkaIsolation != "" || f.kafkaCommitSource != "" || f.kafkaStrict):
 		// --kafka-group alone serves the salvaged start: partitions the old
 		// job had not started from its group's commit start at the commit.
@@ -284,6 +293,10 @@ func (f *resolveFlags) check() error {
 	case !hasKafka && (f.kafkaGroup != "" || f.kafkaFrom.set || f.kafkaRewind.d != 0 || f.kafkaObserve.d != 0 ||
 		f.kafkaIsolation != "" || f.kafkaCommitSource != "" || f.kafkaStrict):
 		return usagef("resolve: --kafka-group, --kafka-from, --kafka-rewind, --kafka-observe, --kafka-isolation, --kafka-commit-source and --kafka-strict need --kafka-brokers")
+	case (f.postgresDSN != "" || f.postgresSlot != "" || f.mysqlDSN != "") && !hasFlink:
+		return usagef("resolve: --mysql-dsn, --postgres-dsn and --postgres-slot need --flink-checkpoints or --flink-savepoints")
+	case (f.postgresDSN == "") != (f.postgresSlot == ""):
+		return usagef("resolve: --postgres-dsn and --postgres-slot go together (the snapshot does not record the slot)")
 	case f.together && !(f.paimonConsumer != "" && f.kafkaTopic != ""):
 		return usagef("resolve: --together needs both --paimon-table and --kafka-brokers")
 	}
@@ -303,13 +316,6 @@ func (f *resolveFlags) build(ctx context.Context, e *env) ([]resume.Resolver, fu
 		}
 	}
 	var out []resume.Resolver
-	flinkRs, flinkClose, err := f.flinkResolvers(ctx, e)
-	closers = append(closers, flinkClose)
-	if err != nil {
-		return nil, closeAll, err
-	}
-	out = append(out, flinkRs...)
-
 	var stateless []resume.Resolver
 	var checks salvageChecks
 	if f.paimonTable != "" {
@@ -356,6 +362,29 @@ func (f *resolveFlags) build(ctx context.Context, e *env) ([]resume.Resolver, fu
 			stateless = append(stateless, r)
 		}
 	}
+	if f.mysqlDSN != "" {
+		srv, err := mysqlcheck.New(f.mysqlDSN)
+		if err != nil {
+			return nil, closeAll, usagef("resolve: --mysql-dsn: %v", err)
+		}
+		checks.mysql = srv
+	}
+	if f.postgresDSN != "" {
+		srv, err := pgcheck.New(f.postgresDSN)
+		if err != nil {
+			return nil, closeAll, usagef("resolve: --postgres-dsn: %v", err)
+		}
+		checks.postgres, checks.postgresSlot = srv, f.postgresSlot
+	}
+	// The Flink resolvers come first in the chain, and check the restore
+	// candidate's sources against the Kafka cluster and the Paimon table
+	// whenever those are given.
+	flinkRs, flinkClose, err := f.flinkResolvers(ctx, e, checks)
+	closers = append(closers, flinkClose)
+	if err != nil {
+		return nil, closeAll, err
+	}
+	out = append(flinkRs, out...)
 	if f.wantSalvage() {
 		r, closeSalvage, err := f.salvageResolver(ctx, e, checks)
 		closers = append(closers, closeSalvage)

@@ -65,7 +65,10 @@ func (f *flinkFlags) options(o *flinkckpt.Options) error {
 // flinkResolvers builds the Flink resolver: over --flink-checkpoints, or
 // --flink-savepoints, or both as one resolver (flinkckpt.Options.Locations)
 // named flink-checkpoints.
-func (f *resolveFlags) flinkResolvers(ctx context.Context, e *env) ([]resume.Resolver, func(), error) {
+//
+// The Kafka cluster and the Paimon table of checks, when given, check the
+// chosen snapshot's source positions (flinkckpt.Options.Live).
+func (f *resolveFlags) flinkResolvers(ctx context.Context, e *env, checks salvageChecks) ([]resume.Resolver, func(), error) {
 	var out []resume.Resolver
 	var locs []*location
 	closeAll := func() {
@@ -84,6 +87,7 @@ func (f *resolveFlags) flinkResolvers(ctx context.Context, e *env) ([]resume.Res
 	base.Job, base.AllowNonRestoredState = job, f.flinkAllowNonRestored
 	base.Wait = e.flinkWait()
 	base.OnEvent = e.onEvent // the progress line, when there is one
+	base.Live = checks.live()
 	extras, err := f.flink.extraRoots.open(ctx, e, &locs)
 	if err != nil {
 		return nil, closeAll, err

@@ -10,13 +10,33 @@ import (
 	"github.com/resumekit/resumekit/kafkaoffset"
 	"github.com/resumekit/resumekit/paimon"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/livecheck"
 )
 
 // salvageChecks are the live systems --kafka-brokers and --paimon-table
 // name, for checking salvaged positions.
 type salvageChecks struct {
-	kafka  *kgo.Client
-	paimon *paimon.Table
+	kafka        *kgo.Client
+	paimon       *paimon.Table
+	postgres     livecheck.PostgresSlots
+	postgresSlot string
+	mysql        livecheck.MySQLBinlogs
+}
+
+// live returns the checkers of the restore candidate's sources; nil when
+// neither system is given.
+func (c salvageChecks) live() *livecheck.Checkers {
+	if c.kafka == nil && c.paimon == nil && c.postgres == nil && c.mysql == nil {
+		return nil
+	}
+	l := &livecheck.Checkers{Postgres: c.postgres, PostgresSlot: c.postgresSlot, MySQL: c.mysql}
+	if c.kafka != nil {
+		l.Kafka = kafkaoffset.Log{Client: c.kafka}
+	}
+	if c.paimon != nil {
+		l.Paimon = c.paimon
+	}
+	return l
 }
 
 // wantSalvage reports whether resolve offers the salvage candidate: asked
@@ -67,7 +87,8 @@ func (f *resolveFlags) salvageResolver(ctx context.Context, e *env, checks salva
 		closeAll = func() { loc.Close(ctx); sp.Close(ctx) }
 		fo.Locations = []flinkckpt.Location{{Bucket: sp.Bucket, Prefix: sp.Prefix, FlinkRoot: so.FlinkRoot, FallbackFlinkRoot: so.FallbackFlinkRoot}}
 	}
-	opts := &salvage.Options{Flink: fo, PaimonConsumer: f.paimonConsumer, Job: job, KafkaGroup: f.kafkaGroup}
+	opts := &salvage.Options{Flink: fo, PaimonConsumer: f.paimonConsumer, Job: job, KafkaGroup: f.kafkaGroup, PostgresSlot: f.postgresSlot,
+		MySQL: checks.mysql, Postgres: checks.postgres}
 	if checks.kafka != nil {
 		opts.Kafka = kafkaoffset.Log{Client: checks.kafka}
 	}

@@ -1,0 +1,92 @@
+package salvage_test
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"gocloud.dev/blob/memblob"
+
+	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
+	"github.com/resumekit/resumekit/flinkckpt/salvage"
+	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/livecheck/mysqlcheck"
+	"github.com/resumekit/resumekit/resume/livecheck/mysqlcheck/mariadbtest"
+	"github.com/resumekit/resumekit/resume/livecheck/pgcheck"
+	"github.com/resumekit/resumekit/resume/livecheck/pgcheck/pgtest"
+)
+
+// A salvaged Postgres CDC start checked against a real PostgreSQL slot:
+// the slot at the position makes committed-offset exact (exact-input);
+// advanced past it, the WAL in between is gone for the slot (data loss);
+// dropped, committed-offset starts at the current WAL (data loss).
+func TestPostgresSalvageChecked(t *testing.T) {
+	ctx := context.Background()
+	pg := pgtest.Start(t)
+	pg.Exec("CREATE TABLE orders (id int PRIMARY KEY)", "SELECT pg_create_logical_replication_slot('flink_orders', 'pgoutput')")
+	at := pg.LSN("SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = 'flink_orders'")
+	srv, _ := pgcheck.New(pg.DSN)
+	b := memblob.OpenBucket(nil)
+	defer b.Close()
+	l := &flinkckpttest.Layout{Bucket: b, Prefix: "sp/", Root: "s3a://b/"}
+	w, err := l.Savepoint(ctx, "savepoint-aaaaaa-000000000004", 9, &flinkckpttest.Checkpoint{Sources: []flinkckpttest.Source{flinkckpttest.PostgresSource("pg", at, 700, 1)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := salvage.NewResolver(b, "sp/", &salvage.Options{Snapshot: w.Dir, Postgres: srv, PostgresSlot: "flink_orders"})
+	grade := func() resume.Guarantee {
+		t.Helper()
+		c, err := r.Resolve(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.Guarantee
+	}
+	if g := grade(); g != resume.ExactInput {
+		t.Errorf("slot at the position: %s", g)
+	}
+	pg.Exec("INSERT INTO orders SELECT generate_series(1, 10)", "SELECT pg_replication_slot_advance('flink_orders', pg_current_wal_lsn())")
+	if g := grade(); g != resume.DataLoss {
+		t.Errorf("slot past the position: %s", g)
+	}
+	pg.Exec("SELECT pg_drop_replication_slot('flink_orders')")
+	if g := grade(); g != resume.DataLoss {
+		t.Errorf("slot dropped: %s", g)
+	}
+}
+
+// A salvaged MySQL CDC start checked against a real MariaDB: the file held,
+// checked with valid_until from binlog_expire_logs_seconds; purged, no
+// position (a start there fails).
+func TestMySQLSalvageChecked(t *testing.T) {
+	ctx := context.Background()
+	m := mariadbtest.Start(t, 3600)
+	file, pos := m.Master()
+	srv, _ := mysqlcheck.New(m.DSN)
+	ts := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	b := memblob.OpenBucket(nil)
+	defer b.Close()
+	l := &flinkckpttest.Layout{Bucket: b, Prefix: "sp/", Root: "s3a://b/"}
+	w, err := l.Savepoint(ctx, "savepoint-aaaaaa-000000000005", 9, &flinkckpttest.Checkpoint{Sources: []flinkckpttest.Source{flinkckpttest.MySQLSource("my",
+		sourcestate.BinlogOffset{Map: map[string]string{"file": file, "pos": strconv.FormatInt(pos, 10), "ts_sec": strconv.FormatInt(ts.Unix(), 10), "kind": "SPECIFIC"}})}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := salvage.NewResolver(b, "sp/", &salvage.Options{Snapshot: w.Dir, MySQL: srv})
+	c, err := r.Resolve(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos0, _ := salvage.PositionOf(c.Position)
+	if !pos0.Sources[0].Checked || !c.ValidUntil.Equal(ts.Add(time.Hour)) || c.HasWarning(salvage.WarnNotChecked) {
+		t.Fatalf("held: checked %v until %v warnings %v", pos0.Sources[0].Checked, c.ValidUntil, c.Warnings)
+	}
+	m.FlushAndPurge()
+	if _, err := r.Resolve(ctx); !errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), "was purged") {
+		t.Fatalf("purged: %v", err)
+	}
+}

@@ -1,0 +1,70 @@
+package livecheck_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/resumekit/resumekit/resume/livecheck"
+)
+
+// TestKafkaStart pins the Kafka start rule at its boundaries: the log
+// [50, 100].
+func TestKafkaStart(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		offset       int64
+		want, lost   int64
+		resolved     bool
+		errAboveEnd  bool
+		errOtherwise bool
+	}{
+		{name: "BelowStart", offset: 10, want: 50, lost: 40},
+		{name: "JustBelowStart", offset: 49, want: 50, lost: 1},
+		{name: "AtStart", offset: 50, want: 50},
+		{name: "Inside", offset: 70, want: 70},
+		{name: "AtEnd", offset: 100, want: 100},
+		{name: "AboveEnd", offset: 101, errAboveEnd: true},
+		{name: "Earliest", offset: livecheck.MarkerEarliest, want: 50, resolved: true},
+		{name: "Latest", offset: livecheck.MarkerLatest, want: 100, resolved: true},
+		{name: "Committed", offset: livecheck.MarkerCommitted, want: livecheck.MarkerCommitted},
+		{name: "NoMarker", offset: -4, errOtherwise: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := livecheck.KafkaStart(tc.offset, 50, 100)
+			switch {
+			case tc.errAboveEnd:
+				if !errors.Is(err, livecheck.ErrAboveEnd) {
+					t.Fatalf("err = %v, want ErrAboveEnd", err)
+				}
+				return
+			case tc.errOtherwise:
+				if err == nil || errors.Is(err, livecheck.ErrAboveEnd) {
+					t.Fatalf("err = %v, want a bad-offset error", err)
+				}
+				return
+			case err != nil:
+				t.Fatal(err)
+			}
+			if got.Offset != tc.want || got.Lost != tc.lost || got.Resolved != tc.resolved {
+				t.Fatalf("KafkaStart(%d) = %+v, want offset %d lost %d resolved %v", tc.offset, got, tc.want, tc.lost, tc.resolved)
+			}
+		})
+	}
+}
+
+func TestPaimonMatches(t *testing.T) {
+	for _, tc := range []struct {
+		sql, dir string
+		want     bool
+	}{
+		{"db.orders", "s3://wh/db.db/orders", true},
+		{"db.orders", "s3://wh/db.db/orders/", true},
+		{"db.orders$branch_b", "s3://wh/db.db/orders", true},
+		{"db.orders", "s3://wh/db.db/payments", false},
+		{"db.orders", "", true},
+	} {
+		if got := livecheck.PaimonMatches(tc.sql, tc.dir); got != tc.want {
+			t.Errorf("PaimonMatches(%s, %s) = %v, want %v", tc.sql, tc.dir, got, tc.want)
+		}
+	}
+}
