@@ -1,0 +1,145 @@
+package io.resumekit.conformance;
+
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.runtime.jobgraph.JobGraph;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * The standard count job: a deterministic source of record ids 0..records-1 (DataGeneratorSource, uid
+ * {@code src}, its split positions in the checkpoint) → {@code parse} (stateless map, optional) →
+ * keyBy(id % keys) → {@code count} (ValueState per key) → {@code block} (stateless; the crash point;
+ * tags each record with its checkpoint epoch) → JournalSink (uid {@code sink}). Output lines are
+ * {@code id,key,count,epoch}: epoch e means the record was processed after checkpoint e−1 of this
+ * lineage was taken at {@code block}, so a restore of checkpoint c re-emits exactly the records of
+ * epochs > c.
+ */
+public final class CountJob {
+    private CountJob() {}
+
+    /** Builds the job graph; {@code job} holds the job's shape, {@code variant} the new job's changes. */
+    public static JobGraph build(Configuration conf, JsonNode job, JsonNode variant, String journalDir, String tag) {
+        StreamExecutionEnvironment env = new StreamExecutionEnvironment(conf);
+        int parallelism = intOf(variant, "parallelism", intOf(job, "parallelism", 2));
+        env.setParallelism(parallelism);
+        long records = job.path("records").asLong(3000);
+        double rate = variant.has("rate") ? variant.get("rate").asDouble() : job.path("rate").asDouble(300);
+        final int keys = job.path("keys").asInt(8);
+        DataGeneratorSource<Long> source = new DataGeneratorSource<>(
+                i -> i, records,
+                rate > 0 ? RateLimiterStrategy.perSecond(rate) : RateLimiterStrategy.noOp(),
+                Types.LONG);
+        DataStream<Long> s = env.fromSource(source, WatermarkStrategy.noWatermarks(), "src")
+                .uid(str(variant, "srcUid", "src")).name("src");
+        if (!variant.path("removeParse").asBoolean(false)) {
+            s = s.map(new Parse()).uid(str(variant, "parseUid", "parse")).name("parse");
+        }
+        SingleOutputStreamOperator<String> counted = s.keyBy(new KeyOf(keys)).process(new Count())
+                .name("count");
+        if (variant.has("countUidHash")) {
+            counted.setUidHash(variant.get("countUidHash").asText());
+        } else {
+            counted.uid(str(variant, "countUid", "count"));
+        }
+        if (variant.has("countMaxParallelism")) {
+            counted.setMaxParallelism(variant.get("countMaxParallelism").asInt());
+        } else if (job.has("countMaxParallelism")) {
+            counted.setMaxParallelism(job.get("countMaxParallelism").asInt());
+        }
+        SingleOutputStreamOperator<String> blocked = counted.map(new Block()).uid(str(variant, "blockUid", "block")).name("block");
+        if (variant.has("blockParallelism")) {
+            blocked.setParallelism(variant.get("blockParallelism").asInt());
+        }
+        blocked.sinkTo(new JournalSink(journalDir, tag)).uid(str(variant, "sinkUid", "sink")).name("sink");
+        return env.getStreamGraph().getJobGraph();
+    }
+
+    static int intOf(JsonNode n, String k, int d) {
+        return n != null && n.has(k) ? n.get(k).asInt() : d;
+    }
+
+    static String str(JsonNode n, String k, String d) {
+        return n != null && n.has(k) ? n.get(k).asText() : d;
+    }
+
+    /** keyBy id % keys. */
+    public static final class KeyOf implements org.apache.flink.api.java.functions.KeySelector<Long, Integer> {
+        private static final long serialVersionUID = 1L;
+        private final int keys;
+
+        KeyOf(int keys) {
+            this.keys = keys;
+        }
+
+        @Override
+        public Integer getKey(Long v) {
+            return (int) (v % keys);
+        }
+    }
+
+    /** A stateless map. */
+    public static final class Parse extends RichMapFunction<Long, Long> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Long map(Long v) {
+            return v;
+        }
+    }
+
+    /** Counts per key; emits {@code id,key,count}. */
+    public static final class Count extends KeyedProcessFunction<Integer, Long, String> {
+        private static final long serialVersionUID = 1L;
+        private transient ValueState<Long> count;
+
+        @Override
+        public void open(OpenContext ctx) {
+            count = getRuntimeContext().getState(new ValueStateDescriptor<>("count", Types.LONG));
+        }
+
+        @Override
+        public void processElement(Long id, Context ctx, Collector<String> out) throws Exception {
+            Long c = count.value();
+            long n = c == null ? 1 : c + 1;
+            count.update(n);
+            out.collect(id + "," + ctx.getCurrentKey() + "," + n);
+        }
+    }
+
+    /** Stateless pass-through that tags the epoch and is the mid-checkpoint crash point. */
+    public static final class Block extends RichMapFunction<String, String> implements CheckpointedFunction {
+        private static final long serialVersionUID = 1L;
+        private transient long epoch;
+
+        @Override
+        public String map(String v) {
+            return v + "," + epoch;
+        }
+
+        @Override
+        public void snapshotState(FunctionSnapshotContext ctx) {
+            CrashPoint.maybeBlock(ctx.getCheckpointId(), getRuntimeContext().getTaskInfo().getIndexOfThisSubtask());
+            epoch = ctx.getCheckpointId() + 1;
+        }
+
+        @Override
+        public void initializeState(FunctionInitializationContext ctx) {
+            epoch = ctx.getRestoredCheckpointId().orElse(0L) + 1;
+        }
+    }
+}
