@@ -37,6 +37,9 @@ public final class CountJob {
         StreamExecutionEnvironment env = new StreamExecutionEnvironment(conf);
         int parallelism = intOf(variant, "parallelism", intOf(job, "parallelism", 2));
         env.setParallelism(parallelism);
+        if (variant.has("maxParallelism")) {
+            env.setMaxParallelism(variant.get("maxParallelism").asInt());
+        }
         long records = job.path("records").asLong(3000);
         double rate = variant.has("rate") ? variant.get("rate").asDouble() : job.path("rate").asDouble(300);
         final int keys = job.path("keys").asInt(8);
@@ -61,7 +64,7 @@ public final class CountJob {
         } else if (job.has("countMaxParallelism")) {
             counted.setMaxParallelism(job.get("countMaxParallelism").asInt());
         }
-        SingleOutputStreamOperator<String> blocked = counted.map(new Block()).uid(str(variant, "blockUid", "block")).name("block");
+        SingleOutputStreamOperator<String> blocked = counted.map(new Block(variant.path("slowMillis").asLong(0))).uid(str(variant, "blockUid", "block")).name("block");
         if (variant.has("blockParallelism")) {
             blocked.setParallelism(variant.get("blockParallelism").asInt());
         }
@@ -124,10 +127,18 @@ public final class CountJob {
     /** Stateless pass-through that tags the epoch and is the mid-checkpoint crash point. */
     public static final class Block extends RichMapFunction<String, String> implements CheckpointedFunction {
         private static final long serialVersionUID = 1L;
+        private final long slowMillis;
         private transient long epoch;
 
+        Block(long slowMillis) {
+            this.slowMillis = slowMillis;
+        }
+
         @Override
-        public String map(String v) {
+        public String map(String v) throws InterruptedException {
+            if (slowMillis > 0) {
+                Thread.sleep(slowMillis); // backpressure, so unaligned checkpoints hold in-flight data
+            }
             return v + "," + epoch;
         }
 

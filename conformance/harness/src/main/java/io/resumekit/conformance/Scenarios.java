@@ -326,7 +326,13 @@ public final class Scenarios {
 
     void runStage(Path w, JsonNode sc, JsonNode stage, int si, Configuration tconf, MiniCluster mc, List<Snap> snaps,
                   ObjectNode out) throws Exception {
-        ObjectNode fl = out.putObject("flink");
+        if (stage.has("compat")) {
+            compatStage(w, sc, stage, si, tconf, mc, snaps, out);
+            if (!stage.has("resolve")) {
+                return;
+            }
+        }
+        ObjectNode fl = out.has("flink") ? (ObjectNode) out.get("flink") : out.putObject("flink");
         // 1. damage
         ArrayNode dmg = fl.putArray("damage");
         for (JsonNode d : stage.path("damage")) {
@@ -400,8 +406,11 @@ public final class Scenarios {
                         .set("outcome", t);
             }
         }
-        if (rc != 0 && rc != 3) {
+        if (rc != 0 && rc != 3 && !(rc == 1 && (chosen.isMissingNode() || chosen.isNull()))) {
             throw new Mismatch("resumectl resolve exit " + rc + ": " + Files.readString(w.resolve("resolve-" + si + ".err")).trim());
+        }
+        if (rc != 0) {
+            rk.put("error", Files.readString(w.resolve("resolve-" + si + ".err")).trim());
         }
         // 4. judge the choice against Flink's trials
         boolean upgrade = String.join(" ", cmd).contains("--flink-intent upgrade");
@@ -411,12 +420,18 @@ public final class Scenarios {
                 best = sn;
             }
         }
-        if (chosenPath == null || chosen.isMissingNode()) {
-            if (rc == 3 && best == null) {
+        if (chosenPath == null || (chosen.isMissingNode() || chosen.isNull())) {
+            if (best == null) {
                 fl.put("verdict", "nothing restorable, and resumekit chose nothing");
                 return;
             }
-            if (!stage.path("newJob").path("stateless").asBoolean(false) && best != null && chosen.isMissingNode()) {
+            if (!stage.path("newJob").path("stateless").asBoolean(false) && best != null && (chosen.isMissingNode() || chosen.isNull())) {
+                if (upgrade || stage.path("allowConservative").asBoolean(false)) {
+                    // a policy refusal (upgrade intent, unverified references): recorded, not a disagreement
+                    fl.put("verdict", "conservative: resumekit chose nothing, Flink restores " + best.uri());
+                    fl.put("conservative", true);
+                    return;
+                }
                 throw new Mismatch("resumekit chose nothing, but Flink restores " + best.uri());
             }
         }
@@ -442,6 +457,110 @@ public final class Scenarios {
         }
         // 5. launch the new job exactly from the chosen launch
         launchAndJudge(w, sc, stage, si, tconf, mc, chosen, chosenSnap, out, fl);
+    }
+
+    /**
+     * resumectl flink compat against Flink's restore of the same snapshot with the new job, operator
+     * by operator: an operator resumekit drops must be one Flink skips (with -n) or refuses to map,
+     * and the overall verdicts must agree.
+     */
+    void compatStage(Path w, JsonNode sc, JsonNode stage, int si, Configuration tconf, MiniCluster mc, List<Snap> snaps,
+                     ObjectNode out) throws Exception {
+        Snap sn = null;
+        for (Snap s : snaps) {
+            if (s.savepoint && s.hasMetadata && (sn == null || s.id > sn.id)) {
+                sn = s;
+            }
+        }
+        if (sn == null) {
+            throw new Mismatch("compat stage: no savepoint was written");
+        }
+        List<String> cmd = new ArrayList<>(List.of(resumectl.toString(), "flink", "compat", sn.dir.toString()));
+        stage.get("compat").forEach(a -> cmd.add(a.asText()));
+        cmd.add("--json");
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        Path rout = w.resolve("compat-" + si + ".json");
+        pb.redirectOutput(rout.toFile());
+        pb.redirectError(w.resolve("compat-" + si + ".err").toFile());
+        Process p = pb.start();
+        if (!p.waitFor(90, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new Mismatch("resumectl flink compat did not end within 90 s");
+        }
+        JsonNode c;
+        try {
+            c = Flink.JSON.readTree(rout.toFile());
+        } catch (Exception e) {
+            throw new Mismatch("resumectl flink compat exit " + p.exitValue() + " printed no JSON: " + Files.readString(w.resolve("compat-" + si + ".err")));
+        }
+        boolean allow = stage.path("trialAllowNonRestoredState").asBoolean(false);
+        ObjectNode t = trial(w, sc, stage.path("newJob").path("variant"), tconf, mc, sn, RestoreMode.NO_CLAIM, allow, si + "-compat");
+        ObjectNode rk = out.putObject("resumekit");
+        rk.put("compatible", c.path("compatible").asBoolean());
+        rk.set("dropped", c.path("dropped"));
+        rk.put("chosen", sn.uri());
+        ObjectNode fl = out.putObject("flink");
+        fl.set("trial", t);
+        // Flink's operators: skipped with state, skipped empty, refused (named in the error)
+        TreeSet<String> skippedWithState = new TreeSet<>();
+        TreeSet<String> skippedEmpty = new TreeSet<>();
+        for (JsonNode l : t.path("skipped")) {
+            String line = l.asText();
+            String id = line.substring(line.lastIndexOf(' ') + 1).trim().replaceAll("[^0-9a-f]", "");
+            if (line.startsWith("Skipping empty")) {
+                skippedEmpty.add(id);
+            } else {
+                skippedWithState.add(id);
+            }
+        }
+        String err = t.path("error").asText("");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("for operator ([0-9a-f]{32})|Cannot map operator ([0-9a-f]{32})").matcher(err);
+        String refused = m.find() ? (m.group(1) != null ? m.group(1) : m.group(2)) : null;
+        fl.set("skipped_with_state", Flink.JSON.valueToTree(skippedWithState));
+        fl.set("skipped_empty", Flink.JSON.valueToTree(skippedEmpty));
+        fl.put("refused_operator", refused);
+        boolean flinkOk = t.path("restorable").asBoolean();
+        TreeSet<String> rkDropped = new TreeSet<>();
+        TreeSet<String> rkBad = new TreeSet<>();
+        for (JsonNode op : c.path("operators")) {
+            String match = op.path("match").asText();
+            if (match.equals("dropped")) {
+                rkDropped.add(op.path("id").asText());
+            }
+            if (match.equals("dropped")) {
+                rkBad.add(op.path("id").asText() + "=" + match);
+            }
+        }
+        // flink compat --json carries no problems (its fields are a contract); the text names them.
+        List<String> textCmd = new ArrayList<>(cmd.subList(0, cmd.size() - 1));
+        Process tp = new ProcessBuilder(textCmd).redirectErrorStream(true).start();
+        String text = new String(tp.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!tp.waitFor(90, TimeUnit.SECONDS)) {
+            tp.destroyForcibly();
+        }
+        java.util.regex.Matcher pm = java.util.regex.Pattern.compile("problem: operator ([0-9a-f]{32})[^\n]*restore fails").matcher(text);
+        while (pm.find()) {
+            rkBad.add(pm.group(1) + "=problem");
+        }
+        List<String> problems = new ArrayList<>();
+        boolean rkOk = c.path("compatible").asBoolean();
+        if (allow) {
+            // with -n, every dropped operator must be one Flink skipped with its state
+            if (!rkDropped.equals(skippedWithState)) {
+                problems.add("dropped operators: resumekit " + rkDropped + ", Flink skipped " + skippedWithState);
+            }
+            if (!flinkOk) {
+                problems.add("Flink refused the restore even with --allowNonRestoredState: " + err);
+            }
+        } else if (rkOk != flinkOk) {
+            problems.add("resumekit says " + (rkOk ? "compatible" : "not compatible " + rkBad) + ", Flink "
+                    + (flinkOk ? "restores it" : "refuses: " + err));
+        } else if (!flinkOk && refused != null && rkBad.stream().noneMatch(x -> x.startsWith(refused))) {
+            problems.add("Flink refuses operator " + refused + " but resumekit flags " + rkBad);
+        }
+        if (!problems.isEmpty()) {
+            throw new Mismatch(String.join("; ", problems));
+        }
     }
 
     static boolean newer(Snap a, Snap b) {
@@ -642,9 +761,10 @@ public final class Scenarios {
         if (verdict.has("mismatch")) {
             throw new Mismatch(verdict.get("mismatch").asText());
         }
-        if (verdict.path("duplicated").asLong() > 0 && !hasWarning(chosen, "flink.older-than-broken")) {
+        if (verdict.path("duplicated").asLong() > 0 && !hasWarning(chosen, "flink.older-than-broken")
+                && !hasWarning(chosen, "flink.savepoint-preferred")) {
             throw new Mismatch(verdict.path("duplicated").asLong() + " records committed by the old job after checkpoint "
-                    + want + " are output again, and resumekit did not warn (flink.older-than-broken)");
+                    + want + " are output again, and resumekit did not warn (flink.older-than-broken, flink.savepoint-preferred)");
         }
     }
 
