@@ -495,6 +495,9 @@ public final class Scenarios {
         }
         boolean allow = stage.path("trialAllowNonRestoredState").asBoolean(false);
         ObjectNode t = trial(w, sc, stage.path("newJob").path("variant"), tconf, mc, sn, RestoreMode.NO_CLAIM, allow, si + "-compat");
+        out.set("compat_args", stage.get("compat"));
+        out.put("compat_snapshot", w.relativize(sn.dir).toString());
+        out.put("compat_allow_non_restored_state", allow);
         ObjectNode rk = out.putObject("resumekit");
         rk.put("compatible", c.path("compatible").asBoolean());
         rk.set("dropped", c.path("dropped"));
