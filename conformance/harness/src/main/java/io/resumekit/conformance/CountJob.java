@@ -8,7 +8,11 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.api.common.serialization.SimpleStringSchema;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
@@ -42,19 +46,48 @@ public final class CountJob {
         }
         long records = job.path("records").asLong(3000);
         double rate = variant.has("rate") ? variant.get("rate").asDouble() : job.path("rate").asDouble(300);
+        DataStream<Long> s;
+        if (job.path("source").asText("datagen").equals("kafka")) {
+            // KafkaSource: committed offsets of the group (earliest without), committed on checkpoints
+            KafkaSource<String> ks = KafkaSource.<String>builder()
+                    .setBootstrapServers(job.get("bootstrap").asText())
+                    .setTopics(job.get("topic").asText())
+                    .setGroupId(job.get("group").asText())
+                    .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
+                    .setValueOnlyDeserializer(new SimpleStringSchema())
+                    .setProperty("commit.offsets.on.checkpoint", "true")
+                    .setProperty("client.id.prefix", "rk-" + tag)
+                    .build();
+            s = env.fromSource(ks, WatermarkStrategy.noWatermarks(), "src")
+                    .uid(str(variant, "srcUid", "src")).name("src")
+                    .map(new ParseLong()).uid("parse-long").name("parse-long");
+        } else {
+            DataGeneratorSource<Long> source = new DataGeneratorSource<>(
+                    i -> i, records,
+                    rate > 0 ? RateLimiterStrategy.perSecond(rate) : RateLimiterStrategy.noOp(),
+                    Types.LONG);
+            s = env.fromSource(source, WatermarkStrategy.noWatermarks(), "src")
+                    .uid(str(variant, "srcUid", "src")).name("src");
+        }
+        return finish(env, s, job, variant, journalDir, tag);
+    }
+
+    /** The pipeline after the source: parse, count (unless stateless), block, journal sink. */
+    public static JobGraph finish(StreamExecutionEnvironment env, DataStream<Long> s, JsonNode job, JsonNode variant,
+                                  String journalDir, String tag) {
         final int keys = job.path("keys").asInt(8);
-        DataGeneratorSource<Long> source = new DataGeneratorSource<>(
-                i -> i, records,
-                rate > 0 ? RateLimiterStrategy.perSecond(rate) : RateLimiterStrategy.noOp(),
-                Types.LONG);
-        DataStream<Long> s = env.fromSource(source, WatermarkStrategy.noWatermarks(), "src")
-                .uid(str(variant, "srcUid", "src")).name("src");
         if (!variant.path("removeParse").asBoolean(false)) {
             s = s.map(new Parse()).uid(str(variant, "parseUid", "parse")).name("parse");
         }
-        SingleOutputStreamOperator<String> counted = s.keyBy(new KeyOf(keys)).process(new Count())
-                .name("count");
-        if (variant.has("countUidHash")) {
+        SingleOutputStreamOperator<String> counted;
+        if (job.path("stateless").asBoolean(false)) {
+            counted = s.map(new NoCount(keys)).uid("nocount").name("nocount");
+        } else {
+            counted = s.keyBy(new KeyOf(keys)).process(new Count()).name("count");
+        }
+        if (job.path("stateless").asBoolean(false)) {
+            // no keyed state: nothing to name
+        } else if (variant.has("countUidHash")) {
             counted.setUidHash(variant.get("countUidHash").asText());
         } else {
             counted.uid(str(variant, "countUid", "count"));
@@ -92,6 +125,31 @@ public final class CountJob {
         @Override
         public Integer getKey(Long v) {
             return (int) (v % keys);
+        }
+    }
+
+    /** Kafka record value (the input's sequence id) to Long. */
+    public static final class ParseLong implements org.apache.flink.api.common.functions.MapFunction<String, Long> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Long map(String v) {
+            return Long.parseLong(v.trim());
+        }
+    }
+
+    /** The stateless job's stand-in for count: {@code id,key,0}. */
+    public static final class NoCount implements org.apache.flink.api.common.functions.MapFunction<Long, String> {
+        private static final long serialVersionUID = 1L;
+        private final int keys;
+
+        NoCount(int keys) {
+            this.keys = keys;
+        }
+
+        @Override
+        public String map(Long id) {
+            return id + "," + (id % keys) + ",0";
         }
     }
 

@@ -13,7 +13,7 @@ import java.util.stream.Stream;
 
 /**
  * {@code --export DIR}: a scenario's checkpoint and savepoint trees as Flink left them (after the
- * damage), for Go tests that need no JVM. Files up to {@link #KEEP} bytes are copied; larger ones
+ * damage), for Go tests that need no JVM. Files up to {@link #KEEP} bytes (and every {@code _metadata}) are copied; larger ones
  * (RocksDB ssts, DSTL files) become zero-filled files of the same size, which keeps every
  * reference checkable by size. {@code facts.json} holds Flink's view: per snapshot its id,
  * whether it has a {@code _metadata}, whether a new job restored it (and the error when not), the
@@ -21,7 +21,7 @@ import java.util.stream.Stream;
  * to the export's root, and its operators.
  */
 final class Export {
-    static final long KEEP = 16 * 1024;
+    static final long KEEP = 4 * 1024;
 
     private Export() {}
 

@@ -96,6 +96,20 @@ public final class Scenarios {
         ArrayNode stagesOut = result.putArray("stages");
         long t0 = System.nanoTime();
         MiniCluster trials = null;
+        if (sc.path("kind").asText("").equals("paimon-interop")) {
+            try {
+                PaimonInterop.run(w, sc, resumectl, result);
+            } catch (Mismatch m) {
+                result.put("passed", false);
+                result.put("why", m.getMessage());
+            } catch (Exception e) {
+                result.put("passed", false);
+                result.put("why", "harness error: " + Flink.causes(e));
+                e.printStackTrace();
+            }
+            result.put("seconds", Math.round((System.nanoTime() - t0) / 1e8) / 10.0);
+            return result;
+        }
         try {
             ObjectNode settings = (ObjectNode) sc.path("settings").deepCopy();
             if (settings.isMissingNode() || settings.isNull()) {
