@@ -60,6 +60,17 @@ public final class FlinkNode {
                     int have = Flink.completed(mc, id).size();
                     Flink.await(n + " more completed checkpoints", Duration.ofSeconds(60),
                             () -> Flink.completed(mc, id).size() >= have + n);
+                } else if (a.has("waitOutput")) {
+                    // committed journal files: the job has really processed input
+                    int n = a.get("waitOutput").asInt();
+                    Path journal = Paths.get(spec.get("journal").asText());
+                    Flink.await(n + " committed journal files", Duration.ofSeconds(90), () -> {
+                        try (var s = Files.list(journal)) {
+                            return s.filter(f -> !f.getFileName().toString().startsWith(".")).count() >= n;
+                        } catch (java.io.IOException e) {
+                            return false;
+                        }
+                    });
                 } else if (a.has("savepoint")) {
                     String p = mc.triggerSavepoint(id, spec.get("savepointDir").asText(), false,
                             SavepointFormatType.valueOf(a.get("savepoint").asText())).get(60, TimeUnit.SECONDS);

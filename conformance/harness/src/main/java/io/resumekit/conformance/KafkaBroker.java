@@ -115,8 +115,7 @@ public final class KafkaBroker implements AutoCloseable {
             if (!p.isAlive()) {
                 throw new IllegalStateException("kafka broker exited " + p.exitValue() + ": " + ChildJvm.tail(dir.resolve("broker.log")));
             }
-            if (Files.readString(dir.resolve("broker.log")).contains("Kafka Server started")
-                    || Files.readString(dir.resolve("broker.log")).contains("started (kafka.server.KafkaRaftServer)")) {
+            if (ready(port)) {
                 break;
             }
             if (System.nanoTime() > end) {
@@ -125,10 +124,25 @@ public final class KafkaBroker implements AutoCloseable {
             }
             Thread.sleep(100);
         }
+        return b;
+    }
+
+    /** The broker answers a DescribeCluster (its log has no binding to tell it started). */
+    static boolean ready(int port) {
         try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
             // listening
+        } catch (IOException e) {
+            return false;
         }
-        return b;
+        java.util.Properties p = new java.util.Properties();
+        p.put("bootstrap.servers", "127.0.0.1:" + port);
+        p.put("request.timeout.ms", "3000");
+        p.put("default.api.timeout.ms", "5000");
+        try (org.apache.kafka.clients.admin.Admin a = org.apache.kafka.clients.admin.Admin.create(p)) {
+            return !a.describeCluster().nodes().get(6, TimeUnit.SECONDS).isEmpty();
+        } catch (Exception e) {
+            return false;
+        }
     }
 
     static String writeLog4j(Path dir) throws IOException {

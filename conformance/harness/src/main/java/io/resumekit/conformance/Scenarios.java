@@ -89,7 +89,23 @@ public final class Scenarios {
         vars.put("${ck}", w.resolve("ck").toString());
         vars.put("${sp}", w.resolve("sp").toString());
         vars.put("${dstl}", w.resolve("dstl").toString());
+        boolean kafka = raw.path("kind").asText("").equals("kafka");
+        KafkaBroker broker = null;
+        if (kafka) {
+            broker = KafkaBroker.shared(target);
+            vars.put("${kafka}", broker.bootstrap());
+            vars.put("${topic}", "in-" + name);
+            vars.put("${group}", "g-" + name);
+        }
         JsonNode sc = Flink.JSON.readTree(subst(Flink.JSON.writeValueAsString(raw), vars));
+        if (kafka) {
+            ObjectNode job = (ObjectNode) sc.get("job");
+            job.put("source", "kafka");
+            job.put("bootstrap", broker.bootstrap());
+            job.put("topic", "in-" + name);
+            job.put("group", "g-" + name);
+            KafkaScenario.createAndFill(broker.bootstrap(), "in-" + name, job.path("keys").asInt(3), job.path("records").asLong());
+        }
         ObjectNode result = Flink.JSON.createObjectNode();
         result.put("name", name);
         ObjectNode flink = result.putObject("flink");
@@ -127,8 +143,12 @@ public final class Scenarios {
                 runsOut.add(facts);
                 i++;
             }
+            if (kafka) {
+                flink.set("committed_offsets", KafkaScenario.committed(sc.get("job").get("bootstrap").asText(),
+                        sc.get("job").get("group").asText()));
+            }
             // Flink's view of every snapshot on disk, before any damage.
-            List<Snap> snaps = inventory(w);
+            List<Snap> snaps = kafka ? new ArrayList<>() : inventory(w);
             ObjectNode tsettings = settings.deepCopy();
             tsettings.put("execution.checkpointing.dir", w.resolve("trials/ck").toUri().toString());
             tsettings.put("execution.checkpointing.savepoint-dir", w.resolve("trials/sp").toUri().toString());
@@ -433,6 +453,15 @@ public final class Scenarios {
             if (sn.trial.path("restorable").asBoolean() && (best == null || newer(sn, best))) {
                 best = sn;
             }
+        }
+        if (sc.path("kind").asText("").equals("kafka")) {
+            if (chosen.isMissingNode() || chosen.isNull()) {
+                throw new Mismatch("resumekit chose nothing from the committed offsets (exit " + rc + "): "
+                        + Files.readString(w.resolve("resolve-" + si + ".err")).trim());
+            }
+            rk.set("position", chosen.path("position"));
+            KafkaScenario.launch(w, sc, (ObjectNode) sc.get("job"), chosen, tconf, mc, fl);
+            return;
         }
         if (chosenPath == null || (chosen.isMissingNode() || chosen.isNull())) {
             if (best == null) {
