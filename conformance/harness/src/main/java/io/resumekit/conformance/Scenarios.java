@@ -148,7 +148,7 @@ public final class Scenarios {
                         sc.get("job").get("group").asText()));
             }
             // Flink's view of every snapshot on disk, before any damage.
-            List<Snap> snaps = kafka ? new ArrayList<>() : inventory(w);
+            List<Snap> snaps = kafka && !sc.path("trials").asBoolean(false) ? new ArrayList<>() : inventory(w);
             ObjectNode tsettings = settings.deepCopy();
             tsettings.put("execution.checkpointing.dir", w.resolve("trials/ck").toUri().toString());
             tsettings.put("execution.checkpointing.savepoint-dir", w.resolve("trials/sp").toUri().toString());
@@ -460,6 +460,37 @@ public final class Scenarios {
                         + Files.readString(w.resolve("resolve-" + si + ".err")).trim());
             }
             rk.set("position", chosen.path("position"));
+            if (stage.has("sourcesOf")) {
+                // the salvage start must begin where the snapshot's source state says (flink sources)
+                Snap src = null;
+                for (Snap sn : snaps) {
+                    if (sn.hasMetadata && (src == null || newer(sn, src))) {
+                        src = sn;
+                    }
+                }
+                if (src != null) {
+                    Process p2 = new ProcessBuilder(resumectl.toString(), "flink", "sources", src.dir.toString(), "--json")
+                            .redirectError(w.resolve("sources.err").toFile()).start();
+                    String js = new String(p2.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                    p2.waitFor(60, TimeUnit.SECONDS);
+                    TreeMap<Integer, Long> fromSources = new TreeMap<>();
+                    collectOffsets(Flink.JSON.readTree(js), fromSources);
+                    fl.set("flink_sources_offsets", Flink.JSON.valueToTree(fromSources));
+                    String spec = chosen.path("launch").path("options").path("scan.startup.specific-offsets").asText("");
+                    TreeMap<Integer, Long> fromLaunch = new TreeMap<>();
+                    for (String part : spec.split(";")) {
+                        if (part.isBlank()) {
+                            continue;
+                        }
+                        String[] kv = part.split(",");
+                        fromLaunch.put(Integer.parseInt(kv[0].split(":")[1]), Long.parseLong(kv[1].split(":")[1]));
+                    }
+                    fl.set("launch_offsets", Flink.JSON.valueToTree(fromLaunch));
+                    if (!fromLaunch.equals(fromSources)) {
+                        throw new Mismatch("the salvage launch starts at " + fromLaunch + ", flink sources of " + src.uri() + " says " + fromSources);
+                    }
+                }
+            }
             KafkaScenario.launch(w, sc, (ObjectNode) sc.get("job"), chosen, tconf, mc, fl);
             return;
         }
@@ -637,7 +668,11 @@ public final class Scenarios {
         t.put("claimMode", mode.name());
         ObjectNode v = variant.isObject() ? ((ObjectNode) variant).deepCopy() : Flink.JSON.createObjectNode();
         v.put("rate", sc.path("job").path("trialRate").asDouble(200));
-        JobGraph jg = CountJob.build(tconf, sc.get("job"), v, w.resolve("trials/journal-" + tag).toString(), "trial" + tag);
+        ObjectNode tjob = ((ObjectNode) sc.get("job")).deepCopy();
+        if (tjob.has("group")) {
+            tjob.put("group", tjob.get("group").asText() + "-trial"); // a trial must not commit the group's offsets
+        }
+        JobGraph jg = CountJob.build(tconf, tjob, v, w.resolve("trials/journal-" + tag).toString(), "trial" + tag);
         JobID id = new JobID();
         jg.setJobID(id);
         // A CLAIM trial does not delete the claimed snapshot: trial jobs retain 1000 checkpoints, so
@@ -818,6 +853,13 @@ public final class Scenarios {
 
     List<JsonNode> runFactsOf(ObjectNode unused) {
         return runFacts;
+    }
+
+    static void collectOffsets(JsonNode n, TreeMap<Integer, Long> out) {
+        if (n.isObject() && n.has("partition") && n.has("offset")) {
+            out.put(n.get("partition").asInt(), n.get("offset").asLong());
+        }
+        n.forEach(c -> collectOffsets(c, out));
     }
 
     static boolean hasWarning(JsonNode chosen, String code) {
