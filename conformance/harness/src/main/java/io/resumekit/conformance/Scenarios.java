@@ -413,6 +413,18 @@ public final class Scenarios {
         for (JsonNode wn : chosen.path("warnings")) {
             warn.add(wn.path("code").asText());
         }
+        // Only the snapshots under the locations resumekit was shown compete (candidatesUnder).
+        if (stage.has("candidatesUnder")) {
+            List<Path> under = new ArrayList<>();
+            stage.get("candidatesUnder").forEach(x -> under.add(Paths.get(x.asText())));
+            List<Snap> kept = new ArrayList<>();
+            for (Snap sn : snaps) {
+                if (under.stream().anyMatch(u -> sn.dir.startsWith(u))) {
+                    kept.add(sn);
+                }
+            }
+            snaps = kept;
+        }
         // 3. Flink tries every snapshot (NO_CLAIM unless the stage says otherwise: the tried
         // snapshot stays as it is), with the new job.
         JsonNode variant = stage.path("newJob").path("variant");
@@ -913,10 +925,70 @@ public final class Scenarios {
                 snaps.removeIf(s -> s.dir.startsWith(p));
                 break;
             }
+            case "truncateMetadata": {
+                // the newest completed checkpoint's _metadata cut to half its size (a store without a
+                // recoverable writer crashing mid-write leaves exactly that)
+                Snap newest = newestCheckpoint(snaps);
+                Path md = newest.dir.resolve("_metadata");
+                long size = Files.size(md);
+                try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(md, java.nio.file.StandardOpenOption.WRITE)) {
+                    ch.truncate(size / 2);
+                }
+                o.put("truncated", md.toString());
+                o.put("from", size);
+                o.put("to", size / 2);
+                break;
+            }
+            case "moveSavepoints": {
+                // every savepoint dir moved to another dir (savepoints are relocatable)
+                Path to = Paths.get(d.get("to").asText());
+                Files.createDirectories(to);
+                ArrayNode moved = o.putArray("moved");
+                for (Snap sn : snaps) {
+                    if (sn.savepoint) {
+                        Path dst = to.resolve(sn.dir.getFileName());
+                        Files.move(sn.dir, dst);
+                        moved.add(dst.toString());
+                        sn.dir = dst;
+                    }
+                }
+                break;
+            }
+            case "copyNewestCheckpointDeleteJob": {
+                // the newest checkpoint copied to another root, then its job dir deleted
+                Snap newest = newestCheckpoint(snaps);
+                Path to = Paths.get(d.get("to").asText()).resolve(newest.jobId).resolve(newest.dir.getFileName());
+                copyTree(newest.dir, to);
+                Path jobDir = newest.dir.getParent();
+                deleteTree(jobDir);
+                snaps.removeIf(x -> x.dir.startsWith(jobDir));
+                Snap c = new Snap();
+                c.dir = to;
+                c.jobId = newest.jobId;
+                c.id = newest.id;
+                fill(c);
+                snaps.add(c);
+                o.put("copied", to.toString());
+                o.put("deleted", jobDir.toString());
+                break;
+            }
             default:
                 throw new IllegalArgumentException("unknown damage " + op);
         }
         return o;
+    }
+
+    static Snap newestCheckpoint(List<Snap> snaps) throws Mismatch {
+        Snap n = null;
+        for (Snap s : snaps) {
+            if (!s.savepoint && s.hasMetadata && (n == null || s.id > n.id)) {
+                n = s;
+            }
+        }
+        if (n == null) {
+            throw new Mismatch("damage: no completed checkpoint");
+        }
+        return n;
     }
 
     // ---------------------------------------------------------------- util
