@@ -67,6 +67,17 @@ final class Output {
         return o;
     }
 
+    /** The input ids 0..records-1 that no run delivered. */
+    java.util.TreeSet<Long> missing(long records) {
+        java.util.TreeSet<Long> m = new java.util.TreeSet<>();
+        for (long id = 0; id < records; id++) {
+            if (!byId.containsKey(id)) {
+                m.add(id);
+            }
+        }
+        return m;
+    }
+
     /**
      * Judges the output: restorePoints are the runs' restored checkpoint ids (null: fresh), finalRestore
      * the new job's. A copy from an earlier run whose epoch is above a later run's restore point is
@@ -151,6 +162,9 @@ final class Output {
                 } else if (!restarted) {
                     v.put("mismatch", "exact-input: the new job's counts did not restart at 1");
                 }
+                break;
+            case "data-loss":
+                // the caller compares the missing inputs with the range resumekit reported
                 break;
             case "replay":
                 if (lost > 0) {

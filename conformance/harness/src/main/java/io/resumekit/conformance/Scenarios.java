@@ -972,6 +972,11 @@ public final class Scenarios {
                 o.put("deleted", jobDir.toString());
                 break;
             }
+            case "kafkaDeleteRecords": {
+                o.setAll(KafkaScenario.deleteRecords(d.get("bootstrap").asText(), d.get("topic").asText(), d.get("group").asText(),
+                        d.path("partition").asInt(0), d.path("pastCommitted").asLong(100)));
+                break;
+            }
             default:
                 throw new IllegalArgumentException("unknown damage " + op);
         }
