@@ -1,0 +1,100 @@
+package io.resumekit.conformance;
+
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ArrayNode;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
+import org.apache.flink.runtime.checkpoint.metadata.CheckpointMetadata;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * {@code --export DIR}: a scenario's checkpoint and savepoint trees as Flink left them (after the
+ * damage), for Go tests that need no JVM. Files up to {@link #KEEP} bytes (and every {@code _metadata}) are copied; larger ones
+ * (RocksDB ssts, DSTL files) become zero-filled files of the same size, which keeps every
+ * reference checkable by size. {@code facts.json} holds Flink's view: per snapshot its id,
+ * whether it has a {@code _metadata}, whether a new job restored it (and the error when not), the
+ * files it references (read by Flink's own {@code Checkpoints.loadCheckpointMetadata}), relative
+ * to the export's root, and its operators.
+ */
+final class Export {
+    static final long KEEP = 4 * 1024;
+
+    private Export() {}
+
+    static void write(Path dst, Path w, List<Scenarios.Snap> snaps, ObjectNode result) throws IOException {
+        Scenarios.deleteTree(dst);
+        Files.createDirectories(dst);
+        for (String tree : new String[] {"ck", "sp", "dstl"}) {
+            Path src = w.resolve(tree);
+            if (!Files.isDirectory(src)) {
+                continue;
+            }
+            try (Stream<Path> s = Files.walk(src)) {
+                for (Path x : (Iterable<Path>) s::iterator) {
+                    Path t = dst.resolve(w.relativize(x).toString());
+                    if (Files.isDirectory(x)) {
+                        Files.createDirectories(t);
+                    } else if (Files.size(x) <= KEEP || x.getFileName().toString().equals("_metadata")) {
+                        Files.copy(x, t);
+                    } else {
+                        long n = Files.size(x);
+                        try (OutputStream o = Files.newOutputStream(t)) {
+                            byte[] zero = new byte[8192];
+                            for (long left = n; left > 0; left -= zero.length) {
+                                o.write(zero, 0, (int) Math.min(zero.length, left));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        ObjectNode facts = Flink.JSON.createObjectNode();
+        facts.put("scenario", result.get("name").asText());
+        facts.put("flink", "1.20.3");
+        facts.put("root", w.toUri().toString());
+        ArrayNode arr = facts.putArray("snapshots");
+        String rootUri = w.toUri().toString();
+        for (Scenarios.Snap s : snaps) {
+            if (!Files.exists(s.dir)) {
+                continue;
+            }
+            ObjectNode o = arr.addObject();
+            o.put("dir", w.relativize(s.dir).toString());
+            o.put("id", s.id);
+            o.put("savepoint", s.savepoint);
+            o.put("metadata", s.hasMetadata);
+            if (s.trial != null) {
+                o.put("restorable", s.trial.path("restorable").asBoolean());
+                if (s.trial.has("error")) {
+                    o.put("error", s.trial.get("error").asText());
+                }
+                if (s.trial.has("restoredId")) {
+                    o.put("restoredId", s.trial.get("restoredId").asLong());
+                }
+            }
+            if (s.hasMetadata) {
+                try {
+                    CheckpointMetadata md = References.load(s.dir);
+                    ArrayNode refs = o.putArray("references");
+                    for (String f : References.files(md)) {
+                        refs.add(f.startsWith(rootUri) ? f.substring(rootUri.length())
+                                : f.startsWith("file:" + w + "/") ? f.substring(("file:" + w + "/").length()) : f);
+                    }
+                    o.set("operators", References.operators(md));
+                } catch (Exception e) {
+                    o.put("metadataError", Flink.causes(e));
+                }
+            }
+        }
+        o(facts, result);
+        Flink.writeJson(dst.resolve("facts.json"), facts);
+    }
+
+    private static void o(ObjectNode facts, ObjectNode result) {
+        facts.set("result", result.deepCopy());
+    }
+}

@@ -1,0 +1,137 @@
+package io.resumekit.conformance;
+
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ArrayNode;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.RestoreMode;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.checkpoint.CompletedCheckpointStats;
+import org.apache.flink.runtime.checkpoint.RestoredCheckpointStats;
+import org.apache.flink.runtime.jobgraph.JobGraph;
+import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A Flink "JobManager" in a child JVM: starts a MiniCluster, submits the count job, performs the
+ * run's actions (wait for checkpoints, savepoints, stop-with-savepoint, crash points), and writes
+ * what Flink completed to {@code facts.json} after every action. A crash action arms a crash point
+ * and, once Flink is stuck there, touches {@code ready-to-kill}: the parent SIGKILLs this JVM, so
+ * in-progress checkpoints stay on disk exactly as a JobManager crash leaves them.
+ *
+ * <p>Usage: {@code FlinkNode SPEC.json} (written by the harness; see {@link Scenarios}).
+ */
+public final class FlinkNode {
+    private FlinkNode() {}
+
+    public static void main(String[] args) throws Exception {
+        JsonNode spec = Flink.JSON.readTree(Paths.get(args[0]).toFile());
+        Path control = Paths.get(spec.get("control").asText());
+        Files.createDirectories(control);
+        System.setProperty("conformance.control", control.toString());
+        Path factsFile = control.resolve("facts.json");
+        ObjectNode facts = Flink.JSON.createObjectNode();
+        Configuration conf = Flink.configuration(spec.get("settings"));
+        try (MiniCluster mc = Flink.start(conf)) {
+            JobGraph jg = CountJob.build(conf, spec.get("job"), spec.path("variant"), spec.get("journal").asText(), spec.get("tag").asText());
+            JobID id = JobID.fromHexString(spec.get("jobId").asText());
+            jg.setJobID(id);
+            JsonNode r = spec.get("restore");
+            if (r != null && !r.isNull()) {
+                jg.setSavepointRestoreSettings(SavepointRestoreSettings.forPath(r.get("path").asText(),
+                        r.path("allowNonRestoredState").asBoolean(false),
+                        RestoreMode.valueOf(r.path("claimMode").asText("NO_CLAIM"))));
+            }
+            facts.put("jobId", id.toHexString());
+            mc.submitJob(jg).get(60, TimeUnit.SECONDS);
+            Flink.waitRunning(mc, id, Duration.ofSeconds(60));
+            ArrayNode savepoints = facts.putArray("savepoints");
+            for (JsonNode a : spec.get("actions")) {
+                if (a.has("waitCheckpoints")) {
+                    int n = a.get("waitCheckpoints").asInt();
+                    int have = Flink.completed(mc, id).size();
+                    Flink.await(n + " more completed checkpoints", Duration.ofSeconds(60),
+                            () -> Flink.completed(mc, id).size() >= have + n);
+                } else if (a.has("waitOutput")) {
+                    // committed journal files: the job has really processed input
+                    int n = a.get("waitOutput").asInt();
+                    Path journal = Paths.get(spec.get("journal").asText());
+                    Flink.await(n + " committed journal files", Duration.ofSeconds(90), () -> {
+                        try (var s = Files.list(journal)) {
+                            return s.filter(f -> !f.getFileName().toString().startsWith(".")).count() >= n;
+                        } catch (java.io.IOException e) {
+                            return false;
+                        }
+                    });
+                } else if (a.has("savepoint")) {
+                    String p = mc.triggerSavepoint(id, spec.get("savepointDir").asText(), false,
+                            SavepointFormatType.valueOf(a.get("savepoint").asText())).get(60, TimeUnit.SECONDS);
+                    savepoints.addObject().put("path", p).put("format", a.get("savepoint").asText()).put("stop", false);
+                } else if (a.has("stopWithSavepoint")) {
+                    String p = mc.stopWithSavepoint(id, spec.get("savepointDir").asText(), false,
+                            SavepointFormatType.valueOf(a.get("stopWithSavepoint").asText())).get(60, TimeUnit.SECONDS);
+                    savepoints.addObject().put("path", p).put("format", a.get("stopWithSavepoint").asText()).put("stop", true);
+                    record(facts, mc, id);
+                    Flink.writeJson(factsFile, facts);
+                    Files.writeString(control.resolve("done"), "stopped");
+                    return;
+                } else if (a.has("crash")) {
+                    String how = a.get("crash").asText();
+                    if (how.equals("block")) {
+                        Files.writeString(control.resolve("arm-block"), "1");
+                        Flink.await("a blocked snapshot", Duration.ofSeconds(60), () -> {
+                            try (var s = Files.list(control)) {
+                                return s.anyMatch(f -> f.getFileName().toString().startsWith("blocked-"));
+                            } catch (Exception e) {
+                                throw new RuntimeException(e);
+                            }
+                        });
+                        // Let the other subtasks finish their part of the blocked checkpoint.
+                        Thread.sleep(a.path("settleMillis").asLong(500));
+                    } else if (how.equals("now")) {
+                        // nothing to arm: kill where it stands
+                    } else {
+                        throw new IllegalArgumentException("unknown crash " + how);
+                    }
+                    record(facts, mc, id);
+                    Flink.writeJson(factsFile, facts);
+                    Files.writeString(control.resolve("ready-to-kill"), "1");
+                    while (true) {
+                        Thread.sleep(60_000);
+                    }
+                } else {
+                    throw new IllegalArgumentException("unknown action " + a);
+                }
+                record(facts, mc, id);
+                Flink.writeJson(factsFile, facts);
+            }
+            record(facts, mc, id);
+            Flink.writeJson(factsFile, facts);
+            Files.writeString(control.resolve("done"), "actions done");
+        } catch (Throwable t) {
+            facts.put("error", Flink.causes(t));
+            Flink.writeJson(factsFile, facts);
+            t.printStackTrace();
+            Runtime.getRuntime().halt(3);
+        }
+        Runtime.getRuntime().halt(0);
+    }
+
+    static void record(ObjectNode facts, MiniCluster mc, JobID id) {
+        List<CompletedCheckpointStats> cs = Flink.completed(mc, id);
+        facts.set("completed", Flink.checkpointsJson(cs));
+        RestoredCheckpointStats r = Flink.restored(mc, id);
+        if (r != null) {
+            facts.put("restoredId", r.getCheckpointId());
+            facts.put("restoredPath", r.getExternalPath());
+        }
+    }
+}

@@ -1,0 +1,1035 @@
+package io.resumekit.conformance;
+
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ArrayNode;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
+import org.apache.commons.cli.CommandLine;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.client.cli.CliFrontendParser;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.RestoreMode;
+import org.apache.flink.runtime.checkpoint.RestoredCheckpointStats;
+import org.apache.flink.runtime.checkpoint.metadata.CheckpointMetadata;
+import org.apache.flink.runtime.jobgraph.JobGraph;
+import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
+import org.apache.flink.runtime.jobmaster.JobResult;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Runs one scenario file: Flink produces the situation (runs in child JVMs, crashed with SIGKILL),
+ * damage is applied, {@code resumectl resolve --json} decides, every candidate snapshot is tried in
+ * a fresh job (Flink's verdict), the new job is launched exactly from the chosen candidate's launch
+ * (Launch.Args through {@link CliFrontendParser}, Launch.Config through
+ * {@link SavepointRestoreSettings#fromConfiguration}), drained, and its output judged against the
+ * chosen guarantee. The scenario file never says what resumekit should answer.
+ */
+public final class Scenarios {
+    final Path target;
+    final Path resumectl;
+    final Path exportDir;
+
+    public Scenarios(Path target, Path resumectl, Path exportDir) {
+        this.target = target;
+        this.resumectl = resumectl;
+        this.exportDir = exportDir;
+    }
+
+    /** A failed expectation: the scenario does not pass, with this why. */
+    static final class Mismatch extends Exception {
+        Mismatch(String why) {
+            super(why);
+        }
+    }
+
+    /** One snapshot dir found on disk after the runs. */
+    static final class Snap {
+        Path dir;
+        String jobId;
+        long id = -1;
+        boolean savepoint;
+        boolean hasMetadata;
+        long mtime;
+        ObjectNode trial;
+
+        String uri() {
+            String u = dir.toUri().toString();
+            return u.endsWith("/") ? u.substring(0, u.length() - 1) : u;
+        }
+    }
+
+    public ObjectNode run(Path file) throws Exception {
+        JsonNode raw = Flink.JSON.readTree(file.toFile());
+        String name = raw.get("name").asText();
+        Path w = target.resolve("work").resolve(name).toAbsolutePath();
+        deleteTree(w);
+        Files.createDirectories(w);
+        Map<String, String> vars = new LinkedHashMap<>();
+        vars.put("${W}", w.toString());
+        vars.put("${ck}", w.resolve("ck").toString());
+        vars.put("${sp}", w.resolve("sp").toString());
+        vars.put("${dstl}", w.resolve("dstl").toString());
+        boolean kafka = raw.path("kind").asText("").equals("kafka");
+        KafkaBroker broker = null;
+        if (kafka) {
+            broker = KafkaBroker.shared(target);
+            vars.put("${kafka}", broker.bootstrap());
+            vars.put("${topic}", "in-" + name);
+            vars.put("${group}", "g-" + name);
+        }
+        JsonNode sc = Flink.JSON.readTree(subst(Flink.JSON.writeValueAsString(raw), vars));
+        if (kafka) {
+            ObjectNode job = (ObjectNode) sc.get("job");
+            job.put("source", "kafka");
+            job.put("bootstrap", broker.bootstrap());
+            job.put("topic", "in-" + name);
+            job.put("group", "g-" + name);
+            KafkaScenario.createAndFill(broker.bootstrap(), "in-" + name, job.path("keys").asInt(3), job.path("records").asLong());
+        }
+        ObjectNode result = Flink.JSON.createObjectNode();
+        result.put("name", name);
+        ObjectNode flink = result.putObject("flink");
+        ArrayNode stagesOut = result.putArray("stages");
+        long t0 = System.nanoTime();
+        MiniCluster trials = null;
+        if (sc.path("kind").asText("").equals("paimon-interop")) {
+            try {
+                PaimonInterop.run(w, sc, resumectl, result);
+            } catch (Mismatch m) {
+                result.put("passed", false);
+                result.put("why", m.getMessage());
+            } catch (Exception e) {
+                result.put("passed", false);
+                result.put("why", "harness error: " + Flink.causes(e));
+                e.printStackTrace();
+            }
+            result.put("seconds", Math.round((System.nanoTime() - t0) / 1e8) / 10.0);
+            return result;
+        }
+        try {
+            ObjectNode settings = (ObjectNode) sc.path("settings").deepCopy();
+            if (settings.isMissingNode() || settings.isNull()) {
+                settings = Flink.JSON.createObjectNode();
+            }
+            settings.put("execution.checkpointing.dir", w.resolve("ck").toUri().toString());
+            settings.put("execution.checkpointing.savepoint-dir", w.resolve("sp").toUri().toString());
+            ArrayNode runsOut = flink.putArray("runs");
+            List<JsonNode> runFacts = new ArrayList<>();
+            int i = 0;
+            for (JsonNode run : sc.get("runs")) {
+                JsonNode facts = runChild(w, settings, sc, run, i, runFacts);
+                runFacts.add(facts);
+                this.runFacts = runFacts;
+                runsOut.add(facts);
+                i++;
+            }
+            if (kafka) {
+                flink.set("committed_offsets", KafkaScenario.committed(sc.get("job").get("bootstrap").asText(),
+                        sc.get("job").get("group").asText()));
+            }
+            // Flink's view of every snapshot on disk, before any damage.
+            List<Snap> snaps = kafka && !sc.path("trials").asBoolean(false) ? new ArrayList<>() : inventory(w);
+            ObjectNode tsettings = settings.deepCopy();
+            tsettings.put("execution.checkpointing.dir", w.resolve("trials/ck").toUri().toString());
+            tsettings.put("execution.checkpointing.savepoint-dir", w.resolve("trials/sp").toUri().toString());
+            tsettings.put("execution.checkpointing.num-retained", "1000");
+            Configuration tconf = Flink.configuration(tsettings);
+            trials = Flink.start(tconf);
+            JsonNode stages = sc.has("stages") ? sc.get("stages") : Flink.JSON.createArrayNode().add(sc);
+            boolean passed = true;
+            List<String> whys = new ArrayList<>();
+            int s = 0;
+            for (JsonNode stage : stages) {
+                ObjectNode so = stagesOut.addObject();
+                so.put("stage", stage.path("stage").asText("main"));
+                try {
+                    runStage(w, sc, stage, s, tconf, trials, snaps, so);
+                    so.put("passed", true);
+                } catch (Mismatch m) {
+                    so.put("passed", false);
+                    so.put("why", m.getMessage());
+                    passed = false;
+                    whys.add(so.get("stage").asText() + ": " + m.getMessage());
+                }
+                s++;
+            }
+            result.put("passed", passed);
+            if (!passed) {
+                result.put("why", String.join("; ", whys));
+            }
+            ArrayNode inv = flink.putArray("snapshots");
+            for (Snap sn : snaps) {
+                ObjectNode o = inv.addObject();
+                o.put("path", sn.uri());
+                o.put("id", sn.id);
+                o.put("savepoint", sn.savepoint);
+                o.put("metadata", sn.hasMetadata);
+                if (sn.trial != null) {
+                    o.set("trial", sn.trial);
+                }
+            }
+            if (exportDir != null) {
+                Export.write(exportDir.resolve(name), w, snaps, result);
+            }
+        } catch (Mismatch m) {
+            result.put("passed", false);
+            result.put("why", m.getMessage());
+        } catch (Exception e) {
+            result.put("passed", false);
+            result.put("why", "harness error: " + Flink.causes(e));
+            e.printStackTrace();
+        } finally {
+            if (trials != null) {
+                trials.close();
+            }
+            result.put("seconds", Math.round((System.nanoTime() - t0) / 1e8) / 10.0);
+        }
+        // The summary's short form: the first (main) stage's view.
+        if (stagesOut.size() > 0) {
+            JsonNode first = stagesOut.get(0);
+            result.set("resumekit", first.path("resumekit"));
+            ObjectNode f = (ObjectNode) result.get("flink");
+            f.set("restorable", first.path("flink").path("restorable"));
+            f.set("restored", first.path("flink").path("restored"));
+            f.set("lost", first.path("flink").path("lost"));
+            f.set("duplicated", first.path("flink").path("duplicated"));
+        }
+        return result;
+    }
+
+    // ---------------------------------------------------------------- runs
+
+    JsonNode runChild(Path w, ObjectNode settings, JsonNode sc, JsonNode run, int i, List<JsonNode> previous)
+            throws Exception {
+        Path control = w.resolve("run-" + i);
+        ObjectNode spec = Flink.JSON.createObjectNode();
+        spec.put("control", control.toString());
+        ObjectNode rs = settings.deepCopy();
+        if (run.has("settings")) {
+            rs.setAll((ObjectNode) run.get("settings"));
+        }
+        spec.set("settings", rs);
+        spec.set("job", merge(sc.path("job"), run.path("job")));
+        spec.set("variant", run.path("variant").isMissingNode() ? Flink.JSON.createObjectNode() : run.get("variant"));
+        spec.put("jobId", run.has("jobId") ? run.get("jobId").asText() : jobId(sc.get("name").asText(), i));
+        spec.put("journal", w.resolve("journal").toString());
+        spec.put("tag", "run" + i);
+        spec.put("savepointDir", w.resolve("sp").toUri().toString());
+        spec.set("actions", run.get("actions"));
+        if (run.has("restoreFrom")) {
+            JsonNode rf = run.get("restoreFrom");
+            JsonNode pf = previous.get(rf.get("run").asInt());
+            String path = null;
+            for (JsonNode c : pf.get("completed")) {
+                if (!c.get("savepoint").asBoolean()) {
+                    path = c.get("path").asText();
+                }
+            }
+            if (path == null) {
+                throw new Mismatch("run " + rf.get("run") + " completed no checkpoint to restore from");
+            }
+            ObjectNode r = spec.putObject("restore");
+            r.put("path", path);
+            r.put("claimMode", rf.path("claimMode").asText("NO_CLAIM"));
+        }
+        Path specFile = w.resolve("run-" + i + ".json");
+        Flink.writeJson(specFile, spec);
+        try (ChildJvm c = ChildJvm.start(FlinkNode.class.getName(), specFile, control)) {
+            long end = System.nanoTime() + Duration.ofSeconds(150).toNanos();
+            while (true) {
+                if (Files.exists(control.resolve("ready-to-kill"))) {
+                    c.kill();
+                    break;
+                }
+                if (Files.exists(control.resolve("done"))) {
+                    c.awaitExit(Duration.ofSeconds(60));
+                    break;
+                }
+                if (!c.process.isAlive()) {
+                    throw new Mismatch("run " + i + " child JVM exited " + c.process.exitValue() + ": "
+                            + ChildJvm.tail(control.resolve("facts.json")) + " " + ChildJvm.tail(control.resolve("stderr.log")));
+                }
+                if (System.nanoTime() > end) {
+                    throw new Mismatch("run " + i + " timed out; stderr: " + ChildJvm.tail(control.resolve("stderr.log")));
+                }
+                Thread.sleep(50);
+            }
+        }
+        JsonNode facts = Flink.JSON.readTree(control.resolve("facts.json").toFile());
+        if (facts.has("error")) {
+            throw new Mismatch("run " + i + " failed in Flink: " + facts.get("error").asText());
+        }
+        return facts;
+    }
+
+    static String jobId(String name, int i) {
+        return String.format("%032x", new java.math.BigInteger(1, md5((name + "/" + i).getBytes(StandardCharsets.UTF_8))));
+    }
+
+    static byte[] md5(byte[] b) {
+        try {
+            return java.security.MessageDigest.getInstance("MD5").digest(b);
+        } catch (Exception e) {
+            throw new RuntimeException(e);
+        }
+    }
+
+    static ObjectNode merge(JsonNode a, JsonNode b) {
+        ObjectNode o = a.isObject() ? ((ObjectNode) a).deepCopy() : Flink.JSON.createObjectNode();
+        if (b.isObject()) {
+            o.setAll((ObjectNode) b.deepCopy());
+        }
+        return o;
+    }
+
+    // ----------------------------------------------------------- inventory
+
+    static List<Snap> inventory(Path w) throws IOException {
+        List<Snap> out = new ArrayList<>();
+        Path ck = w.resolve("ck");
+        if (Files.isDirectory(ck)) {
+            try (Stream<Path> jobs = Files.list(ck)) {
+                for (Path job : (Iterable<Path>) jobs.sorted()::iterator) {
+                    try (Stream<Path> cs = Files.list(job)) {
+                        for (Path c : (Iterable<Path>) cs.sorted()::iterator) {
+                            String n = c.getFileName().toString();
+                            if (!n.startsWith("chk-")) {
+                                continue;
+                            }
+                            Snap s = new Snap();
+                            s.dir = c;
+                            s.jobId = job.getFileName().toString();
+                            s.id = Long.parseLong(n.substring(4));
+                            fill(s);
+                            out.add(s);
+                        }
+                    }
+                }
+            }
+        }
+        Path sp = w.resolve("sp");
+        if (Files.isDirectory(sp)) {
+            try (Stream<Path> ss = Files.list(sp)) {
+                for (Path c : (Iterable<Path>) ss.sorted()::iterator) {
+                    Snap s = new Snap();
+                    s.dir = c;
+                    s.savepoint = true;
+                    fill(s);
+                    out.add(s);
+                }
+            }
+        }
+        return out;
+    }
+
+    static void fill(Snap s) throws IOException {
+        Path md = s.dir.resolve("_metadata");
+        s.hasMetadata = Files.exists(md);
+        if (s.hasMetadata) {
+            s.mtime = Files.getLastModifiedTime(md).toMillis();
+            try {
+                CheckpointMetadata m = References.load(s.dir);
+                s.id = m.getCheckpointId();
+            } catch (Exception e) {
+                // a damaged _metadata: the id stays the dir's
+            }
+        }
+    }
+
+    // -------------------------------------------------------------- stages
+
+    void runStage(Path w, JsonNode sc, JsonNode stage, int si, Configuration tconf, MiniCluster mc, List<Snap> snaps,
+                  ObjectNode out) throws Exception {
+        if (stage.has("compat")) {
+            compatStage(w, sc, stage, si, tconf, mc, snaps, out);
+            if (!stage.has("resolve")) {
+                return;
+            }
+        }
+        ObjectNode fl = out.has("flink") ? (ObjectNode) out.get("flink") : out.putObject("flink");
+        // 1. damage
+        ArrayNode dmg = fl.putArray("damage");
+        for (JsonNode d : stage.path("damage")) {
+            dmg.add(damage(w, d, snaps));
+        }
+        // 2. resumekit decides
+        List<String> cmd = new ArrayList<>();
+        cmd.add(resumectl.toString());
+        cmd.add("resolve");
+        for (JsonNode a : stage.get("resolve")) {
+            cmd.add(a.asText());
+        }
+        cmd.add("--json");
+        cmd.add("--timeout");
+        cmd.add("60s");
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        Path rout = w.resolve("resolve-" + si + ".json");
+        pb.redirectOutput(rout.toFile());
+        pb.redirectError(w.resolve("resolve-" + si + ".err").toFile());
+        Process p = pb.start();
+        if (!p.waitFor(90, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new Mismatch("resumectl resolve did not end within 90 s");
+        }
+        int rc = p.exitValue();
+        ObjectNode rk = out.putObject("resumekit");
+        rk.put("exit", rc);
+        JsonNode dec;
+        try {
+            dec = Flink.JSON.readTree(rout.toFile());
+        } catch (Exception e) {
+            throw new Mismatch("resumectl resolve exit " + rc + " printed no JSON: " + Files.readString(w.resolve("resolve-" + si + ".err")));
+        }
+        JsonNode chosen = dec.path("chosen");
+        String chosenPath = chosen.path("position").path("path").asText(null);
+        Long chosenId = chosen.path("position").has("checkpoint_id") ? chosen.path("position").get("checkpoint_id").asLong() : null;
+        rk.put("kind", chosen.path("kind").asText(null));
+        rk.put("guarantee", chosen.path("guarantee").asText(null));
+        if (chosenId != null) {
+            rk.put("chosen_id", chosenId);
+        }
+        rk.put("chosen", chosenPath);
+        ArrayNode warn = rk.putArray("warnings");
+        for (JsonNode wn : chosen.path("warnings")) {
+            warn.add(wn.path("code").asText());
+        }
+        // Only the snapshots under the locations resumekit was shown compete (candidatesUnder).
+        if (stage.has("candidatesUnder")) {
+            List<Path> under = new ArrayList<>();
+            stage.get("candidatesUnder").forEach(x -> under.add(Paths.get(x.asText())));
+            List<Snap> kept = new ArrayList<>();
+            for (Snap sn : snaps) {
+                if (under.stream().anyMatch(u -> sn.dir.startsWith(u))) {
+                    kept.add(sn);
+                }
+            }
+            snaps = kept;
+        }
+        // 3. Flink tries every snapshot (NO_CLAIM unless the stage says otherwise: the tried
+        // snapshot stays as it is), with the new job.
+        JsonNode variant = stage.path("newJob").path("variant");
+        ArrayNode restorable = fl.putArray("restorable");
+        ArrayNode refused = fl.putArray("not_restorable");
+        RestoreMode trialMode = RestoreMode.valueOf(stage.path("trialClaimMode").asText("NO_CLAIM"));
+        boolean trialAllow = stage.path("trialAllowNonRestoredState").asBoolean(false);
+        int k = 0;
+        for (Snap sn : snaps) {
+            ObjectNode t = trial(w, sc, variant, tconf, mc, sn, trialMode, trialAllow, si + "-" + (k++));
+            sn.trial = t;
+            if (t.path("restorable").asBoolean()) {
+                restorable.add(sn.uri());
+            } else {
+                refused.addObject().put("path", sn.uri()).put("error", t.path("error").asText());
+            }
+        }
+        for (JsonNode extra : stage.path("alsoTry")) {
+            // e.g. the chosen snapshot under another claim mode, to record Flink's verdict
+            Snap sn = find(snaps, chosenPath);
+            if (sn != null) {
+                ObjectNode t = trial(w, sc, variant, tconf, mc, sn, RestoreMode.valueOf(extra.path("claimMode").asText()),
+                        extra.path("allowNonRestoredState").asBoolean(false), si + "-x" + (k++));
+                fl.putArray("also_tried").addObject().put("claimMode", extra.path("claimMode").asText())
+                        .set("outcome", t);
+            }
+        }
+        if (rc != 0 && rc != 3 && !(rc == 1 && (chosen.isMissingNode() || chosen.isNull()))) {
+            throw new Mismatch("resumectl resolve exit " + rc + ": " + Files.readString(w.resolve("resolve-" + si + ".err")).trim());
+        }
+        if (rc != 0) {
+            rk.put("error", Files.readString(w.resolve("resolve-" + si + ".err")).trim());
+        }
+        // 4. judge the choice against Flink's trials
+        boolean upgrade = String.join(" ", cmd).contains("--flink-intent upgrade");
+        Snap best = null;
+        for (Snap sn : snaps) {
+            if (sn.trial.path("restorable").asBoolean() && (best == null || newer(sn, best))) {
+                best = sn;
+            }
+        }
+        if (sc.path("kind").asText("").equals("kafka")) {
+            if (chosen.isMissingNode() || chosen.isNull()) {
+                throw new Mismatch("resumekit chose nothing from the committed offsets (exit " + rc + "): "
+                        + Files.readString(w.resolve("resolve-" + si + ".err")).trim());
+            }
+            rk.set("position", chosen.path("position"));
+            if (stage.has("sourcesOf")) {
+                // the salvage start must begin where the snapshot's source state says (flink sources)
+                Snap src = null;
+                for (Snap sn : snaps) {
+                    if (sn.hasMetadata && (src == null || newer(sn, src))) {
+                        src = sn;
+                    }
+                }
+                if (src != null) {
+                    Process p2 = new ProcessBuilder(resumectl.toString(), "flink", "sources", src.dir.toString(), "--json")
+                            .redirectError(w.resolve("sources.err").toFile()).start();
+                    String js = new String(p2.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                    p2.waitFor(60, TimeUnit.SECONDS);
+                    TreeMap<Integer, Long> fromSources = new TreeMap<>();
+                    collectOffsets(Flink.JSON.readTree(js), fromSources);
+                    fl.set("flink_sources_offsets", Flink.JSON.valueToTree(fromSources));
+                    String spec = chosen.path("launch").path("options").path("scan.startup.specific-offsets").asText("");
+                    TreeMap<Integer, Long> fromLaunch = new TreeMap<>();
+                    for (String part : spec.split(";")) {
+                        if (part.isBlank()) {
+                            continue;
+                        }
+                        String[] kv = part.split(",");
+                        fromLaunch.put(Integer.parseInt(kv[0].split(":")[1]), Long.parseLong(kv[1].split(":")[1]));
+                    }
+                    fl.set("launch_offsets", Flink.JSON.valueToTree(fromLaunch));
+                    if (!fromLaunch.equals(fromSources)) {
+                        throw new Mismatch("the salvage launch starts at " + fromLaunch + ", flink sources of " + src.uri() + " says " + fromSources);
+                    }
+                }
+            }
+            KafkaScenario.launch(w, sc, (ObjectNode) sc.get("job"), chosen, tconf, mc, fl);
+            return;
+        }
+        if (chosenPath == null || (chosen.isMissingNode() || chosen.isNull())) {
+            if (best == null) {
+                fl.put("verdict", "nothing restorable, and resumekit chose nothing");
+                return;
+            }
+            if (!stage.path("newJob").path("stateless").asBoolean(false) && best != null && (chosen.isMissingNode() || chosen.isNull())) {
+                if (upgrade || stage.path("allowConservative").asBoolean(false)) {
+                    // a policy refusal (upgrade intent, unverified references): recorded, not a disagreement
+                    fl.put("verdict", "conservative: resumekit chose nothing, Flink restores " + best.uri());
+                    fl.put("conservative", true);
+                    return;
+                }
+                throw new Mismatch("resumekit chose nothing, but Flink restores " + best.uri());
+            }
+        }
+        Snap chosenSnap = chosenPath == null ? null : find(snaps, chosenPath);
+        if (chosenPath != null && chosenSnap == null) {
+            throw new Mismatch("resumekit chose " + chosenPath + ", which is not a snapshot Flink wrote here");
+        }
+        if (chosenSnap != null && !chosenSnap.trial.path("restorable").asBoolean()) {
+            throw new Mismatch("resumekit chose " + chosenPath + " but Flink cannot restore it with the new job: "
+                    + chosenSnap.trial.path("error").asText());
+        }
+        ArrayNode conservative = fl.putArray("newer_restorable_rejected");
+        if (chosenSnap != null) {
+            for (Snap sn : snaps) {
+                if (sn != chosenSnap && sn.trial.path("restorable").asBoolean() && newer(sn, chosenSnap)) {
+                    conservative.add(sn.uri());
+                    if (!upgrade && !stage.path("allowConservative").asBoolean(false)) {
+                        throw new Mismatch("resumekit chose " + chosenSnap.uri() + " but the newer " + sn.uri()
+                                + " restores in Flink (restored id " + sn.trial.path("restoredId") + ")");
+                    }
+                }
+            }
+        }
+        // 5. launch the new job exactly from the chosen launch
+        launchAndJudge(w, sc, stage, si, tconf, mc, chosen, chosenSnap, out, fl);
+    }
+
+    /**
+     * resumectl flink compat against Flink's restore of the same snapshot with the new job, operator
+     * by operator: an operator resumekit drops must be one Flink skips (with -n) or refuses to map,
+     * and the overall verdicts must agree.
+     */
+    void compatStage(Path w, JsonNode sc, JsonNode stage, int si, Configuration tconf, MiniCluster mc, List<Snap> snaps,
+                     ObjectNode out) throws Exception {
+        Snap sn = null;
+        for (Snap s : snaps) {
+            if (s.savepoint && s.hasMetadata && (sn == null || s.id > sn.id)) {
+                sn = s;
+            }
+        }
+        if (sn == null) {
+            throw new Mismatch("compat stage: no savepoint was written");
+        }
+        List<String> cmd = new ArrayList<>(List.of(resumectl.toString(), "flink", "compat", sn.dir.toString()));
+        stage.get("compat").forEach(a -> cmd.add(a.asText()));
+        cmd.add("--json");
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        Path rout = w.resolve("compat-" + si + ".json");
+        pb.redirectOutput(rout.toFile());
+        pb.redirectError(w.resolve("compat-" + si + ".err").toFile());
+        Process p = pb.start();
+        if (!p.waitFor(90, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new Mismatch("resumectl flink compat did not end within 90 s");
+        }
+        JsonNode c;
+        try {
+            c = Flink.JSON.readTree(rout.toFile());
+        } catch (Exception e) {
+            throw new Mismatch("resumectl flink compat exit " + p.exitValue() + " printed no JSON: " + Files.readString(w.resolve("compat-" + si + ".err")));
+        }
+        boolean allow = stage.path("trialAllowNonRestoredState").asBoolean(false);
+        ObjectNode t = trial(w, sc, stage.path("newJob").path("variant"), tconf, mc, sn, RestoreMode.NO_CLAIM, allow, si + "-compat");
+        out.set("compat_args", stage.get("compat"));
+        out.put("compat_snapshot", w.relativize(sn.dir).toString());
+        out.put("compat_allow_non_restored_state", allow);
+        ObjectNode rk = out.putObject("resumekit");
+        rk.put("compatible", c.path("compatible").asBoolean());
+        rk.set("dropped", c.path("dropped"));
+        rk.put("chosen", sn.uri());
+        ObjectNode fl = out.putObject("flink");
+        fl.set("trial", t);
+        // Flink's operators: skipped with state, skipped empty, refused (named in the error)
+        TreeSet<String> skippedWithState = new TreeSet<>();
+        TreeSet<String> skippedEmpty = new TreeSet<>();
+        for (JsonNode l : t.path("skipped")) {
+            String line = l.asText();
+            String id = line.substring(line.lastIndexOf(' ') + 1).trim().replaceAll("[^0-9a-f]", "");
+            if (line.startsWith("Skipping empty")) {
+                skippedEmpty.add(id);
+            } else {
+                skippedWithState.add(id);
+            }
+        }
+        String err = t.path("error").asText("");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("for operator ([0-9a-f]{32})|Cannot map operator ([0-9a-f]{32})").matcher(err);
+        String refused = m.find() ? (m.group(1) != null ? m.group(1) : m.group(2)) : null;
+        fl.set("skipped_with_state", Flink.JSON.valueToTree(skippedWithState));
+        fl.set("skipped_empty", Flink.JSON.valueToTree(skippedEmpty));
+        fl.put("refused_operator", refused);
+        boolean flinkOk = t.path("restorable").asBoolean();
+        TreeSet<String> rkDropped = new TreeSet<>();
+        TreeSet<String> rkBad = new TreeSet<>();
+        for (JsonNode op : c.path("operators")) {
+            String match = op.path("match").asText();
+            if (match.equals("dropped")) {
+                rkDropped.add(op.path("id").asText());
+            }
+            if (match.equals("dropped")) {
+                rkBad.add(op.path("id").asText() + "=" + match);
+            }
+        }
+        // flink compat --json carries no problems (its fields are a contract); the text names them.
+        List<String> textCmd = new ArrayList<>(cmd.subList(0, cmd.size() - 1));
+        Process tp = new ProcessBuilder(textCmd).redirectErrorStream(true).start();
+        String text = new String(tp.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!tp.waitFor(90, TimeUnit.SECONDS)) {
+            tp.destroyForcibly();
+        }
+        java.util.regex.Matcher pm = java.util.regex.Pattern.compile("problem: operator ([0-9a-f]{32})[^\n]*restore fails").matcher(text);
+        while (pm.find()) {
+            rkBad.add(pm.group(1) + "=problem");
+        }
+        List<String> problems = new ArrayList<>();
+        boolean rkOk = c.path("compatible").asBoolean();
+        if (allow) {
+            // with -n, every dropped operator must be one Flink skipped with its state
+            if (!rkDropped.equals(skippedWithState)) {
+                problems.add("dropped operators: resumekit " + rkDropped + ", Flink skipped " + skippedWithState);
+            }
+            if (!flinkOk) {
+                problems.add("Flink refused the restore even with --allowNonRestoredState: " + err);
+            }
+        } else if (rkOk != flinkOk) {
+            problems.add("resumekit says " + (rkOk ? "compatible" : "not compatible " + rkBad) + ", Flink "
+                    + (flinkOk ? "restores it" : "refuses: " + err));
+        } else if (!flinkOk && refused != null && rkBad.stream().noneMatch(x -> x.startsWith(refused))) {
+            problems.add("Flink refuses operator " + refused + " but resumekit flags " + rkBad);
+        }
+        if (!problems.isEmpty()) {
+            throw new Mismatch(String.join("; ", problems));
+        }
+    }
+
+    static boolean newer(Snap a, Snap b) {
+        if (a.jobId != null && a.jobId.equals(b.jobId) || a.savepoint || b.savepoint) {
+            if (a.id != b.id) {
+                return a.id > b.id;
+            }
+        }
+        return a.mtime > b.mtime;
+    }
+
+    static Snap find(List<Snap> snaps, String uri) {
+        if (uri == null) {
+            return null;
+        }
+        String u = uri.endsWith("/") ? uri.substring(0, uri.length() - 1) : uri;
+        for (Snap s : snaps) {
+            if (s.uri().equals(u) || s.dir.toString().equals(u) || ("file://" + s.dir).equals(u)) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    ObjectNode trial(Path w, JsonNode sc, JsonNode variant, Configuration tconf, MiniCluster mc, Snap sn,
+                     RestoreMode mode, boolean allowNonRestored, String tag) throws Exception {
+        ObjectNode t = Flink.JSON.createObjectNode();
+        t.put("claimMode", mode.name());
+        ObjectNode v = variant.isObject() ? ((ObjectNode) variant).deepCopy() : Flink.JSON.createObjectNode();
+        v.put("rate", sc.path("job").path("trialRate").asDouble(200));
+        ObjectNode tjob = ((ObjectNode) sc.get("job")).deepCopy();
+        if (tjob.has("group")) {
+            tjob.put("group", tjob.get("group").asText() + "-trial"); // a trial must not commit the group's offsets
+        }
+        JobGraph jg = CountJob.build(tconf, tjob, v, w.resolve("trials/journal-" + tag).toString(), "trial" + tag);
+        JobID id = new JobID();
+        jg.setJobID(id);
+        // A CLAIM trial does not delete the claimed snapshot: trial jobs retain 1000 checkpoints, so
+        // nothing is subsumed before the trial is cancelled (and cancel retains).
+        jg.setSavepointRestoreSettings(SavepointRestoreSettings.forPath(sn.uri(), allowNonRestored, mode));
+        Capture.clear();
+        ObjectNode r = runToFirstCheckpoint(mc, jg, id, Duration.ofSeconds(60), false);
+        t.setAll(r);
+        ArrayNode skipped = t.putArray("skipped");
+        for (String line : Capture.lines()) {
+            skipped.add(line);
+        }
+        return t;
+    }
+
+    /** Submits and waits: restored, then one checkpoint after the restore (or, with drain, the end). */
+    static ObjectNode runToFirstCheckpoint(MiniCluster mc, JobGraph jg, JobID id, Duration timeout, boolean drain)
+            throws Exception {
+        ObjectNode t = Flink.JSON.createObjectNode();
+        long end = System.nanoTime() + timeout.toNanos();
+        try {
+            mc.submitJob(jg).get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            t.put("restorable", false);
+            t.put("error", Flink.causes(e));
+            return t;
+        }
+        boolean restoreWanted = jg.getSavepointRestoreSettings().restoreSavepoint();
+        while (true) {
+            JobStatus st = Flink.status(mc, id);
+            RestoredCheckpointStats r = st.isGloballyTerminalState() ? null : Flink.restored(mc, id);
+            if (st.isGloballyTerminalState()) {
+                JobResult jr = mc.requestJobResult(id).get(30, TimeUnit.SECONDS);
+                if (st == JobStatus.FINISHED && drain) {
+                    t.put("status", "FINISHED");
+                    t.put("restorable", true);
+                    return t;
+                }
+                t.put("restorable", false);
+                t.put("status", st.name());
+                t.put("error", jr.getSerializedThrowable().map(x -> Flink.causes(x.deserializeError(Scenarios.class.getClassLoader())))
+                        .orElse("job ended " + st));
+                return t;
+            }
+            if (!drain && (r != null || !restoreWanted)) {
+                long after = Flink.completed(mc, id).stream().filter(c -> !c.getProperties().isSavepoint()).count();
+                if (r != null) {
+                    t.put("restoredId", r.getCheckpointId());
+                }
+                if (after >= 1) {
+                    t.put("restorable", true);
+                    t.put("firstCheckpoint", true);
+                    mc.cancelJob(id).get(30, TimeUnit.SECONDS);
+                    mc.requestJobResult(id).get(30, TimeUnit.SECONDS);
+                    return t;
+                }
+            }
+            if (System.nanoTime() > end) {
+                t.put("restorable", false);
+                t.put("error", "timed out after " + timeout + " (status " + st + ", restored " + (r == null ? "none" : r.getCheckpointId()) + ")");
+                try {
+                    mc.cancelJob(id).get(30, TimeUnit.SECONDS);
+                } catch (Exception e) {
+                    // already ending
+                }
+                return t;
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    // -------------------------------------------------------------- launch
+
+    void launchAndJudge(Path w, JsonNode sc, JsonNode stage, int si, Configuration tconf, MiniCluster mc, JsonNode chosen,
+                        Snap chosenSnap, ObjectNode out, ObjectNode fl) throws Exception {
+        JsonNode launch = chosen.path("launch");
+        List<String> args = new ArrayList<>();
+        launch.path("args").forEach(a -> args.add(a.asText()));
+        SavepointRestoreSettings fromArgs = SavepointRestoreSettings.none();
+        Configuration jobConf = new Configuration(tconf);
+        if (!args.isEmpty()) {
+            CommandLine cl = CliFrontendParser.parse(CliFrontendParser.getRunCommandOptions(), args.toArray(new String[0]), true);
+            if (!cl.getArgList().isEmpty()) {
+                throw new Mismatch("Launch.Args has arguments Flink's CLI does not parse as options: " + cl.getArgList());
+            }
+            fromArgs = CliFrontendParser.createSavepointRestoreSettings(cl);
+            Properties dyn = cl.getOptionProperties("D");
+            for (String key : dyn.stringPropertyNames()) {
+                jobConf.setString(key, dyn.getProperty(key));
+            }
+        }
+        Map<String, String> cfg = new HashMap<>();
+        Iterator<Map.Entry<String, JsonNode>> it = launch.path("config").fields();
+        while (it.hasNext()) {
+            Map.Entry<String, JsonNode> e = it.next();
+            cfg.put(e.getKey(), e.getValue().asText());
+        }
+        SavepointRestoreSettings fromConfig = SavepointRestoreSettings.fromConfiguration(Configuration.fromMap(cfg));
+        ObjectNode lo = fl.putObject("launch");
+        lo.put("args", fromArgs.toString());
+        lo.put("config", fromConfig.toString());
+        if (fromArgs.restoreSavepoint() && fromConfig.restoreSavepoint() && !fromArgs.equals(fromConfig)) {
+            throw new Mismatch("Launch.Args and Launch.Config mean different restores to Flink: " + fromArgs + " vs " + fromConfig);
+        }
+        SavepointRestoreSettings settings = fromArgs.restoreSavepoint() ? fromArgs : fromConfig;
+        if (chosenSnap != null && !settings.restoreSavepoint()) {
+            throw new Mismatch("resumekit chose " + chosenSnap.uri() + " but its launch restores nothing in Flink");
+        }
+        ObjectNode v = stage.path("newJob").path("variant").isObject()
+                ? ((ObjectNode) stage.path("newJob").path("variant")).deepCopy() : Flink.JSON.createObjectNode();
+        v.put("rate", sc.path("job").path("finalRate").asDouble(3000));
+        Path journal = w.resolve("stage-" + si + "/journal");
+        for (Map.Entry<String, String> e : cfg.entrySet()) {
+            jobConf.setString(e.getKey(), e.getValue());
+        }
+        JobGraph jg = CountJob.build(jobConf, sc.get("job"), v, journal.toString(), "final" + si);
+        JobID id = new JobID();
+        jg.setJobID(id);
+        jg.setSavepointRestoreSettings(settings);
+        Capture.clear();
+        mc.submitJob(jg).get(60, TimeUnit.SECONDS);
+        // restored id and the first checkpoint after it, then drain to the end
+        Long restored = null;
+        long end = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        JobStatus st;
+        long firstCheckpoints = 0;
+        while (true) {
+            st = Flink.status(mc, id);
+            if (!st.isGloballyTerminalState()) {
+                RestoredCheckpointStats r = Flink.restored(mc, id);
+                if (r != null) {
+                    restored = r.getCheckpointId();
+                }
+                firstCheckpoints = Math.max(firstCheckpoints, Flink.completed(mc, id).size());
+            } else {
+                break;
+            }
+            if (System.nanoTime() > end) {
+                mc.cancelJob(id).get(30, TimeUnit.SECONDS);
+                throw new Mismatch("the new job did not finish within 120 s");
+            }
+            Thread.sleep(30);
+        }
+        JobResult jr = mc.requestJobResult(id).get(30, TimeUnit.SECONDS);
+        if (st != JobStatus.FINISHED) {
+            throw new Mismatch("the new job launched from resumekit's launch ended " + st + ": "
+                    + jr.getSerializedThrowable().map(x -> Flink.causes(x.deserializeError(Scenarios.class.getClassLoader()))).orElse(""));
+        }
+        fl.put("restored", restored);
+        Long want = chosenSnap == null ? null : chosenSnap.id;
+        if (want != null && (restored == null || restored.longValue() != want.longValue())) {
+            throw new Mismatch("the new job restored " + restored + ", not resumekit's chosen checkpoint " + want);
+        }
+        if (want == null && restored != null) {
+            throw new Mismatch("resumekit chose a stateless start but the new job restored checkpoint " + restored);
+        }
+        // 6. the output across both runs, as committed
+        List<Long> restorePoints = new ArrayList<>();
+        for (JsonNode f : runFactsOf(out)) {
+            restorePoints.add(f.has("restoredId") ? f.get("restoredId").asLong() : null);
+        }
+        Output o = Output.read(List.of(w.resolve("journal"), journal));
+        long records = sc.get("job").path("records").asLong(3000);
+        String grade = chosen.path("guarantee").asText();
+        ObjectNode verdict = o.judge(records, sc.get("job").path("keys").asInt(8), restorePoints, want, grade);
+        fl.setAll(verdict);
+        if (verdict.has("mismatch")) {
+            throw new Mismatch(verdict.get("mismatch").asText());
+        }
+        if (verdict.path("duplicated").asLong() > 0 && !hasWarning(chosen, "flink.older-than-broken")
+                && !hasWarning(chosen, "flink.savepoint-preferred")) {
+            throw new Mismatch(verdict.path("duplicated").asLong() + " records committed by the old job after checkpoint "
+                    + want + " are output again, and resumekit did not warn (flink.older-than-broken, flink.savepoint-preferred)");
+        }
+    }
+
+    List<JsonNode> runFacts = new ArrayList<>();
+
+    List<JsonNode> runFactsOf(ObjectNode unused) {
+        return runFacts;
+    }
+
+    static void collectOffsets(JsonNode n, TreeMap<Integer, Long> out) {
+        if (n.isObject() && n.has("partition") && n.has("offset")) {
+            out.put(n.get("partition").asInt(), n.get("offset").asLong());
+        }
+        n.forEach(c -> collectOffsets(c, out));
+    }
+
+    static boolean hasWarning(JsonNode chosen, String code) {
+        for (JsonNode w : chosen.path("warnings")) {
+            if (w.path("code").asText().equals(code)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // -------------------------------------------------------------- damage
+
+    ObjectNode damage(Path w, JsonNode d, List<Snap> snaps) throws Exception {
+        ObjectNode o = Flink.JSON.createObjectNode();
+        String op = d.get("op").asText();
+        o.put("op", op);
+        switch (op) {
+            case "deleteSharedOfNewest": {
+                // a shared/ file the newest completed checkpoint references and the one before does not
+                List<Snap> cs = new ArrayList<>();
+                for (Snap s : snaps) {
+                    if (!s.savepoint && s.hasMetadata) {
+                        cs.add(s);
+                    }
+                }
+                cs.sort(Comparator.comparingLong(s -> s.id));
+                if (cs.size() < 2) {
+                    throw new Mismatch("damage " + op + ": fewer than two completed checkpoints");
+                }
+                TreeSet<String> newest = References.files(References.load(cs.get(cs.size() - 1).dir));
+                TreeSet<String> older = References.files(References.load(cs.get(cs.size() - 2).dir));
+                String victim = null;
+                for (String f : newest) {
+                    if (f.contains("/shared/") && !older.contains(f)) {
+                        victim = f;
+                        break;
+                    }
+                }
+                if (victim == null) {
+                    throw new Mismatch("damage " + op + ": the newest checkpoint references no shared file of its own: " + newest);
+                }
+                Files.delete(Paths.get(java.net.URI.create(victim)));
+                o.put("deleted", victim);
+                break;
+            }
+            case "deleteDir": {
+                Path p = Paths.get(d.get("path").asText());
+                deleteTree(p);
+                o.put("deleted", p.toString());
+                snaps.removeIf(s -> s.dir.startsWith(p));
+                break;
+            }
+            case "truncateMetadata": {
+                // the newest completed checkpoint's _metadata cut to half its size (a store without a
+                // recoverable writer crashing mid-write leaves exactly that)
+                Snap newest = newestCheckpoint(snaps);
+                Path md = newest.dir.resolve("_metadata");
+                long size = Files.size(md);
+                try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(md, java.nio.file.StandardOpenOption.WRITE)) {
+                    ch.truncate(size / 2);
+                }
+                o.put("truncated", md.toString());
+                o.put("from", size);
+                o.put("to", size / 2);
+                break;
+            }
+            case "moveSavepoints": {
+                // every savepoint dir moved to another dir (savepoints are relocatable)
+                Path to = Paths.get(d.get("to").asText());
+                Files.createDirectories(to);
+                ArrayNode moved = o.putArray("moved");
+                for (Snap sn : snaps) {
+                    if (sn.savepoint) {
+                        Path dst = to.resolve(sn.dir.getFileName());
+                        Files.move(sn.dir, dst);
+                        moved.add(dst.toString());
+                        sn.dir = dst;
+                    }
+                }
+                break;
+            }
+            case "copyNewestCheckpointDeleteJob": {
+                // the newest checkpoint copied to another root, then its job dir deleted
+                Snap newest = newestCheckpoint(snaps);
+                Path to = Paths.get(d.get("to").asText()).resolve(newest.jobId).resolve(newest.dir.getFileName());
+                copyTree(newest.dir, to);
+                Path jobDir = newest.dir.getParent();
+                deleteTree(jobDir);
+                snaps.removeIf(x -> x.dir.startsWith(jobDir));
+                Snap c = new Snap();
+                c.dir = to;
+                c.jobId = newest.jobId;
+                c.id = newest.id;
+                fill(c);
+                snaps.add(c);
+                o.put("copied", to.toString());
+                o.put("deleted", jobDir.toString());
+                break;
+            }
+            case "kafkaDeleteRecords": {
+                o.setAll(KafkaScenario.deleteRecords(d.get("bootstrap").asText(), d.get("topic").asText(), d.get("group").asText(),
+                        d.path("partition").asInt(0), d.path("pastCommitted").asLong(100)));
+                break;
+            }
+            default:
+                throw new IllegalArgumentException("unknown damage " + op);
+        }
+        return o;
+    }
+
+    static Snap newestCheckpoint(List<Snap> snaps) throws Mismatch {
+        Snap n = null;
+        for (Snap s : snaps) {
+            if (!s.savepoint && s.hasMetadata && (n == null || s.id > n.id)) {
+                n = s;
+            }
+        }
+        if (n == null) {
+            throw new Mismatch("damage: no completed checkpoint");
+        }
+        return n;
+    }
+
+    // ---------------------------------------------------------------- util
+
+    static String subst(String s, Map<String, String> vars) {
+        for (Map.Entry<String, String> e : vars.entrySet()) {
+            s = s.replace(e.getKey(), e.getValue());
+        }
+        return s;
+    }
+
+    static void deleteTree(Path p) throws IOException {
+        if (!Files.exists(p)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(p)) {
+            for (Path x : (Iterable<Path>) s.sorted(Comparator.reverseOrder())::iterator) {
+                Files.delete(x);
+            }
+        }
+    }
+
+    static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> s = Files.walk(from)) {
+            for (Path x : (Iterable<Path>) s::iterator) {
+                Path t = to.resolve(from.relativize(x).toString());
+                if (Files.isDirectory(x)) {
+                    Files.createDirectories(t);
+                } else {
+                    Files.copy(x, t, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+    }
+
+    static TreeMap<String, Object> unused() {
+        return new TreeMap<>();
+    }
+}

@@ -1,0 +1,252 @@
+package flinkckpt_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gocloud.dev/blob/fileblob"
+
+	"github.com/resumekit/resumekit/flinkckpt"
+)
+
+// realFlinkFacts is conformance/run --export's facts.json: what Flink 1.20
+// did with each snapshot the scenario left on disk.
+type realFlinkFacts struct {
+	Scenario  string `json:"scenario"`
+	Flink     string `json:"flink"`
+	Root      string `json:"root"`
+	Snapshots []struct {
+		Dir        string   `json:"dir"`
+		ID         int64    `json:"id"`
+		Savepoint  bool     `json:"savepoint"`
+		Metadata   bool     `json:"metadata"`
+		Restorable bool     `json:"restorable"`
+		Error      string   `json:"error"`
+		RestoredID *int64   `json:"restoredId"`
+		References []string `json:"references"`
+		Operators  []struct {
+			ID               string `json:"id"`
+			MaxParallelism   int    `json:"maxParallelism"`
+			Parallelism      int    `json:"parallelism"`
+			SubtaskState     bool   `json:"subtaskState"`
+			CoordinatorState bool   `json:"coordinatorState"`
+		} `json:"operators"`
+	} `json:"snapshots"`
+	Result struct {
+		Stages []struct {
+			Stage          string   `json:"stage"`
+			CompatArgs     []string `json:"compat_args"`
+			CompatSnapshot string   `json:"compat_snapshot"`
+			CompatAllow    bool     `json:"compat_allow_non_restored_state"`
+			Flink          struct {
+				Trial struct {
+					Restorable bool   `json:"restorable"`
+					Error      string `json:"error"`
+				} `json:"trial"`
+			} `json:"flink"`
+		} `json:"stages"`
+	} `json:"result"`
+}
+
+// realFlinkDir is $RESUMEKIT_CONFORMANCE_DIR (a fresh conformance/run
+// --export) or the frozen export of the smoke set committed under testdata.
+func realFlinkDir(t *testing.T) string {
+	if d := os.Getenv("RESUMEKIT_CONFORMANCE_DIR"); d != "" {
+		return d
+	}
+	return filepath.Join("testdata", "conformance")
+}
+
+// TestRealFlink reads trees written by real Flink 1.20 (conformance/run
+// --export) and checks resumekit against what Flink did with each snapshot,
+// with no JVM: List's state (in progress → incomplete, restored by Flink →
+// complete, a missing file Flink failed on → broken), the referenced files
+// (against Flink's own Checkpoints.loadCheckpointMetadata), the operators'
+// ids, parallelism, max parallelism and whether they hold state, and
+// CheckCompat against Flink's restore of each compatibility variant.
+func TestRealFlink(t *testing.T) {
+	dir := realFlinkDir(t)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatalf("real Flink export %s: %v", dir, err)
+	}
+	var seen realFlinkSeen
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		t.Run(e.Name(), func(t *testing.T) { checkRealFlink(t, filepath.Join(dir, e.Name()), &seen) })
+	}
+	// The export must exercise every kind of check, or the test proves little.
+	if seen.incomplete == 0 || seen.complete == 0 || seen.broken == 0 || seen.compat == 0 || seen.savepoints == 0 {
+		t.Errorf("real Flink export %s checks too little: %+v", dir, seen)
+	}
+	t.Logf("%s: %+v", dir, seen)
+}
+
+// realFlinkSeen counts what TestRealFlink compared.
+type realFlinkSeen struct {
+	incomplete, complete, broken, savepoints, files, operators, compat int
+}
+
+func checkRealFlink(t *testing.T, dir string, seen *realFlinkSeen) {
+	raw, err := os.ReadFile(filepath.Join(dir, "facts.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f realFlinkFacts
+	if err := json.Unmarshal(raw, &f); err != nil {
+		t.Fatalf("facts.json: %v", err)
+	}
+	b, err := fileblob.OpenBucket(dir, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	ctx := context.Background()
+	root := strings.TrimSuffix(f.Root, "/")
+	got := map[string]flinkckpt.Snapshot{}
+	for _, prefix := range []string{"ck", "sp"} {
+		if _, err := os.Stat(filepath.Join(dir, prefix)); err != nil {
+			continue
+		}
+		snaps, err := flinkckpt.List(ctx, b, prefix+"/", &flinkckpt.Options{FlinkRoot: root + "/" + prefix})
+		if err != nil {
+			t.Fatalf("List %s: %v", prefix, err)
+		}
+		for _, s := range snaps {
+			got[strings.TrimSuffix(s.Key, "/")] = s
+		}
+	}
+	for _, want := range f.Snapshots {
+		s, ok := got[want.Dir]
+		if !ok {
+			t.Errorf("%s: Flink wrote it, List does not return it", want.Dir)
+			continue
+		}
+		switch {
+		case !want.Metadata:
+			if s.State != flinkckpt.StateIncomplete {
+				t.Errorf("%s: no _metadata (Flink: %s), List says %s: %s", want.Dir, want.Error, s.State, s.Reason)
+			}
+			seen.incomplete++
+			continue
+		case want.Restorable:
+			if s.State != flinkckpt.StateComplete {
+				t.Errorf("%s: Flink restored it (checkpoint %v), List says %s: %s", want.Dir, want.RestoredID, s.State, s.Reason)
+			}
+			if want.RestoredID != nil && *want.RestoredID != s.CheckpointID {
+				t.Errorf("%s: Flink restored checkpoint %d, List says id %d", want.Dir, *want.RestoredID, s.CheckpointID)
+			}
+			seen.complete++
+			if want.Savepoint {
+				seen.savepoints++
+			}
+		case strings.Contains(want.Error, "FileNotFoundException") || strings.Contains(want.Error, "NoSuchFileException"):
+			if s.State != flinkckpt.StateBroken {
+				t.Errorf("%s: Flink fails on a missing file (%.200s), List says %s: %s", want.Dir, want.Error, s.State, s.Reason)
+			}
+			seen.broken++
+		}
+		if s.Metadata == nil {
+			t.Errorf("%s: List read no _metadata (%s)", want.Dir, s.Reason)
+			continue
+		}
+		if s.CheckpointID != want.ID {
+			t.Errorf("%s: checkpoint id %d, Flink %d", want.Dir, s.CheckpointID, want.ID)
+		}
+		if s.Savepoint != want.Savepoint {
+			t.Errorf("%s: savepoint %v, Flink %v", want.Dir, s.Savepoint, want.Savepoint)
+		}
+		// Referenced files: resumekit's keys against Flink's references.
+		if s.Verification != nil {
+			var keys []string
+			for _, fc := range s.Verification.Files {
+				keys = append(keys, fc.Key)
+			}
+			sort.Strings(keys)
+			refs := append([]string(nil), want.References...)
+			sort.Strings(refs)
+			seen.files += len(refs)
+			if strings.Join(keys, "\n") != strings.Join(refs, "\n") {
+				t.Errorf("%s: referenced files\nresumekit: %q\nFlink:     %q", want.Dir, keys, refs)
+			}
+		}
+		// Operators: ids, parallelism, max parallelism, state (CheckCompat's HasState is Flink's hasState rule).
+		job := &flinkckpt.Job{}
+		for _, op := range want.Operators {
+			if err := job.AddOperatorID(op.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c := flinkckpt.CheckCompat(s.Metadata, job)
+		byID := map[string]flinkckpt.CompatOperator{}
+		for _, op := range c.Operators {
+			byID[op.ID] = op
+		}
+		if len(c.Operators) != len(want.Operators) {
+			t.Errorf("%s: %d operators, Flink %d", want.Dir, len(c.Operators), len(want.Operators))
+		}
+		seen.operators += len(want.Operators)
+		for _, op := range want.Operators {
+			g, ok := byID[op.ID]
+			if !ok {
+				t.Errorf("%s: operator %s missing", want.Dir, op.ID)
+				continue
+			}
+			if g.MaxParallelism != op.MaxParallelism || g.Parallelism != op.Parallelism {
+				t.Errorf("%s: operator %s parallelism %d/%d, Flink %d/%d", want.Dir, op.ID, g.Parallelism, g.MaxParallelism, op.Parallelism, op.MaxParallelism)
+			}
+			if g.HasState != (op.SubtaskState || op.CoordinatorState) || g.CoordinatorState != op.CoordinatorState {
+				t.Errorf("%s: operator %s has state %v (coordinator %v), Flink %v (coordinator %v)", want.Dir, op.ID, g.HasState, g.CoordinatorState, op.SubtaskState || op.CoordinatorState, op.CoordinatorState)
+			}
+		}
+		if !c.Compatible {
+			t.Errorf("%s: not compatible with a job of its own operators: %+v", want.Dir, c)
+		}
+	}
+	// Compatibility variants: CheckCompat against Flink's restore into each.
+	for _, st := range f.Result.Stages {
+		if len(st.CompatArgs) == 0 || st.CompatAllow {
+			continue
+		}
+		s, ok := got[st.CompatSnapshot]
+		if !ok || s.Metadata == nil {
+			t.Errorf("%s: compat snapshot %s not listed", st.Stage, st.CompatSnapshot)
+			continue
+		}
+		job := &flinkckpt.Job{}
+		args := st.CompatArgs
+		for i := 0; i+1 < len(args); i += 2 {
+			v := args[i+1]
+			switch args[i] {
+			case "--uid":
+				job.AddUID(v)
+			case "--sink-uid":
+				job.AddSinkUID(v)
+			case "--uid-hash":
+				if err := job.AddUIDHash(v); err != nil {
+					t.Fatal(err)
+				}
+			case "--parallelism":
+				job.Parallelism, _ = strconv.Atoi(v)
+			case "--max-parallelism":
+				job.MaxParallelism, _ = strconv.Atoi(v)
+			default:
+				t.Fatalf("%s: compat flag %s not handled here", st.Stage, args[i])
+			}
+		}
+		c := flinkckpt.CheckCompat(s.Metadata, job)
+		seen.compat++
+		if c.Compatible != st.Flink.Trial.Restorable {
+			t.Errorf("%s: CheckCompat says compatible=%v (dropped %v, problems %v); Flink restorable=%v (%.300s)",
+				st.Stage, c.Compatible, c.Dropped, c.Problems, st.Flink.Trial.Restorable, st.Flink.Trial.Error)
+		}
+	}
+}
