@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"github.com/resumekit/resumekit/resume/redact"
 )
 
@@ -96,16 +95,6 @@ func orRoot(names []string) []string {
 
 // Is reports ErrSeveralApplications.
 func (e *ApplicationsError) Is(target error) bool { return target == ErrSeveralApplications }
-
-// JobOfCheckpoint returns the operators of a snapshot as a Job: the
-// application's identity for Options.Anchor.
-func JobOfCheckpoint(md *metadata.Checkpoint) *Job {
-	j := &Job{}
-	for _, op := range md.Operators {
-		j.add(JobOperator{ID: op.ID, UID: op.UID, Name: op.Name})
-	}
-	return j
-}
 
 // appGroup is an application with its sources.
 type appGroup struct {

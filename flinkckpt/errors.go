@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/redact"
@@ -141,3 +142,16 @@ func (e *StillRunningError) Error() string {
 
 // Is reports ErrStillRunning.
 func (e *StillRunningError) Is(target error) bool { return target == ErrStillRunning }
+
+// Errors of compiled plans, which moved to package jobgraph with the rest
+// of the new job's description (issue 24).
+var (
+	// Deprecated: use jobgraph.ErrMalformedPlan; kept for one release.
+	ErrMalformedPlan = jobgraph.ErrMalformedPlan
+	// Deprecated: use jobgraph.ErrPlanTooLarge; kept for one release.
+	ErrPlanTooLarge = jobgraph.ErrPlanTooLarge
+	// Deprecated: use jobgraph.ErrUnknownNodeType; kept for one release.
+	ErrUnknownNodeType = jobgraph.ErrUnknownNodeType
+	// Deprecated: use jobgraph.ErrUIDCollision; kept for one release.
+	ErrUIDCollision = jobgraph.ErrUIDCollision
+)

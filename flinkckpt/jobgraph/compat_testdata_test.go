@@ -1,4 +1,4 @@
-package flinkckpt_test
+package jobgraph_test
 
 import (
 	"bytes"
@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 )
 
@@ -69,7 +69,7 @@ func compatSavepoint() *metadata.Checkpoint {
 			States: []metadata.OperatorStateInfo{{Name: name, Mode: metadata.ModeSplit, Offsets: []int64{0}}}, Stream: inline(0, 0, 0, 1)}
 	}
 	op := func(uid string, st func(i int32) metadata.SubtaskState) metadata.Operator {
-		o := metadata.Operator{ID: flinkckpt.OperatorID(uid), Parallelism: 2, MaxParallelism: 128}
+		o := metadata.Operator{ID: jobgraph.OperatorID(uid), Parallelism: 2, MaxParallelism: 128}
 		for i := int32(0); i < 2; i++ {
 			o.SubtaskStates = append(o.SubtaskStates, st(i))
 		}

@@ -1,4 +1,4 @@
-package flinkckpt_test
+package jobgraph_test
 
 import (
 	"encoding/json"
@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/internal/fixtures"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 )
 
@@ -27,38 +27,38 @@ func TestCheckCompatEmptyOperatorRule(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		op   metadata.Operator
-		want flinkckpt.Match
+		want jobgraph.Match
 	}{
-		{"NoSubtasks", metadata.Operator{}, flinkckpt.MatchStateless},
-		{"SubtasksWithoutHandles", metadata.Operator{SubtaskStates: []metadata.SubtaskState{{Index: 0}, {Index: 1}}}, flinkckpt.MatchStateless},
-		{"FinishedOperator", metadata.Operator{Finished: true}, flinkckpt.MatchStateless},
-		{"FinishedSubtask", metadata.Operator{SubtaskStates: []metadata.SubtaskState{{Finished: true}}}, flinkckpt.MatchStateless},
-		{"CoordinatorOnly", metadata.Operator{Coordinator: &metadata.StreamHandle{Type: metadata.TypeByteStream, Data: []byte{0}}}, flinkckpt.MatchDropped},
-		{"ManagedOperatorState", metadata.Operator{SubtaskStates: []metadata.SubtaskState{{ManagedOperator: opHandle}}}, flinkckpt.MatchDropped},
-		{"EmptyOperatorStateHandle", metadata.Operator{SubtaskStates: []metadata.SubtaskState{{ManagedOperator: &metadata.OperatorHandle{Type: metadata.TypeOperatorStream}}}}, flinkckpt.MatchDropped},
-		{"RawOperatorState", metadata.Operator{SubtaskStates: []metadata.SubtaskState{{}, {RawOperator: opHandle}}}, flinkckpt.MatchDropped},
-		{"ManagedKeyedState", metadata.Operator{SubtaskStates: []metadata.SubtaskState{{ManagedKeyed: &metadata.KeyedHandle{Type: metadata.TypeKeyGroupsV2}}}}, flinkckpt.MatchDropped},
-		{"RawKeyedState", metadata.Operator{SubtaskStates: []metadata.SubtaskState{{RawKeyed: &metadata.KeyedHandle{Type: metadata.TypeKeyGroups}}}}, flinkckpt.MatchDropped},
-		{"InputChannelState", metadata.Operator{SubtaskStates: []metadata.SubtaskState{{InputChannels: []metadata.ChannelHandle{{Type: metadata.ChannelInput}}}}}, flinkckpt.MatchDropped},
-		{"ResultSubpartitionState", metadata.Operator{SubtaskStates: []metadata.SubtaskState{{ResultSubpartitions: []metadata.ChannelHandle{{Type: metadata.ChannelOutput}}}}}, flinkckpt.MatchDropped},
+		{"NoSubtasks", metadata.Operator{}, jobgraph.MatchStateless},
+		{"SubtasksWithoutHandles", metadata.Operator{SubtaskStates: []metadata.SubtaskState{{Index: 0}, {Index: 1}}}, jobgraph.MatchStateless},
+		{"FinishedOperator", metadata.Operator{Finished: true}, jobgraph.MatchStateless},
+		{"FinishedSubtask", metadata.Operator{SubtaskStates: []metadata.SubtaskState{{Finished: true}}}, jobgraph.MatchStateless},
+		{"CoordinatorOnly", metadata.Operator{Coordinator: &metadata.StreamHandle{Type: metadata.TypeByteStream, Data: []byte{0}}}, jobgraph.MatchDropped},
+		{"ManagedOperatorState", metadata.Operator{SubtaskStates: []metadata.SubtaskState{{ManagedOperator: opHandle}}}, jobgraph.MatchDropped},
+		{"EmptyOperatorStateHandle", metadata.Operator{SubtaskStates: []metadata.SubtaskState{{ManagedOperator: &metadata.OperatorHandle{Type: metadata.TypeOperatorStream}}}}, jobgraph.MatchDropped},
+		{"RawOperatorState", metadata.Operator{SubtaskStates: []metadata.SubtaskState{{}, {RawOperator: opHandle}}}, jobgraph.MatchDropped},
+		{"ManagedKeyedState", metadata.Operator{SubtaskStates: []metadata.SubtaskState{{ManagedKeyed: &metadata.KeyedHandle{Type: metadata.TypeKeyGroupsV2}}}}, jobgraph.MatchDropped},
+		{"RawKeyedState", metadata.Operator{SubtaskStates: []metadata.SubtaskState{{RawKeyed: &metadata.KeyedHandle{Type: metadata.TypeKeyGroups}}}}, jobgraph.MatchDropped},
+		{"InputChannelState", metadata.Operator{SubtaskStates: []metadata.SubtaskState{{InputChannels: []metadata.ChannelHandle{{Type: metadata.ChannelInput}}}}}, jobgraph.MatchDropped},
+		{"ResultSubpartitionState", metadata.Operator{SubtaskStates: []metadata.SubtaskState{{ResultSubpartitions: []metadata.ChannelHandle{{Type: metadata.ChannelOutput}}}}}, jobgraph.MatchDropped},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.op.ID = id(0)
 			cp := &metadata.Checkpoint{CheckpointID: 7, Operators: []metadata.Operator{tc.op}}
-			c := flinkckpt.CheckCompat(cp, &flinkckpt.Job{})
+			c := jobgraph.CheckCompat(cp, &jobgraph.Job{})
 			if got := c.Operators[0].Match; got != tc.want {
 				t.Fatalf("match %s, want %s", got, tc.want)
 			}
-			if dropped := tc.want == flinkckpt.MatchDropped; c.Compatible == dropped || (len(c.Dropped) == 1) != dropped ||
+			if dropped := tc.want == jobgraph.MatchDropped; c.Compatible == dropped || (len(c.Dropped) == 1) != dropped ||
 				c.Restorable(false) == dropped || !c.Restorable(true) {
 				t.Errorf("compatible %v, dropped %v, restorable %v/%v", c.Compatible, c.Dropped, c.Restorable(false), c.Restorable(true))
 			}
 			// The same operator in the new job is restored either way.
-			j := &flinkckpt.Job{}
+			j := &jobgraph.Job{}
 			if err := j.AddOperatorID(id(0)); err != nil {
 				t.Fatal(err)
 			}
-			if c := flinkckpt.CheckCompat(cp, j); c.Operators[0].Match != flinkckpt.MatchRestored || !c.Compatible {
+			if c := jobgraph.CheckCompat(cp, j); c.Operators[0].Match != jobgraph.MatchRestored || !c.Compatible {
 				t.Errorf("in the new job: %+v", c)
 			}
 		})
@@ -87,18 +87,18 @@ func TestCheckCompatKafkaSource(t *testing.T) {
 	for _, dir := range []string{"v4-kafka-source-native-savepoint/savepoint-3c7c0a-07c49f841952", "v5-kafka-source-enum3-savepoint/savepoint-246fa1-85f387ecce0c"} {
 		t.Run(strings.Split(dir, "/")[0], func(t *testing.T) {
 			cp := readFixture(t, dir)
-			c := flinkckpt.CheckCompat(cp, flinkckpt.JobFromUIDs("kafka-source-operator-uid"))
+			c := jobgraph.CheckCompat(cp, jobgraph.JobFromUIDs("kafka-source-operator-uid"))
 			if !c.Compatible || len(c.Dropped) != 0 || len(c.NewWithoutState) != 0 {
 				t.Fatalf("compatible %v dropped %v new %v", c.Compatible, c.Dropped, c.NewWithoutState)
 			}
-			matches := map[string]flinkckpt.Match{}
+			matches := map[string]jobgraph.Match{}
 			for _, o := range c.Operators {
 				matches[o.ID] = o.Match
 				if o.ID == sourceID && o.UID != "kafka-source-operator-uid" {
 					t.Errorf("source uid %q", o.UID)
 				}
 			}
-			if matches[sourceID] != flinkckpt.MatchRestored || matches["7d246211b2be972287522fe7978b38c1"] != flinkckpt.MatchStateless {
+			if matches[sourceID] != jobgraph.MatchRestored || matches["7d246211b2be972287522fe7978b38c1"] != jobgraph.MatchStateless {
 				t.Errorf("matches %v", matches)
 			}
 
@@ -107,8 +107,8 @@ func TestCheckCompatKafkaSource(t *testing.T) {
 			// uid-less operator's the new job has unchanged: unknown
 			// (issue 22 item 3), until the job is said to name all its
 			// operators.
-			other := flinkckpt.JobFromUIDs("kafka-source-uid")
-			c = flinkckpt.CheckCompat(cp, other)
+			other := jobgraph.JobFromUIDs("kafka-source-uid")
+			c = jobgraph.CheckCompat(cp, other)
 			if cp.Version >= 5 {
 				if c.Compatible || !cmp.Equal(c.Dropped, []string{sourceID}) || len(c.Unknown) != 0 || !cmp.Equal(c.NewWithoutState, []string{"kafka-source-uid"}) {
 					t.Errorf("other uid: compatible %v dropped %v unknown %v new %v", c.Compatible, c.Dropped, c.Unknown, c.NewWithoutState)
@@ -119,7 +119,7 @@ func TestCheckCompatKafkaSource(t *testing.T) {
 					t.Errorf("other uid (v4): compatible %v dropped %v unknown %v notes %q", c.Compatible, c.Dropped, c.Unknown, c.Notes)
 				}
 				other.AllUIDs = true
-				c = flinkckpt.CheckCompat(cp, other)
+				c = jobgraph.CheckCompat(cp, other)
 			}
 			if c.Compatible || !cmp.Equal(c.Dropped, []string{sourceID}) || len(c.Unknown) != 0 || !strings.Contains(c.DroppedNames(), sourceID) {
 				t.Errorf("other uid, all uids: dropped %v unknown %v names %q", c.Dropped, c.Unknown, c.DroppedNames())
@@ -134,18 +134,18 @@ func TestCheckCompatKafkaSource(t *testing.T) {
 // "Sink <uid> Global Committer"'s.
 func TestCheckCompatSinkUIDs(t *testing.T) {
 	cp := readFixture(t, "v3-unified-sink/savepoint-7bd90b-3a2cda6957cb")
-	j := &flinkckpt.Job{}
+	j := &jobgraph.Job{}
 	j.AddSinkUID("1c4ec0f9-2d96-46e9-99ea-45e8c3df5202")
-	c := flinkckpt.CheckCompat(cp, j)
-	byUID := map[string]flinkckpt.CompatOperator{}
+	c := jobgraph.CheckCompat(cp, j)
+	byUID := map[string]jobgraph.CompatOperator{}
 	for _, o := range c.Operators {
 		byUID[o.UID] = o
 	}
 	writer, global := byUID["1c4ec0f9-2d96-46e9-99ea-45e8c3df5202"], byUID["Sink 1c4ec0f9-2d96-46e9-99ea-45e8c3df5202 Global Committer"]
-	if writer.Match != flinkckpt.MatchRestored || writer.Maybe || !writer.HasState {
+	if writer.Match != jobgraph.MatchRestored || writer.Maybe || !writer.HasState {
 		t.Errorf("writer %+v", writer)
 	}
-	if global.Match != flinkckpt.MatchRestored || !global.Maybe || !global.HasState {
+	if global.Match != jobgraph.MatchRestored || !global.Maybe || !global.HasState {
 		t.Errorf("global committer %+v", global)
 	}
 	// The source had no uid (issue 22 item 3): a job given by its sink's
@@ -161,7 +161,7 @@ func TestCheckCompatSinkUIDs(t *testing.T) {
 	if err := j.AddOperatorID("cbc357ccb763df2852fee8c4fc7d55f2"); err != nil {
 		t.Fatal(err)
 	}
-	if c := flinkckpt.CheckCompat(cp, j); len(c.Unknown) != 0 || len(c.Dropped) != 0 || !c.Compatible {
+	if c := jobgraph.CheckCompat(cp, j); len(c.Unknown) != 0 || len(c.Dropped) != 0 || !c.Compatible {
 		t.Errorf("with the source's id: unknown %v dropped %v compatible %v", c.Unknown, c.Dropped, c.Compatible)
 	}
 }
@@ -171,15 +171,15 @@ func TestCheckCompatParallelism(t *testing.T) {
 		SubtaskStates: []metadata.SubtaskState{{ManagedKeyed: &metadata.KeyedHandle{Type: metadata.TypeKeyGroupsV2}}}}
 	stateless := metadata.Operator{ID: id(1), Parallelism: 2, MaxParallelism: 128, SubtaskStates: []metadata.SubtaskState{{}}}
 	cp := &metadata.Checkpoint{Operators: []metadata.Operator{keyed, stateless}}
-	codes := func(c *flinkckpt.Compat) []string {
+	codes := func(c *jobgraph.Compat) []string {
 		var out []string
 		for _, p := range c.Problems {
-			out = append(out, p.Operator[31:]+" "+p.Code)
+			out = append(out, p.Operator[31:]+" "+string(p.Code))
 		}
 		return out
 	}
-	job := func(par, maxPar int, ops ...flinkckpt.JobOperator) *flinkckpt.Job {
-		j := &flinkckpt.Job{Parallelism: par, MaxParallelism: maxPar}
+	job := func(par, maxPar int, ops ...jobgraph.JobOperator) *jobgraph.Job {
+		j := &jobgraph.Job{Parallelism: par, MaxParallelism: maxPar}
 		for _, o := range ops {
 			if err := j.Add(o); err != nil {
 				t.Fatal(err)
@@ -189,23 +189,23 @@ func TestCheckCompatParallelism(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name       string
-		job        *flinkckpt.Job
+		job        *jobgraph.Job
 		want       []string
 		compatible bool
 	}{
-		{"Unknown", job(0, 0, flinkckpt.JobOperator{ID: id(0)}, flinkckpt.JobOperator{ID: id(1)}), nil, true},
-		{"Same", job(4, 128, flinkckpt.JobOperator{ID: id(0)}, flinkckpt.JobOperator{ID: id(1)}), nil, true},
-		{"MaxParallelismChanged", job(4, 256, flinkckpt.JobOperator{ID: id(0)}, flinkckpt.JobOperator{ID: id(1)}),
+		{"Unknown", job(0, 0, jobgraph.JobOperator{ID: id(0)}, jobgraph.JobOperator{ID: id(1)}), nil, true},
+		{"Same", job(4, 128, jobgraph.JobOperator{ID: id(0)}, jobgraph.JobOperator{ID: id(1)}), nil, true},
+		{"MaxParallelismChanged", job(4, 256, jobgraph.JobOperator{ID: id(0)}, jobgraph.JobOperator{ID: id(1)}),
 			[]string{"a max-parallelism-changed", "b max-parallelism-changed"}, false},
-		{"PerOperator", job(0, 0, flinkckpt.JobOperator{ID: id(0), MaxParallelism: 64}, flinkckpt.JobOperator{ID: id(1)}),
+		{"PerOperator", job(0, 0, jobgraph.JobOperator{ID: id(0), MaxParallelism: 64}, jobgraph.JobOperator{ID: id(1)}),
 			[]string{"a max-parallelism-changed"}, false},
-		{"ParallelismAboveOldMax", job(200, 0, flinkckpt.JobOperator{ID: id(0)}, flinkckpt.JobOperator{ID: id(1)}),
+		{"ParallelismAboveOldMax", job(200, 0, jobgraph.JobOperator{ID: id(0)}, jobgraph.JobOperator{ID: id(1)}),
 			// b has a subtask entry without a state handle: Flink checks it
 			// too (issue 22 item 2).
 			[]string{"a parallelism-above-max-parallelism", "b parallelism-above-max-parallelism"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := flinkckpt.CheckCompat(cp, tc.job)
+			c := jobgraph.CheckCompat(cp, tc.job)
 			if diff := cmp.Diff(tc.want, codes(c)); diff != "" || c.Compatible != tc.compatible || c.Restorable(true) != tc.compatible {
 				t.Errorf("problems (-want +got):\n%s compatible %v", diff, c.Compatible)
 			}
@@ -219,13 +219,13 @@ func TestCheckCompatParallelism(t *testing.T) {
 
 func TestCheckCompatJSON(t *testing.T) {
 	cp := &metadata.Checkpoint{CheckpointID: 9, Operators: []metadata.Operator{
-		{ID: flinkckpt.OperatorID("a"), SubtaskStates: []metadata.SubtaskState{{ManagedOperator: opHandle}}},
+		{ID: jobgraph.OperatorID("a"), SubtaskStates: []metadata.SubtaskState{{ManagedOperator: opHandle}}},
 		{ID: id(1), Name: "Map", UID: "", SubtaskStates: []metadata.SubtaskState{{}}},
 		{ID: id(2), SubtaskStates: []metadata.SubtaskState{{ManagedOperator: opHandle}}},
 	}}
-	j := flinkckpt.JobFromUIDs("a", "b")
+	j := jobgraph.JobFromUIDs("a", "b")
 	j.AllUIDs = true
-	c := flinkckpt.CheckCompat(cp, j)
+	c := jobgraph.CheckCompat(cp, j)
 	c.Snapshot = "s3a://b/sp/savepoint-1"
 	c.Notes = nil
 	got, err := json.Marshal(c)
@@ -234,7 +234,7 @@ func TestCheckCompatJSON(t *testing.T) {
 	}
 	facts := `"keyed_state":false,"coordinator_state":false,"parallelism":0,"max_parallelism":0,"finished":false,"channel_state":false,"subtask_entries":1}`
 	want := `{"snapshot":"s3a://b/sp/savepoint-1","checkpoint_id":9,"compatible":false,"operators":[` +
-		`{"id":"` + flinkckpt.OperatorID("a") + `","uid":"a","has_state":true,"match":"restored","maybe":false,` + facts + `,` +
+		`{"id":"` + jobgraph.OperatorID("a") + `","uid":"a","has_state":true,"match":"restored","maybe":false,` + facts + `,` +
 		`{"id":"` + id(1) + `","name":"Map","has_state":false,"match":"stateless","maybe":false,` + facts + `,` +
 		`{"id":"` + id(2) + `","has_state":true,"match":"dropped","maybe":false,` + facts + `],` +
 		`"dropped":["` + id(2) + `"],"new_without_state":["b"],"unknown":[],"problems":[],"notes":[]}`
@@ -243,29 +243,81 @@ func TestCheckCompatJSON(t *testing.T) {
 	}
 	// Without AllUIDs the operator may be a uid-less one of the new job.
 	j.AllUIDs = false
-	c = flinkckpt.CheckCompat(cp, j)
+	c = jobgraph.CheckCompat(cp, j)
 	c.Notes = nil
 	got, _ = json.Marshal(c)
 	if !strings.Contains(string(got), `{"id":"`+id(2)+`","has_state":true,"match":"unknown","maybe":false,`+facts+`],"dropped":[],"new_without_state":["b"],"unknown":["`+id(2)+`"]`) {
 		t.Errorf("unknown JSON %s", got)
 	}
-	empty, _ := json.Marshal(flinkckpt.CheckCompat(&metadata.Checkpoint{}, nil))
+	empty, _ := json.Marshal(jobgraph.CheckCompat(&metadata.Checkpoint{}, nil))
 	if !strings.Contains(string(empty), `"operators":[],"dropped":[],"new_without_state":[],"unknown":[],"problems":[]`) {
 		t.Errorf("empty lists must be [] not null: %s", empty)
 	}
-	byHand, _ := json.Marshal(flinkckpt.Compat{Snapshot: "x"})
+	byHand, _ := json.Marshal(jobgraph.Compat{Snapshot: "x"})
 	if want := `{"snapshot":"x","checkpoint_id":0,"compatible":false,"operators":[],"dropped":[],"new_without_state":[],"unknown":[],"problems":[],"notes":[]}`; string(byHand) != want {
 		t.Errorf("by hand: %s\nwant %s", byHand, want)
 	}
 	// Every field a maybe-restore and a problem carry is in it (issue 22
 	// item 6).
-	mj := &flinkckpt.Job{Parallelism: 300}
+	mj := &jobgraph.Job{Parallelism: 300}
 	mj.AddSinkUID("a")
-	mc, _ := json.Marshal(flinkckpt.CheckCompat(&metadata.Checkpoint{Operators: []metadata.Operator{
-		{ID: flinkckpt.OperatorID("Sink Committer: a"), MaxParallelism: 128, SubtaskStates: []metadata.SubtaskState{{ManagedOperator: opHandle}}}}}, mj))
+	mc, _ := json.Marshal(jobgraph.CheckCompat(&metadata.Checkpoint{Operators: []metadata.Operator{
+		{ID: jobgraph.OperatorID("Sink Committer: a"), MaxParallelism: 128, SubtaskStates: []metadata.SubtaskState{{ManagedOperator: opHandle}}}}}, mj))
 	for _, want := range []string{`"match":"restored","maybe":true`, `"code":"parallelism-above-max-parallelism","fatal":true`, `"notes":["restored only if the new job creates`} {
 		if !strings.Contains(string(mc), want) {
 			t.Errorf("maybe JSON lacks %s: %s", want, mc)
 		}
+	}
+}
+
+// TestSetUIDHashPrecedence (issue 22 item 8): Flink maps an operator with
+// a uid and a uid hash to the snapshot's state under the hash when there
+// is any, and otherwise to the state under its uid's id
+// (StateAssignmentOperation). A _metadata v5 operator recorded with a uid
+// but another id had a uid hash: a job named by that uid restores it only
+// if it keeps the hash, which resumekit cannot see — unknown, with a note.
+func TestSetUIDHashPrecedence(t *testing.T) {
+	hash := jobgraph.OperatorID("the old generated id")
+	byUID := jobgraph.OperatorID("count")
+	state := []metadata.SubtaskState{{ManagedOperator: opHandle}}
+	both := &metadata.Checkpoint{Operators: []metadata.Operator{{ID: hash, SubtaskStates: state}, {ID: byUID, SubtaskStates: state}}}
+	j := &jobgraph.Job{AllUIDs: true}
+	if err := j.AddUIDWithHash("count", strings.ToUpper(hash)); err != nil {
+		t.Fatal(err)
+	}
+	c := jobgraph.CheckCompat(both, j)
+	if c.Operators[0].Match != jobgraph.MatchRestored || c.Operators[1].Match != jobgraph.MatchDropped || len(c.NewWithoutState) != 0 {
+		t.Errorf("hash and uid state: %+v new %v", c.Operators, c.NewWithoutState)
+	}
+	onlyUID := &metadata.Checkpoint{Operators: []metadata.Operator{{ID: byUID, SubtaskStates: state}}}
+	if c := jobgraph.CheckCompat(onlyUID, j); c.Operators[0].Match != jobgraph.MatchRestored || !c.Compatible {
+		t.Errorf("uid state only: %+v", c.Operators)
+	}
+	if err := j.AddUIDWithHash("x", "12"); err == nil {
+		t.Error("a bad hash was accepted")
+	}
+
+	v5 := &metadata.Checkpoint{Version: 5, Operators: []metadata.Operator{{ID: hash, UID: "count", Name: "count", SubtaskStates: state}}}
+	for _, all := range []bool{false, true} {
+		j := jobgraph.JobFromUIDs("count")
+		j.AllUIDs = all
+		c := jobgraph.CheckCompat(v5, j)
+		if !cmp.Equal(c.Unknown, []string{hash}) || len(c.Dropped) != 0 ||
+			!slices.ContainsFunc(c.Notes, func(n string) bool {
+				return strings.Contains(n, "setUidHash") && strings.Contains(n, hash+" (uid count)")
+			}) {
+			t.Errorf("v5 hashed, all uids %v: unknown %v dropped %v notes %q", all, c.Unknown, c.Dropped, c.Notes)
+		}
+	}
+	jh := &jobgraph.Job{}
+	if err := jh.AddUIDWithHash("count", hash); err != nil {
+		t.Fatal(err)
+	}
+	if c := jobgraph.CheckCompat(v5, jh); !c.Compatible {
+		t.Errorf("v5 hashed, hash kept: %+v", c)
+	}
+	// Another uid entirely: dropped (the uid is recorded).
+	if c := jobgraph.CheckCompat(v5, jobgraph.JobFromUIDs("other")); !cmp.Equal(c.Dropped, []string{hash}) {
+		t.Errorf("v5 hashed, other uid: dropped %v unknown %v", c.Dropped, c.Unknown)
 	}
 }

@@ -1,11 +1,11 @@
-package flinkckpt_test
+package jobgraph_test
 
 import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 )
 
 func TestOperatorIDFromUID(t *testing.T) {
@@ -13,22 +13,22 @@ func TestOperatorIDFromUID(t *testing.T) {
 		"kafka-source-operator-uid": "cb16aa5adb311e8ac72482def19accbe",
 		"1_source":                  "d3f21cabc6fe0fdf76c8be915bdb22a2",
 	} {
-		if got := flinkckpt.OperatorID(uid); got != want {
+		if got := jobgraph.OperatorID(uid); got != want {
 			t.Errorf("OperatorID(%q) = %s, want %s", uid, got, want)
 		}
 	}
 }
 
 func TestJobAdd(t *testing.T) {
-	j := flinkckpt.JobFromUIDs("kafka-source-operator-uid")
+	j := jobgraph.JobFromUIDs("kafka-source-operator-uid")
 	if err := j.AddUIDHash("CB16AA5ADB311E8AC72482DEF19ACCBE"); err != nil {
 		t.Fatal(err)
 	}
-	if err := j.Add(flinkckpt.JobOperator{ID: "d3f21cabc6fe0fdf76c8be915bdb22a2", Name: "source", Maybe: true}); err != nil {
+	if err := j.Add(jobgraph.JobOperator{ID: "d3f21cabc6fe0fdf76c8be915bdb22a2", Name: "source", Maybe: true}); err != nil {
 		t.Fatal(err)
 	}
 	j.AddUID("1_source")
-	want := []flinkckpt.JobOperator{
+	want := []jobgraph.JobOperator{
 		{ID: "cb16aa5adb311e8ac72482def19accbe", UID: "kafka-source-operator-uid"},
 		{ID: "d3f21cabc6fe0fdf76c8be915bdb22a2", UID: "1_source", Name: "source"},
 	}
@@ -38,7 +38,7 @@ func TestJobAdd(t *testing.T) {
 	if !j.Has("cb16aa5adb311e8ac72482def19accbe") || j.Has("00000000000000000000000000000000") {
 		t.Error("Has")
 	}
-	var none *flinkckpt.Job
+	var none *jobgraph.Job
 	if none.Has("cb16aa5adb311e8ac72482def19accbe") {
 		t.Error("nil job has an operator")
 	}
@@ -52,8 +52,8 @@ func TestJobAdd(t *testing.T) {
 // TestJobAddAfterDirectEdits: Operators may be edited directly; Add still
 // keeps each id once.
 func TestJobAddAfterDirectEdits(t *testing.T) {
-	j := flinkckpt.JobFromUIDs("a", "b")
-	j.Operators = append(j.Operators, flinkckpt.JobOperator{ID: flinkckpt.OperatorID("c")})
+	j := jobgraph.JobFromUIDs("a", "b")
+	j.Operators = append(j.Operators, jobgraph.JobOperator{ID: jobgraph.OperatorID("c")})
 	j.AddUID("c")
 	j.Operators[0], j.Operators[1] = j.Operators[1], j.Operators[0]
 	j.AddUID("a")

@@ -1,4 +1,4 @@
-package flinkckpt_test
+package jobgraph_test
 
 import (
 	"errors"
@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/internal/fixtures"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 )
 
@@ -46,8 +46,8 @@ func FuzzReadPlan(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p, err := flinkckpt.ParsePlan(data, &flinkckpt.PlanOptions{MaxSize: 1 << 20})
-		partial := errors.Is(err, flinkckpt.ErrUnknownNodeType) || errors.Is(err, flinkckpt.ErrUIDCollision)
+		p, err := jobgraph.ParsePlan(data, &jobgraph.PlanOptions{MaxSize: 1 << 20})
+		partial := errors.Is(err, jobgraph.ErrUnknownNodeType) || errors.Is(err, jobgraph.ErrUIDCollision)
 		switch {
 		case err == nil && p == nil:
 			t.Fatal("no plan and no error")
@@ -55,7 +55,7 @@ func FuzzReadPlan(f *testing.F) {
 			t.Fatalf("a plan with error %v", err)
 		case err != nil && partial && p == nil:
 			t.Fatalf("no plan with error %v", err)
-		case err != nil && !partial && !errors.Is(err, flinkckpt.ErrMalformedPlan) && !errors.Is(err, flinkckpt.ErrPlanTooLarge):
+		case err != nil && !partial && !errors.Is(err, jobgraph.ErrMalformedPlan) && !errors.Is(err, jobgraph.ErrPlanTooLarge):
 			t.Fatalf("error of no kind: %v", err)
 		}
 		if p == nil {
@@ -63,18 +63,18 @@ func FuzzReadPlan(f *testing.F) {
 		}
 		for _, n := range p.Nodes {
 			for _, op := range n.Operators {
-				if (op.UID == "") != (op.ID == "") || (op.UID != "" && op.ID != flinkckpt.OperatorID(op.UID)) {
+				if (op.UID == "") != (op.ID == "") || (op.UID != "" && op.ID != jobgraph.OperatorID(op.UID)) {
 					t.Fatalf("node %d %s: uid %q id %q", n.ID, op.Transformation, op.UID, op.ID)
 				}
 			}
 		}
-		j := &flinkckpt.Job{}
+		j := &jobgraph.Job{}
 		j.AddPlan(p)
 		cp := &metadata.Checkpoint{}
 		for _, o := range j.Operators {
 			cp.Operators = append(cp.Operators, metadata.Operator{ID: o.ID})
 		}
-		c := flinkckpt.CheckCompat(cp, j)
+		c := jobgraph.CheckCompat(cp, j)
 		if !c.Compatible || len(c.NewWithoutState) != 0 {
 			t.Fatalf("a job does not restore its own snapshot: %+v", c)
 		}

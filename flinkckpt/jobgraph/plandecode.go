@@ -1,4 +1,4 @@
-package flinkckpt
+package jobgraph
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/resumekit/resumekit/internal/version"
 	"github.com/resumekit/resumekit/resume/redact"
 )
 
@@ -168,7 +169,19 @@ func (p *planJSON) inputs(id int64) []int64 {
 }
 
 // legacyUIDFormat is Flink 1.15's fixed <id>_<type>_<version>_<transformation>.
-func (v flinkVersion) legacyUIDFormat() bool { return v.major == 1 && v.minor == 15 }
+func (v flinkVersion) legacyUIDFormat() bool { return v.Major == 1 && v.Minor == 15 }
+
+// flinkVersion is the Flink version a compiled plan runs on
+// (PlanOptions.FlinkVersion, else the plan's flinkVersion), for its uid
+// rules. The zero value means unknown.
+type flinkVersion struct{ version.Version }
+
+// parseFlinkVersion reads a Flink version (version.ParseFlink). Its error
+// names the input but not the field; callers say which.
+func parseFlinkVersion(s string) (flinkVersion, error) {
+	v, err := version.ParseFlink(s)
+	return flinkVersion{v}, err
+}
 
 // Table configuration keys the uid rules read.
 const (

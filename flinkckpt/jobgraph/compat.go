@@ -1,4 +1,4 @@
-package flinkckpt
+package jobgraph
 
 import (
 	"encoding/json"
@@ -83,18 +83,22 @@ type CompatOperator struct {
 type CompatProblem struct {
 	// Operator is the operator id.
 	Operator string `json:"operator"`
-	// Code is "max-parallelism-changed" or
-	// "parallelism-above-max-parallelism".
-	Code string `json:"code"`
+	// Code is ProblemMaxParallelismChanged or
+	// ProblemParallelismAboveMaxPar.
+	Code ProblemCode `json:"code"`
 	// Fatal problems fail the restore.
 	Fatal bool   `json:"fatal"`
 	Text  string `json:"text"`
 }
 
+// ProblemCode is the code of a CompatProblem: one of the Problem*
+// constants, a closed set. Its JSON is the string.
+type ProblemCode string
+
 // Problem codes of CompatProblem.
 const (
-	ProblemMaxParallelismChanged  = "max-parallelism-changed"
-	ProblemParallelismAboveMaxPar = "parallelism-above-max-parallelism"
+	ProblemMaxParallelismChanged  ProblemCode = "max-parallelism-changed"
+	ProblemParallelismAboveMaxPar ProblemCode = "parallelism-above-max-parallelism"
 )
 
 // Compat is the result of [CheckCompat]: every operator of the snapshot
@@ -199,7 +203,7 @@ func (c *Compat) UnknownNames() string { return operatorNames(c.UnknownOperators
 func operatorNames(ops []CompatOperator) string {
 	var names []string
 	for _, o := range ops {
-		names = append(names, describeOperator(o))
+		names = append(names, o.Describe())
 	}
 	return strings.Join(names, ", ")
 }
@@ -313,7 +317,7 @@ func CheckCompat(cp *metadata.Checkpoint, job *Job) *Compat {
 				co.Name = jo.Name
 			}
 			if jo.Maybe && co.HasState {
-				maybe = append(maybe, describeOperator(co))
+				maybe = append(maybe, co.Describe())
 			}
 			parallelismKnown = parallelismKnown || jo.Parallelism > 0 || jo.MaxParallelism > 0
 			c.Problems = append(c.Problems, parallelismProblems(co, jo, job)...)
@@ -366,7 +370,9 @@ func CheckCompat(cp *metadata.Checkpoint, job *Job) *Compat {
 	return c
 }
 
-func describeOperator(o CompatOperator) string {
+// Describe names the operator for a message: its id, with its uid or else
+// its name when known ("<id> (uid <uid>)", "<id> (<name>)").
+func (o CompatOperator) Describe() string {
 	switch {
 	case o.UID != "":
 		return fmt.Sprintf("%s (uid %s)", o.ID, o.UID)
@@ -391,7 +397,7 @@ func parallelismProblems(co CompatOperator, jo JobOperator, job *Job) []CompatPr
 	// the snapshot's (when it is derived, Flink adopts the snapshot's).
 	if maxPar > 0 && co.MaxParallelism > 0 && maxPar != co.MaxParallelism {
 		text := fmt.Sprintf("operator %s: max parallelism %d in the snapshot, %d configured in the new job: the restore fails (\"Max parallelism mismatch\"); leave it unset and Flink adopts %d",
-			describeOperator(co), co.MaxParallelism, maxPar, co.MaxParallelism)
+			co.Describe(), co.MaxParallelism, maxPar, co.MaxParallelism)
 		if co.KeyedState {
 			text += "; its keyed state is split into that many key groups"
 		}
@@ -406,10 +412,10 @@ func parallelismProblems(co CompatOperator, jo JobOperator, job *Job) []CompatPr
 	if par > 0 && co.MaxParallelism > 0 && par > co.MaxParallelism {
 		p := CompatProblem{Operator: co.ID, Code: ProblemParallelismAboveMaxPar, Fatal: co.SubtaskEntries > 0,
 			Text: fmt.Sprintf("operator %s: parallelism %d in the new job is above the snapshot's max parallelism %d: the restore fails (\"The maximum parallelism … of the restored state is lower than the configured parallelism\")",
-				describeOperator(co), par, co.MaxParallelism)}
+				co.Describe(), par, co.MaxParallelism)}
 		if !p.Fatal {
 			p.Text = fmt.Sprintf("operator %s: parallelism %d in the new job is above the snapshot's max parallelism %d; the snapshot has no subtask entry for it, so Flink checks it (and fails the restore: \"The maximum parallelism … of the restored state is lower than the configured parallelism\") only if an operator chained with it in the new job has one, which resumekit cannot know",
-				describeOperator(co), par, co.MaxParallelism)
+				co.Describe(), par, co.MaxParallelism)
 		}
 		out = append(out, p)
 	}

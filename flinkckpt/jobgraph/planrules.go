@@ -1,4 +1,4 @@
-package flinkckpt
+package jobgraph
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package flinkckpt_test
+package jobgraph_test
 
 import (
 	"bytes"
@@ -11,8 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/internal/fixtures"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 )
 
@@ -36,9 +36,9 @@ func planPair(t *testing.T, name string) ([]byte, *metadata.Checkpoint) {
 	return plan, cp
 }
 
-func jobFromPlan(t *testing.T, plan []byte, opts *flinkckpt.PlanOptions) *flinkckpt.Job {
+func jobFromPlan(t *testing.T, plan []byte, opts *jobgraph.PlanOptions) *jobgraph.Job {
 	t.Helper()
-	j, err := flinkckpt.JobFromPlan(bytes.NewReader(plan), opts)
+	j, err := jobgraph.JobFromPlan(bytes.NewReader(plan), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func jobFromPlan(t *testing.T, plan []byte, opts *flinkckpt.PlanOptions) *flinkc
 func statefulIDs(cp *metadata.Checkpoint, keep func(metadata.Operator) bool) []string {
 	var out []string
 	for _, op := range cp.Operators {
-		if flinkckpt.HasState(&op) && (keep == nil || keep(op)) {
+		if jobgraph.HasState(&op) && (keep == nil || keep(op)) {
 			out = append(out, op.ID)
 		}
 	}
@@ -74,13 +74,13 @@ func TestPlanFixturesRestoreCompletely(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			plan, cp := planPair(t, name)
 			job := jobFromPlan(t, plan, nil)
-			c := flinkckpt.CheckCompat(cp, job)
+			c := jobgraph.CheckCompat(cp, job)
 			if !c.Compatible || len(c.Dropped) != 0 || len(c.NewWithoutState) != 0 {
 				t.Fatalf("compatible=%v dropped=%v new without state=%v", c.Compatible, c.Dropped, c.NewWithoutState)
 			}
 			stateful := 0
 			for _, o := range c.Operators {
-				if o.Match != flinkckpt.MatchRestored || o.Maybe || o.UID == "" {
+				if o.Match != jobgraph.MatchRestored || o.Maybe || o.UID == "" {
 					t.Errorf("operator %s: match %s maybe %v uid %q", o.ID, o.Match, o.Maybe, o.UID)
 				}
 				if o.HasState {
@@ -151,14 +151,14 @@ func TestPlanPerturbedReportsDroppedState(t *testing.T) {
 						}
 					}
 				})
-				c := flinkckpt.CheckCompat(cp, jobFromPlan(t, shifted, nil))
+				c := jobgraph.CheckCompat(cp, jobFromPlan(t, shifted, nil))
 				if c.Compatible || !cmp.Equal(sorted(c.Dropped), all) {
 					t.Errorf("compatible=%v dropped=%v, want %v", c.Compatible, c.Dropped, all)
 				}
 			})
 
 			t.Run("DifferentUIDFormat", func(t *testing.T) {
-				c := flinkckpt.CheckCompat(cp, jobFromPlan(t, plan, &flinkckpt.PlanOptions{Config: map[string]string{"table.exec.uid.format": "<type>_<id>_<transformation>"}}))
+				c := jobgraph.CheckCompat(cp, jobFromPlan(t, plan, &jobgraph.PlanOptions{Config: map[string]string{"table.exec.uid.format": "<type>_<id>_<transformation>"}}))
 				if !cmp.Equal(sorted(c.Dropped), all) {
 					t.Errorf("dropped=%v, want %v", c.Dropped, all)
 				}
@@ -199,7 +199,7 @@ func TestPlanPerturbedReportsDroppedState(t *testing.T) {
 				// Exactly the removed node's operators with state: taken
 				// from the unedited plan, not from the job under test.
 				victimIDs := map[string]bool{}
-				orig, err := flinkckpt.ParsePlan(plan, nil)
+				orig, err := jobgraph.ParsePlan(plan, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -214,13 +214,13 @@ func TestPlanPerturbedReportsDroppedState(t *testing.T) {
 				if len(want) == 0 {
 					t.Fatal("the removed node held no state: the test proves nothing")
 				}
-				c := flinkckpt.CheckCompat(cp, job)
+				c := jobgraph.CheckCompat(cp, job)
 				if !cmp.Equal(sorted(c.Dropped), want) {
 					t.Errorf("dropped=%v, want %v", c.Dropped, want)
 				}
 				for _, id := range c.Dropped {
-					o := c.Operators[slices.IndexFunc(c.Operators, func(o flinkckpt.CompatOperator) bool { return o.ID == id })]
-					if !o.HasState || o.Match != flinkckpt.MatchDropped {
+					o := c.Operators[slices.IndexFunc(c.Operators, func(o jobgraph.CompatOperator) bool { return o.ID == id })]
+					if !o.HasState || o.Match != jobgraph.MatchDropped {
 						t.Errorf("dropped %s: %+v", id, o)
 					}
 				}
@@ -243,11 +243,11 @@ func TestPlanPerturbedReportsDroppedState(t *testing.T) {
 						}
 					}
 				})
-				p, err := flinkckpt.ParsePlan(edited, nil)
+				p, err := jobgraph.ParsePlan(edited, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
-				job := &flinkckpt.Job{}
+				job := &jobgraph.Job{}
 				job.AddPlan(p)
 				var want []string
 				for _, n := range p.Nodes {
@@ -255,13 +255,13 @@ func TestPlanPerturbedReportsDroppedState(t *testing.T) {
 						continue
 					}
 					for _, op := range n.Operators {
-						old := flinkckpt.OperatorID(op.UID[len("renamed_"):])
+						old := jobgraph.OperatorID(op.UID[len("renamed_"):])
 						if slices.Contains(statefulIDs(cp, nil), old) {
 							want = append(want, old)
 						}
 					}
 				}
-				c := flinkckpt.CheckCompat(cp, job)
+				c := jobgraph.CheckCompat(cp, job)
 				if len(want) == 0 || !cmp.Equal(sorted(c.Dropped), sorted(want)) {
 					t.Errorf("dropped=%v, want %v", c.Dropped, want)
 				}
@@ -274,7 +274,7 @@ func TestPlanPerturbedReportsDroppedState(t *testing.T) {
 // savepoint, preferring an inner node to a source or sink.
 func removableNode(t *testing.T, plan []byte, cp *metadata.Checkpoint) int64 {
 	t.Helper()
-	p, err := flinkckpt.ParsePlan(plan, nil)
+	p, err := jobgraph.ParsePlan(plan, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

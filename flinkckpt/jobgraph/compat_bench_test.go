@@ -1,4 +1,4 @@
-package flinkckpt_test
+package jobgraph_test
 
 import (
 	"bytes"
@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 )
 
@@ -33,7 +33,7 @@ func plan1000(b *testing.B) ([]byte, *metadata.Checkpoint) {
 		case "table-source-scan":
 			t = "source"
 		}
-		op := metadata.Operator{ID: flinkckpt.OperatorID(fmt.Sprintf("%d_%s", n.id, t)), Parallelism: 4, MaxParallelism: 128}
+		op := metadata.Operator{ID: jobgraph.OperatorID(fmt.Sprintf("%d_%s", n.id, t)), Parallelism: 4, MaxParallelism: 128}
 		for s := 0; s < 4; s++ {
 			st := metadata.SubtaskState{Index: int32(s)}
 			switch t {
@@ -55,23 +55,23 @@ func plan1000(b *testing.B) ([]byte, *metadata.Checkpoint) {
 // dropped).
 func BenchmarkCheckCompat1000Operators(b *testing.B) {
 	plan, cp := plan1000(b)
-	same, err := flinkckpt.JobFromPlan(bytes.NewReader(plan), nil)
+	same, err := jobgraph.JobFromPlan(bytes.NewReader(plan), nil)
 	if err != nil {
 		b.Fatal(err)
 	}
-	other, err := flinkckpt.JobFromPlan(bytes.NewReader(plan), &flinkckpt.PlanOptions{Config: map[string]string{"table.exec.uid.format": "v2_<id>_<transformation>"}})
+	other, err := jobgraph.JobFromPlan(bytes.NewReader(plan), &jobgraph.PlanOptions{Config: map[string]string{"table.exec.uid.format": "v2_<id>_<transformation>"}})
 	if err != nil {
 		b.Fatal(err)
 	}
 	for _, tc := range []struct {
 		name    string
-		job     *flinkckpt.Job
+		job     *jobgraph.Job
 		dropped int
 	}{{"restored", same, 0}, {"dropped", other, 501}} {
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				c := flinkckpt.CheckCompat(cp, tc.job)
+				c := jobgraph.CheckCompat(cp, tc.job)
 				if len(c.Dropped) != tc.dropped {
 					b.Fatalf("dropped %d, want %d", len(c.Dropped), tc.dropped)
 				}
@@ -87,7 +87,7 @@ func BenchmarkJobFromPlan1000Nodes(b *testing.B) {
 	b.SetBytes(int64(len(plan)))
 	b.ReportAllocs()
 	for b.Loop() {
-		j, err := flinkckpt.JobFromPlan(bytes.NewReader(plan), nil)
+		j, err := jobgraph.JobFromPlan(bytes.NewReader(plan), nil)
 		if err != nil || len(j.Operators) != 1002 {
 			b.Fatalf("%v, %d operators", err, len(j.Operators))
 		}

@@ -1,4 +1,4 @@
-package flinkckpt_test
+package jobgraph_test
 
 import (
 	"strconv"
@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 )
 
 const (
@@ -37,7 +37,7 @@ func TestPlanConditionalTransformations(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		plan string
-		opts *flinkckpt.PlanOptions
+		opts *jobgraph.PlanOptions
 		want []string
 	}{
 		{"SinkPlain", sinkPlan(rowA, sinkFields(col("a", "INT"), `"INSERT"`)), nil,
@@ -55,10 +55,10 @@ func TestPlanConditionalTransformations(t *testing.T) {
 		{"SinkCharTrimPad", sinkPlan(rowA, `"configuration": {"table.exec.sink.type-length-enforcer": "TRIM_PAD"}, `+sinkFields(col("a", "CHAR(5)"), `"INSERT"`)), nil,
 			withCommitters("1_source", "2_constraint-validator", "2_sink")},
 		{"SinkVarcharTrimPad", sinkPlan(rowA, sinkFields(col("a", "VARCHAR(10)"), `"INSERT"`)),
-			&flinkckpt.PlanOptions{Config: map[string]string{"table.exec.sink.type-length-enforcer": "trim_pad"}},
+			&jobgraph.PlanOptions{Config: map[string]string{"table.exec.sink.type-length-enforcer": "trim_pad"}},
 			withCommitters("1_source", "2_constraint-validator", "2_sink")},
 		{"SinkStringTrimPad", sinkPlan(rowA, sinkFields(col("a", "VARCHAR(2147483647)")+", "+col("b", "STRING"), `"INSERT"`)),
-			&flinkckpt.PlanOptions{Config: map[string]string{"table.exec.sink.type-length-enforcer": "TRIM_PAD"}},
+			&jobgraph.PlanOptions{Config: map[string]string{"table.exec.sink.type-length-enforcer": "TRIM_PAD"}},
 			withCommitters("1_source", "2_sink")},
 		{"SinkSchemaNotInPlan", sinkPlan(rowA, `"dynamicTableSink": {"table": {"identifier": "t"}}, "inputChangelogMode": ["INSERT"]`), nil,
 			withCommitters("1_source", "2_constraint-validator?", "2_sink")},
@@ -100,7 +100,7 @@ func TestPlanConditionalTransformations(t *testing.T) {
 		{"IntervalJoinNegativeLeft", intervalJoinPlan("LEFT", 10000, 5000), nil,
 			[]string{"1_source", "2_source", "<pad-left of node 3>", "<filter-right of node 3>"}},
 		{"IntervalJoinNegativeFullLegacyFlag", intervalJoinPlan("FULL", 10000, 5000),
-			&flinkckpt.PlanOptions{Config: map[string]string{"table.exec.legacy-transformation-uids": "true"}},
+			&jobgraph.PlanOptions{Config: map[string]string{"table.exec.legacy-transformation-uids": "true"}},
 			[]string{"<source of node 1>", "<source of node 2>", "3_pad-left", "3_pad-right"}},
 		{"IntervalJoinUnreadable", testPlan("1.19", []testNode{{1, "stream-exec-table-source-scan_1", rowA}, {3, "stream-exec-interval-join_1", ""}}), nil,
 			[]string{"1_source", "3_interval-join?", "<filter-left of node 3>?", "<filter-right of node 3>?", "<pad-left of node 3>?", "<pad-right of node 3>?"}},
@@ -144,7 +144,7 @@ func intervalJoinPlan(joinType string, lower, upper int) string {
 func itoa(i int) string { return strconv.Itoa(i) }
 
 func TestPlanTemporalSortNote(t *testing.T) {
-	p, err := flinkckpt.ParsePlan([]byte(temporalSortPlan(rowProctime, `{"index": 1}`)), nil)
+	p, err := jobgraph.ParsePlan([]byte(temporalSortPlan(rowProctime, `{"index": 1}`)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestPlanVirtualTransformations(t *testing.T) {
 		{1, "stream-exec-table-source-scan_1", rowA}, {2, "stream-exec-exchange_1", rowA},
 		{3, "stream-exec-lookup-join_1", `"requireUpsertMaterialize": true`},
 	})
-	p, err := flinkckpt.ParsePlan([]byte(plan), nil)
+	p, err := jobgraph.ParsePlan([]byte(plan), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,14 +172,14 @@ func TestPlanVirtualTransformations(t *testing.T) {
 	if len(lj) != 2 || !lj[0].Virtual || lj[0].UID != "3_partitioner" || lj[1].Virtual {
 		t.Errorf("lookup join %+v", lj)
 	}
-	j := &flinkckpt.Job{}
+	j := &jobgraph.Job{}
 	j.AddPlan(p)
 	for _, uid := range []string{"2_exchange", "3_partitioner", "1_partitioner"} {
-		if j.Has(flinkckpt.OperatorID(uid)) {
+		if j.Has(jobgraph.OperatorID(uid)) {
 			t.Errorf("job has virtual %s", uid)
 		}
 	}
-	if !j.Has(flinkckpt.OperatorID("3_lookup-join-materialize")) {
+	if !j.Has(jobgraph.OperatorID("3_lookup-join-materialize")) {
 		t.Error("job lacks 3_lookup-join-materialize")
 	}
 }

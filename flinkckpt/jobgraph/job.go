@@ -1,8 +1,9 @@
-package flinkckpt
+package jobgraph
 
 import (
 	"encoding/hex"
 	"fmt"
+	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"strings"
 
 	"github.com/resumekit/resumekit/resume/redact"
@@ -239,4 +240,14 @@ func (j *Job) Operator(id string) (JobOperator, bool) {
 func (j *Job) Has(id string) bool {
 	_, ok := j.Operator(id)
 	return ok
+}
+
+// JobOfCheckpoint returns the operators of a snapshot as a Job: the
+// application's identity for Options.Anchor.
+func JobOfCheckpoint(md *metadata.Checkpoint) *Job {
+	j := &Job{}
+	for _, op := range md.Operators {
+		j.add(JobOperator{ID: op.ID, UID: op.UID, Name: op.Name})
+	}
+	return j
 }

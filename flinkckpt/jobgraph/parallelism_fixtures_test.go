@@ -1,13 +1,13 @@
-package flinkckpt_test
+package jobgraph_test
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
 	"github.com/resumekit/resumekit/flinkckpt/internal/fixtures"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 )
 
@@ -62,13 +62,13 @@ func TestParallelismAboveMaxParallelismEveryOperator(t *testing.T) {
 		for i := range md.Operators {
 			op := &md.Operators[i]
 			entries := len(op.SubtaskStates) > 0
-			if entries && !flinkckpt.HasState(op) {
+			if entries && !jobgraph.HasState(op) {
 				stateless = true
 			}
 			for _, par := range []int{op.MaxParallelism, op.MaxParallelism + 1} {
-				job := &flinkckpt.Job{}
+				job := &jobgraph.Job{}
 				for j := range md.Operators {
-					o := flinkckpt.JobOperator{ID: md.Operators[j].ID}
+					o := jobgraph.JobOperator{ID: md.Operators[j].ID}
 					if j == i {
 						o.Parallelism = par
 					}
@@ -76,10 +76,10 @@ func TestParallelismAboveMaxParallelismEveryOperator(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				c := flinkckpt.CheckCompat(md, job)
-				var got *flinkckpt.CompatProblem
+				c := jobgraph.CheckCompat(md, job)
+				var got *jobgraph.CompatProblem
 				for k := range c.Problems {
-					if c.Problems[k].Code == flinkckpt.ProblemParallelismAboveMaxPar {
+					if c.Problems[k].Code == jobgraph.ProblemParallelismAboveMaxPar {
 						if c.Problems[k].Operator != op.ID {
 							t.Errorf("%s: problem for %s, checking %s", name, c.Problems[k].Operator, op.ID)
 						}
@@ -90,7 +90,7 @@ func TestParallelismAboveMaxParallelismEveryOperator(t *testing.T) {
 				case par == op.MaxParallelism && got != nil:
 					t.Errorf("%s: operator %s at its max parallelism %d: %+v", name, op.ID, par, got)
 				case par > op.MaxParallelism && got == nil:
-					t.Errorf("%s: operator %s (entries %v, state %v) at %d above max parallelism %d: not reported", name, op.ID, entries, flinkckpt.HasState(op), par, op.MaxParallelism)
+					t.Errorf("%s: operator %s (entries %v, state %v) at %d above max parallelism %d: not reported", name, op.ID, entries, jobgraph.HasState(op), par, op.MaxParallelism)
 				case got != nil && got.Fatal != entries:
 					t.Errorf("%s: operator %s (entries %v): fatal %v", name, op.ID, entries, got.Fatal)
 				case got != nil && got.Fatal == c.Restorable(true):

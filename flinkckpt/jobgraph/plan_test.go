@@ -1,4 +1,4 @@
-package flinkckpt_test
+package jobgraph_test
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 )
 
@@ -71,9 +71,9 @@ func sinkFields(columns string, changelog string) string {
 // uidsOf returns every operator of the plan as "uid" (maybe ones as
 // "uid?", without a uid as "<transformation of node N>"), leaving out
 // virtual transformations.
-func uidsOf(t *testing.T, plan string, opts *flinkckpt.PlanOptions) []string {
+func uidsOf(t *testing.T, plan string, opts *jobgraph.PlanOptions) []string {
 	t.Helper()
-	p, err := flinkckpt.ParsePlan([]byte(plan), opts)
+	p, err := jobgraph.ParsePlan([]byte(plan), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func uidsOf(t *testing.T, plan string, opts *flinkckpt.PlanOptions) []string {
 			s := op.UID
 			if s == "" {
 				s = fmt.Sprintf("<%s of node %d>", op.Transformation, n.ID)
-			} else if op.ID != flinkckpt.OperatorID(op.UID) {
+			} else if op.ID != jobgraph.OperatorID(op.UID) {
 				t.Errorf("%s: id %s is not the uid's", op.UID, op.ID)
 			}
 			if op.Virtual {
@@ -104,18 +104,18 @@ func TestPlanUIDFormat(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		plan string
-		opts *flinkckpt.PlanOptions
+		opts *jobgraph.PlanOptions
 		want []string
 	}{
 		{"Default", simplePlan("1.19", ""), nil,
 			append([]string{"1_source", "2_calc", "3_group-aggregate", "4_sink"}, sinkV2Maybe...)},
 		{"FormatOption", simplePlan("1.20", ""),
-			&flinkckpt.PlanOptions{Config: map[string]string{"table.exec.uid.format": "job-a/<type>/<version>/<id>/<transformation>"}},
+			&jobgraph.PlanOptions{Config: map[string]string{"table.exec.uid.format": "job-a/<type>/<version>/<id>/<transformation>"}},
 			[]string{"job-a/stream-exec-table-source-scan/1/1/source", "job-a/stream-exec-calc/1/2/calc",
 				"job-a/stream-exec-group-aggregate/1/3/group-aggregate", "job-a/stream-exec-sink/1/4/sink",
 				"Sink Committer: job-a/stream-exec-sink/1/4/sink?", "Sink job-a/stream-exec-sink/1/4/sink Global Committer?"}},
 		{"PerNodeOverride", simplePlan("1.19", `"configuration": {"table.exec.uid.format": "agg-<id>"}`),
-			&flinkckpt.PlanOptions{Config: map[string]string{"table.exec.uid.format": "x<id>_<transformation>"}},
+			&jobgraph.PlanOptions{Config: map[string]string{"table.exec.uid.format": "x<id>_<transformation>"}},
 			[]string{"x1_source", "x2_calc", "agg-3", "x4_sink", "Sink Committer: x4_sink?", "Sink x4_sink Global Committer?"}},
 		{"PlaceholdersReplacedOnce", simplePlan("1.19", `"configuration": {"table.exec.uid.format": "<transformation>:<id>"}`), nil,
 			[]string{"1_source", "2_calc", "group-aggregate:3", "4_sink", sinkV2Maybe[0], sinkV2Maybe[1]}},
@@ -123,21 +123,21 @@ func TestPlanUIDFormat(t *testing.T) {
 			[]string{"1_stream-exec-table-source-scan_1_source", "2_stream-exec-calc_1_calc",
 				"3_stream-exec-group-aggregate_1_group-aggregate", "4_stream-exec-sink_1_sink",
 				"Sink Committer: 4_stream-exec-sink_1_sink?", "Sink 4_stream-exec-sink_1_sink Global Committer?"}},
-		{"Flink115PlanRunOn120", simplePlan("1.15", ""), &flinkckpt.PlanOptions{FlinkVersion: "1.20.1"},
+		{"Flink115PlanRunOn120", simplePlan("1.15", ""), &jobgraph.PlanOptions{FlinkVersion: "1.20.1"},
 			append([]string{"1_source", "2_calc", "3_group-aggregate", "4_sink"}, sinkV2Maybe...)},
-		{"Flink115IgnoresFormatOption", simplePlan("1.15", ""), &flinkckpt.PlanOptions{Config: map[string]string{"table.exec.uid.format": "<id>"}},
+		{"Flink115IgnoresFormatOption", simplePlan("1.15", ""), &jobgraph.PlanOptions{Config: map[string]string{"table.exec.uid.format": "<id>"}},
 			[]string{"1_stream-exec-table-source-scan_1_source", "2_stream-exec-calc_1_calc",
 				"3_stream-exec-group-aggregate_1_group-aggregate", "4_stream-exec-sink_1_sink",
 				"Sink Committer: 4_stream-exec-sink_1_sink?", "Sink 4_stream-exec-sink_1_sink Global Committer?"}},
-		{"GenerationDisabled", simplePlan("1.19", ""), &flinkckpt.PlanOptions{Config: map[string]string{"table.exec.uid.generation": "disabled"}},
+		{"GenerationDisabled", simplePlan("1.19", ""), &jobgraph.PlanOptions{Config: map[string]string{"table.exec.uid.generation": "disabled"}},
 			[]string{"<source of node 1>", "<calc of node 2>", "<group-aggregate of node 3>", "<sink of node 4>"}},
 		{"GenerationDisabledForOneNode", simplePlan("1.19", `"configuration": {"table.exec.uid.generation": "DISABLED"}`), nil,
 			append([]string{"1_source", "2_calc", "<group-aggregate of node 3>", "4_sink"}, sinkV2Maybe...)},
 		{"GenerationAlwaysBeatsLegacy", simplePlan("1.19", ""),
-			&flinkckpt.PlanOptions{Config: map[string]string{"table.exec.uid.generation": "ALWAYS", "table.exec.legacy-transformation-uids": "true"}},
+			&jobgraph.PlanOptions{Config: map[string]string{"table.exec.uid.generation": "ALWAYS", "table.exec.legacy-transformation-uids": "true"}},
 			append([]string{"1_source", "2_calc", "3_group-aggregate", "4_sink"}, sinkV2Maybe...)},
 		{"LegacyFlagDisablesPlanOnly", simplePlan("1.19", ""),
-			&flinkckpt.PlanOptions{Config: map[string]string{"table.exec.legacy-transformation-uids": "TRUE"}},
+			&jobgraph.PlanOptions{Config: map[string]string{"table.exec.legacy-transformation-uids": "TRUE"}},
 			[]string{"<source of node 1>", "<calc of node 2>", "<group-aggregate of node 3>", "<sink of node 4>"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -149,7 +149,7 @@ func TestPlanUIDFormat(t *testing.T) {
 }
 
 func TestPlanFlink115Note(t *testing.T) {
-	p, err := flinkckpt.ParsePlan([]byte(simplePlan("1.15", "")), nil)
+	p, err := jobgraph.ParsePlan([]byte(simplePlan("1.15", "")), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestPlanFlink115Note(t *testing.T) {
 // TestPlanDisabledUIDsAreUnpredictable: without planner uids the operators
 // get topology hashes; the job says so and a check cannot match them.
 func TestPlanDisabledUIDsAreUnpredictable(t *testing.T) {
-	j, err := flinkckpt.JobFromPlan(strings.NewReader(simplePlan("1.19", "")), &flinkckpt.PlanOptions{Config: map[string]string{"table.exec.uid.generation": "DISABLED"}})
+	j, err := jobgraph.JobFromPlan(strings.NewReader(simplePlan("1.19", "")), &jobgraph.PlanOptions{Config: map[string]string{"table.exec.uid.generation": "DISABLED"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,12 +171,12 @@ func TestPlanDisabledUIDsAreUnpredictable(t *testing.T) {
 }
 
 func TestPlanSinkV2(t *testing.T) {
-	j, err := flinkckpt.JobFromPlan(strings.NewReader(simplePlan("1.19", "")), nil)
+	j, err := jobgraph.JobFromPlan(strings.NewReader(simplePlan("1.19", "")), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for uid, maybe := range map[string]bool{"4_sink": false, "Sink Committer: 4_sink": true, "Sink 4_sink Global Committer": true} {
-		o, ok := j.Operator(flinkckpt.OperatorID(uid))
+		o, ok := j.Operator(jobgraph.OperatorID(uid))
 		if !ok || o.UID != uid || o.Maybe != maybe {
 			t.Errorf("%s: %+v %v", uid, o, ok)
 		}
@@ -190,19 +190,19 @@ func TestPlanUnknownNodeType(t *testing.T) {
 		{3, "stream-exec-calc_7", ""},
 		{4, "stream-exec-sink_1", sinkFields(`{"name": "a", "dataType": "INT"}`, `"INSERT"`)},
 	})
-	p, err := flinkckpt.ParsePlan([]byte(plan), nil)
-	if !errors.Is(err, flinkckpt.ErrUnknownNodeType) || errors.Is(err, flinkckpt.ErrMalformedPlan) {
+	p, err := jobgraph.ParsePlan([]byte(plan), nil)
+	if !errors.Is(err, jobgraph.ErrUnknownNodeType) || errors.Is(err, jobgraph.ErrMalformedPlan) {
 		t.Fatalf("error %v", err)
 	}
-	var pe *flinkckpt.PlanError
+	var pe *jobgraph.PlanError
 	if !errors.As(err, &pe) || pe.Node != 1 || pe.NodeID != 2 || pe.Field != "type" || !strings.Contains(err.Error(), "stream-exec-calc_7") {
 		t.Errorf("error %#v / %v", pe, err)
 	}
 	if p == nil || p.Nodes[1].Err == nil || p.Nodes[2].Err == nil || len(p.Nodes[1].Operators) != 0 || len(p.Nodes[0].Operators) != 2 {
 		t.Fatalf("plan %+v", p)
 	}
-	j, err := flinkckpt.JobFromPlan(strings.NewReader(plan), nil)
-	if !errors.Is(err, flinkckpt.ErrUnknownNodeType) || j == nil || !j.Has(flinkckpt.OperatorID("4_sink")) || len(j.Unpredictable) != 3 ||
+	j, err := jobgraph.JobFromPlan(strings.NewReader(plan), nil)
+	if !errors.Is(err, jobgraph.ErrUnknownNodeType) || j == nil || !j.Has(jobgraph.OperatorID("4_sink")) || len(j.Unpredictable) != 3 ||
 		!strings.Contains(j.Unpredictable[0], "nodes 1, 4") || !strings.Contains(j.Unpredictable[1], "node 2 (stream-exec-process-table-function_1)") {
 		t.Errorf("job %+v, error %v", j, err)
 	}
@@ -230,39 +230,39 @@ func TestPlanMalformed(t *testing.T) {
 		{"EdgeToNowhere", `{"flinkVersion": "1.19", "nodes": [{"id": 1, "type": "stream-exec-calc_1"}], "edges": [{"source": 1, "target": 2}]}`, "edges[0]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := flinkckpt.ParsePlan([]byte(tc.plan), nil)
-			var pe *flinkckpt.PlanError
-			if p != nil || !errors.Is(err, flinkckpt.ErrMalformedPlan) || !errors.As(err, &pe) || pe.Field != tc.field {
+			p, err := jobgraph.ParsePlan([]byte(tc.plan), nil)
+			var pe *jobgraph.PlanError
+			if p != nil || !errors.Is(err, jobgraph.ErrMalformedPlan) || !errors.As(err, &pe) || pe.Field != tc.field {
 				t.Fatalf("plan %v, error %v (%#v)", p, err, pe)
 			}
 		})
 	}
-	if _, err := flinkckpt.ParsePlan([]byte(simplePlan("1.19", "")), &flinkckpt.PlanOptions{MaxSize: 10}); !errors.Is(err, flinkckpt.ErrPlanTooLarge) {
+	if _, err := jobgraph.ParsePlan([]byte(simplePlan("1.19", "")), &jobgraph.PlanOptions{MaxSize: 10}); !errors.Is(err, jobgraph.ErrPlanTooLarge) {
 		t.Errorf("size limit: %v", err)
 	}
-	if _, err := flinkckpt.ParsePlan([]byte(simplePlan("1.14", "")), nil); !errors.Is(err, flinkckpt.ErrMalformedPlan) || !strings.Contains(err.Error(), "Flink 1.15 or later") {
+	if _, err := jobgraph.ParsePlan([]byte(simplePlan("1.14", "")), nil); !errors.Is(err, jobgraph.ErrMalformedPlan) || !strings.Contains(err.Error(), "Flink 1.15 or later") {
 		t.Errorf("1.14: %v", err)
 	}
-	for _, opts := range []*flinkckpt.PlanOptions{
+	for _, opts := range []*jobgraph.PlanOptions{
 		{Config: map[string]string{"table.exec.uid.generation": "maybe"}},
 		{Config: map[string]string{"table.exec.sink.type-length-enforcer": "CUT"}},
 		{FlinkVersion: "twenty"},
 		{FlinkVersion: "1.13"},
 	} {
-		if _, err := flinkckpt.ParsePlan([]byte(simplePlan("1.19", "")), opts); err == nil || errors.Is(err, flinkckpt.ErrMalformedPlan) {
+		if _, err := jobgraph.ParsePlan([]byte(simplePlan("1.19", "")), opts); err == nil || errors.Is(err, jobgraph.ErrMalformedPlan) {
 			t.Errorf("options %+v: %v", opts, err)
 		}
 	}
 }
 
 func TestPlanUIDCollision(t *testing.T) {
-	_, err := flinkckpt.ParsePlan([]byte(simplePlan("1.19", "")), &flinkckpt.PlanOptions{Config: map[string]string{"table.exec.uid.format": "<transformation>"}})
+	_, err := jobgraph.ParsePlan([]byte(simplePlan("1.19", "")), &jobgraph.PlanOptions{Config: map[string]string{"table.exec.uid.format": "<transformation>"}})
 	if err != nil {
 		t.Fatalf("distinct transformations must not collide: %v", err)
 	}
 	plan := testPlan("1.19", []testNode{{1, "stream-exec-calc_1", ""}, {2, "stream-exec-calc_1", ""}})
-	p, err := flinkckpt.ParsePlan([]byte(plan), &flinkckpt.PlanOptions{Config: map[string]string{"table.exec.uid.format": "<transformation>"}})
-	if !errors.Is(err, flinkckpt.ErrUIDCollision) || p == nil || !strings.Contains(err.Error(), `"calc"`) {
+	p, err := jobgraph.ParsePlan([]byte(plan), &jobgraph.PlanOptions{Config: map[string]string{"table.exec.uid.format": "<transformation>"}})
+	if !errors.Is(err, jobgraph.ErrUIDCollision) || p == nil || !strings.Contains(err.Error(), `"calc"`) {
 		t.Errorf("plan %v, error %v", p, err)
 	}
 }
@@ -276,7 +276,7 @@ func TestPlanConnectorOperatorsAndNotes(t *testing.T) {
 	const plan = `{"flinkVersion": "2.1", "nodes": [
 	  {"id": 1, "type": "stream-exec-table-source-scan_1"},
 	  {"id": 2, "type": "stream-exec-sink_1"}], "edges": [{"source": 1, "target": 2}]}`
-	j, err := flinkckpt.JobFromPlan(strings.NewReader(plan), nil)
+	j, err := jobgraph.JobFromPlan(strings.NewReader(plan), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,9 +286,9 @@ func TestPlanConnectorOperatorsAndNotes(t *testing.T) {
 	// The snapshot: the plan's source and a connector operator of node 1
 	// (uid 1_monitor) holding state.
 	cp := &metadata.Checkpoint{CheckpointID: 4, Operators: []metadata.Operator{
-		withState(flinkckpt.OperatorID("1_source")), withState(flinkckpt.OperatorID("1_monitor"))}}
-	c := flinkckpt.CheckCompat(cp, j)
-	if c.Compatible || len(c.Dropped) != 1 || c.Dropped[0] != flinkckpt.OperatorID("1_monitor") {
+		withState(jobgraph.OperatorID("1_source")), withState(jobgraph.OperatorID("1_monitor"))}}
+	c := jobgraph.CheckCompat(cp, j)
+	if c.Compatible || len(c.Dropped) != 1 || c.Dropped[0] != jobgraph.OperatorID("1_monitor") {
 		t.Fatalf("compatible %v dropped %v", c.Compatible, c.Dropped)
 	}
 	notes := strings.Join(c.Notes, "\n")
@@ -296,7 +296,7 @@ func TestPlanConnectorOperatorsAndNotes(t *testing.T) {
 		t.Errorf("notes %q", c.Notes)
 	}
 	j.AddUID("1_monitor")
-	if c := flinkckpt.CheckCompat(cp, j); !c.Compatible {
+	if c := jobgraph.CheckCompat(cp, j); !c.Compatible {
 		t.Errorf("with the connector's uid: dropped %v", c.Dropped)
 	}
 }

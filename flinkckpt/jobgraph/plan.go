@@ -1,4 +1,4 @@
-package flinkckpt
+package jobgraph
 
 import (
 	"errors"
@@ -220,7 +220,7 @@ func ParsePlan(data []byte, opts *PlanOptions) (*Plan, error) {
 			p.Notes = append(p.Notes, fmt.Sprintf("the plan was compiled by Flink %s and is assumed to run on it (uids <id>_<type>_<version>_<transformation>); a later Flink forms uids with table.exec.uid.format: pass the version that will run it", raw.FlinkVersion))
 		}
 	}
-	if runVersion.less(1, 15) {
+	if runVersion.Less(1, 15) {
 		if o.FlinkVersion != "" {
 			return nil, fmt.Errorf("flinkckpt: PlanOptions.FlinkVersion %s: compiled plans need Flink 1.15 or later", runVersion)
 		}
@@ -241,7 +241,7 @@ func ParsePlan(data []byte, opts *PlanOptions) (*Plan, error) {
 		p.Nodes = append(p.Nodes, n)
 	}
 	errs = append(errs, uidCollisions(p)...)
-	if runVersion.atLeast(2, 0) && o.FlinkVersion == "" {
+	if runVersion.AtLeast(2, 0) && o.FlinkVersion == "" {
 		p.Notes = append(p.Notes, fmt.Sprintf("transformation names are Flink 1.20's; Flink %s may add transformations to some node types", runVersion))
 	}
 	return p, errors.Join(errs...)
