@@ -1,7 +1,6 @@
 package flinkckpt
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -9,10 +8,6 @@ import (
 
 	"github.com/resumekit/resumekit/resume/redact"
 )
-
-// ErrSeveralApplications is wrapped by an *ApplicationsError. Check it
-// with errors.Is.
-var ErrSeveralApplications = errors.New("flinkckpt: snapshots of several applications")
 
 // Application is one application found under a location: the job dirs and
 // savepoints whose newest readable snapshots share operators (directly or

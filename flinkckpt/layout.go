@@ -179,11 +179,6 @@ func listDir(ctx context.Context, b *blob.Bucket, dir string, f func(*blob.ListO
 	return pages, nil
 }
 
-// ErrNoMetadata is wrapped when a checkpoint or savepoint dir has no
-// _metadata: the checkpoint is in progress, failed, or being deleted (Flink
-// deletes _metadata first). Check it with errors.Is.
-var ErrNoMetadata = errors.New("flinkckpt: no _metadata")
-
 // readMetadata reads and parses dir's _metadata. It returns ErrNoMetadata
 // (wrapped) when the object does not exist, a metadata.ErrMalformed or metadata.ErrTooLarge
 // error when it does not parse, and other errors when storage fails. A file
