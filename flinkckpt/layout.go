@@ -69,15 +69,6 @@ type layout struct {
 	entries    int      // entries of the prefix's own listing
 }
 
-// normalizePrefix turns a prefix into "" or "dir/".
-func normalizePrefix(p string) string {
-	p = strings.Trim(p, "/")
-	if p == "" || p == "." {
-		return ""
-	}
-	return p + "/"
-}
-
 // lastSegment returns the last element of a dir key.
 func lastSegment(key string) string {
 	k := strings.TrimSuffix(key, "/")

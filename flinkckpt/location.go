@@ -7,6 +7,7 @@ import (
 
 	"gocloud.dev/blob"
 
+	"github.com/resumekit/resumekit/internal/keyprefix"
 	"github.com/resumekit/resumekit/resume/redact"
 )
 
@@ -43,7 +44,7 @@ type loc struct {
 
 // newLocs returns the resolver's locations: its own, then o.Locations.
 func newLocs(bucket *blob.Bucket, prefix string, o Options) ([]*loc, error) {
-	own := &loc{bucket: bucket, prefix: normalizePrefix(prefix)}
+	own := &loc{bucket: bucket, prefix: keyprefix.Normalize(prefix)}
 	rs, err := o.roots(own.prefix)
 	if err != nil {
 		return nil, err
@@ -59,7 +60,7 @@ func newLocs(bucket *blob.Bucket, prefix string, o Options) ([]*loc, error) {
 		if err := lo.validate(); err != nil {
 			return nil, wrapf(err, "flinkckpt: location %d", i+1)
 		}
-		x := &loc{index: i + 1, bucket: l.Bucket, prefix: normalizePrefix(l.Prefix)}
+		x := &loc{index: i + 1, bucket: l.Bucket, prefix: keyprefix.Normalize(l.Prefix)}
 		if x.roots, err = lo.roots(x.prefix); err != nil {
 			return nil, wrapf(err, "flinkckpt: location %d", i+1)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/resumekit/resumekit/internal/ctxtime"
 	"github.com/resumekit/resumekit/resume/redact"
 )
 
@@ -276,7 +277,7 @@ func (r *Resolver) pauseAtLeast(ctx context.Context, attempt int, least time.Dur
 			break
 		}
 	}
-	return sleepCtx(ctx, max(d, least))
+	return ctxtime.Sleep(ctx, max(d, least))
 }
 
 const maxBackoff = 2e9 // 2 s

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/resumekit/resumekit/internal/specificoffsets"
 	"github.com/resumekit/resumekit/resume"
-	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // KindOffsets is the Kind of a [Position].
@@ -169,17 +169,7 @@ func PositionOf(p resume.Position) (*Position, error) {
 // "partition:0,offset:42;partition:1,offset:300". It ignores the topic: the
 // option covers one topic.
 func FormatSpecificOffsets(ps []Partition) string {
-	var b strings.Builder
-	for i, p := range ps {
-		if i > 0 {
-			b.WriteByte(';')
-		}
-		b.WriteString("partition:")
-		b.WriteString(strconv.FormatInt(int64(p.Partition), 10))
-		b.WriteString(",offset:")
-		b.WriteString(strconv.FormatInt(p.Offset, 10))
-	}
-	return b.String()
+	return specificoffsets.Format(ps, func(p Partition) (int32, int64) { return p.Partition, p.Offset })
 }
 
 // ParseSpecificOffsets reads a scan.startup.specific-offsets value
@@ -188,32 +178,11 @@ func FormatSpecificOffsets(ps []Partition) string {
 // that does not match: negative or duplicate partitions, negative offsets,
 // and numbers out of range.
 func ParseSpecificOffsets(s string) (map[int32]int64, error) {
-	out := map[int32]int64{}
-	s = strings.TrimSuffix(s, ";")
-	if strings.TrimSpace(s) == "" {
-		return nil, errors.New("kafkaoffset: empty specific offsets")
+	m, err := specificoffsets.Parse(s)
+	if err != nil {
+		return nil, fmt.Errorf("kafkaoffset: %w", err)
 	}
-	for i, pair := range strings.Split(s, ";") {
-		ps, os, ok := strings.Cut(strings.TrimSpace(pair), ",")
-		pv, okp := strings.CutPrefix(strings.TrimSpace(ps), "partition:")
-		ov, oko := strings.CutPrefix(strings.TrimSpace(os), "offset:")
-		if !ok || !okp || !oko {
-			return nil, fmt.Errorf("kafkaoffset: specific offsets entry %d %s: want partition:<n>,offset:<n>", i, redact.Quote(pair))
-		}
-		p, err := strconv.ParseInt(pv, 10, 32)
-		if err != nil || p < 0 {
-			return nil, fmt.Errorf("kafkaoffset: specific offsets entry %d %s: bad partition", i, redact.Quote(pair))
-		}
-		o, err := strconv.ParseInt(ov, 10, 64)
-		if err != nil || o < 0 {
-			return nil, fmt.Errorf("kafkaoffset: specific offsets entry %d %s: bad offset", i, redact.Quote(pair))
-		}
-		if _, dup := out[int32(p)]; dup {
-			return nil, fmt.Errorf("kafkaoffset: specific offsets entry %d %s: partition %d given twice", i, redact.Quote(pair), p)
-		}
-		out[int32(p)] = o
-	}
-	return out, nil
+	return m, nil
 }
 
 // sortPartitions orders ps by topic (in the order of topics) and partition.

@@ -9,6 +9,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/resumekit/resumekit/internal/ctxtime"
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/redact"
 )
@@ -194,7 +195,7 @@ func NewResolver(client *kgo.Client, topics []string, opts *Options) (*Resolver,
 		r.name = DefaultName
 	}
 	if r.wait == nil {
-		r.wait = sleepCtx
+		r.wait = ctxtime.Sleep
 	}
 	if r.now == nil {
 		r.now = time.Now
@@ -229,17 +230,6 @@ func validTopic(t string) error {
 		}
 	}
 	return nil
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // Name returns the resolver's name.

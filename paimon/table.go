@@ -14,6 +14,7 @@ import (
 	"gocloud.dev/blob"
 	"gocloud.dev/gcerrors"
 
+	"github.com/resumekit/resumekit/internal/keyprefix"
 	"github.com/resumekit/resumekit/resume/localblob"
 	"github.com/resumekit/resumekit/resume/redact"
 )
@@ -125,7 +126,7 @@ func NewTable(bucket *blob.Bucket, path string, opts *TableOptions) (*Table, err
 	if o.Concurrency <= 0 {
 		o.Concurrency = DefaultConcurrency
 	}
-	prefix := normalizePrefix(path)
+	prefix := keyprefix.Normalize(path)
 	for _, seg := range strings.Split(strings.TrimSuffix(prefix, "/"), "/") {
 		if seg == ".." || seg == "." {
 			return nil, fmt.Errorf("paimon: table path %s has a %q element", redact.QuoteKey(path), seg)
@@ -145,7 +146,7 @@ func NewTable(bucket *blob.Bucket, path string, opts *TableOptions) (*Table, err
 		if src == "" {
 			// The table is the bucket's root (a local table opened at its
 			// own directory): its Location still names the path.
-			src = normalizePrefix(locationPath(o.Location))
+			src = keyprefix.Normalize(locationPath(o.Location))
 		}
 		t.name = deriveName(src)
 	}
@@ -204,7 +205,7 @@ func OpenTable(ctx context.Context, rawURL string, opts *TableOptions) (*Table, 
 			return nil, fmt.Errorf("paimon: open table: %w", err)
 		}
 		disp = abs
-		name = deriveName(normalizePrefix(filepath.ToSlash(abs)))
+		name = deriveName(keyprefix.Normalize(filepath.ToSlash(abs)))
 	} else {
 		if err := redact.CheckNested(rawURL); err != nil {
 			return nil, red.Error(fmt.Errorf("paimon: table URL %w", err))
@@ -298,14 +299,6 @@ func (t *Table) consumerDir() string          { return t.base + "consumer/" }
 func (t *Table) consumerKey(id string) string { return t.base + "consumer/consumer-" + id }
 func (t *Table) schemaDir() string            { return t.base + "schema/" }
 func (t *Table) schemaKey(id int64) string    { return fmt.Sprintf("%sschema/schema-%d", t.base, id) }
-
-func normalizePrefix(p string) string {
-	p = strings.Trim(p, "/")
-	if p == "" || p == "." {
-		return ""
-	}
-	return p + "/"
-}
 
 // locationPath returns the path of a location: a URL's path, or the
 // location itself.

@@ -2,7 +2,8 @@ package resume
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -159,7 +160,7 @@ func writeLaunch(b *strings.Builder, indent string, l Launch) {
 	if len(l.Args) > 0 {
 		fmt.Fprintf(b, "%srun: flink run %s\n", indent, strings.Join(l.Args, " "))
 	}
-	for _, k := range sortedKeys(l.Config) {
+	for _, k := range slices.Sorted(maps.Keys(l.Config)) {
 		fmt.Fprintf(b, "%sconfig: -D%s=%s\n", indent, k, l.Config[k])
 	}
 	if len(l.Options) > 0 {
@@ -173,22 +174,13 @@ func writeLaunch(b *strings.Builder, indent string, l Launch) {
 // require.
 func HintOptions(opts map[string]string) string {
 	parts := make([]string, 0, len(opts))
-	for _, k := range sortedKeys(opts) {
+	for _, k := range slices.Sorted(maps.Keys(opts)) {
 		parts = append(parts, sqlQuote(k)+"="+sqlQuote(opts[k]))
 	}
 	return strings.Join(parts, ",")
 }
 
 func sqlQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
 
 func positionSummary(p Position) string {
 	if p == nil {

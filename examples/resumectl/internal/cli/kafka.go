@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -256,7 +255,5 @@ func writeKafkaJSON(e *env, res []kafkaoffset.PartitionOffsets, c resume.Candida
 		doc.Reasons = append(doc.Reasons, c.Reasons...)
 		doc.Warnings = append(doc.Warnings, c.Warnings...)
 	}
-	enc := json.NewEncoder(e.stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
+	return writeJSON(e.stdout, doc)
 }

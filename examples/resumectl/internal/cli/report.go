@@ -4,7 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/resumekit/resumekit/paimon"
@@ -81,12 +82,12 @@ func writeRun(w io.Writer, p resume.Position) {
 	l := p.Launch()
 	if len(l.Args) > 0 {
 		line := "flink run " + strings.Join(l.Args, " ")
-		for _, k := range sortedKeys(l.Config) {
+		for _, k := range slices.Sorted(maps.Keys(l.Config)) {
 			line += " -D" + k + "=" + l.Config[k]
 		}
 		fmt.Fprintf(w, "  run:     %s\n", line)
 	} else if len(l.Config) > 0 {
-		for _, k := range sortedKeys(l.Config) {
+		for _, k := range slices.Sorted(maps.Keys(l.Config)) {
 			fmt.Fprintf(w, "  config:  -D%s=%s\n", k, l.Config[k])
 		}
 	}
@@ -102,15 +103,6 @@ func writeRun(w io.Writer, p resume.Position) {
 	if len(l.Options) > 0 {
 		fmt.Fprintf(w, "  options: %s\n", resume.HintOptions(l.Options))
 	}
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // writeJSON prints v as indented JSON.
