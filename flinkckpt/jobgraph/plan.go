@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/resumekit/resumekit/internal/version"
 	"github.com/resumekit/resumekit/resume/redact"
 )
 
@@ -199,11 +200,11 @@ func ParsePlan(data []byte, opts *PlanOptions) (*Plan, error) {
 	}
 	var runVersion flinkVersion
 	if o.FlinkVersion != "" {
-		v, err := parseFlinkVersion(o.FlinkVersion)
+		v, err := version.ParseFlink(o.FlinkVersion)
 		if err != nil {
 			return nil, fmt.Errorf("flinkckpt: PlanOptions.FlinkVersion: %w", err)
 		}
-		runVersion = v
+		runVersion = flinkVersion{v}
 	}
 	raw, err := decodePlan(data)
 	if err != nil {
@@ -211,10 +212,11 @@ func ParsePlan(data []byte, opts *PlanOptions) (*Plan, error) {
 	}
 	p := &Plan{FlinkVersion: raw.FlinkVersion}
 	if runVersion == (flinkVersion{}) {
-		v, err := parseFlinkVersion(raw.FlinkVersion)
+		parsed, err := version.ParseFlink(raw.FlinkVersion)
 		if err != nil {
 			return nil, &PlanError{Node: -1, Field: "flinkVersion", Msg: err.Error(), Err: ErrMalformedPlan}
 		}
+		v := flinkVersion{parsed}
 		runVersion = v
 		if v.legacyUIDFormat() {
 			p.Notes = append(p.Notes, fmt.Sprintf("the plan was compiled by Flink %s and is assumed to run on it (uids <id>_<type>_<version>_<transformation>); a later Flink forms uids with table.exec.uid.format: pass the version that will run it", raw.FlinkVersion))

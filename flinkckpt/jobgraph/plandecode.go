@@ -176,13 +176,6 @@ func (v flinkVersion) legacyUIDFormat() bool { return v.Major == 1 && v.Minor ==
 // rules. The zero value means unknown.
 type flinkVersion struct{ version.Version }
 
-// parseFlinkVersion reads a Flink version (version.ParseFlink). Its error
-// names the input but not the field; callers say which.
-func parseFlinkVersion(s string) (flinkVersion, error) {
-	v, err := version.ParseFlink(s)
-	return flinkVersion{v}, err
-}
-
 // Table configuration keys the uid rules read.
 const (
 	keyUIDFormat            = "table.exec.uid.format"
