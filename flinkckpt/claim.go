@@ -96,7 +96,7 @@ func (v flinkVersion) runFlag() string {
 
 // claimFor chooses the launch's claim mode for a snapshot and says why.
 // It returns ClaimAuto when the new job's Flink has no claim modes.
-func (o Options) claimFor(backend string) (ClaimMode, string) {
+func (o Options) claimFor(backend Backend) (ClaimMode, string) {
 	v, _ := parseFlinkVersion(o.FlinkVersion)
 	switch {
 	case !v.hasClaimModes():

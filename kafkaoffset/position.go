@@ -15,11 +15,15 @@ import (
 // KindOffsets is the Kind of a [Position].
 const KindOffsets = "kafka-offsets"
 
-// The scan.startup.mode values a [Position] launches with (Flink Kafka
-// connector option names).
+// StartupMode is a scan.startup.mode value a [Position] launches with
+// (Flink Kafka connector option names): one of the Mode* constants, a
+// closed set. Its JSON is the string.
+type StartupMode string
+
+// The scan.startup.mode values a [Position] launches with.
 const (
-	ModeSpecificOffsets = "specific-offsets"
-	ModeTimestamp       = "timestamp"
+	ModeSpecificOffsets StartupMode = "specific-offsets"
+	ModeTimestamp       StartupMode = "timestamp"
 )
 
 // Position is where a job reading Kafka starts: one offset per partition of
@@ -44,7 +48,7 @@ type Position struct {
 	// was lowered to the last stable offset or the time is after now). With
 	// several topics and specific offsets no SQL option can express the
 	// start: use the partitions with DataStream OffsetsInitializer.offsets.
-	Mode string `json:"mode"`
+	Mode StartupMode `json:"mode"`
 	// Partitions has one entry per partition, ordered by topic (in Topics
 	// order) and partition.
 	Partitions []Partition `json:"partitions"`
@@ -73,7 +77,7 @@ type Partition struct {
 	// From says how Offset was found: FromCommit, FromTime, FromEnd or
 	// FromLogStart (see [PartitionOffsets.From]). Omitted from the JSON only
 	// in positions recorded before it existed.
-	From string `json:"from,omitempty"`
+	From OffsetSource `json:"from,omitempty"`
 	// Reason says why Offset was chosen, in one line.
 	Reason string `json:"reason"`
 }
@@ -126,12 +130,12 @@ func (p Position) Launch() resume.Launch {
 	switch {
 	case p.Mode == ModeTimestamp:
 		return resume.Launch{Options: map[string]string{
-			"scan.startup.mode":             ModeTimestamp,
+			"scan.startup.mode":             string(ModeTimestamp),
 			"scan.startup.timestamp-millis": strconv.FormatInt(p.TimestampMillis, 10),
 		}}
 	case len(p.Topics) == 1:
 		return resume.Launch{Options: map[string]string{
-			"scan.startup.mode":             ModeSpecificOffsets,
+			"scan.startup.mode":             string(ModeSpecificOffsets),
 			"scan.startup.specific-offsets": FormatSpecificOffsets(p.Partitions),
 		}}
 	}

@@ -234,7 +234,7 @@ func writeKafkaJSON(e *env, res []kafkaoffset.PartitionOffsets, c resume.Candida
 	doc := kafkaJSON{Partitions: []kafkaPartitionJSON{}, Reasons: []string{}, Warnings: []resume.Warning{}}
 	for _, p := range res {
 		pj := kafkaPartitionJSON{Topic: p.Topic, Partition: p.Partition, Start: opt64(p.Start), End: opt64(p.End),
-			LastStable: opt64(p.LastStable), Committed: opt64(p.Committed), ByTime: opt64(p.ByTime), Offset: opt64(p.Offset), From: p.From, Reason: p.Reason}
+			LastStable: opt64(p.LastStable), Committed: opt64(p.Committed), ByTime: opt64(p.ByTime), Offset: opt64(p.Offset), From: string(p.From), Reason: p.Reason}
 		if p.Err != nil {
 			pj.Error = p.Err.Error()
 		}
