@@ -12,6 +12,13 @@ import (
 // ClaimMode is how the new job takes over the restored snapshot's files:
 // Flink's RecoveryClaimMode (1.20; RestoreMode in 1.15–1.19). It is part of
 // the launch: the keep-advice depends on it.
+//
+// The position's launch names the restore path and the claim mode
+// ([ClaimMode]): NO_CLAIM by default, CLAIM for snapshots of the changelog
+// state backend (NO_CLAIM forces a full first checkpoint it cannot take).
+// The keep-advice follows the mode, and the position carries what the
+// snapshot allows: verified or not, state backend family, unaligned,
+// finished operators, savepoint format and post-checkpoint action.
 type ClaimMode string
 
 // Claim modes. ClaimAuto, the zero value, lets the resolver choose:

@@ -14,6 +14,100 @@ import (
 
 // Resolver finds the newest restorable checkpoint or savepoint under a
 // prefix of a bucket. It is immutable and safe for concurrent use.
+//
+// Order: it lists with a delimiter only (never walking a job's shared/ dir), job
+// dirs concurrently, and reads only the _metadata files it needs, newest
+// first. Within a job dir the highest checkpoint id wins — by run: where a
+// lower id is newer than a higher one (a run restored from a savepoint
+// continues from its id; one that lost its HA store starts at 1) the newest
+// run comes first. Across job dirs and savepoint dirs the newest _metadata
+// modification time wins, except that a checkpoint referencing another job
+// dir's shared files descends from that job, and a job's checkpoint
+// outranks its own savepoints of lower ids whatever a copy did to their
+// times: the order is by effective time — the newest _metadata time of the
+// snapshot and of those it descends from — then checkpoint id. With
+// [IntentUpgrade] savepoints come first and unaligned checkpoints are
+// refused.
+//
+// Applications: a checkpoint root or savepoint dir is often shared by a cluster, and
+// before Flink 1.16 every application-mode job with HA had job id 000…0.
+// Snapshots whose operator ids do not overlap belong to different
+// applications; when more than one is found, Resolve considers only the one
+// of Options.JobID's job dir, or the one sharing most operators with
+// Options.Anchor or Options.Job, and otherwise fails with an
+// [*ApplicationsError] listing them — it never ranks one application's
+// snapshot against another's.
+//
+// The checkpoint root and the savepoint dir are usually two locations
+// (execution.checkpointing.dir and execution.checkpointing.savepoint-dir).
+// Give the savepoint dir as Options.Locations and one Resolver reads both
+// as one: the application check, the lineage rules (a job's checkpoint
+// outranks the savepoints it took at lower ids) and the observation window
+// cover both. Two resolvers in a chain could only compare modification
+// times. List and Inspect read one location and ignore Options.Locations.
+//
+// Verification: incomplete (no _metadata) and broken (unparseable, or referenced files
+// missing or of the wrong size) snapshots are skipped with a reason. So are
+// unverified ones — references that could not be checked — unless
+// [Options.AllowUnverified]. Absolute paths in _metadata are Flink
+// file-system URIs (s3a://, s3p://, oss://, obs://, gs://, hdfs://ns/,
+// abfss://, file:/ …), in Flink's spelling: Path.toString() leaves out "//"
+// without an authority, so file:/data/ck is file:///data/ck (and, with
+// [Options.DefaultFS], hdfs:/p is hdfs://ns/p). They are mapped to bucket
+// keys with [Options.FlinkRoot] or a root inferred from the snapshot's own
+// key inside those paths, entropy-injected paths included — only from
+// references shaped like its layout (<job>/chk-<id>/, <job>/shared/,
+// <job>/taskowned/): a changelog's DSTL files, a migrated root's or a
+// sibling prefix's files never decide or contradict the root — and
+// through [Options.ExtraRoots] to other buckets. A reference on the snapshot's own
+// file system that maps nowhere, or a given root that contradicts where
+// the references say the snapshot lives, is a mapping error, not a
+// warning. [List] reports every snapshot's state (complete, unverified,
+// incomplete, broken, too-large) and [Inspect] one; [Sources] reads where
+// each source of a snapshot was (package flinkckpt/metadata/sourcestate
+// decodes it; package flinkckpt/salvage turns it into a stateless start).
+// The _metadata format itself is read by package
+// [github.com/resumekit/resumekit/flinkckpt/metadata], which is pure
+// (bytes in, model out).
+//
+// Cost: for a root with j job dirs of n_i chk-<n> dirs each and s savepoint dirs:
+// list pages = ⌈(j+s)/1000⌉ for the root + Σ ⌈(n_i+2)/1000⌉ for the job dirs
+// (listed concurrently, at most [Options.Concurrency] at once) + one
+// listing of the chosen snapshot's own dir to verify its exclusive files;
+// reads = one _metadata per job dir and savepoint dir, plus one per
+// incomplete or broken snapshot skipped; attribute calls = the distinct
+// files referenced outside the snapshot's own dir (shared/, other job dirs,
+// entropy paths, extra roots), concurrently — on a local bucket (package
+// localblob) batched, one directory open per batch and one system call per
+// file, without gocloud's per-call overhead — plus one per run in a job dir
+// whose ids have gaps (the newest _metadata of each, to order the runs;
+// none without a gap), plus one when the root inferred for the chosen
+// snapshot has a single segment between the authority and its key
+// (s3a://bucket/X/ck/…: a dir or an entropy segment; one call on a
+// referenced file tells which). shared/ and taskowned/ are never listed. A
+// snapshot that fails verification costs its listing and attribute calls
+// again for the next one tried; one the new job ([Options.Job]) cannot
+// restore costs nothing beyond its _metadata read. [Options.Observe] adds
+// the root and job dir listings once more after the window (for a location
+// that is one chk-<n> dir: its job dir's, before and after). A _metadata is
+// read into one buffer of its size, which the model shares (a 280 MB file
+// is held once).
+//
+// Local paths: flinkckpt takes a bucket and reads nothing else. Open a local root with
+// package [github.com/resumekit/resumekit/resume/localblob], as resumectl
+// does (localblob.LocalPath says which URLs are local: plain paths and file
+// URLs in every spelling, Flink's file:/dir included): the bucket is
+// confined to the directory with os.Root — every key is resolved by the
+// kernel relative to the directory's handle — so a chk-<n>,
+// _metadata or shared file linked out of it (or swapped for such a link
+// while it is read) is refused rather than followed, only regular files are
+// read (a FIFO named _metadata is refused, never waited on), and every
+// directory is read once per listing however it is paged. resumectl confines
+// a checkpoint root, a job dir or a savepoint dir to itself, and a chk-<n>
+// dir to its job dir (which holds the shared/ and taskowned/ files it
+// references). References outside the confined directory cannot be mapped
+// to keys and count as unchecked. gocloud's fileblob, by contrast, follows
+// links wherever they lead.
 type Resolver struct {
 	locs []*loc // its own location first, then Options.Locations
 	opts Options
