@@ -39,6 +39,22 @@ const (
 )
 
 // TableOptions configures a Table. A nil *TableOptions means defaults.
+//
+// S3 redirects: s3blob's opener (the one on blob.DefaultURLMux) uses the AWS SDK's HTTP
+// client, which follows a 307 or 308 anywhere, also into another bucket:
+// a table would read another bucket's consumer file as its own. This package
+// imports no cloud SDK and cannot change that client. Package
+// [github.com/resumekit/resumekit/resume/s3open] is s3blob's opener with
+// redirects refused; register it on a blob.URLMux and pass that as
+// [TableOptions.URLMux]:
+//
+//	mux := new(blob.URLMux)
+//	mux.RegisterBucket(s3open.Scheme, new(s3open.URLOpener))
+//	table, err := paimon.OpenTable(ctx, "s3://warehouse/default.db/orders?region=eu-west-1",
+//		&paimon.TableOptions{URLMux: mux})
+//
+// A read that meets a redirect then fails with an error wrapping
+// s3open.ErrRedirect. With [NewTable], open the bucket with s3open yourself.
 type TableOptions struct {
 	// Branch selects a branch: its files live under
 	// <table>/branch/branch-<name>/. "" and "main" mean the main branch.
@@ -83,6 +99,33 @@ type TableOptions struct {
 
 // Table is one Paimon table (one branch of it) in a bucket. It is safe for
 // concurrent use and holds no cache: every call reads the store afresh.
+//
+// The formats follow Paimon itself (Consumer, SnapshotManager, HintFileUtils,
+// SchemaManager, ChangelogManager): hints are verified and replaced by a
+// listing when stale, an empty consumer file (Paimon rewrites it in place on
+// object stores) is read again a few times before it is reported, and an
+// earliest snapshot that disappears while it is read (expiry running) is
+// skipped.
+//
+// Local tables: [OpenTable] opens a local table — a plain path or a file URL, whatever
+// localblob.LocalPath calls local: file:///dir, file://localhost/dir,
+// Flink's file:/dir, the scheme in any case (so a FILE:// URL never reaches
+// a fileblob the program registered) — with package
+// [github.com/resumekit/resumekit/resume/localblob]: a bucket over the
+// table's directory, confined with os.Root: every key is resolved by the
+// kernel relative to the directory's handle, so there is no gap between a
+// check and the use. Nothing outside the table is
+// read or written — a consumer/ folder linked out of it is refused, also
+// when the link is swapped in while a consumer file is written — only
+// regular files are read (a FIFO named consumer-<id> is refused, never
+// waited on), and [Table.ResetConsumer] writes through a temporary file in
+// consumer/ itself (named so that no consumer-* listing takes it) and a
+// rename, with no sidecar file (so it works when TMPDIR is on another file
+// system). A file URL naming another host, carrying user information, a
+// query or a fragment is refused. With [NewTable] the caller chooses
+// the bucket: use localblob for local tables; ResetConsumer refuses gocloud's
+// fileblob, whose consumer-<id>.attrs sidecar Paimon would read as a
+// consumer. Errors of OpenTable never quote credentials from the URL.
 type Table struct {
 	bucket *blob.Bucket
 	owned  bool   // Close closes bucket (OpenTable)
