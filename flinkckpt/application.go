@@ -1,19 +1,13 @@
 package flinkckpt
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"github.com/resumekit/resumekit/resume/redact"
 )
-
-// ErrSeveralApplications is wrapped by an *ApplicationsError. Check it
-// with errors.Is.
-var ErrSeveralApplications = errors.New("flinkckpt: snapshots of several applications")
 
 // Application is one application found under a location: the job dirs and
 // savepoints whose newest readable snapshots share operators (directly or
@@ -96,16 +90,6 @@ func orRoot(names []string) []string {
 
 // Is reports ErrSeveralApplications.
 func (e *ApplicationsError) Is(target error) bool { return target == ErrSeveralApplications }
-
-// JobOfCheckpoint returns the operators of a snapshot as a Job: the
-// application's identity for Options.Anchor.
-func JobOfCheckpoint(md *metadata.Checkpoint) *Job {
-	j := &Job{}
-	for _, op := range md.Operators {
-		j.add(JobOperator{ID: op.ID, UID: op.UID, Name: op.Name})
-	}
-	return j
-}
 
 // appGroup is an application with its sources.
 type appGroup struct {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/resumekit/resumekit/internal/version"
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/redact"
 )
@@ -11,6 +12,13 @@ import (
 // ClaimMode is how the new job takes over the restored snapshot's files:
 // Flink's RecoveryClaimMode (1.20; RestoreMode in 1.15–1.19). It is part of
 // the launch: the keep-advice depends on it.
+//
+// The position's launch names the restore path and the claim mode
+// ([ClaimMode]): NO_CLAIM by default, CLAIM for snapshots of the changelog
+// state backend (NO_CLAIM forces a full first checkpoint it cannot take).
+// The keep-advice follows the mode, and the position carries what the
+// snapshot allows: verified or not, state backend family, unaligned,
+// finished operators, savepoint format and post-checkpoint action.
 type ClaimMode string
 
 // Claim modes. ClaimAuto, the zero value, lets the resolver choose:
@@ -63,9 +71,20 @@ func (m ClaimMode) validate() error {
 	return fmt.Errorf("flinkckpt: claim mode %s: want NO_CLAIM, CLAIM or LEGACY", redact.Quote(string(m)))
 }
 
+// flinkVersion is the new job's Flink version (Options.FlinkVersion), for
+// the run line's claim-mode flag. The zero value means unknown.
+type flinkVersion struct{ version.Version }
+
+// parseFlinkVersion reads "1.20", "1.19.1", "v1.20" or "1.20-SNAPSHOT"
+// (version.ParseFlink). Its error names the input but not the field.
+func parseFlinkVersion(s string) (flinkVersion, error) {
+	v, err := version.ParseFlink(s)
+	return flinkVersion{v}, err
+}
+
 // hasClaimModes: restore modes came with Flink 1.15 (FLIP-193). An unknown
 // version is assumed to have them.
-func (v flinkVersion) hasClaimModes() bool { return !v.known() || v.atLeast(1, 15) }
+func (v flinkVersion) hasClaimModes() bool { return !v.Known() || v.AtLeast(1, 15) }
 
 // runFlag is the flink run option that names the claim mode: -claimMode
 // from 1.20 (CliFrontendParser's SAVEPOINT_CLAIM_MODE, --claimMode),
@@ -73,9 +92,9 @@ func (v flinkVersion) hasClaimModes() bool { return !v.known() || v.atLeast(1, 1
 // the version is unknown (the launch's configuration carries the mode).
 func (v flinkVersion) runFlag() string {
 	switch {
-	case !v.known() || !v.hasClaimModes():
+	case !v.Known() || !v.hasClaimModes():
 		return ""
-	case v.atLeast(1, 20):
+	case v.AtLeast(1, 20):
 		return "-claimMode"
 	default:
 		return "-restoreMode"
@@ -84,7 +103,7 @@ func (v flinkVersion) runFlag() string {
 
 // claimFor chooses the launch's claim mode for a snapshot and says why.
 // It returns ClaimAuto when the new job's Flink has no claim modes.
-func (o Options) claimFor(backend string) (ClaimMode, string) {
+func (o Options) claimFor(backend Backend) (ClaimMode, string) {
 	v, _ := parseFlinkVersion(o.FlinkVersion)
 	switch {
 	case !v.hasClaimModes():

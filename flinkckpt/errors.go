@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/redact"
@@ -146,3 +147,32 @@ func (e *StillRunningError) Error() string {
 
 // Is reports ErrStillRunning.
 func (e *StillRunningError) Is(target error) bool { return target == ErrStillRunning }
+
+// ErrSeveralApplications is wrapped by an *ApplicationsError. Check it
+// with errors.Is.
+var ErrSeveralApplications = errors.New("flinkckpt: snapshots of several applications")
+
+// ErrNoMetadata is wrapped when a checkpoint or savepoint dir has no
+// _metadata: the checkpoint is in progress, failed, or being deleted (Flink
+// deletes _metadata first). Check it with errors.Is.
+var ErrNoMetadata = errors.New("flinkckpt: no _metadata")
+
+// ErrStateUnreadable is wrapped when a source operator's state file could
+// not be read from storage for a reason other than its absence (an
+// unreachable store, a denied request): the state may well be there, so a
+// caller treats it as a failure to look, not as a snapshot without usable
+// source state. Check it with errors.Is.
+var ErrStateUnreadable = errors.New("flinkckpt: source state file unreadable")
+
+// Errors of compiled plans, which moved to package jobgraph with the rest
+// of the new job's description (issue 24).
+var (
+	// Deprecated: use jobgraph.ErrMalformedPlan; kept for one release.
+	ErrMalformedPlan = jobgraph.ErrMalformedPlan
+	// Deprecated: use jobgraph.ErrPlanTooLarge; kept for one release.
+	ErrPlanTooLarge = jobgraph.ErrPlanTooLarge
+	// Deprecated: use jobgraph.ErrUnknownNodeType; kept for one release.
+	ErrUnknownNodeType = jobgraph.ErrUnknownNodeType
+	// Deprecated: use jobgraph.ErrUIDCollision; kept for one release.
+	ErrUIDCollision = jobgraph.ErrUIDCollision
+)

@@ -9,6 +9,7 @@ import (
 	"gocloud.dev/gcerrors"
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
+	"github.com/resumekit/resumekit/internal/keyprefix"
 	"github.com/resumekit/resumekit/resume/redact"
 )
 
@@ -441,7 +442,7 @@ func (o Options) roots(prefix string) (*roots, error) {
 	}
 	for _, x := range o.ExtraRoots {
 		root := strings.TrimSuffix(canonicalURI(x.FlinkRoot, rs.dfs), "/") + "/"
-		rs.extras = append(rs.extras, extraMapping{m: &mapping{root: root, keyPrefix: normalizePrefix(x.Prefix)}, bucket: x.Bucket, root: x.FlinkRoot})
+		rs.extras = append(rs.extras, extraMapping{m: &mapping{root: root, keyPrefix: keyprefix.Normalize(x.Prefix)}, bucket: x.Bucket, root: x.FlinkRoot})
 	}
 	return rs, nil
 }

@@ -69,15 +69,6 @@ type layout struct {
 	entries    int      // entries of the prefix's own listing
 }
 
-// normalizePrefix turns a prefix into "" or "dir/".
-func normalizePrefix(p string) string {
-	p = strings.Trim(p, "/")
-	if p == "" || p == "." {
-		return ""
-	}
-	return p + "/"
-}
-
 // lastSegment returns the last element of a dir key.
 func lastSegment(key string) string {
 	k := strings.TrimSuffix(key, "/")
@@ -178,11 +169,6 @@ func listDir(ctx context.Context, b *blob.Bucket, dir string, f func(*blob.ListO
 	}
 	return pages, nil
 }
-
-// ErrNoMetadata is wrapped when a checkpoint or savepoint dir has no
-// _metadata: the checkpoint is in progress, failed, or being deleted (Flink
-// deletes _metadata first). Check it with errors.Is.
-var ErrNoMetadata = errors.New("flinkckpt: no _metadata")
 
 // readMetadata reads and parses dir's _metadata. It returns ErrNoMetadata
 // (wrapped) when the object does not exist, a metadata.ErrMalformed or metadata.ErrTooLarge

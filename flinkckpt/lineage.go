@@ -185,21 +185,6 @@ func savepointPrefix(key string) string {
 	return name[len("savepoint-") : len("savepoint-")+6]
 }
 
-// supersedes reports whether job-dir head j is later in the lineage of
-// savepoint head s: s was taken by j's job (its savepoint-<6 hex> prefix is
-// the job id's) at a lower checkpoint id (savepoints share the id counter).
-// Within one job the id order decides, whatever a copy did to the
-// savepoint's modification time. Fixed application-mode ids are left out:
-// every run of an application shares the id and its prefix, and a new run
-// restarts ids, so the prefix tells no lineage there.
-func supersedes(j, s *snap) bool {
-	if j.savepoint || !s.savepoint || j.job == "" || isFixedJobID(j.job) {
-		return false
-	}
-	p := savepointPrefix(s.key)
-	return p != "" && strings.HasPrefix(j.job, p) && j.id > s.id
-}
-
 // lineageWarnings are the warnings about the chosen snapshot's place in its
 // job's lineage: savepoints it outranks by id though they look newer, a
 // savepoint taken while its job kept running when that job checkpointed on,

@@ -10,6 +10,7 @@ import (
 	"gocloud.dev/blob"
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
+	"github.com/resumekit/resumekit/internal/keyprefix"
 	"github.com/resumekit/resumekit/resume/redact"
 )
 
@@ -81,7 +82,7 @@ func List(ctx context.Context, b *blob.Bucket, prefix string, opts *Options) ([]
 		return nil, err
 	}
 	o = o.withDefaults()
-	prefix = normalizePrefix(prefix)
+	prefix = keyprefix.Normalize(prefix)
 	rs, err := o.roots(prefix)
 	if err != nil {
 		return nil, err
@@ -134,7 +135,7 @@ func Inspect(ctx context.Context, b *blob.Bucket, key string, opts *Options) (*S
 		return nil, err
 	}
 	o = o.withDefaults()
-	dir := normalizePrefix(strings.TrimSuffix(strings.TrimSuffix(key, "/"), "_metadata"))
+	dir := keyprefix.Normalize(strings.TrimSuffix(strings.TrimSuffix(key, "/"), "_metadata"))
 	s := &Snapshot{Key: dir, Savepoint: isSavepointDir(dir)}
 	if id, ok := chkID(lastSegment(dir) + "/"); ok {
 		s.CheckpointID = id

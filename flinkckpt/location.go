@@ -7,6 +7,7 @@ import (
 
 	"gocloud.dev/blob"
 
+	"github.com/resumekit/resumekit/internal/keyprefix"
 	"github.com/resumekit/resumekit/resume/redact"
 )
 
@@ -66,7 +67,7 @@ func locName(prefix, flinkRoot, fallback string) string {
 
 // newLocs returns the resolver's locations: its own, then o.Locations.
 func newLocs(bucket *blob.Bucket, prefix string, o Options) ([]*loc, error) {
-	own := &loc{bucket: bucket, prefix: normalizePrefix(prefix)}
+	own := &loc{bucket: bucket, prefix: keyprefix.Normalize(prefix)}
 	own.name = locName(own.prefix, o.FlinkRoot, o.FallbackFlinkRoot)
 	rs, err := o.roots(own.prefix)
 	if err != nil {
@@ -83,7 +84,7 @@ func newLocs(bucket *blob.Bucket, prefix string, o Options) ([]*loc, error) {
 		if err := lo.validate(); err != nil {
 			return nil, wrapf(err, "flinkckpt: location %d", i+1)
 		}
-		x := &loc{index: i + 1, bucket: l.Bucket, prefix: normalizePrefix(l.Prefix)}
+		x := &loc{index: i + 1, bucket: l.Bucket, prefix: keyprefix.Normalize(l.Prefix)}
 		x.name = locName(x.prefix, l.FlinkRoot, l.FallbackFlinkRoot)
 		if x.roots, err = lo.roots(x.prefix); err != nil {
 			return nil, wrapf(err, "flinkckpt: location %d", i+1)

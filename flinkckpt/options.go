@@ -11,6 +11,7 @@ import (
 	"gocloud.dev/blob"
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
+	"github.com/resumekit/resumekit/internal/ctxtime"
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/livecheck"
 	"github.com/resumekit/resumekit/resume/redact"
@@ -257,7 +258,7 @@ func (o Options) withDefaults() Options {
 		o.MaxMetadataSize = metadata.DefaultMaxSize
 	}
 	if o.Wait == nil {
-		o.Wait = sleepCtx
+		o.Wait = ctxtime.Sleep
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -268,15 +269,3 @@ func (o Options) withDefaults() Options {
 // refuseUnverified reports whether snapshots with unchecked references are
 // refused.
 func (o Options) refuseUnverified() bool { return !o.AllowUnverified }
-
-// sleepCtx waits d or until ctx is done.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}

@@ -58,7 +58,7 @@ type Position struct {
 	// StateBackend is the state backend family the keyed state handles show
 	// (rocksdb-incremental, full, canonical, changelog); "" without keyed
 	// state.
-	StateBackend string `json:"state_backend,omitempty"`
+	StateBackend Backend `json:"state_backend,omitempty"`
 	// Unaligned marks an unaligned checkpoint (in-flight data recorded):
 	// restorable into the same job, unchanged, on the same Flink minor
 	// version and state backend only; rescaling and patch upgrades are

@@ -5,17 +5,109 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"gocloud.dev/blob"
 
-	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // Resolver finds the newest restorable checkpoint or savepoint under a
 // prefix of a bucket. It is immutable and safe for concurrent use.
+//
+// Order: it lists with a delimiter only (never walking a job's shared/ dir), job
+// dirs concurrently, and reads only the _metadata files it needs, newest
+// first. Within a job dir the highest checkpoint id wins — by run: where a
+// lower id is newer than a higher one (a run restored from a savepoint
+// continues from its id; one that lost its HA store starts at 1) the newest
+// run comes first. Across job dirs and savepoint dirs the newest _metadata
+// modification time wins, except that a checkpoint referencing another job
+// dir's shared files descends from that job, and a job's checkpoint
+// outranks its own savepoints of lower ids whatever a copy did to their
+// times: the order is by effective time — the newest _metadata time of the
+// snapshot and of those it descends from — then checkpoint id. With
+// [IntentUpgrade] savepoints come first and unaligned checkpoints are
+// refused.
+//
+// Applications: a checkpoint root or savepoint dir is often shared by a cluster, and
+// before Flink 1.16 every application-mode job with HA had job id 000…0.
+// Snapshots whose operator ids do not overlap belong to different
+// applications; when more than one is found, Resolve considers only the one
+// of Options.JobID's job dir, or the one sharing most operators with
+// Options.Anchor or Options.Job, and otherwise fails with an
+// [*ApplicationsError] listing them — it never ranks one application's
+// snapshot against another's.
+//
+// The checkpoint root and the savepoint dir are usually two locations
+// (execution.checkpointing.dir and execution.checkpointing.savepoint-dir).
+// Give the savepoint dir as Options.Locations and one Resolver reads both
+// as one: the application check, the lineage rules (a job's checkpoint
+// outranks the savepoints it took at lower ids) and the observation window
+// cover both. Two resolvers in a chain could only compare modification
+// times. List and Inspect read one location and ignore Options.Locations.
+//
+// Verification: incomplete (no _metadata) and broken (unparseable, or referenced files
+// missing or of the wrong size) snapshots are skipped with a reason. So are
+// unverified ones — references that could not be checked — unless
+// [Options.AllowUnverified]. Absolute paths in _metadata are Flink
+// file-system URIs (s3a://, s3p://, oss://, obs://, gs://, hdfs://ns/,
+// abfss://, file:/ …), in Flink's spelling: Path.toString() leaves out "//"
+// without an authority, so file:/data/ck is file:///data/ck (and, with
+// [Options.DefaultFS], hdfs:/p is hdfs://ns/p). They are mapped to bucket
+// keys with [Options.FlinkRoot] or a root inferred from the snapshot's own
+// key inside those paths, entropy-injected paths included — only from
+// references shaped like its layout (<job>/chk-<id>/, <job>/shared/,
+// <job>/taskowned/): a changelog's DSTL files, a migrated root's or a
+// sibling prefix's files never decide or contradict the root — and
+// through [Options.ExtraRoots] to other buckets. A reference on the snapshot's own
+// file system that maps nowhere, or a given root that contradicts where
+// the references say the snapshot lives, is a mapping error, not a
+// warning. [List] reports every snapshot's state (complete, unverified,
+// incomplete, broken, too-large) and [Inspect] one; [Sources] reads where
+// each source of a snapshot was (package flinkckpt/metadata/sourcestate
+// decodes it; package flinkckpt/salvage turns it into a stateless start).
+// The _metadata format itself is read by package
+// [github.com/resumekit/resumekit/flinkckpt/metadata], which is pure
+// (bytes in, model out).
+//
+// Cost: for a root with j job dirs of n_i chk-<n> dirs each and s savepoint dirs:
+// list pages = ⌈(j+s)/1000⌉ for the root + Σ ⌈(n_i+2)/1000⌉ for the job dirs
+// (listed concurrently, at most [Options.Concurrency] at once) + one
+// listing of the chosen snapshot's own dir to verify its exclusive files;
+// reads = one _metadata per job dir and savepoint dir, plus one per
+// incomplete or broken snapshot skipped; attribute calls = the distinct
+// files referenced outside the snapshot's own dir (shared/, other job dirs,
+// entropy paths, extra roots), concurrently — on a local bucket (package
+// localblob) batched, one directory open per batch and one system call per
+// file, without gocloud's per-call overhead — plus one per run in a job dir
+// whose ids have gaps (the newest _metadata of each, to order the runs;
+// none without a gap), plus one when the root inferred for the chosen
+// snapshot has a single segment between the authority and its key
+// (s3a://bucket/X/ck/…: a dir or an entropy segment; one call on a
+// referenced file tells which). shared/ and taskowned/ are never listed. A
+// snapshot that fails verification costs its listing and attribute calls
+// again for the next one tried; one the new job ([Options.Job]) cannot
+// restore costs nothing beyond its _metadata read. [Options.Observe] adds
+// the root and job dir listings once more after the window (for a location
+// that is one chk-<n> dir: its job dir's, before and after). A _metadata is
+// read into one buffer of its size, which the model shares (a 280 MB file
+// is held once).
+//
+// Local paths: flinkckpt takes a bucket and reads nothing else. Open a local root with
+// package [github.com/resumekit/resumekit/resume/localblob], as resumectl
+// does (localblob.LocalPath says which URLs are local: plain paths and file
+// URLs in every spelling, Flink's file:/dir included): the bucket is
+// confined to the directory with os.Root — every key is resolved by the
+// kernel relative to the directory's handle — so a chk-<n>,
+// _metadata or shared file linked out of it (or swapped for such a link
+// while it is read) is refused rather than followed, only regular files are
+// read (a FIFO named _metadata is refused, never waited on), and every
+// directory is read once per listing however it is paged. resumectl confines
+// a checkpoint root, a job dir or a savepoint dir to itself, and a chk-<n>
+// dir to its job dir (which holds the shared/ and taskowned/ files it
+// references). References outside the confined directory cannot be mapped
+// to keys and count as unchecked. gocloud's fileblob, by contrast, follows
+// links wherever they lead.
 type Resolver struct {
 	locs []*loc // its own location first, then Options.Locations
 	opts Options
@@ -55,94 +147,6 @@ func (r *Resolver) Name() string { return r.opts.Name }
 // refuses it).
 func (r *Resolver) RejectsIncompatible() bool {
 	return r.opts.Job != nil && !r.opts.AllowNonRestoredState
-}
-
-// snap is one snapshot under consideration.
-type snap struct {
-	loc       *loc   // the location it is in
-	key       string // dir key (in loc's bucket)
-	job       string
-	jobKey    string // the job dir key ("" for savepoints)
-	id        int64
-	dirID     int64 // the id its chk-<n> dir name says (-1: not a chk dir)
-	savepoint bool
-	// kindUnknown: a v2/v3 _metadata in a dir named neither chk-<n> nor
-	// savepoint-….
-	kindUnknown bool
-	md          *metadata.Checkpoint
-	mod         time.Time
-	m           *mapping
-	inf         *inference // inferred mapping, until settled
-	settled     bool       // m is final
-	probes      int        // attribute calls spent settling m
-	// fromFallback: m is Options.FallbackFlinkRoot's (nothing to infer).
-	fromFallback bool
-	// contradiction says how Options.FlinkRoot and the snapshot's own
-	// references disagree ("" when they do not).
-	contradiction string
-	ancestors     map[string]bool // other job dir keys whose files it references
-	facts         restoreFacts
-	// Set by rank for the current heads: eff is the newest _metadata time
-	// of the snapshot and the heads it descends from (transitively), via
-	// the head that time comes from (nil: its own); descends the heads it
-	// descends from; supersedes the savepoint heads of its job at lower ids.
-	eff        time.Time
-	via        *snap
-	descends   map[*snap]bool
-	supersedes []*snap
-}
-
-func (s *snap) name() string {
-	switch {
-	case s.savepoint || s.kindUnknown:
-		return lastSegment(s.key)
-	case s.job != "":
-		return fmt.Sprintf("chk-%d of job %s", s.id, s.job)
-	}
-	return fmt.Sprintf("chk-%d", s.id)
-}
-
-// passKind is why a completed snapshot was passed over.
-type passKind int
-
-const (
-	passBroken     passKind = iota // files missing, wrong size, refused, unparseable
-	passUnverified                 // references not checked, or not mappable
-	passRefused                    // cannot serve the intent
-	// passIncompatible: the new job (Options.Job) cannot restore it
-	// (gradeForJob); applyJob warns about those, not passedWarnings.
-	passIncompatible
-	// passFailingRestore: a live check says its restore fails (a Paimon
-	// source whose next snapshot expired).
-	passFailingRestore
-)
-
-// passed is a completed snapshot that was passed over, kept to tell
-// whether it ranks above the one chosen.
-type passed struct {
-	loc       *loc
-	name      string
-	key       string
-	jobKey    string
-	id        int64
-	savepoint bool
-	mod       time.Time
-	ancestors map[string]bool
-	kind      passKind
-}
-
-// source yields the snapshots of one job dir newest first, or the single
-// snapshot of a savepoint dir or of the prefix itself.
-type source struct {
-	loc     *loc
-	job     *jobDir
-	dir     string
-	next    int
-	head    *snap
-	reasons []string
-	passed  []passed // completed but unusable snapshots, for the warning
-	// considered records what it passed over (Position.Considered).
-	considered []ConsideredSnapshot
 }
 
 // advance reads _metadata newest first until one parses, recording why the

@@ -48,27 +48,32 @@ func (i Intent) validate() error {
 	return fmt.Errorf("flinkckpt: intent %s: want restart or upgrade", redact.Quote(string(i)))
 }
 
+// Backend is a state backend family, as the keyed state handle types show
+// it (Position.StateBackend): one of the Backend* constants, a closed set.
+// Its JSON is the string.
+type Backend string
+
 // State backend families, as the keyed state handle types show them
 // (Position.StateBackend).
 const (
 	// BackendRocksDBIncremental: incremental RocksDB handles (types 5, 11):
 	// an incremental checkpoint or a native RocksDB savepoint.
-	BackendRocksDBIncremental = "rocksdb-incremental"
+	BackendRocksDBIncremental Backend = "rocksdb-incremental"
 	// BackendFull: key-group handles (types 3, 12): a full snapshot of the
 	// heap (hashmap) backend or of RocksDB without incremental
 	// checkpoints, or a canonical savepoint before Flink 1.15.
-	BackendFull = "full"
+	BackendFull Backend = "full"
 	// BackendCanonical: savepoint key-group handles (type 7): a canonical
 	// savepoint, which any state backend restores.
-	BackendCanonical = "canonical"
+	BackendCanonical Backend = "canonical"
 	// BackendChangelog: changelog state backend handles (types 8, 9, 10,
 	// 13, 14).
-	BackendChangelog = "changelog"
+	BackendChangelog Backend = "changelog"
 )
 
 // restoreFacts are what a _metadata says about where it can be restored.
 type restoreFacts struct {
-	backend string // a Backend… constant, "" without keyed state
+	backend Backend // a Backend… constant, "" without keyed state
 	// channels counts in-flight data handles: an unaligned checkpoint.
 	channels int
 	// finished and partial list operators that had fully finished, or
@@ -98,9 +103,9 @@ func restoreFactsOf(md *metadata.Checkpoint) restoreFacts {
 // backendOf tells the state backend family from the keyed handle types:
 // changelog before incremental before canonical before full, "" when no
 // keyed state is recorded.
-func backendOf(md *metadata.Checkpoint) string {
-	rank := map[string]int{BackendFull: 1, BackendCanonical: 2, BackendRocksDBIncremental: 3, BackendChangelog: 4}
-	best := ""
+func backendOf(md *metadata.Checkpoint) Backend {
+	rank := map[Backend]int{BackendFull: 1, BackendCanonical: 2, BackendRocksDBIncremental: 3, BackendChangelog: 4}
+	var best Backend
 	for _, op := range md.Operators {
 		for _, st := range op.SubtaskStates {
 			for _, k := range []*metadata.KeyedHandle{st.ManagedKeyed, st.RawKeyed} {
@@ -113,7 +118,7 @@ func backendOf(md *metadata.Checkpoint) string {
 	return best
 }
 
-func keyedFamily(k *metadata.KeyedHandle) string {
+func keyedFamily(k *metadata.KeyedHandle) Backend {
 	if k == nil {
 		return ""
 	}

@@ -26,7 +26,7 @@ func TestRestoreLimits(t *testing.T) {
 		name    string
 		c       *flinkckpttest.Checkpoint
 		savept  bool
-		backend string
+		backend flinkckpt.Backend
 		warns   []string
 		check   func(*flinkckpt.Position) bool
 	}{
@@ -61,7 +61,7 @@ func TestRestoreLimits(t *testing.T) {
 					t.Errorf("unexpected %s: %q", w, c.Warnings)
 				}
 			}
-			if !hasLine(c.Reasons, `: state backend `+tc.backend+` \(from its keyed state handles\)$`) {
+			if !hasLine(c.Reasons, `: state backend `+string(tc.backend)+` \(from its keyed state handles\)$`) {
 				t.Errorf("reasons %q", c.Reasons)
 			}
 		})
@@ -140,7 +140,7 @@ func TestRestoreFactsRealFixtures(t *testing.T) {
 	}
 	defer fb.Close()
 	type fact struct {
-		Backend     string
+		Backend     flinkckpt.Backend
 		Action      string
 		KindUnknown bool
 	}

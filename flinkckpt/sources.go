@@ -2,7 +2,6 @@ package flinkckpt
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -14,13 +13,6 @@ import (
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 	"github.com/resumekit/resumekit/resume/redact"
 )
-
-// ErrStateUnreadable is wrapped when a source operator's state file could
-// not be read from storage for a reason other than its absence (an
-// unreachable store, a denied request): the state may well be there, so a
-// caller treats it as a failure to look, not as a snapshot without usable
-// source state. Check it with errors.Is.
-var ErrStateUnreadable = errors.New("flinkckpt: source state file unreadable")
 
 // Sources reads the source positions stored in the checkpoint or savepoint
 // dir at key (key may also name the _metadata object): it reads _metadata

@@ -1,69 +1,19 @@
 package flinkckpt_test
 
 import (
-	"slices"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 )
 
-// TestSetUIDHashPrecedence (issue 22 item 8): Flink maps an operator with
-// a uid and a uid hash to the snapshot's state under the hash when there
-// is any, and otherwise to the state under its uid's id
-// (StateAssignmentOperation). A _metadata v5 operator recorded with a uid
-// but another id had a uid hash: a job named by that uid restores it only
-// if it keeps the hash, which resumekit cannot see — unknown, with a note.
-func TestSetUIDHashPrecedence(t *testing.T) {
-	hash := flinkckpt.OperatorID("the old generated id")
-	byUID := flinkckpt.OperatorID("count")
-	state := []metadata.SubtaskState{{ManagedOperator: opHandle}}
-	both := &metadata.Checkpoint{Operators: []metadata.Operator{{ID: hash, SubtaskStates: state}, {ID: byUID, SubtaskStates: state}}}
-	j := &flinkckpt.Job{AllUIDs: true}
-	if err := j.AddUIDWithHash("count", strings.ToUpper(hash)); err != nil {
-		t.Fatal(err)
-	}
-	c := flinkckpt.CheckCompat(both, j)
-	if c.Operators[0].Match != flinkckpt.MatchRestored || c.Operators[1].Match != flinkckpt.MatchDropped || len(c.NewWithoutState) != 0 {
-		t.Errorf("hash and uid state: %+v new %v", c.Operators, c.NewWithoutState)
-	}
-	onlyUID := &metadata.Checkpoint{Operators: []metadata.Operator{{ID: byUID, SubtaskStates: state}}}
-	if c := flinkckpt.CheckCompat(onlyUID, j); c.Operators[0].Match != flinkckpt.MatchRestored || !c.Compatible {
-		t.Errorf("uid state only: %+v", c.Operators)
-	}
-	if err := j.AddUIDWithHash("x", "12"); err == nil {
-		t.Error("a bad hash was accepted")
-	}
+func id(i int) string { return strings.Repeat("0", 31) + string(rune('a'+i)) }
 
-	v5 := &metadata.Checkpoint{Version: 5, Operators: []metadata.Operator{{ID: hash, UID: "count", Name: "count", SubtaskStates: state}}}
-	for _, all := range []bool{false, true} {
-		j := flinkckpt.JobFromUIDs("count")
-		j.AllUIDs = all
-		c := flinkckpt.CheckCompat(v5, j)
-		if !cmp.Equal(c.Unknown, []string{hash}) || len(c.Dropped) != 0 ||
-			!slices.ContainsFunc(c.Notes, func(n string) bool {
-				return strings.Contains(n, "setUidHash") && strings.Contains(n, hash+" (uid count)")
-			}) {
-			t.Errorf("v5 hashed, all uids %v: unknown %v dropped %v notes %q", all, c.Unknown, c.Dropped, c.Notes)
-		}
-	}
-	jh := &flinkckpt.Job{}
-	if err := jh.AddUIDWithHash("count", hash); err != nil {
-		t.Fatal(err)
-	}
-	if c := flinkckpt.CheckCompat(v5, jh); !c.Compatible {
-		t.Errorf("v5 hashed, hash kept: %+v", c)
-	}
-	// Another uid entirely: dropped (the uid is recorded).
-	if c := flinkckpt.CheckCompat(v5, flinkckpt.JobFromUIDs("other")); !cmp.Equal(c.Dropped, []string{hash}) {
-		t.Errorf("v5 hashed, other uid: dropped %v unknown %v", c.Dropped, c.Unknown)
-	}
-}
+var opHandle = &metadata.OperatorHandle{Type: metadata.TypeOperatorStream,
+	Stream: &metadata.StreamHandle{Type: metadata.TypeByteStream, Name: "s", Data: []byte{1}}}
 
 // TestVertexRulesSaid (issue 22 item 8): finished operators and in-flight
 // data restore only into a job whose vertices (chaining) fit, which no

@@ -88,10 +88,10 @@ func TestPositionPartitionFrom(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		opts kafkaoffset.Options
-		want []string
+		want []kafkaoffset.OffsetSource
 	}{
-		{"CommitTimeEnd", kafkaoffset.Options{Group: "job", At: base.Add(5 * time.Second)}, []string{kafkaoffset.FromCommit, kafkaoffset.FromTime, kafkaoffset.FromEnd}},
-		{"CommitLogStart", kafkaoffset.Options{Group: "job"}, []string{kafkaoffset.FromCommit, kafkaoffset.FromLogStart, kafkaoffset.FromLogStart}},
+		{"CommitTimeEnd", kafkaoffset.Options{Group: "job", At: base.Add(5 * time.Second)}, []kafkaoffset.OffsetSource{kafkaoffset.FromCommit, kafkaoffset.FromTime, kafkaoffset.FromEnd}},
+		{"CommitLogStart", kafkaoffset.Options{Group: "job"}, []kafkaoffset.OffsetSource{kafkaoffset.FromCommit, kafkaoffset.FromLogStart, kafkaoffset.FromLogStart}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.opts.Now = func() time.Time { return base.Add(time.Hour) }
@@ -103,7 +103,7 @@ func TestPositionPartitionFrom(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got []string
+			var got []kafkaoffset.OffsetSource
 			for _, pp := range p.Partitions {
 				got = append(got, pp.From)
 			}

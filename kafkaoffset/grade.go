@@ -120,7 +120,7 @@ func names(ps []*PartitionOffsets, detail func(*PartitionOffsets) string) string
 
 // candidate grades the partitions' choices into a candidate.
 func (r *Resolver) candidate(res []PartitionOffsets) (resume.Candidate, error) {
-	by := map[string][]*PartitionOffsets{}
+	by := map[OffsetSource][]*PartitionOffsets{}
 	var all, lost, commits []*PartitionOffsets
 	var lostRecords int64
 	for i := range res {

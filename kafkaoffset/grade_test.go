@@ -14,7 +14,7 @@ func TestChooseBoundaries(t *testing.T) {
 	const at = 1_000_000
 	type out struct {
 		Offset   int64
-		From     string
+		From     OffsetSource
 		DataLoss bool
 		Lost     int64
 		Above    bool

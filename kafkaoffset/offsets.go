@@ -13,16 +13,21 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/resumekit/resumekit/internal/ctxtime"
 	"github.com/resumekit/resumekit/resume/redact"
 )
 
-// Where a partition's chosen offset comes from ([PartitionOffsets.From], and
-// [Partition.From] in a position's JSON, "from").
+// OffsetSource is where a partition's chosen offset comes from
+// ([PartitionOffsets.From], and [Partition.From] in a position's JSON,
+// "from"): one of the From* constants, a closed set. Its JSON is the string.
+type OffsetSource string
+
+// Where a partition's chosen offset comes from.
 const (
-	FromCommit   = "commit"    // the group's committed offset (or the log start when it is below it)
-	FromTime     = "time"      // the first offset at or after the start time
-	FromEnd      = "end"       // no record at or after the start time: the end offset
-	FromLogStart = "log-start" // no commit and no time: the log start, as Flink starts new partitions
+	FromCommit   OffsetSource = "commit"    // the group's committed offset (or the log start when it is below it)
+	FromTime     OffsetSource = "time"      // the first offset at or after the start time
+	FromEnd      OffsetSource = "end"       // no record at or after the start time: the end offset
+	FromLogStart OffsetSource = "log-start" // no commit and no time: the log start, as Flink starts new partitions
 )
 
 // PartitionOffsets is what [Resolver.Offsets] found and chose for one
@@ -68,7 +73,7 @@ type PartitionOffsets struct {
 	// LoweredToStable reports that the rules gave a start above LastStable
 	// and it was lowered to it (read_committed).
 	Offset          int64
-	From            string
+	From            OffsetSource
 	LoweredToStable bool
 	// DataLoss is set when records between the old job's progress and
 	// Offset are gone; Lost is how many (for a time older than the retained
@@ -280,7 +285,7 @@ func (r *Resolver) pauseAtLeast(ctx context.Context, attempt int, least time.Dur
 			break
 		}
 	}
-	return sleepCtx(ctx, max(d, least))
+	return ctxtime.Sleep(ctx, max(d, least))
 }
 
 const maxBackoff = 2e9 // 2 s

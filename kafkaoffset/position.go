@@ -8,18 +8,22 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/resumekit/resumekit/internal/specificoffsets"
 	"github.com/resumekit/resumekit/resume"
-	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // KindOffsets is the Kind of a [Position].
 const KindOffsets = "kafka-offsets"
 
-// The scan.startup.mode values a [Position] launches with (Flink Kafka
-// connector option names).
+// StartupMode is a scan.startup.mode value a [Position] launches with
+// (Flink Kafka connector option names): one of the Mode* constants, a
+// closed set. Its JSON is the string.
+type StartupMode string
+
+// The scan.startup.mode values a [Position] launches with.
 const (
-	ModeSpecificOffsets = "specific-offsets"
-	ModeTimestamp       = "timestamp"
+	ModeSpecificOffsets StartupMode = "specific-offsets"
+	ModeTimestamp       StartupMode = "timestamp"
 )
 
 // Position is where a job reading Kafka starts: one offset per partition of
@@ -44,7 +48,7 @@ type Position struct {
 	// was lowered to the last stable offset or the time is after now). With
 	// several topics and specific offsets no SQL option can express the
 	// start: use the partitions with DataStream OffsetsInitializer.offsets.
-	Mode string `json:"mode"`
+	Mode StartupMode `json:"mode"`
 	// Partitions has one entry per partition, ordered by topic (in Topics
 	// order) and partition.
 	Partitions []Partition `json:"partitions"`
@@ -73,7 +77,7 @@ type Partition struct {
 	// From says how Offset was found: FromCommit, FromTime, FromEnd or
 	// FromLogStart (see [PartitionOffsets.From]). Omitted from the JSON only
 	// in positions recorded before it existed.
-	From string `json:"from,omitempty"`
+	From OffsetSource `json:"from,omitempty"`
 	// Reason says why Offset was chosen, in one line.
 	Reason string `json:"reason"`
 }
@@ -126,12 +130,12 @@ func (p Position) Launch() resume.Launch {
 	switch {
 	case p.Mode == ModeTimestamp:
 		return resume.Launch{Options: map[string]string{
-			"scan.startup.mode":             ModeTimestamp,
+			"scan.startup.mode":             string(ModeTimestamp),
 			"scan.startup.timestamp-millis": strconv.FormatInt(p.TimestampMillis, 10),
 		}}
 	case len(p.Topics) == 1:
 		return resume.Launch{Options: map[string]string{
-			"scan.startup.mode":             ModeSpecificOffsets,
+			"scan.startup.mode":             string(ModeSpecificOffsets),
 			"scan.startup.specific-offsets": FormatSpecificOffsets(p.Partitions),
 		}}
 	}
@@ -169,17 +173,7 @@ func PositionOf(p resume.Position) (*Position, error) {
 // "partition:0,offset:42;partition:1,offset:300". It ignores the topic: the
 // option covers one topic.
 func FormatSpecificOffsets(ps []Partition) string {
-	var b strings.Builder
-	for i, p := range ps {
-		if i > 0 {
-			b.WriteByte(';')
-		}
-		b.WriteString("partition:")
-		b.WriteString(strconv.FormatInt(int64(p.Partition), 10))
-		b.WriteString(",offset:")
-		b.WriteString(strconv.FormatInt(p.Offset, 10))
-	}
-	return b.String()
+	return specificoffsets.Format(ps, func(p Partition) (int32, int64) { return p.Partition, p.Offset })
 }
 
 // ParseSpecificOffsets reads a scan.startup.specific-offsets value
@@ -188,32 +182,11 @@ func FormatSpecificOffsets(ps []Partition) string {
 // that does not match: negative or duplicate partitions, negative offsets,
 // and numbers out of range.
 func ParseSpecificOffsets(s string) (map[int32]int64, error) {
-	out := map[int32]int64{}
-	s = strings.TrimSuffix(s, ";")
-	if strings.TrimSpace(s) == "" {
-		return nil, errors.New("kafkaoffset: empty specific offsets")
+	m, err := specificoffsets.Parse(s)
+	if err != nil {
+		return nil, fmt.Errorf("kafkaoffset: %w", err)
 	}
-	for i, pair := range strings.Split(s, ";") {
-		ps, os, ok := strings.Cut(strings.TrimSpace(pair), ",")
-		pv, okp := strings.CutPrefix(strings.TrimSpace(ps), "partition:")
-		ov, oko := strings.CutPrefix(strings.TrimSpace(os), "offset:")
-		if !ok || !okp || !oko {
-			return nil, fmt.Errorf("kafkaoffset: specific offsets entry %d %s: want partition:<n>,offset:<n>", i, redact.Quote(pair))
-		}
-		p, err := strconv.ParseInt(pv, 10, 32)
-		if err != nil || p < 0 {
-			return nil, fmt.Errorf("kafkaoffset: specific offsets entry %d %s: bad partition", i, redact.Quote(pair))
-		}
-		o, err := strconv.ParseInt(ov, 10, 64)
-		if err != nil || o < 0 {
-			return nil, fmt.Errorf("kafkaoffset: specific offsets entry %d %s: bad offset", i, redact.Quote(pair))
-		}
-		if _, dup := out[int32(p)]; dup {
-			return nil, fmt.Errorf("kafkaoffset: specific offsets entry %d %s: partition %d given twice", i, redact.Quote(pair), p)
-		}
-		out[int32(p)] = o
-	}
-	return out, nil
+	return m, nil
 }
 
 // sortPartitions orders ps by topic (in the order of topics) and partition.

@@ -9,6 +9,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/resumekit/resumekit/internal/ctxtime"
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/redact"
 )
@@ -95,6 +96,77 @@ type Options struct {
 // committed offsets, by time, or both, validated against each partition's
 // log start and end offsets. It implements [resume.Resolver]. It is
 // immutable and safe for concurrent use; the caller owns the client.
+//
+// Committed offsets are [resume.Replay], never exact: KafkaSource subtasks
+// commit asynchronously and only log failed commits, so partitions can sit at
+// different checkpoints. Starting by time is Replay too, with the warning that
+// a job lagging more than the rewind skipped records. A commit below the log
+// start, or a time older than the retained data (one record left after it,
+// or none at all), is [resume.DataLoss], naming the partitions and the records
+// lost: possible loss counts as loss. So is a time that lands on the first
+// retained record when that record is stamped exactly at the time and
+// records below it were deleted: the deleted records can share that
+// millisecond (under LogAppendTime a batch's records share one timestamp,
+// and DeleteRecords cuts inside batches), and nothing left in the log tells
+// whether any did. Only a first record at or after the time above the log
+// start (an older record is still retained below it), or a log nothing was
+// deleted from, rules the loss out. The [Position] lists every partition
+// with its start, end, last stable offset, commit, chosen offset and reason,
+// and launches with scan.startup.mode=specific-offsets (one topic) or, by
+// time without a group, timestamp — only when Flink's own lookup at the
+// job's start lands on the chosen offsets (not after a start was lowered to
+// the last stable offset); its JSON is ready for DataStream
+// OffsetsInitializer.offsets.
+//
+// What the grade assumes, and checks:
+//
+//   - Transactions. The new job is assumed to read read_committed
+//     ([Options.IsolationLevel]): every start above a partition's last stable
+//     offset (the first offset of the oldest open transaction) is lowered to
+//     it, since a read_committed reader started above an open transaction
+//     never reads the transaction's records below its start once it commits.
+//     Flink's own timestamp initializer has this blind spot: a position with
+//     a lowered start launches with specific offsets, never by time.
+//   - Where commits come from. Commits are a replay point only if the old job
+//     committed when its checkpoints completed ([CommitOnCheckpoint], the
+//     default, said in a warning). With enable.auto.commit the consumer
+//     commits its fetch position, ahead of records in flight:
+//     [CommitAuto] and [CommitUnknown] grade a start at a commit as data loss.
+//   - The commit times. With a group, the group's commit records are read
+//     from __consumer_offsets when the client may read it: the last commit
+//     time is said, and each commit's time is the candidate's At (else the
+//     time of the record before the commit; a time after now counts as now,
+//     with a warning). The records are read read_committed: an open
+//     transaction in that partition (another application's exactly-once
+//     producer committing its offsets) ends the reading at its first
+//     record, and a commit above it counts as unread, said in the reason.
+//     A group with members fails with a [*GroupMembersError]:
+//     KafkaSource never joins its group, so members mean another application
+//     shares the group id.
+//   - The observation window ([Options.ObserveWindow]) proves nothing about a
+//     job whose checkpoint interval is longer than the window; a commit record
+//     inside the window fails even when the offsets did not move (an idle job
+//     re-commits them), and when every commit equals its end offset the
+//     candidate warns that a running idle job cannot be told apart.
+//   - Compacted topics. One DescribeConfigs request reads cleanup.policy,
+//     delete.retention.ms and message.timestamp.type of every topic; a start
+//     on a compacted topic further behind than delete.retention.ms may miss
+//     deletes whose tombstones were compacted away: a warning, data loss under
+//     [Options.Strict]. A LogAppendTime topic's record times are the broker's.
+//
+// Cost: one Metadata request (the topics and __consumer_offsets), one
+// DescribeGroups and one OffsetFetch to the group coordinator (two
+// OffsetFetch with an observation window), one DescribeConfigs, then one
+// ListOffsets request per broker for end offsets, one for last stable
+// offsets (read_committed only), one for log start offsets and, with a time,
+// one by time: at most four per broker whatever the partition count (three
+// under read_uncommitted), retries of failed partitions aside; the group's
+// __consumer_offsets partition rides along in the end and log start
+// requests. Then at most 8 Fetch requests of at most 1 MiB to the leader of
+// that partition for the commit records (none when it is not readable; skip
+// with Options.SkipCommitTimes), and one Fetch per broker to read the record
+// before each commit whose time was not read (skip with
+// Options.SkipRecordTimes).
 type Resolver struct {
 	cl      *kgo.Client
 	adm     *kadm.Client
@@ -194,7 +266,7 @@ func NewResolver(client *kgo.Client, topics []string, opts *Options) (*Resolver,
 		r.name = DefaultName
 	}
 	if r.wait == nil {
-		r.wait = sleepCtx
+		r.wait = ctxtime.Sleep
 	}
 	if r.now == nil {
 		r.now = time.Now
@@ -229,17 +301,6 @@ func validTopic(t string) error {
 		}
 	}
 	return nil
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // Name returns the resolver's name.

@@ -23,7 +23,7 @@ type row struct {
 	Start, End int64
 	Committed  int64 // -1: none
 	Offset     int64
-	From       string
+	From       kafkaoffset.OffsetSource
 	Lost       int64
 }
 
@@ -152,7 +152,7 @@ func TestResolveByTime(t *testing.T) {
 		name   string
 		at     time.Duration
 		offset int64
-		from   string
+		from   kafkaoffset.OffsetSource
 		warn   string
 	}{
 		{"BeforeFirstRecord", -time.Minute, 0, kafkaoffset.FromTime, "rewinds"},

@@ -32,7 +32,7 @@ func TestResolveOpenTransaction(t *testing.T) {
 	}
 	type want struct {
 		Offset    int64
-		From      string
+		From      kafkaoffset.OffsetSource
 		Lowered   bool
 		Stable    int64
 		Guarantee resume.Guarantee

@@ -112,6 +112,13 @@ const (
 // ResetOptions configures ResetConsumer. A nil *ResetOptions means the
 // defaults: the consumer must look idle, and its current value is not
 // compared.
+//
+// [Table.ResetConsumer] takes [ResetOptions]: by default it refuses a
+// consumer whose file changed within the last minute or changes during a
+// short watch ([ErrConsumerActive]: a running job would undo the reset), it
+// can check the value a dry run saw right before writing
+// ([ResetOptions.ExpectPrevious], [ErrUnexpectedPrevious]), and it checks
+// after writing that the snapshot still exists.
 type ResetOptions struct {
 	// ExpectPrevious, when set, is the nextSnapshot the consumer file must
 	// hold right before the write: a dry run's ResetPlan.Previous. When the

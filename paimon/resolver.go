@@ -61,6 +61,24 @@ type Options struct {
 
 // Resolver offers the start position of a streaming read of a Paimon table
 // for one consumer id. It is immutable and safe for concurrent use.
+//
+// The grade follows what the Paimon reader does, read from the newest
+// schema's options plus [Options.TableOptions], as the Paimon release in
+// [Options.PaimonVersion] reads them (the newest, 1.4, when empty):
+//
+//   - the old job's consumer.mode decides what its consumer file means
+//     ([Options.WrittenMode]; when nothing says, exactly-once is assumed
+//     with [WarnWrittenModeAssumed]); [Options.Mode] is the new job's and
+//     shapes the launch only;
+//   - long-lived changelogs below the earliest snapshot are read only when
+//     the retention options decouple them (CoreOptions.changelogLifecycleDecoupled,
+//     and in 0.8 a changelog-producer other than none); files in changelog/
+//     that the options do not read give [WarnChangelogIgnored];
+//   - ids re-committed after a rollback below the consumer's nextSnapshot
+//     are possible loss ([WarnRollbackSuspected]), with the lowest offered as
+//     [Position.ReplayFrom];
+//   - every launch carries scan.snapshot-id, a fallback for a consumer that
+//     expiry deletes before the job starts.
 type Resolver struct {
 	table   *Table
 	id      string

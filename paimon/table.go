@@ -14,6 +14,7 @@ import (
 	"gocloud.dev/blob"
 	"gocloud.dev/gcerrors"
 
+	"github.com/resumekit/resumekit/internal/keyprefix"
 	"github.com/resumekit/resumekit/resume/localblob"
 	"github.com/resumekit/resumekit/resume/redact"
 )
@@ -38,6 +39,22 @@ const (
 )
 
 // TableOptions configures a Table. A nil *TableOptions means defaults.
+//
+// S3 redirects: s3blob's opener (the one on blob.DefaultURLMux) uses the AWS SDK's HTTP
+// client, which follows a 307 or 308 anywhere, also into another bucket:
+// a table would read another bucket's consumer file as its own. This package
+// imports no cloud SDK and cannot change that client. Package
+// [github.com/resumekit/resumekit/resume/s3open] is s3blob's opener with
+// redirects refused; register it on a blob.URLMux and pass that as
+// [TableOptions.URLMux]:
+//
+//	mux := new(blob.URLMux)
+//	mux.RegisterBucket(s3open.Scheme, new(s3open.URLOpener))
+//	table, err := paimon.OpenTable(ctx, "s3://warehouse/default.db/orders?region=eu-west-1",
+//		&paimon.TableOptions{URLMux: mux})
+//
+// A read that meets a redirect then fails with an error wrapping
+// s3open.ErrRedirect. With [NewTable], open the bucket with s3open yourself.
 type TableOptions struct {
 	// Branch selects a branch: its files live under
 	// <table>/branch/branch-<name>/. "" and "main" mean the main branch.
@@ -82,6 +99,33 @@ type TableOptions struct {
 
 // Table is one Paimon table (one branch of it) in a bucket. It is safe for
 // concurrent use and holds no cache: every call reads the store afresh.
+//
+// The formats follow Paimon itself (Consumer, SnapshotManager, HintFileUtils,
+// SchemaManager, ChangelogManager): hints are verified and replaced by a
+// listing when stale, an empty consumer file (Paimon rewrites it in place on
+// object stores) is read again a few times before it is reported, and an
+// earliest snapshot that disappears while it is read (expiry running) is
+// skipped.
+//
+// Local tables: [OpenTable] opens a local table — a plain path or a file URL, whatever
+// localblob.LocalPath calls local: file:///dir, file://localhost/dir,
+// Flink's file:/dir, the scheme in any case (so a FILE:// URL never reaches
+// a fileblob the program registered) — with package
+// [github.com/resumekit/resumekit/resume/localblob]: a bucket over the
+// table's directory, confined with os.Root: every key is resolved by the
+// kernel relative to the directory's handle, so there is no gap between a
+// check and the use. Nothing outside the table is
+// read or written — a consumer/ folder linked out of it is refused, also
+// when the link is swapped in while a consumer file is written — only
+// regular files are read (a FIFO named consumer-<id> is refused, never
+// waited on), and [Table.ResetConsumer] writes through a temporary file in
+// consumer/ itself (named so that no consumer-* listing takes it) and a
+// rename, with no sidecar file (so it works when TMPDIR is on another file
+// system). A file URL naming another host, carrying user information, a
+// query or a fragment is refused. With [NewTable] the caller chooses
+// the bucket: use localblob for local tables; ResetConsumer refuses gocloud's
+// fileblob, whose consumer-<id>.attrs sidecar Paimon would read as a
+// consumer. Errors of OpenTable never quote credentials from the URL.
 type Table struct {
 	bucket *blob.Bucket
 	owned  bool   // Close closes bucket (OpenTable)
@@ -125,7 +169,7 @@ func NewTable(bucket *blob.Bucket, path string, opts *TableOptions) (*Table, err
 	if o.Concurrency <= 0 {
 		o.Concurrency = DefaultConcurrency
 	}
-	prefix := normalizePrefix(path)
+	prefix := keyprefix.Normalize(path)
 	for _, seg := range strings.Split(strings.TrimSuffix(prefix, "/"), "/") {
 		if seg == ".." || seg == "." {
 			return nil, fmt.Errorf("paimon: table path %s has a %q element", redact.QuoteKey(path), seg)
@@ -145,7 +189,7 @@ func NewTable(bucket *blob.Bucket, path string, opts *TableOptions) (*Table, err
 		if src == "" {
 			// The table is the bucket's root (a local table opened at its
 			// own directory): its Location still names the path.
-			src = normalizePrefix(locationPath(o.Location))
+			src = keyprefix.Normalize(locationPath(o.Location))
 		}
 		t.name = deriveName(src)
 	}
@@ -204,7 +248,7 @@ func OpenTable(ctx context.Context, rawURL string, opts *TableOptions) (*Table, 
 			return nil, fmt.Errorf("paimon: open table: %w", err)
 		}
 		disp = abs
-		name = deriveName(normalizePrefix(filepath.ToSlash(abs)))
+		name = deriveName(keyprefix.Normalize(filepath.ToSlash(abs)))
 	} else {
 		if err := redact.CheckNested(rawURL); err != nil {
 			return nil, red.Error(fmt.Errorf("paimon: table URL %w", err))
@@ -298,14 +342,6 @@ func (t *Table) consumerDir() string          { return t.base + "consumer/" }
 func (t *Table) consumerKey(id string) string { return t.base + "consumer/consumer-" + id }
 func (t *Table) schemaDir() string            { return t.base + "schema/" }
 func (t *Table) schemaKey(id int64) string    { return fmt.Sprintf("%sschema/schema-%d", t.base, id) }
-
-func normalizePrefix(p string) string {
-	p = strings.Trim(p, "/")
-	if p == "" || p == "." {
-		return ""
-	}
-	return p + "/"
-}
 
 // locationPath returns the path of a location: a URL's path, or the
 // location itself.

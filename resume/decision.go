@@ -2,7 +2,8 @@ package resume
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -128,22 +129,13 @@ func (o Outcome) why() string {
 // require.
 func HintOptions(opts map[string]string) string {
 	parts := make([]string, 0, len(opts))
-	for _, k := range sortedKeys(opts) {
+	for _, k := range slices.Sorted(maps.Keys(opts)) {
 		parts = append(parts, sqlQuote(k)+"="+sqlQuote(opts[k]))
 	}
 	return strings.Join(parts, ",")
 }
 
 func sqlQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
 
 func positionSummary(p Position) string {
 	if p == nil {

@@ -204,4 +204,24 @@
 // and the resolvers' own sentinels (flinkckpt.ErrEmptyLocation,
 // flinkckpt.ErrIncompatible) so that errors.Is needs no walk of
 // Decision.Considered.
+//
+// # Sub-packages
+//
+// Beside the contract, for resolvers and the tools around them:
+//
+//   - [github.com/resumekit/resumekit/resume/localblob]: local directories
+//     as gocloud buckets confined with os.Root (no escape through links);
+//     flinkckpt and paimon open local roots with it.
+//   - [github.com/resumekit/resumekit/resume/s3open]: an S3 bucket opener
+//     that refuses HTTP redirects.
+//   - [github.com/resumekit/resumekit/resume/redact]: secrets out of URLs,
+//     hostile input quoted short in errors.
+//   - [github.com/resumekit/resumekit/resume/k8s]: a decision as the
+//     flink-kubernetes-operator's merge patch.
+//   - [github.com/resumekit/resumekit/resume/resumetest]: the contract tests
+//     every Resolver must pass; resumetest/blobtest wraps a bucket with
+//     faults, latency and call counts, resumetest/s3test runs a gofakes3
+//     server on 127.0.0.1.
+//
+// ARCHITECTURE.md at the module root draws which package imports which.
 package resume

@@ -32,7 +32,7 @@ func TestMain(m *testing.M) {
 	})
 }
 
-// TestScripts runs testdata/script/*.txtar, with $COMPAT (flinkckpt's
+// TestScripts runs testdata/script/*.txtar, with $COMPAT (flinkckpt/jobgraph's
 // testdata/compat) and $FIXTURES (the shared fixtures folder, which may be
 // absent) set. Custom commands:
 //
@@ -56,10 +56,10 @@ func TestScripts(t *testing.T) {
 			env.Setenv("AWS_EC2_METADATA_DISABLED", "true")
 			env.Setenv("AWS_ACCESS_KEY_ID", "resumekit-test")
 			env.Setenv("AWS_SECRET_ACCESS_KEY", "resumekit-test")
-			// flinkckpt's generated compat plan and savepoint, and the real
+			// jobgraph's generated compat plan and savepoint, and the real
 			// fixtures (../shared/fixtures, absent in a plain clone: the
 			// scripts that need them skip, and fail under CI=true).
-			compat, err := filepath.Abs(filepath.Join("..", "..", "flinkckpt", "testdata", "compat"))
+			compat, err := filepath.Abs(filepath.Join("..", "..", "flinkckpt", "jobgraph", "testdata", "compat"))
 			if err != nil {
 				return err
 			}

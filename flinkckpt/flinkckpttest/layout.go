@@ -10,7 +10,7 @@ import (
 
 	"gocloud.dev/blob"
 
-	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 )
 
@@ -79,7 +79,7 @@ type Checkpoint struct {
 	Drained   bool
 	Action    metadata.PostCheckpointAction
 	// UIDs, when set, are the operators' uids (and their number): each
-	// operator's id is flinkckpt.OperatorID of its uid, and from _metadata
+	// operator's id is jobgraph.OperatorID of its uid, and from _metadata
 	// version 5 on the uid and a name ("operator <uid>") are recorded, so
 	// labels and ids always come from the same uid. By default the uids
 	// are "uid-0", "uid-1", ….
@@ -198,11 +198,11 @@ func SavepointName(job string, seed int) string {
 }
 
 // OperatorID returns the operator id of index i: the id Flink derives from
-// the uid "uid-<i>" (flinkckpt.OperatorID), which is the uid the writer
+// the uid "uid-<i>" (jobgraph.OperatorID), which is the uid the writer
 // records for it from _metadata version 5 on — so a test that describes
 // the new job by those uids matches the snapshot as Flink would.
 func OperatorID(i int) string {
-	return flinkckpt.OperatorID(fmt.Sprintf("uid-%d", i))
+	return jobgraph.OperatorID(fmt.Sprintf("uid-%d", i))
 }
 
 func (l *Layout) write(ctx context.Context, parent, name, job string, id int64, c *Checkpoint) (*Written, error) {
@@ -418,7 +418,7 @@ func (s *Spec) Metadata() *metadata.Checkpoint {
 		switch {
 		case len(s.UIDs) > 0:
 			uid, name = s.UIDs[i], "operator "+s.UIDs[i]
-			id = flinkckpt.OperatorID(uid)
+			id = jobgraph.OperatorID(uid)
 		case len(s.OperatorIDs) > 0:
 			uid, id = "", s.OperatorIDs[i]
 		}

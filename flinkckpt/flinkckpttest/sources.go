@@ -7,7 +7,7 @@ import (
 
 	"github.com/klauspost/compress/snappy"
 
-	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 )
@@ -19,7 +19,7 @@ import (
 // and MySQL… functions, or give raw ones for sources resumekit does not
 // know; LegacyMonitorSource writes a legacy SourceFunction's list states.
 type Source struct {
-	// UID names the operator; its id is flinkckpt.OperatorID(UID) unless
+	// UID names the operator; its id is jobgraph.OperatorID(UID) unless
 	// OperatorID is set.
 	UID        string
 	OperatorID string
@@ -65,7 +65,7 @@ func (s *Source) ID() string {
 	if s.OperatorID != "" {
 		return s.OperatorID
 	}
-	return flinkckpt.OperatorID(s.UID)
+	return jobgraph.OperatorID(s.UID)
 }
 
 // StateFile is a state file a source operator references.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
+	"github.com/resumekit/resumekit/internal/specificoffsets"
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/livecheck"
 )
@@ -196,14 +197,7 @@ func (x *resolution) severalTopics(label string, topics []string, concrete []Kaf
 
 // specificOffsets renders the scan.startup.specific-offsets value.
 func specificOffsets(ks []KafkaStart) string {
-	var b strings.Builder
-	for i, k := range ks {
-		if i > 0 {
-			b.WriteByte(';')
-		}
-		fmt.Fprintf(&b, "partition:%d,offset:%d", k.Partition, k.Offset)
-	}
-	return b.String()
+	return specificoffsets.Format(ks, func(k KafkaStart) (int32, int64) { return k.Partition, k.Offset })
 }
 
 // dataStreamForm is the start for a DataStream KafkaSource.

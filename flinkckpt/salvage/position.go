@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
+	"github.com/resumekit/resumekit/internal/specificoffsets"
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/redact"
 )
@@ -234,7 +235,7 @@ func (s Source) String() string {
 			if k.Marker != sourcestate.MarkerNone && !k.Resolved {
 				fmt.Fprintf(&b, "partition:%d,%s", k.Partition, k.Marker)
 			} else {
-				fmt.Fprintf(&b, "partition:%d,offset:%d", k.Partition, k.Offset)
+				b.WriteString(specificoffsets.Entry(k.Partition, k.Offset))
 			}
 		}
 		return b.String()

@@ -143,7 +143,7 @@ func decodeOperator(op *metadata.Operator, opts *Options) (Source, bool) {
 			if len(b) == 0 {
 				return false
 			}
-			hd, err := ParseStreamHeader(b)
+			hd, err := parseStreamHeader(b)
 			if err != nil {
 				d.errorf(err, "subtask %d", sub.Index)
 				return false
@@ -158,7 +158,7 @@ func decodeOperator(op *metadata.Operator, opts *Options) (Source, bool) {
 				if len(s.Offsets) == 0 || !load() {
 					continue
 				}
-				splits, err := ReadSplits(stream, s.Offsets, sub.Index, opts.maxSize())
+				splits, err := readSplits(stream, s.Offsets, sub.Index, opts.maxSize())
 				src.Splits = append(src.Splits, splits...)
 				if err != nil {
 					d.errorf(err, "subtask %d", sub.Index)
@@ -198,7 +198,7 @@ func decodeOperator(op *metadata.Operator, opts *Options) (Source, bool) {
 		case err != nil:
 			coordErr = err
 		default:
-			src.Coordinator, coordErr = ParseCoordinator(b)
+			src.Coordinator, coordErr = parseCoordinator(b)
 		}
 	}
 	if !reader && !legacyPaimon && len(legacy) == 0 {
@@ -255,13 +255,13 @@ func enumeratorKinds(c *Coordinator) []Kind {
 	if c == nil || isNoOpEnumerator(c) {
 		return nil
 	}
-	if _, err := ParseKafkaEnumerator(c.Version, c.Data); err == nil {
+	if _, err := parseKafkaEnumerator(c.Version, c.Data); err == nil {
 		out = append(out, KindKafka)
 	}
-	if _, err := ParsePaimonEnumerator(c.Version, c.Data); err == nil {
+	if _, err := parsePaimonEnumerator(c.Version, c.Data); err == nil {
 		out = append(out, KindPaimon)
 	}
-	if _, err := ParseMySQLEnumerator(c.Version, c.Data); err == nil {
+	if _, err := parseMySQLEnumerator(c.Version, c.Data); err == nil {
 		out = append(out, KindMySQLCDC)
 	}
 	return out
@@ -276,24 +276,24 @@ func splitKind(s RawSplit) (Kind, string) {
 	// Only the serializers that have s.Version are tried (a failed parse
 	// costs an error value).
 	if s.Version == KafkaSplitVersion {
-		if _, err := ParseKafkaSplit(s.Version, s.Data); err == nil {
+		if _, err := parseKafkaSplit(s.Version, s.Data); err == nil {
 			kinds = append(kinds, KindKafka)
 		} else {
 			why = append(why, err.Error())
 		}
-		if _, err := ParseMonitorSplit(s.Version, s.Data); err == nil {
+		if _, err := parseMonitorSplit(s.Version, s.Data); err == nil {
 			kinds = append(kinds, KindPaimon)
 		}
 	}
 	if s.Version == PaimonSplitVersion && looksJava(s.Data) {
-		if _, err := ParsePaimonSplit(s.Version, s.Data); err == nil {
+		if _, err := parsePaimonSplit(s.Version, s.Data); err == nil {
 			kinds = append(kinds, KindPaimon)
 		} else {
 			why = append(why, err.Error())
 		}
 	}
 	if s.Version >= 1 && s.Version <= maxMySQLSplitVersion && !looksJava(s.Data) {
-		if _, err := ParseMySQLSplit(s.Version, s.Data); err == nil {
+		if _, err := parseMySQLSplit(s.Version, s.Data); err == nil {
 			kinds = append(kinds, KindMySQLCDC)
 		}
 	}
@@ -376,12 +376,12 @@ func classify(d *operatorDecoder) {
 	case KindKafka:
 		ks := &KafkaState{}
 		for _, s := range src.Splits {
-			sp, _ := ParseKafkaSplit(s.Version, s.Data)
+			sp, _ := parseKafkaSplit(s.Version, s.Data)
 			sp.Subtask = s.Subtask
 			ks.Splits = append(ks.Splits, sp)
 		}
 		if co != nil {
-			e, err := ParseKafkaEnumerator(co.Version, co.Data)
+			e, err := parseKafkaEnumerator(co.Version, co.Data)
 			if err != nil {
 				enumErr(err)
 			}
@@ -391,12 +391,12 @@ func classify(d *operatorDecoder) {
 	case KindPaimon:
 		ps := &PaimonState{}
 		for _, s := range src.Splits {
-			if m, err := ParseMonitorSplit(s.Version, s.Data); err == nil {
+			if m, err := parseMonitorSplit(s.Version, s.Data); err == nil {
 				m.Subtask = s.Subtask
 				ps.Monitor = append(ps.Monitor, m)
 				continue
 			}
-			sp, _ := ParsePaimonSplit(s.Version, s.Data)
+			sp, _ := parsePaimonSplit(s.Version, s.Data)
 			sp.Subtask = s.Subtask
 			ps.Splits = append(ps.Splits, sp)
 		}
@@ -406,7 +406,7 @@ func classify(d *operatorDecoder) {
 			return
 		}
 		if co != nil && !isNoOpEnumerator(co) {
-			e, err := ParsePaimonEnumerator(co.Version, co.Data)
+			e, err := parsePaimonEnumerator(co.Version, co.Data)
 			if err != nil {
 				enumErr(err)
 			}
@@ -416,12 +416,12 @@ func classify(d *operatorDecoder) {
 	case KindMySQLCDC:
 		ms := &MySQLState{}
 		for _, s := range src.Splits {
-			sp, _ := ParseMySQLSplit(s.Version, s.Data)
+			sp, _ := parseMySQLSplit(s.Version, s.Data)
 			sp.Subtask = s.Subtask
 			ms.Splits = append(ms.Splits, sp)
 		}
 		if co != nil {
-			e, err := ParseMySQLEnumerator(co.Version, co.Data)
+			e, err := parseMySQLEnumerator(co.Version, co.Data)
 			if err != nil {
 				enumErr(err)
 			}

@@ -35,7 +35,7 @@ func TestPaimonGoldenDataSplits(t *testing.T) {
 		{"datasplit-v9", goldenDataSplitV9, 9},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := ParsePaimonJavaSplit(unhex(t, tc.hex))
+			s, err := parsePaimonJavaSplit(unhex(t, tc.hex))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -59,7 +59,7 @@ func TestPaimonGoldenPendingSplits(t *testing.T) {
 	if c.err != nil || version != 1 {
 		t.Fatalf("frame: version %d, %v", version, c.err)
 	}
-	e, err := ParsePaimonEnumerator(version, payload)
+	e, err := parsePaimonEnumerator(version, payload)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,8 +65,8 @@ func (s KafkaSplit) Marker() Marker { return MarkerOf(s.StartingOffset) }
 // KafkaSplitVersion is the KafkaPartitionSplitSerializer version.
 const KafkaSplitVersion = 0
 
-// ParseKafkaSplit decodes a KafkaSource split of serializer version 0.
-func ParseKafkaSplit(version int32, data []byte) (KafkaSplit, error) {
+// parseKafkaSplit decodes a KafkaSource split of serializer version 0.
+func parseKafkaSplit(version int32, data []byte) (KafkaSplit, error) {
 	c := newVersionedCursor("KafkaSource split", version, data)
 	if version != KafkaSplitVersion {
 		c.fail("unknown KafkaPartitionSplitSerializer version %d (only 0 exists)", version)
@@ -164,12 +164,12 @@ type KafkaEnumerator struct {
 	InitialDiscoveryFinished bool
 }
 
-// ParseKafkaEnumerator decodes a KafkaSource enumerator checkpoint of
+// parseKafkaEnumerator decodes a KafkaSource enumerator checkpoint of
 // serializer version 0 (split assignments per subtask, Flink 1.12), 1
 // (assigned partitions), 2 (partitions with status and the initial
 // discovery flag) or 3 (splits with status). No trailing bytes are
 // allowed.
-func ParseKafkaEnumerator(version int32, data []byte) (*KafkaEnumerator, error) {
+func parseKafkaEnumerator(version int32, data []byte) (*KafkaEnumerator, error) {
 	c := newVersionedCursor("KafkaSource enumerator state", version, data)
 	e := &KafkaEnumerator{Version: version, SplitVersion: -1}
 	switch version {

@@ -77,9 +77,9 @@ type MySQLSplit struct {
 	Suspended              bool
 }
 
-// ParseMySQLSplit decodes a Flink CDC MySQL split of serializer version 1
+// parseMySQLSplit decodes a Flink CDC MySQL split of serializer version 1
 // to 4.
-func ParseMySQLSplit(version int32, data []byte) (MySQLSplit, error) {
+func parseMySQLSplit(version int32, data []byte) (MySQLSplit, error) {
 	c := newVersionedCursor("MySQL CDC split", version, data)
 	s := MySQLSplit{Subtask: -1}
 	if version < 1 || version > maxMySQLSplitVersion {

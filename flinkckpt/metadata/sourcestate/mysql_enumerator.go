@@ -91,12 +91,12 @@ type MySQLEnumerator struct {
 	SnapshotMetaReleased bool
 }
 
-// ParseMySQLEnumerator decodes a Flink CDC MySQL enumerator checkpoint of
+// parseMySQLEnumerator decodes a Flink CDC MySQL enumerator checkpoint of
 // PendingSplitsStateSerializer version 1 to 6, completely: every split it
 // lists must decode as a snapshot split of the recorded split serializer
 // version, and no byte may be left over, so that another source's
 // enumerator state is never taken for a MySQL CDC one.
-func ParseMySQLEnumerator(version int32, data []byte) (*MySQLEnumerator, error) {
+func parseMySQLEnumerator(version int32, data []byte) (*MySQLEnumerator, error) {
 	c := newVersionedCursor("MySQL CDC enumerator state", version, data)
 	e := &MySQLEnumerator{Version: version}
 	if version < 1 || version > maxMySQLEnumeratorVersion {
@@ -192,7 +192,7 @@ func enumeratorSnapshotSplit(c *cursor, version int32) MySQLSplit {
 	if c.err != nil {
 		return MySQLSplit{}
 	}
-	s, err := ParseMySQLSplit(version, b)
+	s, err := parseMySQLSplit(version, b)
 	var fe *FormatError
 	switch {
 	case errors.As(err, &fe):

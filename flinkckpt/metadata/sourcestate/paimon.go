@@ -79,8 +79,8 @@ func (s PaimonSplit) Table() string {
 	return p
 }
 
-// ParsePaimonSplit decodes a split of Paimon's FLIP-27 source.
-func ParsePaimonSplit(version int32, data []byte) (PaimonSplit, error) {
+// parsePaimonSplit decodes a split of Paimon's FLIP-27 source.
+func parsePaimonSplit(version int32, data []byte) (PaimonSplit, error) {
 	c := newVersionedCursor("Paimon split", version, data)
 	if version != PaimonSplitVersion {
 		c.fail("unknown FileStoreSourceSplitSerializer version %d (known: 1)", version)
@@ -123,10 +123,10 @@ func shortClass(class string) string {
 	return class
 }
 
-// ParsePaimonJavaSplit decodes a Java-serialized Paimon Split object alone
+// parsePaimonJavaSplit decodes a Java-serialized Paimon Split object alone
 // (what InstantiationUtil.serializeObject writes, e.g. Paimon's own
 // datasplit-v<n> compatibility files).
-func ParsePaimonJavaSplit(data []byte) (PaimonSplit, error) {
+func parsePaimonJavaSplit(data []byte) (PaimonSplit, error) {
 	c := newCursor("Java-serialized Paimon split", data)
 	s := PaimonSplit{Subtask: -1, Snapshot: -1, Bucket: -1}
 	class, block := javaObject(c)
@@ -223,8 +223,8 @@ type PaimonEnumerator struct {
 	NextSnapshot int64
 }
 
-// ParsePaimonEnumerator decodes a PendingSplitsCheckpoint.
-func ParsePaimonEnumerator(version int32, data []byte) (*PaimonEnumerator, error) {
+// parsePaimonEnumerator decodes a PendingSplitsCheckpoint.
+func parsePaimonEnumerator(version int32, data []byte) (*PaimonEnumerator, error) {
 	c := newVersionedCursor("Paimon enumerator state", version, data)
 	if version != PaimonSplitVersion {
 		c.fail("unknown PendingSplitsCheckpointSerializer version %d (known: 1)", version)
@@ -275,8 +275,8 @@ type MonitorSplit struct {
 	CheckpointID int64
 }
 
-// ParseMonitorSplit decodes a MonitorSource split.
-func ParseMonitorSplit(version int32, data []byte) (MonitorSplit, error) {
+// parseMonitorSplit decodes a MonitorSource split.
+func parseMonitorSplit(version int32, data []byte) (MonitorSplit, error) {
 	c := newVersionedCursor("Paimon MonitorSource split", version, data)
 	s := MonitorSplit{Subtask: -1}
 	if version != 0 {

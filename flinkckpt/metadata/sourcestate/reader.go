@@ -22,10 +22,10 @@ type StreamHeader struct {
 	Compressed bool
 }
 
-// ParseStreamHeader reads the proxy header at the start of an operator state
+// parseStreamHeader reads the proxy header at the start of an operator state
 // stream. Only the version and the compression flag are read: the state
 // meta infos after them are not needed to read elements at their offsets.
-func ParseStreamHeader(stream []byte) (StreamHeader, error) {
+func parseStreamHeader(stream []byte) (StreamHeader, error) {
 	c := newCursor("operator state stream header", stream)
 	h := StreamHeader{Version: c.i32("proxy version")}
 	if c.err == nil && (h.Version < 1 || h.Version > maxProxyVersion) {
@@ -50,7 +50,7 @@ type RawSplit struct {
 	Data []byte
 }
 
-// ReadSplits reads the elements of a SourceReaderState list from one
+// readSplits reads the elements of a SourceReaderState list from one
 // subtask's operator state stream (all of its bytes, from the proxy header
 // on; for a segment of a merged file, the segment's bytes) at the offsets
 // the operator state handle records. Each element is
@@ -59,11 +59,11 @@ type RawSplit struct {
 // Compressed streams are decoded. maxSize bounds an element (0: no bound
 // beyond the stream's own size for uncompressed streams, DefaultMaxStreamSize
 // for compressed ones).
-func ReadSplits(stream []byte, offsets []int64, subtask int32, maxSize int64) ([]RawSplit, error) {
+func readSplits(stream []byte, offsets []int64, subtask int32, maxSize int64) ([]RawSplit, error) {
 	if len(offsets) == 0 {
 		return nil, nil
 	}
-	h, err := ParseStreamHeader(stream)
+	h, err := parseStreamHeader(stream)
 	if err != nil {
 		return nil, err
 	}
@@ -145,12 +145,12 @@ type Coordinator struct {
 	Data []byte
 }
 
-// ParseCoordinator reads a coordinator state as SourceCoordinator writes
+// parseCoordinator reads a coordinator state as SourceCoordinator writes
 // it: int32 serde version (0 or 1), int32 enumerator serializer version,
 // int32 N, N bytes. Version 1 allows no trailing bytes; version 0's trailer
 // (the coordinator context's split assignments) is ignored, as Flink
 // 1.13+ does.
-func ParseCoordinator(data []byte) (*Coordinator, error) {
+func parseCoordinator(data []byte) (*Coordinator, error) {
 	c := newCursor("source coordinator state", data)
 	co := &Coordinator{SerdeVersion: c.i32("serde version")}
 	if c.err == nil && co.SerdeVersion != 0 && co.SerdeVersion != 1 {

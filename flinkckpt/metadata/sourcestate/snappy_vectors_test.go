@@ -114,7 +114,7 @@ func TestSnappyHandWrittenFrames(t *testing.T) {
 	stream = append(stream, chunk(0x00, withCRC(want, block))...)
 	stream = append(stream, chunk(0x85, []byte("skip me"))...)
 	stream = append(stream, chunk(0x01, withCRC(tail, tail))...)
-	splits, err := ReadSplits(stream, []int64{offset}, 0, 0)
+	splits, err := readSplits(stream, []int64{offset}, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestSnappyHandWrittenFrames(t *testing.T) {
 	}
 	// A reserved unskippable chunk type (0x02) is an error, not skipped.
 	bad := append(stream[:offset:offset], chunk(0x02, []byte("?"))...)
-	if _, err := ReadSplits(bad, []int64{offset}, 0, 0); err == nil {
+	if _, err := readSplits(bad, []int64{offset}, 0, 0); err == nil {
 		t.Error("reserved chunk type skipped")
 	}
 }

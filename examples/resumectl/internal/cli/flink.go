@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -160,9 +159,7 @@ func flinkList(ctx context.Context, e *env, raw string, opts *flinkckpt.Options,
 		entries = append(entries, en)
 	}
 	if asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(entries); err != nil {
+		if err := writeJSON(e.stdout, entries); err != nil {
 			return err
 		}
 	} else {
@@ -256,9 +253,7 @@ func flinkInspect(ctx context.Context, e *env, raw string, opts *flinkckpt.Optio
 		doc.MissingFiles = v.Missing
 	}
 	if asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(doc); err != nil {
+		if err := writeJSON(e.stdout, doc); err != nil {
 			return err
 		}
 	} else {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -246,9 +245,7 @@ func runFlinkCompat(e *env, args []string) error {
 	if *asJSON {
 		// flinkckpt.Compat's own JSON: every field the text shows (the
 		// maybe flag, unknown operators, problems, notes).
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(c); err != nil {
+		if err := writeJSON(e.stdout, c); err != nil {
 			return err
 		}
 	} else {

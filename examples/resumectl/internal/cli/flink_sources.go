@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -42,9 +41,7 @@ func flinkSources(ctx context.Context, e *env, raw string, opts *flinkckpt.Optio
 		doc.Sources = append(doc.Sources, st.Sources[i].Summary())
 	}
 	if asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(doc); err != nil {
+		if err := writeJSON(e.stdout, doc); err != nil {
 			return err
 		}
 	} else {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -235,7 +234,7 @@ func writeKafkaJSON(e *env, res []kafkaoffset.PartitionOffsets, c resume.Candida
 	doc := kafkaJSON{Partitions: []kafkaPartitionJSON{}, Reasons: []string{}, Warnings: []resume.Warning{}}
 	for _, p := range res {
 		pj := kafkaPartitionJSON{Topic: p.Topic, Partition: p.Partition, Start: opt64(p.Start), End: opt64(p.End),
-			LastStable: opt64(p.LastStable), Committed: opt64(p.Committed), ByTime: opt64(p.ByTime), Offset: opt64(p.Offset), From: p.From, Reason: p.Reason}
+			LastStable: opt64(p.LastStable), Committed: opt64(p.Committed), ByTime: opt64(p.ByTime), Offset: opt64(p.Offset), From: string(p.From), Reason: p.Reason}
 		if p.Err != nil {
 			pj.Error = p.Err.Error()
 		}
@@ -256,7 +255,5 @@ func writeKafkaJSON(e *env, res []kafkaoffset.PartitionOffsets, c resume.Candida
 		doc.Reasons = append(doc.Reasons, c.Reasons...)
 		doc.Warnings = append(doc.Warnings, c.Warnings...)
 	}
-	enc := json.NewEncoder(e.stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
+	return writeJSON(e.stdout, doc)
 }

@@ -8,11 +8,11 @@ import (
 	"net/url"
 	"path/filepath"
 	"regexp"
-	"strings"
 
 	"gocloud.dev/blob"
 	_ "gocloud.dev/blob/memblob" // mem://; the cloud drivers are in drivers*.go
 
+	"github.com/resumekit/resumekit/internal/keyprefix"
 	"github.com/resumekit/resumekit/resume/localblob"
 	"github.com/resumekit/resumekit/resume/redact"
 )
@@ -109,7 +109,7 @@ func openRemote(ctx context.Context, raw string) (*location, error) {
 	if err != nil {
 		return nil, usagef("bad storage URL %s: %v", redact.URL(raw), redact.ParseError(err))
 	}
-	prefix := normalizePrefix(u.Path)
+	prefix := keyprefix.Normalize(u.Path)
 	display := redact.URL(raw)
 	u.Path, u.RawPath = "", ""
 	b, err := openCloud(ctx, u) // drivers.go
@@ -149,13 +149,4 @@ func openLocal(abs string, flink bool, keys func(dir string) func(string)) (*loc
 		return nil, fmt.Errorf("local path %s: %w", abs, err)
 	}
 	return &location{Bucket: b, Prefix: prefix, Display: abs, Root: root}, nil
-}
-
-// normalizePrefix turns a path into "" or "dir/".
-func normalizePrefix(p string) string {
-	p = strings.Trim(p, "/")
-	if p == "" || p == "." {
-		return ""
-	}
-	return p + "/"
 }

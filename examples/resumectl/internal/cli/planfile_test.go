@@ -10,7 +10,7 @@ import (
 )
 
 // compatDir is flinkckpt's generated savepoint and compiled plans.
-var compatDir = filepath.Join("..", "..", "..", "..", "flinkckpt", "testdata", "compat")
+var compatDir = filepath.Join("..", "..", "..", "..", "flinkckpt", "jobgraph", "testdata", "compat")
 
 // TestPlanFileIsTheFileNamed: --plan FILE and --flink-plan FILE name one
 // file, not a directory to confine keys to: a link the user named is

@@ -1,0 +1,19 @@
+package sourcestate
+
+// The per-format parsers are unexported: users decode whole snapshots with
+// Decode. The fuzz and hostile-input tests, which build their input with
+// flinkckpttest's encoder (which imports this package, so they cannot be
+// in-package), reach the parsers through these names.
+var (
+	ParseKafkaSplit       = parseKafkaSplit
+	ParseKafkaEnumerator  = parseKafkaEnumerator
+	ParseMySQLSplit       = parseMySQLSplit
+	ParseMySQLEnumerator  = parseMySQLEnumerator
+	ParsePaimonSplit      = parsePaimonSplit
+	ParsePaimonJavaSplit  = parsePaimonJavaSplit
+	ParsePaimonEnumerator = parsePaimonEnumerator
+	ParseMonitorSplit     = parseMonitorSplit
+	ParseStreamHeader     = parseStreamHeader
+	ReadSplits            = readSplits
+	ParseCoordinator      = parseCoordinator
+)
