@@ -39,7 +39,7 @@ func TestClaimModeInLaunch(t *testing.T) {
 		opts     flinkckpt.Options
 		wantArgs []string
 		wantMode string
-		wantWarn string
+		wantWarn resume.WarningCode
 	}{
 		{"DefaultNoClaim", "", flinkckpt.Options{}, []string{"-s", path}, "NO_CLAIM", flinkckpt.WarnKeepUntilFirstCheckpoint},
 		{"Flink120", "", flinkckpt.Options{FlinkVersion: "1.20"}, []string{"-s", path, "-claimMode", "NO_CLAIM"}, "NO_CLAIM", flinkckpt.WarnKeepUntilFirstCheckpoint},
@@ -65,7 +65,7 @@ func TestClaimModeInLaunch(t *testing.T) {
 				t.Errorf("mode %q, warnings %q", p.ClaimMode, c.Warnings)
 			}
 			// #12's words for each mode, literally, and the path.
-			phrase := map[string]string{
+			phrase := map[resume.WarningCode]string{
 				flinkckpt.WarnKeepUntilFirstCheckpoint: "until the new job's first completed checkpoint",
 				flinkckpt.WarnOwnedByNewJob:            "Flink owns it now",
 				flinkckpt.WarnKeepWhileReferenced:      "do not delete while the new job's checkpoints may reference it",
@@ -75,7 +75,7 @@ func TestClaimModeInLaunch(t *testing.T) {
 					t.Errorf("%s: %q does not say %q and the path", w.Code, w.Text, phrase)
 				}
 			}
-			for _, other := range []string{flinkckpt.WarnKeepUntilFirstCheckpoint, flinkckpt.WarnOwnedByNewJob, flinkckpt.WarnKeepWhileReferenced} {
+			for _, other := range []resume.WarningCode{flinkckpt.WarnKeepUntilFirstCheckpoint, flinkckpt.WarnOwnedByNewJob, flinkckpt.WarnKeepWhileReferenced} {
 				if other != tc.wantWarn && c.HasWarning(other) {
 					t.Errorf("also warns %s: %q", other, c.Warnings)
 				}

@@ -47,7 +47,7 @@ func TestResolverWithJobRestoringEverything(t *testing.T) {
 	if !hasLine(c.Reasons, `restores into the new job: 3 of 3 operators matched by id, 0 without state skipped, 0 dropped; the new job's operators \S+ are not in it and start empty`) {
 		t.Errorf("reasons %q", c.Reasons)
 	}
-	for _, code := range []string{flinkckpt.WarnDroppedState, flinkckpt.WarnOlderThanIncompatible, flinkckpt.WarnConditionalRestore} {
+	for _, code := range []resume.WarningCode{flinkckpt.WarnDroppedState, flinkckpt.WarnOlderThanIncompatible, flinkckpt.WarnConditionalRestore} {
 		if c.HasWarning(code) {
 			t.Errorf("warning %s: %v", code, c.Warnings)
 		}

@@ -59,7 +59,7 @@ func liveResolver(t *testing.T, b *blob.Bucket, live *livecheck.Checkers) *flink
 	return r
 }
 
-func warningText(c resume.Candidate, code string) string {
+func warningText(c resume.Candidate, code resume.WarningCode) string {
 	for _, w := range c.Warnings {
 		if w.Code == code {
 			return w.Text

@@ -124,7 +124,7 @@ func hasLine[T string | resume.Warning](lines []T, re string) bool {
 func hasWarning(ws []resume.Warning, code, re string) bool {
 	r := regexp.MustCompile(re)
 	for _, w := range ws {
-		if w.Code == code && r.MatchString(w.Text) {
+		if string(w.Code) == code && r.MatchString(w.Text) {
 			return true
 		}
 	}

@@ -3,6 +3,7 @@ package flinkckpt_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -27,7 +28,7 @@ func TestRestoreLimits(t *testing.T) {
 		c       *flinkckpttest.Checkpoint
 		savept  bool
 		backend flinkckpt.Backend
-		warns   []string
+		warns   []resume.WarningCode
 		check   func(*flinkckpt.Position) bool
 	}{
 		{"Incremental", &flinkckpttest.Checkpoint{Shared: shared("a", 1)}, false, flinkckpt.BackendRocksDBIncremental, nil, nil},
@@ -36,9 +37,9 @@ func TestRestoreLimits(t *testing.T) {
 		{"CanonicalSavepoint", &flinkckpttest.Checkpoint{StateBackend: "canonical", Format: "CANONICAL"}, true, flinkckpt.BackendCanonical, nil,
 			func(p *flinkckpt.Position) bool { return p.Format == "CANONICAL" }},
 		{"Unaligned", &flinkckpttest.Checkpoint{Shared: shared("a", 1), Unaligned: true}, false, flinkckpt.BackendRocksDBIncremental,
-			[]string{flinkckpt.WarnUnaligned}, func(p *flinkckpt.Position) bool { return p.Unaligned }},
+			[]resume.WarningCode{flinkckpt.WarnUnaligned}, func(p *flinkckpt.Position) bool { return p.Unaligned }},
 		{"FinishedOperators", &flinkckpttest.Checkpoint{Shared: shared("a", 1), FinishedOperators: 2}, false, flinkckpt.BackendRocksDBIncremental,
-			[]string{flinkckpt.WarnFinishedOperators}, func(p *flinkckpt.Position) bool { return p.FinishedOperators == 2 }},
+			[]resume.WarningCode{flinkckpt.WarnFinishedOperators}, func(p *flinkckpt.Position) bool { return p.FinishedOperators == 2 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, "ck/", "s3a://bucket/", nil)
@@ -56,8 +57,8 @@ func TestRestoreLimits(t *testing.T) {
 					t.Errorf("no %s: %q", w, c.Warnings)
 				}
 			}
-			for _, w := range []string{flinkckpt.WarnUnaligned, flinkckpt.WarnFinishedOperators} {
-				if c.HasWarning(w) && !contains(tc.warns, w) {
+			for _, w := range []resume.WarningCode{flinkckpt.WarnUnaligned, flinkckpt.WarnFinishedOperators} {
+				if c.HasWarning(w) && !slices.Contains(tc.warns, w) {
 					t.Errorf("unexpected %s: %q", w, c.Warnings)
 				}
 			}

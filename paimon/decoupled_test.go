@@ -18,11 +18,11 @@ func TestChangelogDecoupledByOptions(t *testing.T) {
 		g         resume.Guarantee
 		next      int64
 		decoupled bool
-		warnings  []string // codes that must be present
-		absent    []string // codes that must not be
+		warnings  []resume.WarningCode // codes that must be present
+		absent    []resume.WarningCode // codes that must not be
 	}
-	lost := want{g: resume.DataLoss, next: 6, warnings: []string{paimon.WarnChangelogIgnored, paimon.WarnExpiredBeforeRead}}
-	kept := want{g: resume.ExactInput, next: 3, decoupled: true, absent: []string{paimon.WarnChangelogIgnored, paimon.WarnVersionAssumed}}
+	lost := want{g: resume.DataLoss, next: 6, warnings: []resume.WarningCode{paimon.WarnChangelogIgnored, paimon.WarnExpiredBeforeRead}}
+	kept := want{g: resume.ExactInput, next: 3, decoupled: true, absent: []resume.WarningCode{paimon.WarnChangelogIgnored, paimon.WarnVersionAssumed}}
 	for _, tc := range []struct {
 		name   string
 		schema map[string]string
@@ -45,10 +45,10 @@ func TestChangelogDecoupledByOptions(t *testing.T) {
 		// No version declared: the newest behaviour, said out loud where
 		// 0.8 would grade differently.
 		{"VersionAssumed", map[string]string{"changelog.time-retained": "7 d"}, paimon.Options{},
-			want{g: resume.ExactInput, next: 3, decoupled: true, warnings: []string{paimon.WarnVersionAssumed}}},
+			want{g: resume.ExactInput, next: 3, decoupled: true, warnings: []resume.WarningCode{paimon.WarnVersionAssumed}}},
 		// An option Paimon cannot parse: not decoupled, said out loud.
 		{"UnreadableRetention", map[string]string{"changelog.time-retained": "a week"}, paimon.Options{},
-			want{g: resume.DataLoss, next: 6, warnings: []string{paimon.WarnOptionUnreadable, paimon.WarnChangelogIgnored}}},
+			want{g: resume.DataLoss, next: 6, warnings: []resume.WarningCode{paimon.WarnOptionUnreadable, paimon.WarnChangelogIgnored}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, tb := newTable(t, 10, nil)
@@ -113,7 +113,7 @@ func TestStartByTimeChangelogsNotDecoupled(t *testing.T) {
 		opts map[string]string
 		next int64
 		g    resume.Guarantee
-		code string
+		code resume.WarningCode
 	}{
 		{"NotDecoupled", nil, 6, resume.DataLoss, paimon.WarnChangelogIgnored},
 		{"Decoupled", decoupled, 4, resume.Replay, paimon.WarnChangelogOnlyStart},

@@ -26,8 +26,8 @@ func TestLaunchFallbackScanSnapshotID(t *testing.T) {
 		g      resume.Guarantee
 		next   int64
 		launch map[string]string
-		code   string // a warning code that must be present
-		text   string // in some warning
+		code   resume.WarningCode // a warning code that must be present
+		text   string             // in some warning
 	}{
 		{
 			name:  "ConsumerPresent",

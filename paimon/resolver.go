@@ -166,7 +166,7 @@ func (x *resolution) reason(format string, args ...any) {
 	x.reasons = append(x.reasons, fmt.Sprintf(format, args...))
 }
 
-func (x *resolution) warn(code, format string, args ...any) {
+func (x *resolution) warn(code resume.WarningCode, format string, args ...any) {
 	x.warnings = append(x.warnings, resume.Warnf(code, format, args...))
 }
 

@@ -65,7 +65,7 @@ func checkCandidate(name string, bound Guarantee, c Candidate) error {
 	}
 	for i, w := range c.Warnings {
 		switch {
-		case w.Code == "" || strings.ContainsFunc(w.Code, unicode.IsSpace):
+		case w.Code == "" || strings.ContainsFunc(string(w.Code), unicode.IsSpace):
 			add("Warnings[%d] has code %q: want a namespaced code without spaces, such as kafka.rewind-lag", i, w.Code)
 		case strings.TrimSpace(w.Text) == "":
 			add("Warnings[%d] (%s) has no text", i, w.Code)

@@ -145,7 +145,7 @@
 //	salvage.several-topics                 a KafkaSource read several topics: no SQL option starts it at its offsets (data-loss)
 //	salvage.source-notes                   what a source's state held but its position leaves out
 //
-// Each code is also a constant of the emitting package
+// A code is a [WarningCode]; each is also a constant of the emitting package
 // (flinkckpt.WarnOlderThanBroken, kafkaoffset.WarnNotObserved, …);
 // [Candidate.HasWarning] tests for one.
 //

@@ -70,7 +70,7 @@ func (d *Decision) ExplainWidth(width int) string {
 			writeLine(b, "  ", "why", r)
 		}
 		for _, x := range c.Warnings {
-			writeLine(b, "  ", "warning", x.Text+" ["+x.Code+"]")
+			writeLine(b, "  ", "warning", x.Text+" ["+string(x.Code)+"]")
 		}
 	} else {
 		b.WriteString("CHOSEN  nothing acceptable\n")

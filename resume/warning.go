@@ -12,13 +12,20 @@ import (
 // renamed or reused for another meaning.
 type Warning struct {
 	// Code identifies the kind of risk, e.g. "kafka.start-at-end".
-	Code string `json:"code"`
+	Code WarningCode `json:"code"`
 	// Text says what the risk is for this candidate, in one line.
 	Text string `json:"text"`
 }
 
+// WarningCode is a warning's stable code, namespaced by the package that
+// emits it ("chain.", "flink.", "kafka.", "paimon.", "salvage.", …). The set
+// is closed within a release and each code is a constant of its package
+// (resume/doc.go lists them all); a reader of a stored document treats a
+// code it does not know as a warning it cannot interpret.
+type WarningCode string
+
 // Warnf returns a Warning with the given code and the formatted text.
-func Warnf(code, format string, args ...any) Warning {
+func Warnf(code WarningCode, format string, args ...any) Warning {
 	return Warning{Code: code, Text: fmt.Sprintf(format, args...)}
 }
 
@@ -27,11 +34,11 @@ func (w Warning) String() string {
 	if w.Code == "" {
 		return w.Text
 	}
-	return w.Code + ": " + w.Text
+	return string(w.Code) + ": " + w.Text
 }
 
 // HasWarning reports whether the candidate carries a warning with the code.
-func (c *Candidate) HasWarning(code string) bool {
+func (c *Candidate) HasWarning(code WarningCode) bool {
 	return slices.ContainsFunc(c.Warnings, func(w Warning) bool { return w.Code == code })
 }
 

@@ -96,7 +96,7 @@ func TestKafkaCommittedMarker(t *testing.T) {
 	}
 }
 
-func warning(c resume.Candidate, code string) string {
+func warning(c resume.Candidate, code resume.WarningCode) string {
 	for _, w := range c.Warnings {
 		if w.Code == code {
 			return w.Text

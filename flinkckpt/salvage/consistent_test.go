@@ -97,7 +97,7 @@ func TestChainConsistentOverDeletedRecords(t *testing.T) {
 func warningsText(ws []resume.Warning) string {
 	var b strings.Builder
 	for _, w := range ws {
-		b.WriteString(w.Code + ": " + w.Text + "\n")
+		b.WriteString(string(w.Code) + ": " + w.Text + "\n")
 	}
 	return b.String()
 }

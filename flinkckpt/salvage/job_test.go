@@ -93,7 +93,7 @@ func TestChainSalvagesWhatTheNewJobCannotRestore(t *testing.T) {
 	}
 }
 
-func warningText(c resume.Candidate, code string) string {
+func warningText(c resume.Candidate, code resume.WarningCode) string {
 	for _, w := range c.Warnings {
 		if w.Code == code {
 			return w.Text

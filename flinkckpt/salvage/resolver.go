@@ -366,7 +366,7 @@ func (x *resolution) reason(format string, args ...any) {
 	x.c.Reasons = append(x.c.Reasons, fmt.Sprintf(format, args...))
 }
 
-func (x *resolution) warn(code, format string, args ...any) {
+func (x *resolution) warn(code resume.WarningCode, format string, args ...any) {
 	x.c.Warnings = append(x.c.Warnings, resume.Warnf(code, format, args...))
 }
 

@@ -150,7 +150,7 @@ func NewPatch(c *resume.Candidate, opts *Options) (*Patch, error) {
 	if len(c.Warnings) > 0 {
 		codes, lines := make([]string, len(c.Warnings)), make([]string, len(c.Warnings))
 		for i, w := range c.Warnings {
-			codes[i], lines[i] = w.Code, "["+w.Code+"] "+w.Text
+			codes[i], lines[i] = string(w.Code), "["+string(w.Code)+"] "+w.Text
 		}
 		p.Metadata = &Metadata{Annotations: map[string]string{
 			AnnotationWarningCodes: strings.Join(codes, ","),

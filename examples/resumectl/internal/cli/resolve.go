@@ -452,7 +452,7 @@ func decisionExit(d *resume.Decision, result resume.Result, err error, failOn []
 	switch result {
 	case resume.ResultChosen:
 		for _, code := range failOn {
-			if d.Chosen.HasWarning(code) {
+			if d.Chosen.HasWarning(resume.WarningCode(code)) {
 				return ExitWarningRefused, fmt.Errorf("the chosen %s carries warning %s (--fail-on-warning)", d.Chosen.Resolver, code)
 			}
 		}

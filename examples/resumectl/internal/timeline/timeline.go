@@ -255,7 +255,7 @@ func build(d *resume.Decision, ex *docExtra) *page {
 			cv.Launch = append(cv.Launch, "/*+ OPTIONS("+resume.HintOptions(l.Options)+") */")
 		}
 		for _, w := range c.Warnings {
-			cv.Warnings = append(cv.Warnings, w.Text+" ["+w.Code+"]")
+			cv.Warnings = append(cv.Warnings, w.Text+" ["+string(w.Code)+"]")
 		}
 		p.Chosen = cv
 	} else {
@@ -278,7 +278,7 @@ func build(d *resume.Decision, ex *docExtra) *page {
 		if c != nil {
 			or.Guarantee, or.At, or.Summary = c.Guarantee.String(), fmtTime(c.At), c.Position.String()
 			for _, w := range c.Warnings {
-				or.Warnings = append(or.Warnings, w.Code)
+				or.Warnings = append(or.Warnings, string(w.Code))
 			}
 		}
 		p.Outcomes = append(p.Outcomes, or)
