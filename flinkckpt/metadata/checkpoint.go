@@ -106,4 +106,11 @@ type FileRef struct {
 	Segment bool
 	// Operator is the id of the operator whose state references the file.
 	Operator string
+	// Changelog is true for a state changelog (DSTL) file referenced from
+	// a changelog file handle (types 10, 13). Flink records its size
+	// without the one byte StateChangeFsUploader writes before the
+	// changes (the compression flag), so the file on storage is Size or
+	// Size+1 bytes (seen on every DSTL file Flink 1.20.3 wrote in the
+	// conformance scenario F3).
+	Changelog bool
 }

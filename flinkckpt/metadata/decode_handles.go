@@ -18,6 +18,7 @@ func (d *decoder) enter(what string) bool {
 // FileRefs allocated per reference, where append would allocate up to five.
 func (d *decoder) addFile(f FileRef) {
 	f.Operator = d.op
+	f.Changelog = d.inChangelog
 	if n := len(d.files); n == 0 || len(d.files[n-1]) == cap(d.files[n-1]) {
 		size := 16
 		if n > 0 {
@@ -179,7 +180,10 @@ func (d *decoder) keyed(what, field string) *KeyedHandle {
 		n := d.count(what, " handle count", 9)
 		for i := 0; i < n && d.err == nil; i++ {
 			off := d.i64(what, " offset")
-			h.Increments = append(h.Increments, OffsetHandle{Offset: off, Handle: d.stream(what, "")})
+			d.inChangelog = true
+			inc := d.stream(what, "")
+			d.inChangelog = false
+			h.Increments = append(h.Increments, OffsetHandle{Offset: off, Handle: inc})
 		}
 		h.StateSize = d.i64(what, " state size")
 		h.CheckpointedSize = d.i64(what, " checkpointed size")

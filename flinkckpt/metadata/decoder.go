@@ -16,8 +16,11 @@ type decoder struct {
 	err   error
 	md    *Checkpoint
 	op    string // id of the operator being read
-	str   string // the whole input as a string, for substrings ("" for small inputs)
-	slab  []StreamHandle
+	// inChangelog: the stream handle being read is a changelog file
+	// handle's (FileRef.Changelog).
+	inChangelog bool
+	str         string // the whole input as a string, for substrings ("" for small inputs)
+	slab        []StreamHandle
 	// slabSize grows from 8 to 1024 so that small files stay small.
 	slabSize int
 	files    [][]FileRef // see addFile
