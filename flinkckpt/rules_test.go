@@ -1,10 +1,14 @@
 package flinkckpt_test
 
 import (
+	"context"
 	"errors"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
+
+	"gocloud.dev/blob/memblob"
 
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
@@ -130,6 +134,69 @@ func TestParallelismUpToTheSnapshotsMaxParallelism(t *testing.T) {
 		}
 		if c := flinkckpt.CheckCompat(cp, j); c.Compatible != tc.compatible {
 			t.Errorf("operator parallelism %d: compatible %v, want %v", tc.par, c.Compatible, tc.compatible)
+		}
+	}
+}
+
+// TestMergedFileMustHoldEverySegment: with Flink 1.20's file merging, a
+// subtask's state is a segment (start, size) of a shared physical file; the
+// file must be at least as long as the furthest segment's end (it may be
+// longer: other states' segments). Exactly that long or longer verifies;
+// one byte shorter is broken, and the checkpoint is not chosen.
+func TestMergedFileMustHoldEverySegment(t *testing.T) {
+	ctx := context.Background()
+	const job = "6f1e00000000000000000000000000aa"
+	dir := "ck/" + job + "/chk-5/"
+	mergedKey := "ck/" + job + "/taskowned/merged-1"
+	src := flinkckpttest.KafkaSource("orders", "orders", 10, 11)
+	src.Parallelism = 2
+	src.Splits[1].Subtask = 1
+	op, _ := src.Operator(4, nil)
+	var merged []byte
+	merged = append(merged, strings.Repeat("x", 37)...)
+	for i := range op.SubtaskStates {
+		h := op.SubtaskStates[i].ManagedOperator
+		stream := h.Stream.Data
+		h.Type, h.TaskOwnedDir, h.SharedDir = metadata.TypeFileMergingOperator, "s3a://bucket/ck/"+job+"/taskowned", "s3a://bucket/ck/"+job+"/shared"
+		h.Stream = &metadata.StreamHandle{Type: metadata.TypeSegment, Path: "s3a://bucket/" + mergedKey, Name: "logical-" + strconv.Itoa(i),
+			Start: int64(len(merged)), Size: int64(len(stream))}
+		merged = append(merged, stream...)
+	}
+	need := len(merged) // the last segment's end
+	data, err := flinkckpttest.Encode(&metadata.Checkpoint{Version: 4, CheckpointID: 5, Operators: []metadata.Operator{op}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		size     int
+		verified bool
+	}{{need, true}, {need + 13, true}, {need - 1, false}} {
+		b := memblob.OpenBucket(nil)
+		defer b.Close()
+		if err := b.WriteAll(ctx, dir+"_metadata", data, nil); err != nil {
+			t.Fatal(err)
+		}
+		file := append(append([]byte(nil), merged...), make([]byte, max(tc.size-need, 0))...)[:tc.size]
+		if err := b.WriteAll(ctx, mergedKey, file, nil); err != nil {
+			t.Fatal(err)
+		}
+		r, err := flinkckpt.NewResolver(b, "ck/", &flinkckpt.Options{FlinkRoot: "s3a://bucket/ck"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := r.Resolve(ctx)
+		if !tc.verified {
+			if err == nil || !strings.Contains(err.Error(), "wrong size") {
+				t.Errorf("merged file of %d bytes, segments need %d: chose %v, err %v", tc.size, need, c.Position, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("merged file of %d bytes, segments need %d: %v", tc.size, need, err)
+		}
+		p, err := flinkckpt.PositionOf(c.Position)
+		if err != nil || p.CheckpointID != 5 || !p.Verified {
+			t.Errorf("merged file of %d bytes: %+v %v; reasons %q", tc.size, p, err, c.Reasons)
 		}
 	}
 }
