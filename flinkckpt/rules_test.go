@@ -200,3 +200,25 @@ func TestMergedFileMustHoldEverySegment(t *testing.T) {
 		}
 	}
 }
+
+// TestEqualTimeAndIDRankByKey: two savepoints with the same checkpoint id
+// and the same modification time rank by key, the lower first, whichever is
+// listed or written first: the same answer on every run, and the reason
+// says why.
+func TestEqualTimeAndIDRankByKey(t *testing.T) {
+	for _, order := range [][]int{{1, 2}, {2, 1}} {
+		e := newEnv(t, "sp/", "s3a://bucket/", nil)
+		names := map[int]string{1: flinkckpttest.SavepointName(jobA, 1), 2: flinkckpttest.SavepointName(jobA, 2)}
+		low, high := names[1], names[2]
+		if high < low {
+			low, high = high, low
+		}
+		for _, i := range order {
+			e.savepoint(names[i], 7, t0, nil)
+		}
+		c, p := e.mustResolve(&flinkckpt.Options{FlinkRoot: e.l.FlinkRoot()})
+		if p.Key != "sp/"+low+"/" || !hasLine(c.Reasons, `ranks above `+high+`: same effective modification time .* and checkpoint id 7; first by key`) {
+			t.Errorf("written %v: chose %s, reasons %q", order, p.Key, c.Reasons)
+		}
+	}
+}
