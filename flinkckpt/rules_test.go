@@ -222,3 +222,18 @@ func TestEqualTimeAndIDRankByKey(t *testing.T) {
 		}
 	}
 }
+
+// TestConsecutiveIDsAreOneRun: within a job dir consecutive checkpoint ids
+// are one run of the job, ordered by id whatever the modification times say
+// (chk-2 copied later than chk-3); only a gap in the ids starts another run,
+// which is then ordered by time.
+func TestConsecutiveIDsAreOneRun(t *testing.T) {
+	e := newEnv(t, "ck/", "s3a://bucket/", nil)
+	e.chk(jobA, 1, t0, &flinkckpttest.Checkpoint{Shared: shared("a", 1)})
+	e.chk(jobA, 2, t0.Add(2*time.Hour), &flinkckpttest.Checkpoint{Shared: shared("b", 1)})
+	e.chk(jobA, 3, t0.Add(time.Hour), &flinkckpttest.Checkpoint{Shared: shared("c", 1)})
+	c, p := e.mustResolve(nil)
+	if p.CheckpointID != 3 {
+		t.Errorf("chose chk-%d, want chk-3 (one run: the id decides); reasons %q", p.CheckpointID, c.Reasons)
+	}
+}
