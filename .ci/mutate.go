@@ -64,6 +64,9 @@ func main() {
 		if !ok || n == 1 && len(rest) > 1 && isOp(rest[:2]) {
 			continue
 		}
+		if typ == "INVERT_NEGATIVES" && !unary(l[:col-1]) {
+			continue // a binary minus: ARITHMETIC_BASE's
+		}
 		lines[line-1] = l[:col-1] + to + rest[n:]
 		if err := os.WriteFile(file, []byte(strings.Join(lines, "")), 0o644); err != nil {
 			fmt.Fprintln(os.Stderr, "mutate:", err)
@@ -82,4 +85,13 @@ func isOp(s string) bool {
 		return true
 	}
 	return false
+}
+
+// unary reports whether a minus after before is a unary one.
+func unary(before string) bool {
+	b := strings.TrimRight(before, " \t")
+	if b == "" {
+		return true
+	}
+	return strings.ContainsRune("([{,=:+-*/%<>!&|^", rune(b[len(b)-1])) || strings.HasSuffix(b, "return")
 }

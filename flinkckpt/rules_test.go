@@ -1,10 +1,14 @@
 package flinkckpt_test
 
 import (
+	"context"
 	"errors"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
+
+	"gocloud.dev/blob/memblob"
 
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
@@ -131,5 +135,105 @@ func TestParallelismUpToTheSnapshotsMaxParallelism(t *testing.T) {
 		if c := flinkckpt.CheckCompat(cp, j); c.Compatible != tc.compatible {
 			t.Errorf("operator parallelism %d: compatible %v, want %v", tc.par, c.Compatible, tc.compatible)
 		}
+	}
+}
+
+// TestMergedFileMustHoldEverySegment: with Flink 1.20's file merging, a
+// subtask's state is a segment (start, size) of a shared physical file; the
+// file must be at least as long as the furthest segment's end (it may be
+// longer: other states' segments). Exactly that long or longer verifies;
+// one byte shorter is broken, and the checkpoint is not chosen.
+func TestMergedFileMustHoldEverySegment(t *testing.T) {
+	ctx := context.Background()
+	const job = "6f1e00000000000000000000000000aa"
+	dir := "ck/" + job + "/chk-5/"
+	mergedKey := "ck/" + job + "/taskowned/merged-1"
+	src := flinkckpttest.KafkaSource("orders", "orders", 10, 11)
+	src.Parallelism = 2
+	src.Splits[1].Subtask = 1
+	op, _ := src.Operator(4, nil)
+	var merged []byte
+	merged = append(merged, strings.Repeat("x", 37)...)
+	for i := range op.SubtaskStates {
+		h := op.SubtaskStates[i].ManagedOperator
+		stream := h.Stream.Data
+		h.Type, h.TaskOwnedDir, h.SharedDir = metadata.TypeFileMergingOperator, "s3a://bucket/ck/"+job+"/taskowned", "s3a://bucket/ck/"+job+"/shared"
+		h.Stream = &metadata.StreamHandle{Type: metadata.TypeSegment, Path: "s3a://bucket/" + mergedKey, Name: "logical-" + strconv.Itoa(i),
+			Start: int64(len(merged)), Size: int64(len(stream))}
+		merged = append(merged, stream...)
+	}
+	need := len(merged) // the last segment's end
+	data, err := flinkckpttest.Encode(&metadata.Checkpoint{Version: 4, CheckpointID: 5, Operators: []metadata.Operator{op}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		size     int
+		verified bool
+	}{{need, true}, {need + 13, true}, {need - 1, false}} {
+		b := memblob.OpenBucket(nil)
+		defer b.Close()
+		if err := b.WriteAll(ctx, dir+"_metadata", data, nil); err != nil {
+			t.Fatal(err)
+		}
+		file := append(append([]byte(nil), merged...), make([]byte, max(tc.size-need, 0))...)[:tc.size]
+		if err := b.WriteAll(ctx, mergedKey, file, nil); err != nil {
+			t.Fatal(err)
+		}
+		r, err := flinkckpt.NewResolver(b, "ck/", &flinkckpt.Options{FlinkRoot: "s3a://bucket/ck"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := r.Resolve(ctx)
+		if !tc.verified {
+			if err == nil || !strings.Contains(err.Error(), "wrong size") {
+				t.Errorf("merged file of %d bytes, segments need %d: chose %v, err %v", tc.size, need, c.Position, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("merged file of %d bytes, segments need %d: %v", tc.size, need, err)
+		}
+		p, err := flinkckpt.PositionOf(c.Position)
+		if err != nil || p.CheckpointID != 5 || !p.Verified {
+			t.Errorf("merged file of %d bytes: %+v %v; reasons %q", tc.size, p, err, c.Reasons)
+		}
+	}
+}
+
+// TestEqualTimeAndIDRankByKey: two savepoints with the same checkpoint id
+// and the same modification time rank by key, the lower first, whichever is
+// listed or written first: the same answer on every run, and the reason
+// says why.
+func TestEqualTimeAndIDRankByKey(t *testing.T) {
+	for _, order := range [][]int{{1, 2}, {2, 1}} {
+		e := newEnv(t, "sp/", "s3a://bucket/", nil)
+		names := map[int]string{1: flinkckpttest.SavepointName(jobA, 1), 2: flinkckpttest.SavepointName(jobA, 2)}
+		low, high := names[1], names[2]
+		if high < low {
+			low, high = high, low
+		}
+		for _, i := range order {
+			e.savepoint(names[i], 7, t0, nil)
+		}
+		c, p := e.mustResolve(&flinkckpt.Options{FlinkRoot: e.l.FlinkRoot()})
+		if p.Key != "sp/"+low+"/" || !hasLine(c.Reasons, `ranks above `+high+`: same effective modification time .* and checkpoint id 7; first by key`) {
+			t.Errorf("written %v: chose %s, reasons %q", order, p.Key, c.Reasons)
+		}
+	}
+}
+
+// TestConsecutiveIDsAreOneRun: within a job dir consecutive checkpoint ids
+// are one run of the job, ordered by id whatever the modification times say
+// (chk-2 copied later than chk-3); only a gap in the ids starts another run,
+// which is then ordered by time.
+func TestConsecutiveIDsAreOneRun(t *testing.T) {
+	e := newEnv(t, "ck/", "s3a://bucket/", nil)
+	e.chk(jobA, 1, t0, &flinkckpttest.Checkpoint{Shared: shared("a", 1)})
+	e.chk(jobA, 2, t0.Add(2*time.Hour), &flinkckpttest.Checkpoint{Shared: shared("b", 1)})
+	e.chk(jobA, 3, t0.Add(time.Hour), &flinkckpttest.Checkpoint{Shared: shared("c", 1)})
+	c, p := e.mustResolve(nil)
+	if p.CheckpointID != 3 {
+		t.Errorf("chose chk-%d, want chk-3 (one run: the id decides); reasons %q", p.CheckpointID, c.Reasons)
 	}
 }

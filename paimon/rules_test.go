@@ -128,3 +128,70 @@ func TestResetRefusesAConsumerWhoseOnlyChangeIsItsTime(t *testing.T) {
 		t.Errorf("after the reset: %+v %v", n, err)
 	}
 }
+
+// TestConsumerExpirationBoundaries: Paimon's expiry deletes a consumer
+// whose file is older than consumer.expiration-time (ConsumerManager:
+// modification time before now − expiration), so idle exactly that long
+// is still kept: "close to", not "expired"; one millisecond more is
+// expired. Idle from 4/5 of the time on is "close to"; below, neither.
+func TestConsumerExpirationBoundaries(t *testing.T) {
+	for _, tc := range []struct {
+		idle              time.Duration
+		expired, expiring bool
+	}{
+		{time.Hour + time.Millisecond, true, false},
+		{time.Hour, false, true},
+		{48 * time.Minute, false, true},
+		{48*time.Minute - time.Millisecond, false, false},
+		{10 * time.Minute, false, false},
+	} {
+		b, tb := newTable(t, 10, nil)
+		tb.Schema(map[string]string{"consumer.expiration-time": "1 h"}).Commit(at(11)).Consumer("job", 7)
+		now := func() time.Time { return tNow.Add(tc.idle) }
+		r, err := paimon.NewResolver(openTable(t, b, tb.Path(), nil), "job", &paimon.Options{Now: now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := r.Resolve(bg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.HasWarning(paimon.WarnConsumerExpired) != tc.expired || c.HasWarning(paimon.WarnConsumerExpiring) != tc.expiring {
+			t.Errorf("idle %s of 1 h: warnings %q, want expired %v, expiring %v", tc.idle, c.Warnings, tc.expired, tc.expiring)
+		}
+	}
+}
+
+// TestBindConsumerWarningAtTheEnds: a start by time without a consumer
+// file asks to bind the consumer first whenever the start is a snapshot
+// that exists, also the earliest (1) and the latest (10) — never the
+// "only a long-lived changelog" warning for the earliest snapshot — and
+// not for the next commit (11), which expiry cannot delete.
+func TestBindConsumerWarningAtTheEnds(t *testing.T) {
+	for _, tc := range []struct {
+		start time.Time
+		next  int64
+		bind  bool
+	}{
+		{at(1).Add(-time.Hour), 1, true},
+		{at(10), 10, true},
+		{at(20), 11, false},
+	} {
+		b, tb := newTable(t, 10, nil)
+		r, err := paimon.NewResolver(openTable(t, b, tb.Path(), nil), "job", &paimon.Options{StartTime: tc.start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := r.Resolve(bg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := paimon.PositionOf(c.Position)
+		if err != nil || p.NextSnapshot != tc.next {
+			t.Fatalf("start %s: next %d, want %d (%v)", tc.start, p.NextSnapshot, tc.next, err)
+		}
+		if c.HasWarning(paimon.WarnBindConsumerFirst) != tc.bind || c.HasWarning(paimon.WarnChangelogOnlyStart) {
+			t.Errorf("start at %d: warnings %q, want bind %v and no changelog-only start", tc.next, c.Warnings, tc.bind)
+		}
+	}
+}

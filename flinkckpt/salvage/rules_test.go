@@ -11,6 +11,7 @@ import (
 	"gocloud.dev/blob/memblob"
 
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 	"github.com/resumekit/resumekit/flinkckpt/salvage"
 	"github.com/resumekit/resumekit/kafkaoffset"
 	"github.com/resumekit/resumekit/paimon"
@@ -116,5 +117,97 @@ func TestPaimonSnapshotAtTheEarliestIsNotExpired(t *testing.T) {
 				t.Errorf("next snapshot %d: warning %s", next, w.Text)
 			}
 		}
+	}
+}
+
+// TestKafkaOnlyMarkersGivesNoSpecificOffsets: one topic whose every
+// partition is at an unresolved marker (no live log given) has no offset
+// to name: no scan.startup.specific-offsets option (an empty one would
+// make Flink fail or start nowhere), and it is not the several-topics case.
+func TestKafkaOnlyMarkersGivesNoSpecificOffsets(t *testing.T) {
+	ctx := context.Background()
+	b := memblob.OpenBucket(nil)
+	defer b.Close()
+	l := &flinkckpttest.Layout{Bucket: b, Root: "s3a://b/"}
+	w, err := l.Savepoint(ctx, "savepoint-aaaaaa-000000000031", 9, &flinkckpttest.Checkpoint{
+		Sources: []flinkckpttest.Source{flinkckpttest.KafkaSource("k", "topic", sourcestate.OffsetCommitted, sourcestate.OffsetEarliest)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := r.Resolve(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := c.Position.Launch().Options
+	if _, ok := opts["scan.startup.specific-offsets"]; ok || c.HasWarning(salvage.WarnSeveralTopics) || !c.HasWarning(salvage.WarnUnresolvedMarker) {
+		t.Errorf("launch options %v, warnings %v", opts, c.Warnings)
+	}
+}
+
+// TestPaimonNextSnapshotAboveLatest: the table's latest snapshot is 30. A
+// salvaged next snapshot of 31 is the caught-up reader waiting for the next
+// commit; 32 is beyond anything the table committed (recreated?): an
+// error, never a candidate.
+func TestPaimonNextSnapshotAboveLatest(t *testing.T) {
+	ctx := context.Background()
+	b := memblob.OpenBucket(nil)
+	defer b.Close()
+	tb := paimontest.New(t, b, "wh/shop.db/orders").Schema(nil).CommitEvery(30, time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC), time.Minute)
+	table, err := paimon.NewTable(b, tb.Path(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &flinkckpttest.Layout{Bucket: b, Prefix: "sp/", Root: "s3a://b/"}
+	for i, next := range []int64{30, 31, 32} {
+		w, err := l.Savepoint(ctx, "savepoint-aaaaaa-00000000004"+string(rune('0'+i)), 9, &flinkckpttest.Checkpoint{
+			Sources: []flinkckpttest.Source{flinkckpttest.MonitorSource("orders-source", next)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := salvage.NewResolver(b, "sp/", &salvage.Options{Snapshot: w.Dir, Paimon: table})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := r.Resolve(ctx)
+		if next <= 31 {
+			if err != nil || c.Guarantee == resume.DataLoss {
+				t.Errorf("next snapshot %d: %v (%s)", next, err, c.Guarantee)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), "next snapshot 32 is above the latest snapshot 30") {
+			t.Errorf("next snapshot %d: err %v", next, err)
+		}
+	}
+}
+
+// TestMySQLTimestampStartInMillis: a binlog offset of kind TIMESTAMP (a
+// timestamp start the reader had not resolved) launches with
+// scan.startup.timestamp-millis, the offset's seconds times 1000.
+func TestMySQLTimestampStartInMillis(t *testing.T) {
+	ctx := context.Background()
+	b := memblob.OpenBucket(nil)
+	defer b.Close()
+	l := &flinkckpttest.Layout{Bucket: b, Root: "s3a://b/"}
+	w, err := l.Savepoint(ctx, "savepoint-aaaaaa-000000000051", 9, &flinkckpttest.Checkpoint{
+		Sources: []flinkckpttest.Source{flinkckpttest.MySQLSource("cdc", sourcestate.BinlogOffset{Kind: sourcestate.BinlogTimestamp, TsSec: 1764410400})}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := r.Resolve(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := c.Position.Launch().Options
+	if opts["scan.startup.mode"] != "timestamp" || opts["scan.startup.timestamp-millis"] != "1764410400000" {
+		t.Errorf("launch options %v", opts)
 	}
 }

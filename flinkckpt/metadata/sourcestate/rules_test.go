@@ -130,3 +130,29 @@ func TestEnumeratorNegativePartitionIsMalformed(t *testing.T) {
 		}
 	}
 }
+
+// TestMySQLNoBinlogSplit: without a binlog split the MySQL CDC source has
+// no binlog position; the error says it was still in the snapshot phase
+// (ErrSnapshotPhase: a restart must snapshot again) exactly when a reader
+// held snapshot splits or the enumerator was in the snapshot or hybrid
+// phase, and is another error otherwise (nothing at all, or an enumerator
+// in the binlog phase: the binlog split is missing, not yet to come).
+func TestMySQLNoBinlogSplit(t *testing.T) {
+	snapshotSplit := sourcestate.MySQLSplit{ID: "db.t:0", Table: "db.t"}
+	for _, tc := range []struct {
+		name  string
+		state sourcestate.MySQLState
+		phase bool
+	}{
+		{"Nothing", sourcestate.MySQLState{}, false},
+		{"OneSnapshotSplit", sourcestate.MySQLState{Splits: []sourcestate.MySQLSplit{snapshotSplit}}, true},
+		{"EnumeratorSnapshotPhase", sourcestate.MySQLState{Enumerator: &sourcestate.MySQLEnumerator{Version: 6, Phase: sourcestate.PhaseSnapshot}}, true},
+		{"EnumeratorHybridPhase", sourcestate.MySQLState{Enumerator: &sourcestate.MySQLEnumerator{Version: 6, Phase: sourcestate.PhaseHybrid}}, true},
+		{"EnumeratorBinlogPhase", sourcestate.MySQLState{Enumerator: &sourcestate.MySQLEnumerator{Version: 6, Phase: sourcestate.PhaseBinlog}}, false},
+	} {
+		_, _, err := tc.state.Position()
+		if err == nil || errors.Is(err, sourcestate.ErrSnapshotPhase) != tc.phase {
+			t.Errorf("%s: err %v, want snapshot phase %v", tc.name, err, tc.phase)
+		}
+	}
+}
