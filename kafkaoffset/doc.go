@@ -5,7 +5,9 @@
 // where a partition has one, the time where it has none). Every choice is
 // checked against the partition's log start and end offsets, so a commit that
 // retention or DeleteRecords overtook, a time older than the retained data,
-// partitions added after the commit, or a topic that was recreated do not go
+// partitions added after the commit, a partition without a commit whose
+// records were deleted (the old job may never have read them: data loss,
+// [WarnUncommittedTruncated]), or a topic that was recreated do not go
 // unnoticed.
 //
 // A [Resolver] implements [resume.Resolver] with franz-go (kgo, kadm); the

@@ -31,6 +31,10 @@ import (
 //   - with a time and no record at or after it: the end offset (what
 //     kafka-consumer-groups --to-datetime and Flink's timestamp initializer
 //     do);
+//   - without a commit and a time, and records deleted (log start above
+//     0): the log start, data loss of the offsets below it: the old job
+//     may never have read them, its commit never sent (possible loss
+//     counts as loss);
 //   - otherwise the log start, as Flink starts newly discovered partitions.
 //
 // Then, when the last stable offset was listed (read_committed), a start
@@ -86,6 +90,14 @@ func choose(p *PartitionOffsets, hasAt bool, atMillis int64) {
 	case hasAt:
 		p.Offset, p.From = p.End, FromEnd
 		p.Reason = fmt.Sprintf("no record at or after %s: starts at the end offset %d", fmtMillis(atMillis), p.End)
+	case p.Start > 0:
+		// No commit (never sent: KafkaSource commits asynchronously and
+		// only logs a failed one) and records were deleted: the old job
+		// may never have read them (possible loss counts as loss).
+		p.Offset, p.From = p.Start, FromLogStart
+		p.DataLoss, p.Lost = true, p.Start
+		p.Reason = fmt.Sprintf("no commit, and the offsets below the log start %d were deleted: the old job may never have read them (its commit may never have been sent), so up to %d offsets (0..%d) count as lost; starts at the log start (%d records)",
+			p.Start, p.Start, p.Start-1, p.End-p.Start)
 	default:
 		p.Offset, p.From = p.Start, FromLogStart
 		p.Reason = fmt.Sprintf("no commit: starts at the log start %d, as Flink starts newly discovered partitions (%d records)", p.Start, p.End-p.Start)
@@ -209,6 +221,9 @@ func (r *Resolver) candidate(res []PartitionOffsets) (resume.Candidate, error) {
 				if p.From == FromCommit {
 					return fmt.Sprintf(" (%d records: committed %d, log start %d)", p.Lost, p.Committed, p.Start)
 				}
+				if p.From == FromLogStart {
+					return fmt.Sprintf(" (no commit: up to %d offsets 0..%d deleted below log start %d)", p.Lost, p.Start-1, p.Start)
+				}
 				return fmt.Sprintf(" (up to %d records deleted below log start %d)", p.Lost, p.Start)
 			})))
 	}
@@ -232,6 +247,18 @@ func (r *Resolver) candidate(res []PartitionOffsets) (resume.Candidate, error) {
 	if ps := by[FromLogStart]; len(ps) > 0 {
 		c.Warnings = append(c.Warnings, resume.Warnf(WarnUncommittedPartitions, "%d partitions have no commit and start at the log start offset, as Flink starts newly discovered partitions (added after the commit, or never read): %s",
 			len(ps), names(ps, func(p *PartitionOffsets) string { return fmt.Sprintf(" (%d records)", p.End-p.Start) })))
+	}
+	var truncated []*PartitionOffsets
+	for _, p := range by[FromLogStart] {
+		if p.DataLoss {
+			truncated = append(truncated, p)
+		}
+	}
+	if len(truncated) > 0 {
+		c.Warnings = append(c.Warnings, resume.Warnf(WarnUncommittedTruncated, "%d partitions have no commit and records deleted below their log start (retention or DeleteRecords): the old job may never have read them (KafkaSource commits asynchronously and only logs a failed commit), so they count as lost: %s",
+			len(truncated), names(truncated, func(p *PartitionOffsets) string {
+				return fmt.Sprintf(" (%s)", offsetsText(p.Start))
+			})))
 	}
 	if ps := by[FromEnd]; len(ps) > 0 {
 		c.Warnings = append(c.Warnings, resume.Warnf(WarnStartAtEnd, "%d partitions have no record at or after %s and start at the end offset: %s",

@@ -32,7 +32,11 @@ func TestChooseBoundaries(t *testing.T) {
 		{"CommitOneAboveEnd", PartitionOffsets{Start: 10, End: 20, LastStable: -1, Committed: 21, ByTime: -1}, false, out{-1, FromCommit, false, 0, true, false}},
 		{"CommitZeroOnEmpty", PartitionOffsets{Start: 0, End: 0, LastStable: -1, Committed: 0, ByTime: -1}, false, out{0, FromCommit, false, 0, false, false}},
 		{"CommitWinsOverTime", PartitionOffsets{Start: 0, End: 20, LastStable: -1, Committed: 5, ByTime: 2, ByTimeMillis: at}, true, out{5, FromCommit, false, 0, false, false}},
-		{"NoCommitNoTime", PartitionOffsets{Start: 7, End: 9, LastStable: -1, Committed: -1, ByTime: -1}, false, out{7, FromLogStart, false, 0, false, false}},
+		// No commit and no time: the log start; records deleted below it
+		// (start above 0) may never have been read: loss of the offsets.
+		{"NoCommitNoTime", PartitionOffsets{Start: 0, End: 9, LastStable: -1, Committed: -1, ByTime: -1}, false, out{0, FromLogStart, false, 0, false, false}},
+		{"NoCommitNoTimeTruncated", PartitionOffsets{Start: 7, End: 9, LastStable: -1, Committed: -1, ByTime: -1}, false, out{7, FromLogStart, true, 7, false, false}},
+		{"NoCommitNoTimeTruncatedOne", PartitionOffsets{Start: 1, End: 9, LastStable: -1, Committed: -1, ByTime: -1}, false, out{1, FromLogStart, true, 1, false, false}},
 		{"TimeInsideLog", PartitionOffsets{Start: 7, End: 20, LastStable: -1, Committed: -1, ByTime: 8, ByTimeMillis: at + 5}, true, out{8, FromTime, false, 0, false, false}},
 		{"TimeAtStartNothingDeleted", PartitionOffsets{Start: 0, End: 20, LastStable: -1, Committed: -1, ByTime: 0, ByTimeMillis: at + 5}, true, out{0, FromTime, false, 0, false, false}},
 		// Deleted records below offset 7 can share the time's millisecond:
@@ -45,7 +49,7 @@ func TestChooseBoundaries(t *testing.T) {
 		// Every record deleted: the same question as one record left
 		// (TimeOlderThanRetained), graded the same, with the count.
 		{"EveryRecordDeleted", PartitionOffsets{Start: 7, End: 7, LastStable: 7, Committed: -1, ByTime: -1, ByTimeMillis: -1}, true, out{7, FromEnd, true, 7, false, false}},
-		{"EveryRecordDeletedNoTime", PartitionOffsets{Start: 7, End: 7, LastStable: 7, Committed: -1, ByTime: -1}, false, out{7, FromLogStart, false, 0, false, false}},
+		{"EveryRecordDeletedNoTime", PartitionOffsets{Start: 7, End: 7, LastStable: 7, Committed: -1, ByTime: -1}, false, out{7, FromLogStart, true, 7, false, false}},
 		// The last stable offset (read_committed): starts above it are
 		// lowered to it, starts at or below it stay.
 		{"TimeAboveStable", PartitionOffsets{Start: 0, End: 10, LastStable: 5, Committed: -1, ByTime: 7, ByTimeMillis: at}, true, out{5, FromTime, false, 0, false, true}},

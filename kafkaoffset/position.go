@@ -209,15 +209,29 @@ func (p Position) SourceTable() string { return strings.Join(p.Topics, ",") }
 
 // Facts returns the loss of a start below the log start, one fact per
 // partition whose committed offset retention deleted: "orders/1: 2 records
-// (offsets 52..53)".
+// (offsets 52..53)", and per partition without a commit whose log start is
+// above 0: "orders/2: no commit, up to 100 offsets (0..99) deleted,
+// possibly never read".
 func (p Position) Facts() []resume.Fact {
 	var out []resume.Fact
 	for _, pp := range p.Partitions {
 		if pp.Committed != nil && *pp.Committed < pp.Start && pp.Offset >= pp.Start {
 			out = append(out, resume.Fact{Label: resume.FactLoss, Text: lossText(pp.Topic, pp.Partition, *pp.Committed, pp.Start)})
 		}
+		if pp.Committed == nil && pp.From == FromLogStart && pp.Start > 0 {
+			out = append(out, resume.Fact{Label: resume.FactLoss, Text: fmt.Sprintf("%s/%d: no commit, up to %s deleted, possibly never read", pp.Topic, pp.Partition, offsetsText(pp.Start))})
+		}
 	}
 	return out
+}
+
+// offsetsText names the offsets 0..start-1 of a partition: offsets, not
+// records, since control records of transactions take offsets too.
+func offsetsText(start int64) string {
+	if start == 1 {
+		return "1 offset (0)"
+	}
+	return fmt.Sprintf("%d offsets (0..%d)", start, start-1)
 }
 
 // lossText says which records a partition never reads: from (the offset the

@@ -9,6 +9,10 @@ const (
 	// WarnUncommittedPartitions: partitions without a commit start at the
 	// log start offset, as Flink starts newly discovered partitions.
 	WarnUncommittedPartitions = "kafka.uncommitted-partitions"
+	// WarnUncommittedTruncated: partitions without a commit whose log
+	// start is above 0: the deleted records may never have been read, so
+	// they count as lost (data loss).
+	WarnUncommittedTruncated = "kafka.uncommitted-partition-truncated"
 	// WarnStartAtEnd: partitions with no record at or after the start time
 	// start at the end offset.
 	WarnStartAtEnd = "kafka.start-at-end"

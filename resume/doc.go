@@ -99,6 +99,7 @@
 //	flink.older-than-incompatible          the new job cannot restore newer snapshots: duplicates downstream
 //	kafka.no-commits                       the group has no commits on the topics: every partition starts by time
 //	kafka.uncommitted-partitions           partitions without a commit start at the log start offset
+//	kafka.uncommitted-partition-truncated  partitions without a commit had records deleted: possibly never read (data-loss)
 //	kafka.start-at-end                     partitions with no record at or after the time start at the end offset
 //	kafka.partition-emptied                every record of a partition was deleted: loss cannot be ruled out
 //	kafka.start-in-future                  the start time is after now

@@ -104,3 +104,50 @@ func warning(c resume.Candidate, code resume.WarningCode) string {
 	}
 	return ""
 }
+
+// A committed marker whose group has no commit for the partition, on a
+// partition whose log start is above 0: the deleted records may never have
+// been read (the old job's async commit never sent), so data loss naming
+// the offsets, as kafkaoffset grades the same partition. Log start 0 stays
+// replay (TestKafkaCommittedMarker).
+func TestKafkaCommittedMarkerNoCommitTruncated(t *testing.T) {
+	ctx := context.Background()
+	b := memblob.OpenBucket(nil)
+	defer b.Close()
+	l := &flinkckpttest.Layout{Bucket: b, Root: "s3a://b/"}
+	c3 := sourcestate.OffsetCommitted
+	w, err := l.Savepoint(ctx, "savepoint-aaaaaa-000000000001", 3, &flinkckpttest.Checkpoint{
+		Sources: []flinkckpttest.Source{flinkckpttest.KafkaSource("k", "topic", 7, c3, c3)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl := kafkaCluster(t, 3, 20)
+	adm := kadm.NewClient(cl)
+	commit := make(kadm.Offsets)
+	commit.AddOffset("topic", 1, 12, -1) // partition 2: no commit
+	if _, err := adm.CommitOffsets(ctx, "orders-job", commit); err != nil {
+		t.Fatal(err)
+	}
+	for _, before := range []int64{1, 5} {
+		del := make(kadm.Offsets)
+		del.AddOffset("topic", 2, before, -1)
+		if resp, err := adm.DeleteRecords(ctx, del); err != nil || resp.Error() != nil {
+			t.Fatal(err, resp.Error())
+		}
+		r, err := salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir, Kafka: kafkaoffset.Log{Client: cl}, KafkaGroup: "orders-job"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := r.Resolve(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "topic/2: no commit of group orders-job, up to 5 offsets (0..4) deleted, possibly never read"
+		if before == 1 {
+			want = "topic/2: no commit of group orders-job, up to 1 offset (0) deleted, possibly never read"
+		}
+		if c.Guarantee != resume.DataLoss || !strings.Contains(warning(c, salvage.WarnDataLoss), want) {
+			t.Errorf("log start %d: guarantee %s warnings %v", before, c.Guarantee, c.Warnings)
+		}
+	}
+}

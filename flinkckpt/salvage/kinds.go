@@ -54,7 +54,8 @@ func (x *resolution) kafka(ctx context.Context, label string, s *sourcestate.Sou
 				return fmt.Errorf("salvage: KafkaSource %s: check topic %s: %w", label, topic, err)
 			}
 			var groupOffsets map[int32]int64
-			if len(committed) > 0 && commits != nil && group != "" {
+			asked := len(committed) > 0 && commits != nil && group != ""
+			if asked {
 				groupOffsets, err = commits.CommittedOffsets(ctx, group, topic, committed)
 				if err != nil {
 					return fmt.Errorf("salvage: KafkaSource %s: committed offsets of group %s on topic %s: %w", label, group, topic, err)
@@ -75,6 +76,13 @@ func (x *resolution) kafka(ctx context.Context, label string, s *sourcestate.Sou
 				if k.Marker == sourcestate.MarkerCommitted {
 					o, ok := groupOffsets[k.Partition]
 					if !ok {
+						if asked && ls > 0 {
+							// No commit (an async commit never sent) and
+							// records deleted: the old job may never have
+							// read them (possible loss counts as loss), as
+							// kafkaoffset grades it.
+							lost = append(lost, fmt.Sprintf("%s/%d: no commit of group %s, up to %s deleted, possibly never read", topic, k.Partition, group, offsetsText(ls)))
+						}
 						continue
 					}
 					// The group's commit is checked against the log like
@@ -426,4 +434,13 @@ func (x *resolution) postgres(ctx context.Context, label string, s *sourcestate.
 		x.reason("Postgres CDC source %s: slot %s confirmed %s, behind lsn %s: advance it first (%s) or the start re-reads the changes in between", label, slot, sourcestate.FormatLSN(sl.ConfirmedFlushLSN), pp.LSN, st.AdvanceSlotSQL)
 	}
 	return nil
+}
+
+// offsetsText names the offsets 0..start-1 of a partition: offsets, not
+// records, since control records of transactions take offsets too.
+func offsetsText(start int64) string {
+	if start == 1 {
+		return "1 offset (0)"
+	}
+	return fmt.Sprintf("%d offsets (0..%d)", start, start-1)
 }

@@ -159,13 +159,20 @@ final class KafkaScenario {
         if (grade.equals("data-loss")) {
             // resumekit's reported range: per partition, the offsets between the commit and the start
             // it chose; ids are produced round-robin, so offset k of partition p holds id k*partitions+p.
+            // A partition without a commit started at a log start above 0 reports offsets 0..start-1
+            // lost (kafka.uncommitted-partition-truncated): its range begins at 0.
             int parts = job.path("keys").asInt(3);
             java.util.TreeSet<Long> reported = new java.util.TreeSet<>();
             for (JsonNode pt : chosen.path("position").path("partitions")) {
-                if (pt.path("committed").isNull() || pt.path("committed").isMissingNode()) {
+                long from;
+                if (!pt.path("committed").isNull() && !pt.path("committed").isMissingNode()) {
+                    from = pt.get("committed").asLong();
+                } else if (pt.path("from").asText().equals("log-start")) {
+                    from = 0;
+                } else {
                     continue;
                 }
-                for (long k = pt.get("committed").asLong(); k < pt.get("offset").asLong(); k++) {
+                for (long k = from; k < pt.get("offset").asLong(); k++) {
                     reported.add(k * parts + pt.get("partition").asInt());
                 }
             }
