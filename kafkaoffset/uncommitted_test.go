@@ -34,7 +34,7 @@ func TestResolveUncommittedPartitionTruncated(t *testing.T) {
 			}
 			var codes []string
 			for _, w := range c.Warnings {
-				codes = append(codes, w.Code)
+				codes = append(codes, string(w.Code))
 			}
 			hasTrunc := strings.Contains(strings.Join(codes, " "), kafkaoffset.WarnUncommittedTruncated)
 			if logStart == 0 {
