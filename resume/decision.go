@@ -76,6 +76,34 @@ type Outcome struct {
 
 // Decision is the result of [Chain.Resolve], and a record of how it was
 // made: when, under which policy, by which resumekit version.
+//
+// # The document
+//
+// [Decision] marshals to the resumekit.decision/v1 document and reads back
+// from it (json.Unmarshal into a Decision, or a single [Candidate] from its
+// candidate form): each position becomes a [*RawPosition] that its resolver
+// package's PositionOf decodes ([Positions] of [All]: PositionAs with
+// [KindAll]), and marshalling again gives the same bytes. The
+// document is a record of how the decision was made: "resumekit" (the module
+// version, [ModuleVersion]), "decided_at" (Policy.Now in UTC) and "policy"
+// ("min_guarantee"; "max_age" and "timeout" as Go duration strings such as
+// "24h0m0s", omitted when 0; "on_failure").
+//
+// Compatibility within v1:
+//   - fields may be added, at any level; readers must ignore fields they do
+//     not know, and a field added later is omitted when it is not recorded
+//     (an older document reads back and marshals to its own bytes);
+//   - no field is removed, renamed or changes meaning or type;
+//   - the sets of verdicts (chosen, rejected, failed, no-position),
+//     guarantees (data-loss, replay, exact-input, exactly-once) and failure
+//     policies (block-weaker, choose-anyway) are closed: a reader may switch
+//     on them exhaustively, and a new value means a new schema,
+//     resumekit.decision/v2;
+//   - warning codes are stable (never renamed, never reused); new codes may
+//     appear, so a reader treats an unknown code as a warning it cannot
+//     interpret, not as an error;
+//   - the position object of each kind follows the same rules (its resolver
+//     package keeps a golden file of it).
 type Decision struct {
 	// Chosen is the winning candidate; nil when nothing is acceptable (then
 	// Resolve's error says why).
