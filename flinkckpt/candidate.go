@@ -87,6 +87,17 @@ func (r *Resolver) keepAdvice(best *snap, path string) resume.Warning {
 	return keepAdvice(strings.TrimSuffix(path, "/"), mode, why)
 }
 
+// claimFlagWarning says when the launch's run line had to assume the Flink
+// version to name the claim mode (see launch); false when it did not.
+func (r *Resolver) claimFlagWarning(best *snap) (resume.Warning, bool) {
+	mode, _ := r.opts.claimFor(best.facts.backend)
+	v, _ := parseFlinkVersion(r.opts.FlinkVersion)
+	if v.Known() || mode == ClaimNoClaim || mode == ClaimAuto {
+		return resume.Warning{}, false
+	}
+	return claimFlagAssumed(mode), true
+}
+
 // passedWarnings warn about completed snapshots ranked above the choice
 // that were passed over: their transactions may already be committed.
 // Unless the sources were checked live (unchecked), going back also means

@@ -86,6 +86,14 @@ func parseFlinkVersion(s string) (flinkVersion, error) {
 // version is assumed to have them.
 func (v flinkVersion) hasClaimModes() bool { return !v.Known() || v.AtLeast(1, 15) }
 
+// claimFlagAssumed is the warning for a launch whose run line names a
+// claim mode other than NO_CLAIM with -claimMode while the new job's Flink
+// version is unknown (see launch).
+func claimFlagAssumed(mode ClaimMode) resume.Warning {
+	return resume.Warnf(WarnClaimFlagAssumed, "the run line names -claimMode %s (Flink 1.20+): without a flag flink run -s restores NO_CLAIM whatever -D says; on Flink 1.15–1.19 write -restoreMode %s instead (or give the new job's version: --flink-version, Options.FlinkVersion)",
+		mode, mode)
+}
+
 // runFlag is the flink run option that names the claim mode: -claimMode
 // from 1.20 (CliFrontendParser's SAVEPOINT_CLAIM_MODE, --claimMode),
 // -restoreMode in 1.15–1.19 (deprecated in 1.20), none before 1.15 or when
@@ -156,7 +164,19 @@ func launch(path string, mode ClaimMode, version string) resume.Launch {
 		l.Config[configClaimMode] = string(mode)
 		l.Config[configRestoreMode] = string(mode)
 		v, _ := parseFlinkVersion(version)
-		if f := v.runFlag(); f != "" {
+		f := v.runFlag()
+		if f == "" && !v.Known() && mode != ClaimNoClaim {
+			// flink run -s without the flag restores NO_CLAIM whatever -D
+			// says: CliFrontend writes the command line's restore settings
+			// (NO_CLAIM by default) over the dynamic properties
+			// (ProgramOptions.applyToConfiguration), which real Flink showed
+			// in conformance F3. So a mode other than the default is always
+			// named: -claimMode, 1.20's name (flink.claim-flag-assumed; a
+			// 1.15–1.19 flink run refuses it loudly, and --flink-version
+			// gives -restoreMode there).
+			f = "-claimMode"
+		}
+		if f != "" {
 			l.Args = append(l.Args, f, string(mode))
 		}
 	}

@@ -49,7 +49,11 @@ func TestClaimModeInLaunch(t *testing.T) {
 		{"Flink114NoModes", "", flinkckpt.Options{FlinkVersion: "1.14"}, []string{"-s", path}, "", flinkckpt.WarnKeepWhileReferenced},
 		{"ChangelogClaims", "changelog", flinkckpt.Options{FlinkVersion: "1.19"}, []string{"-s", path, "-restoreMode", "CLAIM"}, "CLAIM", flinkckpt.WarnOwnedByNewJob},
 		{"ChangelogOnOldFlink", "changelog", flinkckpt.Options{FlinkVersion: "1.14"}, []string{"-s", path}, "", flinkckpt.WarnKeepWhileReferenced},
-		{"AskedLegacy", "", flinkckpt.Options{ClaimMode: flinkckpt.ClaimLegacy}, []string{"-s", path}, "LEGACY", flinkckpt.WarnKeepWhileReferenced},
+		// Without a version a mode other than NO_CLAIM is still named on
+		// the run line (flink run -s alone restores NO_CLAIM whatever -D
+		// says: conformance F3), with 1.20's flag and a warning.
+		{"AskedLegacy", "", flinkckpt.Options{ClaimMode: flinkckpt.ClaimLegacy}, []string{"-s", path, "-claimMode", "LEGACY"}, "LEGACY", flinkckpt.WarnKeepWhileReferenced},
+		{"ChangelogUnknownVersion", "changelog", flinkckpt.Options{}, []string{"-s", path, "-claimMode", "CLAIM"}, "CLAIM", flinkckpt.WarnOwnedByNewJob},
 		{"AskedNoClaimForChangelog", "changelog", flinkckpt.Options{ClaimMode: flinkckpt.ClaimNoClaim}, []string{"-s", path}, "NO_CLAIM", flinkckpt.WarnKeepUntilFirstCheckpoint},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -60,6 +64,10 @@ func TestClaimModeInLaunch(t *testing.T) {
 			want := resume.Launch{Args: tc.wantArgs, Config: cfg(tc.wantMode)}
 			if diff := cmp.Diff(want, p.Launch()); diff != "" {
 				t.Errorf("launch (-want +got):\n%s", diff)
+			}
+			assumed := tc.opts.FlinkVersion == "" && tc.wantMode != "NO_CLAIM" && tc.wantMode != ""
+			if c.HasWarning(flinkckpt.WarnClaimFlagAssumed) != assumed {
+				t.Errorf("claim-flag-assumed warning %v, want %v: %q", c.HasWarning(flinkckpt.WarnClaimFlagAssumed), assumed, c.Warnings)
 			}
 			if p.ClaimMode != tc.wantMode || !c.HasWarning(tc.wantWarn) {
 				t.Errorf("mode %q, warnings %q", p.ClaimMode, c.Warnings)

@@ -443,6 +443,9 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 			c.Warnings = append(c.Warnings, w)
 		}
 		c.Warnings = append(c.Warnings, r.keepAdvice(best, path))
+		if w, ok := r.claimFlagWarning(best); ok {
+			c.Warnings = append(c.Warnings, w)
+		}
 		if r.opts.Observe > 0 {
 			reason, err := r.observe(ctx, layouts)
 			if err != nil {

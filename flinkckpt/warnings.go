@@ -36,6 +36,11 @@ const (
 	// WarnKeepWhileReferenced: LEGACY or Flink before 1.15: the new job's
 	// checkpoints may go on referencing the snapshot's files.
 	WarnKeepWhileReferenced = "flink.keep-while-referenced"
+	// WarnClaimFlagAssumed: the claim mode is not NO_CLAIM and the new
+	// job's Flink version is unknown: the run line names it with
+	// -claimMode (1.20+), since flink run -s without a flag restores
+	// NO_CLAIM whatever -D says.
+	WarnClaimFlagAssumed = "flink.claim-flag-assumed"
 	// WarnRestartedRun: in a job dir a lower checkpoint id is newer than a
 	// higher one (a restarted run continued from its savepoint's id, or
 	// restarted at 1): ids are not time order, the newest run's checkpoint
