@@ -298,7 +298,7 @@ func splitKind(s RawSplit) (Kind, string) {
 		}
 	}
 	if s.Version >= minBaseSplitVersion && s.Version <= maxBaseSplitVersion && !looksJava(s.Data) {
-		if _, err := ParsePostgresSplit(s.Version, s.Data); err == nil {
+		if _, err := parsePostgresSplit(s.Version, s.Data); err == nil {
 			kinds = append(kinds, KindPostgresCDC)
 		}
 	}
@@ -431,12 +431,12 @@ func classify(d *operatorDecoder) {
 	case KindPostgresCDC:
 		ps := &PostgresState{}
 		for _, s := range src.Splits {
-			sp, _ := ParsePostgresSplit(s.Version, s.Data)
+			sp, _ := parsePostgresSplit(s.Version, s.Data)
 			sp.Subtask = s.Subtask
 			ps.Splits = append(ps.Splits, sp)
 		}
 		if co != nil {
-			e, err := ParsePostgresEnumerator(co.Version, co.Data)
+			e, err := parsePostgresEnumerator(co.Version, co.Data)
 			if err != nil {
 				enumErr(err)
 			}

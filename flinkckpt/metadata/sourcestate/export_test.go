@@ -5,15 +5,17 @@ package sourcestate
 // flinkckpttest's encoder (which imports this package, so they cannot be
 // in-package), reach the parsers through these names.
 var (
-	ParseKafkaSplit       = parseKafkaSplit
-	ParseKafkaEnumerator  = parseKafkaEnumerator
-	ParseMySQLSplit       = parseMySQLSplit
-	ParseMySQLEnumerator  = parseMySQLEnumerator
-	ParsePaimonSplit      = parsePaimonSplit
-	ParsePaimonJavaSplit  = parsePaimonJavaSplit
-	ParsePaimonEnumerator = parsePaimonEnumerator
-	ParseMonitorSplit     = parseMonitorSplit
-	ParseStreamHeader     = parseStreamHeader
-	ReadSplits            = readSplits
-	ParseCoordinator      = parseCoordinator
+	ParseKafkaSplit         = parseKafkaSplit
+	ParseKafkaEnumerator    = parseKafkaEnumerator
+	ParseMySQLSplit         = parseMySQLSplit
+	ParseMySQLEnumerator    = parseMySQLEnumerator
+	ParsePaimonSplit        = parsePaimonSplit
+	ParsePaimonJavaSplit    = parsePaimonJavaSplit
+	ParsePaimonEnumerator   = parsePaimonEnumerator
+	ParseMonitorSplit       = parseMonitorSplit
+	ParseStreamHeader       = parseStreamHeader
+	ReadSplits              = readSplits
+	ParseCoordinator        = parseCoordinator
+	ParsePostgresSplit      = parsePostgresSplit
+	ParsePostgresEnumerator = parsePostgresEnumerator
 )

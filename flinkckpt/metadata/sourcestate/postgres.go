@@ -106,11 +106,11 @@ type PostgresEnumerator struct {
 	StreamSplitAssigned bool
 }
 
-// ParsePostgresEnumerator decodes flink-cdc-base's pending-splits state:
+// parsePostgresEnumerator decodes flink-cdc-base's pending-splits state:
 // its header and the stream-split-assigned flag (the snapshot part of a
 // hybrid state, tables and split lists, is not decoded: the flag is its
 // last byte).
-func ParsePostgresEnumerator(version int32, data []byte) (*PostgresEnumerator, error) {
+func parsePostgresEnumerator(version int32, data []byte) (*PostgresEnumerator, error) {
 	c := newVersionedCursor("flink-cdc-base enumerator state", version, data)
 	e := &PostgresEnumerator{SplitVersion: c.i32("split serializer version"), Flag: c.i32("state flag")}
 	switch {
@@ -139,14 +139,14 @@ func ParsePostgresEnumerator(version int32, data []byte) (*PostgresEnumerator, e
 	return e, nil
 }
 
-// ParsePostgresSplit decodes a flink-cdc-base split of serializer version 2
+// parsePostgresSplit decodes a flink-cdc-base split of serializer version 2
 // to 6 whose offsets are Postgres's (lsn, txId, ts_usec). It refuses a
 // split it cannot tell is Postgres's: a stream split whose id is not
 // "stream-split" (MySQL CDC's binlog split coincides byte for byte without
 // finished splits) or whose offset keys are another database's, and a
 // snapshot split without a high watermark (nothing in it names the
 // database).
-func ParsePostgresSplit(version int32, data []byte) (PostgresSplit, error) {
+func parsePostgresSplit(version int32, data []byte) (PostgresSplit, error) {
 	c := newVersionedCursor("flink-cdc-base split", version, data)
 	s := PostgresSplit{Subtask: -1}
 	if version < minBaseSplitVersion || version > maxBaseSplitVersion {
