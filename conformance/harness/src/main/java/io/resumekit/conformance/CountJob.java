@@ -47,6 +47,9 @@ public final class CountJob {
         long records = job.path("records").asLong(3000);
         double rate = variant.has("rate") ? variant.get("rate").asDouble() : job.path("rate").asDouble(300);
         DataStream<Long> s;
+        if (job.path("source").asText("datagen").equals("paimon")) {
+            return PaimonStream.sqlJob(conf, job, variant, PaimonStream.map(job.path("hints")), journalDir, tag);
+        }
         if (job.path("source").asText("datagen").equals("kafka")) {
             // KafkaSource: committed offsets of the group (earliest without), committed on checkpoints
             KafkaSource<String> ks = KafkaSource.<String>builder()

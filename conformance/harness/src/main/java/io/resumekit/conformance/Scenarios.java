@@ -97,7 +97,21 @@ public final class Scenarios {
             vars.put("${topic}", "in-" + name);
             vars.put("${group}", "g-" + name);
         }
+        boolean paimon = raw.path("kind").asText("").equals("paimon");
+        if (paimon) {
+            vars.put("${table}", w.resolve("wh").resolve("db.db").resolve("orders").toString());
+        }
         JsonNode sc = Flink.JSON.readTree(subst(Flink.JSON.writeValueAsString(raw), vars));
+        if (paimon) {
+            ObjectNode job = (ObjectNode) sc.get("job");
+            int per = job.path("perBatch").asInt(100);
+            int before = job.path("batches").asInt(20);
+            int after = job.path("batchesAfter").asInt(0);
+            job.put("source", "paimon");
+            job.put("warehouse", w.resolve("wh").toString());
+            job.put("records", (long) (before + after) * per);
+            PaimonStream.write(w.resolve("wh"), 0, before, per);
+        }
         if (kafka) {
             ObjectNode job = (ObjectNode) sc.get("job");
             job.put("source", "kafka");
@@ -143,12 +157,18 @@ public final class Scenarios {
                 runsOut.add(facts);
                 i++;
             }
+            if (paimon) {
+                ObjectNode job = (ObjectNode) sc.get("job");
+                int per = job.path("perBatch").asInt(100);
+                int before = job.path("batches").asInt(20);
+                PaimonStream.write(w.resolve("wh"), before, before + job.path("batchesAfter").asInt(0), per);
+            }
             if (kafka) {
                 flink.set("committed_offsets", KafkaScenario.committed(sc.get("job").get("bootstrap").asText(),
                         sc.get("job").get("group").asText()));
             }
             // Flink's view of every snapshot on disk, before any damage.
-            List<Snap> snaps = kafka && !sc.path("trials").asBoolean(false) ? new ArrayList<>() : inventory(w);
+            List<Snap> snaps = (kafka || paimon) && !sc.path("trials").asBoolean(false) ? new ArrayList<>() : inventory(w);
             ObjectNode tsettings = settings.deepCopy();
             tsettings.put("execution.checkpointing.dir", w.resolve("trials/ck").toUri().toString());
             tsettings.put("execution.checkpointing.savepoint-dir", w.resolve("trials/sp").toUri().toString());
@@ -465,6 +485,16 @@ public final class Scenarios {
             if (sn.trial.path("restorable").asBoolean() && (best == null || newer(sn, best))) {
                 best = sn;
             }
+        }
+        if (sc.path("kind").asText("").equals("paimon")) {
+            if (chosen.isMissingNode() || chosen.isNull()) {
+                throw new Mismatch("resumekit chose nothing from the consumer (exit " + rc + "): "
+                        + Files.readString(w.resolve("resolve-" + si + ".err")).trim());
+            }
+            rk.set("position", chosen.path("position"));
+            rk.set("options", chosen.path("launch").path("options"));
+            PaimonStream.launch(w, sc, (ObjectNode) sc.get("job"), chosen, tconf, mc, fl);
+            return;
         }
         if (sc.path("kind").asText("").equals("kafka")) {
             if (chosen.isMissingNode() || chosen.isNull()) {
