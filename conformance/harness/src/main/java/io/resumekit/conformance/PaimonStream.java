@@ -140,6 +140,7 @@ final class PaimonStream {
             throw new Scenarios.Mismatch("the launch has no scan.snapshot-id fallback at " + next + ": " + hints);
         }
         long records = job.get("records").asLong();
+        fl.put("ids_committed_by_killed_reader", records - Output.read(List.of(w.resolve("journal"))).missing(records).size());
         Path journal = w.resolve("stage-0/journal");
         Files.createDirectories(journal);
         JobGraph jg = sqlJob(tconf, job, Flink.JSON.createObjectNode(), hints, journal.toString(), "final0");
