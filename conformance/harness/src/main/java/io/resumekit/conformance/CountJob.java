@@ -186,10 +186,13 @@ public final class CountJob {
     }
 
     /** Stateless pass-through that tags the epoch and is the mid-checkpoint crash point. */
-    public static final class Block extends RichMapFunction<String, String> implements CheckpointedFunction {
+    public static final class Block extends RichMapFunction<String, String>
+            implements CheckpointedFunction, org.apache.flink.api.common.state.CheckpointListener {
         private static final long serialVersionUID = 1L;
         private final long slowMillis;
         private transient long epoch;
+        private transient long lastSnapshotted;
+        private transient long lastResolved;
 
         Block(long slowMillis) {
             this.slowMillis = slowMillis;
@@ -205,13 +208,34 @@ public final class CountJob {
 
         @Override
         public void snapshotState(FunctionSnapshotContext ctx) {
-            CrashPoint.maybeBlock(ctx.getCheckpointId(), getRuntimeContext().getTaskInfo().getIndexOfThisSubtask());
+            CrashPoint.maybeBlock(ctx.getCheckpointId(), getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+                    lastSnapshotted, lastResolved);
+            lastSnapshotted = ctx.getCheckpointId();
             epoch = ctx.getCheckpointId() + 1;
         }
 
         @Override
         public void initializeState(FunctionInitializationContext ctx) {
             epoch = ctx.getRestoredCheckpointId().orElse(0L) + 1;
+            lastSnapshotted = ctx.getRestoredCheckpointId().orElse(0L);
+            lastResolved = lastSnapshotted;
+        }
+
+        @Override
+        public void notifyCheckpointComplete(long id) {
+            resolve(id);
+        }
+
+        @Override
+        public void notifyCheckpointAborted(long id) {
+            resolve(id);
+        }
+
+        private void resolve(long id) {
+            if (id > lastResolved) {
+                lastResolved = id;
+                CrashPoint.resolved(id, getRuntimeContext().getTaskInfo().getIndexOfThisSubtask());
+            }
         }
     }
 }

@@ -94,8 +94,35 @@ public final class FlinkNode {
                                 throw new RuntimeException(e);
                             }
                         });
+                        // Every other block subtask (and so its chained sink committer) must have
+                        // seen the checkpoints subtask 0 saw resolved: their commits ran, so the
+                        // crash is mid-checkpoint, not between a _metadata and its commit.
+                        long resolved;
+                        try (var s = Files.list(control)) {
+                            Path b = s.filter(f -> f.getFileName().toString().startsWith("blocked-")).findFirst().orElseThrow();
+                            resolved = Long.parseLong(Files.readString(b).trim());
+                        }
+                        JsonNode v = spec.path("variant");
+                        JsonNode j = spec.get("job");
+                        int blockPar = v.has("blockParallelism") ? v.get("blockParallelism").asInt()
+                                : v.has("parallelism") ? v.get("parallelism").asInt() : j.path("parallelism").asInt(2);
+                        for (int st = 0; st < blockPar; st++) {
+                            final int sub = st;
+                            Flink.await("block subtask " + sub + " to see checkpoint " + resolved + " resolved",
+                                    Duration.ofSeconds(60), () -> CrashPoint.resolvedOf(control, sub) >= resolved);
+                        }
                         // Let the other subtasks finish their part of the blocked checkpoint.
                         Thread.sleep(a.path("settleMillis").asLong(500));
+                    } else if (how.equals("commit")) {
+                        // F13: the next completed checkpoint's first non-empty commit halts the JVM
+                        // (exit 137) before it writes: _metadata written, transactions not committed.
+                        record(facts, mc, id);
+                        Flink.writeJson(factsFile, facts);
+                        Files.writeString(control.resolve("expect-halt"), "1");
+                        Files.writeString(control.resolve("arm-commit-halt"), "1");
+                        while (true) {
+                            Thread.sleep(60_000);
+                        }
                     } else if (how.equals("now")) {
                         // nothing to arm: kill where it stands
                     } else {

@@ -96,6 +96,7 @@ public final class JournalSink implements Sink<String>, SupportsCommitter<Journa
             public void commit(Collection<CommitRequest<Batch>> requests) throws IOException {
                 Path base = Paths.get(d);
                 Files.createDirectories(base);
+                CrashPoint.beforeCommit(requests.size());
                 for (CommitRequest<Batch> r : requests) {
                     Batch b = r.getCommittable();
                     Path target = base.resolve(b.name);
@@ -105,7 +106,6 @@ public final class JournalSink implements Sink<String>, SupportsCommitter<Journa
                     Path tmp = base.resolve("." + b.name + ".tmp");
                     Files.write(tmp, String.join("\n", b.lines).concat("\n").getBytes(StandardCharsets.UTF_8));
                     Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
-                    CrashPoint.afterCommit(d);
                 }
             }
 

@@ -285,6 +285,10 @@ public final class Scenarios {
                     c.awaitExit(Duration.ofSeconds(60));
                     break;
                 }
+                if (!c.process.isAlive() && c.process.exitValue() == 137 && Files.exists(control.resolve("expect-halt"))
+                        && Files.exists(control.resolve("commit-halted"))) {
+                    break; // the armed crash point halted the JVM itself
+                }
                 if (!c.process.isAlive()) {
                     throw new Mismatch("run " + i + " child JVM exited " + c.process.exitValue() + ": "
                             + ChildJvm.tail(control.resolve("facts.json")) + " " + ChildJvm.tail(control.resolve("stderr.log")));
@@ -496,7 +500,7 @@ public final class Scenarios {
             PaimonStream.launch(w, sc, (ObjectNode) sc.get("job"), chosen, tconf, mc, fl);
             return;
         }
-        if (sc.path("kind").asText("").equals("kafka")) {
+        if (sc.path("kind").asText("").equals("kafka") && chosen.path("launch").path("args").isEmpty()) {
             if (chosen.isMissingNode() || chosen.isNull()) {
                 throw new Mismatch("resumekit chose nothing from the committed offsets (exit " + rc + "): "
                         + Files.readString(w.resolve("resolve-" + si + ".err")).trim());
@@ -533,7 +537,7 @@ public final class Scenarios {
                     }
                 }
             }
-            KafkaScenario.launch(w, sc, (ObjectNode) sc.get("job"), chosen, tconf, mc, fl);
+            KafkaScenario.launch(w, sc, si, (ObjectNode) sc.get("job"), chosen, tconf, mc, fl);
             return;
         }
         if (chosenPath == null || (chosen.isMissingNode() || chosen.isNull())) {
@@ -570,6 +574,19 @@ public final class Scenarios {
                     }
                 }
             }
+        }
+        if (stage.path("recommits").asBoolean(false)
+                && (chosenSnap == null || chosenSnap.trial.path("recommitted").asLong(0) == 0)) {
+            throw new Mismatch("the stage expects Flink's restore of the chosen snapshot to commit the old job's pending "
+                    + "sink transactions, but its trial committed none: " + (chosenSnap == null ? "nothing chosen" : chosenSnap.trial));
+        }
+        if (chosenSnap != null && chosenSnap.trial.has("recommitted")) {
+            fl.put("recommitted_by_restore", chosenSnap.trial.get("recommitted").asLong());
+        }
+        if (!stage.path("launch").asBoolean(true)) {
+            // the choice is judged against Flink's trials only (e.g. an unbounded Kafka restore)
+            fl.put("verdict", "chosen " + (chosenSnap == null ? "nothing" : chosenSnap.uri()) + ", the newest snapshot Flink restores; not launched");
+            return;
         }
         // 5. launch the new job exactly from the chosen launch
         launchAndJudge(w, sc, stage, si, tconf, mc, chosen, chosenSnap, out, fl);
@@ -723,6 +740,13 @@ public final class Scenarios {
         Capture.clear();
         ObjectNode r = runToFirstCheckpoint(mc, jg, id, Duration.ofSeconds(60), false);
         t.setAll(r);
+        // batches of the old runs this restore committed: its restored, pending committables
+        Path tj = w.resolve("trials/journal-" + tag);
+        if (Files.isDirectory(tj)) {
+            try (var files = Files.list(tj)) {
+                t.put("recommitted", files.map(f -> f.getFileName().toString()).filter(n -> n.startsWith("run")).count());
+            }
+        }
         ArrayNode skipped = t.putArray("skipped");
         for (String line : Capture.lines()) {
             skipped.add(line);
