@@ -13,6 +13,7 @@ import (
 	"gocloud.dev/blob/fileblob"
 
 	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 )
 
 // realFlinkFacts is conformance/run --export's facts.json: what Flink 1.20
@@ -39,6 +40,15 @@ type realFlinkFacts struct {
 		} `json:"operators"`
 	} `json:"snapshots"`
 	Result struct {
+		Flink struct {
+			// SourceOffsetsFromOutput is where each Kafka partition continues
+			// after the newest checkpoint, read from what the old job's
+			// two-phase sink committed (the harness's sourceOffsetsFromOutput).
+			SourceOffsetsFromOutput *struct {
+				Dir     string           `json:"dir"`
+				Offsets map[string]int64 `json:"offsets"`
+			} `json:"source_offsets_from_output"`
+		} `json:"flink"`
 		Stages []struct {
 			Stage          string   `json:"stage"`
 			CompatArgs     []string `json:"compat_args"`
@@ -69,7 +79,9 @@ func realFlinkDir(t *testing.T) string {
 // complete, a missing file Flink failed on → broken), the referenced files
 // (against Flink's own Checkpoints.loadCheckpointMetadata), the operators'
 // ids, parallelism, max parallelism and whether they hold state, and
-// CheckCompat against Flink's restore of each compatibility variant.
+// CheckCompat against Flink's restore of each compatibility variant, and
+// the Kafka source positions decoded from a checkpoint against the offsets
+// Flink's committed output says it was taken at.
 func TestRealFlink(t *testing.T) {
 	dir := realFlinkDir(t)
 	entries, err := os.ReadDir(dir)
@@ -84,7 +96,7 @@ func TestRealFlink(t *testing.T) {
 		t.Run(e.Name(), func(t *testing.T) { checkRealFlink(t, filepath.Join(dir, e.Name()), &seen) })
 	}
 	// The export must exercise every kind of check, or the test proves little.
-	if seen.incomplete == 0 || seen.complete == 0 || seen.broken == 0 || seen.compat == 0 || seen.savepoints == 0 {
+	if seen.incomplete == 0 || seen.complete == 0 || seen.broken == 0 || seen.compat == 0 || seen.savepoints == 0 || seen.positions == 0 {
 		t.Errorf("real Flink export %s checks too little: %+v", dir, seen)
 	}
 	t.Logf("%s: %+v", dir, seen)
@@ -92,7 +104,7 @@ func TestRealFlink(t *testing.T) {
 
 // realFlinkSeen counts what TestRealFlink compared.
 type realFlinkSeen struct {
-	incomplete, complete, broken, savepoints, files, operators, compat int
+	incomplete, complete, broken, savepoints, files, operators, compat, positions int
 }
 
 func checkRealFlink(t *testing.T, dir string, seen *realFlinkSeen) {
@@ -210,6 +222,36 @@ func checkRealFlink(t *testing.T, dir string, seen *realFlinkSeen) {
 		if !c.Compatible {
 			t.Errorf("%s: not compatible with a job of its own operators: %+v", want.Dir, c)
 		}
+	}
+	// Source positions: the KafkaSource state resumekit decodes against the
+	// offsets Flink's committed output says the checkpoint was taken at.
+	if so := f.Result.Flink.SourceOffsetsFromOutput; so != nil {
+		_, st, err := flinkckpt.Sources(ctx, b, so.Dir+"/", &flinkckpt.Options{FlinkRoot: root + "/ck"})
+		if err != nil {
+			t.Fatalf("Sources %s: %v", so.Dir, err)
+		}
+		got := map[string]int64{}
+		for _, src := range st.Sources {
+			if src.Kafka == nil {
+				continue
+			}
+			ps, _ := src.Kafka.Positions()
+			for _, p := range ps {
+				if p.Marker != sourcestate.MarkerNone {
+					t.Errorf("%s: partition %d holds marker %s, Flink's output says offset %d", so.Dir, p.Partition, p.Marker, so.Offsets[strconv.Itoa(int(p.Partition))])
+				}
+				got[strconv.Itoa(int(p.Partition))] = p.Offset
+			}
+		}
+		if len(got) != len(so.Offsets) {
+			t.Errorf("%s: source positions %v, Flink's output %v", so.Dir, got, so.Offsets)
+		}
+		for p, want := range so.Offsets {
+			if got[p] != want {
+				t.Errorf("%s: partition %s continues at %d, Flink's committed output says %d", so.Dir, p, got[p], want)
+			}
+		}
+		seen.positions += len(so.Offsets)
 	}
 	// Compatibility variants: CheckCompat against Flink's restore into each.
 	for _, st := range f.Result.Stages {

@@ -166,6 +166,10 @@ public final class Scenarios {
             if (kafka) {
                 flink.set("committed_offsets", KafkaScenario.committed(sc.get("job").get("bootstrap").asText(),
                         sc.get("job").get("group").asText()));
+                ObjectNode fromOutput = sourceOffsetsFromOutput(w, sc);
+                if (fromOutput != null) {
+                    flink.set("source_offsets_from_output", fromOutput);
+                }
             }
             // Flink's view of every snapshot on disk, before any damage.
             List<Snap> snaps = (kafka || paimon) && !sc.path("trials").asBoolean(false) ? new ArrayList<>() : inventory(w);
@@ -304,6 +308,63 @@ public final class Scenarios {
             throw new Mismatch("run " + i + " failed in Flink: " + facts.get("error").asText());
         }
         return facts;
+    }
+
+    /**
+     * Flink's own answer to "where does each partition continue after the newest checkpoint": for
+     * one run crashed mid-checkpoint (block, which waits for every commit of the checkpoints before),
+     * the two-phase sink committed exactly the output of the records read before that checkpoint's
+     * barrier, so per partition the committed ids are offsets 0..n-1 and n is the next offset the
+     * checkpoint's KafkaSource state must hold. Null when the run does not fit (or the output has a gap).
+     */
+    static ObjectNode sourceOffsetsFromOutput(Path w, JsonNode sc) throws IOException {
+        JsonNode runs = sc.get("runs");
+        if (runs.size() != 1) {
+            return null;
+        }
+        JsonNode actions = runs.get(0).get("actions");
+        if (!actions.get(actions.size() - 1).path("crash").asText("").equals("block")) {
+            return null;
+        }
+        Snap newest = null;
+        for (Snap sn : inventory(w)) {
+            if (sn.hasMetadata && !sn.savepoint && (newest == null || sn.id > newest.id)) {
+                newest = sn;
+            }
+        }
+        if (newest == null) {
+            return null;
+        }
+        int parts = sc.path("job").path("keys").asInt(3);
+        long[] max = new long[parts];
+        long[] count = new long[parts];
+        java.util.Arrays.fill(max, -1);
+        Path j = w.resolve("journal");
+        if (Files.isDirectory(j)) {
+            try (var files = Files.list(j)) {
+                for (Path f : (Iterable<Path>) files.filter(x -> !x.getFileName().toString().startsWith("."))::iterator) {
+                    for (String line : Files.readAllLines(f)) {
+                        if (line.isBlank()) {
+                            continue;
+                        }
+                        long id = Long.parseLong(line.substring(0, line.indexOf(',')));
+                        int p = (int) (id % parts);
+                        max[p] = Math.max(max[p], id / parts);
+                        count[p]++;
+                    }
+                }
+            }
+        }
+        ObjectNode o = Flink.JSON.createObjectNode();
+        o.put("dir", w.relativize(newest.dir).toString());
+        ObjectNode offs = o.putObject("offsets");
+        for (int p = 0; p < parts; p++) {
+            if (count[p] != max[p] + 1) {
+                return null; // a gap or a duplicate: not a clean cut
+            }
+            offs.put(Integer.toString(p), max[p] + 1);
+        }
+        return o;
     }
 
     static String jobId(String name, int i) {
