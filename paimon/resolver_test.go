@@ -28,7 +28,7 @@ func TestResolve(t *testing.T) {
 		options  map[string]string
 		warnings []string // substrings, each must appear in some warning
 		absent   []resume.WarningCode
-		err      string   // substring of the error; set for failures
+		err      string // substring of the error; set for failures
 		errIs    error
 	}
 	for _, tc := range []struct {
