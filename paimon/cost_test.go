@@ -38,8 +38,14 @@ func TestCostConsumerResolve(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if c.Guarantee != resume.ExactInput {
-					t.Fatalf("%v, want exact-input; warnings %q", c.Guarantee, c.Warnings)
+				// Exact input only for a consumer that has read every
+				// snapshot; behind it, the old job may have read on.
+				want := resume.Replay
+				if next == int64(n+1) {
+					want = resume.ExactInput
+				}
+				if c.Guarantee != want {
+					t.Fatalf("%v, want %v; warnings %q", c.Guarantee, want, c.Warnings)
 				}
 				if rec.Count(blobtest.OpList) != 0 || rec.Count(blobtest.OpRead) > 6 || rec.Count(blobtest.OpAttributes) > 3 {
 					t.Errorf("cost %s; want list=0 read<=6 attributes<=3", rec)
@@ -145,7 +151,7 @@ func TestCostConsumerBehindEarliest(t *testing.T) {
 	}{
 		{"NotDecoupled", nil, false, resume.DataLoss, 50, 1, 7, 3},
 		{"NotDecoupledChangelogsIgnored", nil, true, resume.DataLoss, 50, 0, 7, 4},
-		{"DecoupledInTheChangelogRange", decoupled, true, resume.ExactInput, 10, 0, 7, 4},
+		{"DecoupledInTheChangelogRange", decoupled, true, resume.Replay, 10, 0, 7, 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, tb := newTable(t, 100, tc.opts)

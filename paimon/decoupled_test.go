@@ -22,7 +22,7 @@ func TestChangelogDecoupledByOptions(t *testing.T) {
 		absent    []resume.WarningCode // codes that must not be
 	}
 	lost := want{g: resume.DataLoss, next: 6, warnings: []resume.WarningCode{paimon.WarnChangelogIgnored, paimon.WarnExpiredBeforeRead}}
-	kept := want{g: resume.ExactInput, next: 3, decoupled: true, absent: []resume.WarningCode{paimon.WarnChangelogIgnored, paimon.WarnVersionAssumed}}
+	kept := want{g: resume.Replay, next: 3, decoupled: true, absent: []resume.WarningCode{paimon.WarnChangelogIgnored, paimon.WarnVersionAssumed}}
 	for _, tc := range []struct {
 		name   string
 		schema map[string]string
@@ -45,7 +45,7 @@ func TestChangelogDecoupledByOptions(t *testing.T) {
 		// No version declared: the newest behaviour, said out loud where
 		// 0.8 would grade differently.
 		{"VersionAssumed", map[string]string{"changelog.time-retained": "7 d"}, paimon.Options{},
-			want{g: resume.ExactInput, next: 3, decoupled: true, warnings: []resume.WarningCode{paimon.WarnVersionAssumed}}},
+			want{g: resume.Replay, next: 3, decoupled: true, warnings: []resume.WarningCode{paimon.WarnVersionAssumed}}},
 		// An option Paimon cannot parse: not decoupled, said out loud.
 		{"UnreadableRetention", map[string]string{"changelog.time-retained": "a week"}, paimon.Options{},
 			want{g: resume.DataLoss, next: 6, warnings: []resume.WarningCode{paimon.WarnOptionUnreadable, paimon.WarnChangelogIgnored}}},
@@ -99,7 +99,7 @@ func TestChangelogOptionsChangedAcrossSchemas(t *testing.T) {
 	// schema-3 sets it again: the changelogs are read again.
 	tb.AlterOptions(map[string]string{"changelog.time-retained": "3 d"})
 	c, p = resolveBy(t, tbl, &paimon.Options{PaimonVersion: "1.4"})
-	if c.Guarantee != resume.ExactInput || p.NextSnapshot != 3 || !p.ChangelogDecoupled || c.HasWarning(paimon.WarnChangelogIgnored) {
+	if c.Guarantee != resume.Replay || p.NextSnapshot != 3 || !p.ChangelogDecoupled || c.HasWarning(paimon.WarnChangelogIgnored) {
 		t.Fatalf("schema-3: got %v next %d decoupled %v\nwarnings %q", c.Guarantee, p.NextSnapshot, p.ChangelogDecoupled, c.Warnings)
 	}
 }

@@ -15,7 +15,7 @@
 //	if err != nil { ... }
 //	defer table.Close()
 //	r, err := paimon.NewResolver(table, "orders-job", &paimon.Options{StartTime: lastKnownGood})
-//	c, err := r.Resolve(ctx) // resume.Candidate: ExactInput at the consumer's nextSnapshot, ...
+//	c, err := r.Resolve(ctx) // resume.Candidate: Replay from the consumer's nextSnapshot (ExactInput when it had read every snapshot), ...
 //	fmt.Println(resume.HintOptions(c.Position.Launch().Options)) // 'consumer-id'='orders-job'
 //
 // # The main types

@@ -56,10 +56,12 @@ func ExampleResolver() {
 		return
 	}
 	p, _ := paimon.PositionOf(c.Position)
-	fmt.Println(c.Guarantee, p.NextSnapshot, c.At.Format(time.TimeOnly))
+	// Replay: the old job may have read on into snapshots 8..10 (the
+	// latest) after the checkpoint that wrote its file.
+	fmt.Println(c.Guarantee, p.NextSnapshot, c.At.Format(time.TimeOnly), c.HasWarning(paimon.WarnConsumerLagsOutput))
 	fmt.Println(p.SQLHint)
 	// Output:
-	// exact-input 8 10:06:00
+	// replay 8 10:06:00 true
 	// /*+ OPTIONS('consumer-id'='orders-job','scan.snapshot-id'='8') */
 }
 

@@ -228,10 +228,11 @@ func TestSnapshotExpiredDuringRead(t *testing.T) {
 	})
 	t.Run("ConsumerSnapshotExpiresMidResolve", func(t *testing.T) {
 		// snapshot-9 (the last consumed) is gone when read: At falls back to
-		// the consumer file's time, the candidate stays exact.
+		// the consumer file's time, the grade stays (replay: the consumer
+		// is behind the latest snapshot).
 		wb, _ := blobtest.Wrap(b, &blobtest.Options{Fault: blobtest.NotFoundKeys(regexp.MustCompile(`snapshot-9$`))})
 		c, err := resolveOn(t, wb, path, nil)
-		if err != nil || c.Guarantee != resume.ExactInput || c.At.IsZero() {
+		if err != nil || c.Guarantee != resume.Replay || c.At.IsZero() {
 			t.Errorf("Resolve = %v %v, %v", c.Guarantee, c.At, err)
 		}
 	})

@@ -32,7 +32,7 @@ func TestLaunchFallbackScanSnapshotID(t *testing.T) {
 		{
 			name:  "ConsumerPresent",
 			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 7) },
-			g:     resume.ExactInput, next: 7,
+			g:     resume.Replay, next: 7,
 			launch: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7"},
 		},
 		{
@@ -42,7 +42,7 @@ func TestLaunchFallbackScanSnapshotID(t *testing.T) {
 			schema: map[string]string{"consumer.expiration-time": "1 h"},
 			build:  func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 7) },
 			opts:   paimon.Options{Now: func() time.Time { return tNow.Add(3 * time.Hour) }},
-			g:      resume.ExactInput, next: 7,
+			g:      resume.Replay, next: 7,
 			launch: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7"},
 			code:   paimon.WarnConsumerExpired,
 		},
@@ -59,7 +59,7 @@ func TestLaunchFallbackScanSnapshotID(t *testing.T) {
 			name:  "AtLeastOnceNewJob",
 			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 7) },
 			opts:  paimon.Options{Mode: "at-least-once", WrittenMode: "exactly-once"},
-			g:     resume.ExactInput, next: 7,
+			g:     resume.Replay, next: 7,
 			launch: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7", "consumer.mode": "at-least-once"},
 		},
 		{
@@ -69,7 +69,7 @@ func TestLaunchFallbackScanSnapshotID(t *testing.T) {
 			name:   "TableScanModeLatest",
 			schema: map[string]string{"scan.mode": "latest"},
 			build:  func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 7) },
-			g:      resume.ExactInput, next: 7,
+			g:      resume.Replay, next: 7,
 			launch: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7", "scan.mode": "from-snapshot"},
 		},
 		{
@@ -80,7 +80,7 @@ func TestLaunchFallbackScanSnapshotID(t *testing.T) {
 			name:   "TableStartsByTime",
 			schema: map[string]string{"scan.mode": "from-timestamp", "scan.timestamp-millis": "1795946400000"},
 			build:  func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 7) },
-			g:      resume.ExactInput, next: 7,
+			g:      resume.Replay, next: 7,
 			launch: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7", "scan.mode": "from-snapshot"},
 			code:   paimon.WarnScanOptionConflict,
 			text:   "the table's options set scan.timestamp-millis, which Paimon refuses beside the launch's scan.snapshot-id",
@@ -89,7 +89,7 @@ func TestLaunchFallbackScanSnapshotID(t *testing.T) {
 			name:   "TableTagName",
 			schema: map[string]string{"scan.tag-name": "daily", "scan.watermark": "5"},
 			build:  func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 7) },
-			g:      resume.ExactInput, next: 7,
+			g:      resume.Replay, next: 7,
 			launch: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7"},
 			code:   paimon.WarnScanOptionConflict,
 			text:   "ALTER TABLE default.t RESET ('scan.tag-name', 'scan.watermark')",
@@ -98,7 +98,7 @@ func TestLaunchFallbackScanSnapshotID(t *testing.T) {
 			name:   "TableScanModeFromSnapshot",
 			schema: map[string]string{"scan.mode": "from-snapshot"},
 			build:  func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 7) },
-			g:      resume.ExactInput, next: 7,
+			g:      resume.Replay, next: 7,
 			launch: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7"},
 		},
 	} {

@@ -33,13 +33,17 @@ type Options struct {
 	Mode string
 	// WrittenMode is the consumer.mode the old job ran with, which decides
 	// what its consumer file means: in exactly-once mode nextSnapshot is
-	// one past the last fully read snapshot (ExactInput); in at-least-once
-	// mode it is the snapshot the slowest reader was still reading, which a
-	// restart reads again (Replay). consumer.mode is usually a SQL hint on
-	// the old job and never reaches the table's schema; when neither this
-	// field, TableOptions nor the schema says, exactly-once (Paimon's
-	// default) is assumed, and the candidate carries a
-	// WarnWrittenModeAssumed warning naming the assumption.
+	// one past the last fully read snapshot; in at-least-once mode it is
+	// the snapshot the slowest reader was still reading, which a restart
+	// reads again (Replay). Either way the old job may have read on past
+	// the file (it is written when a checkpoint completes), so a consumer
+	// behind the latest snapshot is Replay in both modes; the mode decides
+	// the grade of a consumer that has read every snapshot (exactly-once:
+	// ExactInput). consumer.mode is usually a SQL hint on the old job and
+	// never reaches the table's schema; when neither this field,
+	// TableOptions nor the schema says, exactly-once (Paimon's default) is
+	// assumed, with a WarnWrittenModeAssumed warning where that decides
+	// the grade.
 	WrittenMode string
 	// PaimonVersion is the Paimon release the new job reads the table with,
 	// "major.minor" ("0.8", "1.4.1"). Where releases read the same options
@@ -66,7 +70,12 @@ type Options struct {
 // schema's options plus [Options.TableOptions], as the Paimon release in
 // [Options.PaimonVersion] reads them (the newest, 1.4, when empty):
 //
-//   - the old job's consumer.mode decides what its consumer file means
+//   - a consumer file is written when a checkpoint completes, apart from
+//     the sink's commit, and the old job read on past it: a start at its
+//     nextSnapshot n re-reads what the old job emitted from snapshots
+//     n..latest, Replay with [WarnConsumerLagsOutput]; only a consumer
+//     that has read every snapshot (n = latest+1) is ExactInput, and only
+//     when the old job's consumer.mode was exactly-once
 //     ([Options.WrittenMode]; when nothing says, exactly-once is assumed
 //     with [WarnWrittenModeAssumed]); [Options.Mode] is the new job's and
 //     shapes the launch only;
@@ -185,10 +194,14 @@ func (x *resolution) snapshot(ctx context.Context, id int64) (*Snapshot, error) 
 // Resolve reads the consumer file and the snapshot hints and grades a
 // restart:
 //
-//   - consumer file present: start at its nextSnapshot, ExactInput when the
-//     old job wrote it in exactly-once mode (Options.WrittenMode, else the
-//     table's consumer.mode, else assumed with a WarnWrittenModeAssumed
-//     warning), Replay in at-least-once mode; DataLoss when nextSnapshot is
+//   - consumer file present: start at its nextSnapshot n. Replay when
+//     snapshots n..latest exist, which the old job may have read and
+//     emitted after the checkpoint that wrote the file
+//     (WarnConsumerLagsOutput names them); ExactInput when the consumer has
+//     read every snapshot (n = latest+1) and the old job wrote it in
+//     exactly-once mode (Options.WrittenMode, else the table's
+//     consumer.mode, else assumed with a WarnWrittenModeAssumed warning);
+//     Replay in at-least-once mode; DataLoss when nextSnapshot is
 //     below the earliest readable id (the earliest snapshot, or the
 //     earliest long-lived changelog when the table's options make Paimon
 //     read them), naming the lost range, because Paimon silently moves such
@@ -320,18 +333,61 @@ func (x *resolution) bounds(ctx context.Context) (earliest, latest int64, err er
 
 // writtenGrade is what the consumer file promises, by the mode the old job
 // wrote it in (ConsumerProgressCalculator for at-least-once; MonitorSource
-// for exactly-once).
-func (x *resolution) writtenGrade(cfg tableConfig, n int64) resume.Guarantee {
+// for exactly-once) and by what the table held past it.
+//
+// In exactly-once mode nextSnapshot n is the MonitorSource's scan position
+// at a completed checkpoint: every snapshot below n was planned before that
+// checkpoint's barrier, so its records were emitted before it. Snapshots at
+// and above n were planned after the barrier, and the old job went on
+// reading them: a non-transactional sink shows their records at once, and
+// a transactional sink commits them with the next checkpoint, which may
+// complete before a crash stops the consumer write (the file is written in
+// the source's own notifyCheckpointComplete, not with the sink's commit).
+// Without the old job's Flink state the new one reads them again: Replay,
+// bounded by snapshots n..latest (WarnConsumerLagsOutput). Only a consumer
+// that has read every snapshot (n = latest+1) leaves nothing the old job
+// could have emitted past it: ExactInput. At-least-once mode is Replay
+// whatever the table holds: n is the snapshot the slowest reader was still
+// reading.
+//
+// The reasons go on at once; the warnings are returned, for the caller to
+// add when the candidate keeps this grade (a data-loss or rollback path
+// replaces it).
+func (x *resolution) writtenGrade(cfg tableConfig, n, latest int64) (resume.Guarantee, []resume.Warning) {
+	var ws []resume.Warning
+	g := resume.Replay
 	switch {
 	case cfg.writtenMode == ModeAtLeastOnce:
 		x.reason("the old job's consumer.mode is at-least-once (from %s): nextSnapshot %d is the snapshot its slowest reader was still reading, which is read again", cfg.writtenFrom, n)
-		return resume.Replay
+	case n > latest && cfg.writtenFrom == "":
+		ws = append(ws, resume.Warnf(WarnWrittenModeAssumed, "assumed: the old job wrote the consumer file in exactly-once mode (Paimon's default; neither the table's options nor the caller name its consumer.mode, which is usually a SQL hint). A file written in 'consumer.mode'='at-least-once' may name a snapshot a reader was still reading, and is graded replay; say so with Options.WrittenMode (resumectl --paimon-written-mode)"))
+		g = resume.ExactInput
+	case n > latest:
+		x.reason("the old job's consumer.mode is exactly-once (from %s): every snapshot below %d was fully read", cfg.writtenFrom, n)
+		g = resume.ExactInput
 	case cfg.writtenFrom == "":
-		x.warn(WarnWrittenModeAssumed, "assumed: the old job wrote the consumer file in exactly-once mode (Paimon's default; neither the table's options nor the caller name its consumer.mode, which is usually a SQL hint). If it ran 'consumer.mode'='at-least-once', snapshot-%d was partly read and is read again (replay, not exact input); say so with Options.WrittenMode (resumectl --paimon-written-mode)", n)
+		x.reason("the old job's consumer.mode is not known (neither the table's options nor the caller name it; Paimon's default is exactly-once): in either mode a start at snapshot-%d may read again what the old job emitted", n)
 	default:
 		x.reason("the old job's consumer.mode is exactly-once (from %s): every snapshot below %d was fully read", cfg.writtenFrom, n)
 	}
-	return resume.ExactInput
+	if g == resume.ExactInput {
+		x.reason("no snapshot at or above %d exists: the old job emitted nothing past its consumer file, so the input resumes exactly", n)
+		return g, ws
+	}
+	if n <= latest {
+		x.reason("replay: %s may be read again, the part the old job emitted before it stopped; nothing below snapshot-%d is lost", snapshotRange(n, latest), n)
+		ws = append(ws, resume.Warnf(WarnConsumerLagsOutput, "duplicates possible: %s may be read again, as far as the old job had emitted them (nothing below snapshot-%d is lost): Paimon writes the consumer file in the source's notifyCheckpointComplete, apart from the sink's commit, so what the old job read after that checkpoint reached a non-transactional sink at once, and a transactional sink may have committed a later checkpoint before the job died; only the old job's checkpoint, restored, avoids the re-read",
+			snapshotRange(n, latest), n))
+	}
+	return g, ws
+}
+
+// snapshotRange names snapshots from..to: "snapshot-7" or "snapshots 7..9".
+func snapshotRange(from, to int64) string {
+	if from == to {
+		return fmt.Sprintf("snapshot-%d", from)
+	}
+	return fmt.Sprintf("snapshots %d..%d", from, to)
 }
 
 func (x *resolution) fromConsumer(ctx context.Context, c *Consumer) (resume.Candidate, error) {
@@ -359,7 +415,7 @@ func (x *resolution) fromConsumer(ctx context.Context, c *Consumer) (resume.Cand
 	}
 	pos := x.position(n, earliest, latest, cfg)
 	pos.ConsumerFile, pos.ConsumerNextSnapshot, pos.WrittenMode = true, n, cfg.writtenMode
-	g := x.writtenGrade(cfg, n)
+	g, gradeWarnings := x.writtenGrade(cfg, n, latest)
 	floor := earliest
 	if n < earliest {
 		rd, err := x.readableFrom(ctx, cfg, earliest)
@@ -395,6 +451,7 @@ func (x *resolution) fromConsumer(ctx context.Context, c *Consumer) (resume.Cand
 	default:
 		x.reason("the last consumed snapshot-%d has expired: its commit time is taken as the consumer file's modification time %s (an upper bound)", n-1, fmtTime(c.ModTime))
 	}
+	x.warnings = append(x.warnings, gradeWarnings...)
 	x.consumerWarnings(c, cfg, pos)
 	return x.candidate(pos, g, at), nil
 }

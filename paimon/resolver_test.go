@@ -27,7 +27,8 @@ func TestResolve(t *testing.T) {
 		at       time.Time
 		options  map[string]string
 		warnings []string // substrings, each must appear in some warning
-		err      string   // substring of the error; set for failures
+		absent   []resume.WarningCode
+		err      string // substring of the error; set for failures
 		errIs    error
 	}
 	for _, tc := range []struct {
@@ -37,15 +38,19 @@ func TestResolve(t *testing.T) {
 		want  want
 	}{
 		{
+			// The old job may have read on past its consumer file (the file
+			// is written on a completed checkpoint, apart from the sink's
+			// commit): snapshots 7..10 may be read again.
 			name:  "ConsumerPresent",
 			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 7) },
-			want: want{g: resume.ExactInput, next: 7, at: at(6), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7"},
-				warnings: []string{"paimon.no-state-restore: start the job without -s"}},
+			want: want{g: resume.Replay, next: 7, at: at(6), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7"},
+				warnings: []string{"paimon.no-state-restore: start the job without -s", "paimon.consumer-lags-output: duplicates possible: snapshots 7..10 may be read again", "nothing below snapshot-7 is lost"},
+				absent:   []resume.WarningCode{paimon.WarnWrittenModeAssumed}},
 		},
 		{
 			name:  "PythonStyleConsumer",
 			build: func(t *testing.T, tb *paimontest.Table) { tb.ConsumerPython("job", 3) },
-			want:  want{g: resume.ExactInput, next: 3, at: at(2), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "3"}},
+			want:  want{g: resume.Replay, next: 3, at: at(2), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "3"}},
 		},
 		{
 			name: "AtLeastOnceFromTableOption",
@@ -56,35 +61,57 @@ func TestResolve(t *testing.T) {
 		},
 		{
 			// Options.Mode is the new job's mode: the launch only. The old
-			// job's mode is unknown, so exactly-once is assumed, out loud.
+			// job's mode is unknown, so exactly-once is assumed, out loud,
+			// where it decides the grade (a caught-up consumer).
 			name:  "AtLeastOnceNewJobOnly",
-			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 7) },
+			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 11) },
 			opts:  paimon.Options{Mode: "at-least-once"},
-			want: want{g: resume.ExactInput, next: 7, at: at(6), options: map[string]string{"consumer-id": "job", "consumer.mode": "at-least-once", "scan.snapshot-id": "7"},
+			want: want{g: resume.ExactInput, next: 11, at: at(10), options: map[string]string{"consumer-id": "job", "consumer.mode": "at-least-once", "scan.snapshot-id": "11"},
 				warnings: []string{"paimon.written-mode-assumed: assumed: the old job wrote the consumer file in exactly-once mode"}},
 		},
 		{
 			name:  "AtLeastOnceWritten",
 			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 7) },
 			opts:  paimon.Options{WrittenMode: "AT-LEAST-ONCE"},
-			want:  want{g: resume.Replay, next: 7, at: at(6), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7"}},
+			want: want{g: resume.Replay, next: 7, at: at(6), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7"},
+				warnings: []string{"paimon.consumer-lags-output: duplicates possible: snapshots 7..10"}},
 		},
 		{
+			// Nothing at or above 11 exists: the old job emitted nothing
+			// past its consumer file.
 			name:  "CaughtUp",
 			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 11) },
-			want:  want{g: resume.ExactInput, next: 11, at: at(10), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "11"}},
+			want: want{g: resume.ExactInput, next: 11, at: at(10), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "11"},
+				warnings: []string{"paimon.written-mode-assumed: "}, absent: []resume.WarningCode{paimon.WarnConsumerLagsOutput}},
+		},
+		{
+			name:  "CaughtUpAtLeastOnce",
+			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 11) },
+			opts:  paimon.Options{WrittenMode: "at-least-once"},
+			want: want{g: resume.Replay, next: 11, at: at(10), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "11"},
+				absent: []resume.WarningCode{paimon.WarnConsumerLagsOutput, paimon.WarnWrittenModeAssumed}},
+		},
+		{
+			// One snapshot past the consumer: the bound names it alone.
+			name:  "OneBehind",
+			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 10) },
+			opts:  paimon.Options{WrittenMode: "exactly-once"},
+			want: want{g: resume.Replay, next: 10, at: at(9), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "10"},
+				warnings: []string{"paimon.consumer-lags-output: duplicates possible: snapshot-10 may be read again"}},
 		},
 		{
 			name:  "BehindEarliest",
 			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 2).ExpireBefore(5) },
 			want: want{g: resume.DataLoss, next: 5, at: at(5), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "5"},
-				warnings: []string{"paimon.expired-before-read: data loss: snapshots 2..4 expired"}},
+				warnings: []string{"paimon.expired-before-read: data loss: snapshots 2..4 expired"},
+				absent:   []resume.WarningCode{paimon.WarnConsumerLagsOutput, paimon.WarnWrittenModeAssumed}},
 		},
 		{
 			name:  "BehindEarliestSnapshotButChangelogKept",
 			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 3).ExpireKeepChangelog(6) },
 			opts:  paimon.Options{TableOptions: decoupled},
-			want:  want{g: resume.ExactInput, next: 3, at: at(2), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "3"}},
+			want: want{g: resume.Replay, next: 3, at: at(2), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "3"},
+				warnings: []string{"paimon.consumer-lags-output: duplicates possible: snapshots 3..10"}},
 		},
 		{
 			name: "BehindChangelogToo",
@@ -150,7 +177,7 @@ func TestResolve(t *testing.T) {
 		{
 			name:  "LatestHintAheadOfSnapshots",
 			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 7).SetHint("LATEST", "15") },
-			want:  want{g: resume.ExactInput, next: 7, at: at(6), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7"}},
+			want:  want{g: resume.Replay, next: 7, at: at(6), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7"}},
 		},
 		{
 			name:  "LatestHintAheadByTime",
@@ -171,7 +198,8 @@ func TestResolve(t *testing.T) {
 			// The consumer file is written at tNow, before the
 			// re-commits at future times: snapshots 7 and 8 are new data.
 			want: want{g: resume.DataLoss, next: 9, options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7"},
-				warnings: []string{"paimon.rollback-suspected: possible loss: snapshots 7..8 were committed after the consumer's last progress", "CALL sys.reset_consumer('default.t', 'job', 7)"}},
+				warnings: []string{"paimon.rollback-suspected: possible loss: snapshots 7..8 were committed after the consumer's last progress", "CALL sys.reset_consumer('default.t', 'job', 7)"},
+				absent:   []resume.WarningCode{paimon.WarnConsumerLagsOutput, paimon.WarnWrittenModeAssumed}},
 		},
 		{
 			name: "IdleBeyondExpiration",
@@ -179,7 +207,7 @@ func TestResolve(t *testing.T) {
 				tb.Schema(map[string]string{"consumer.expiration-time": "1 h"}).Commit(at(11)).Consumer("job", 7)
 			},
 			opts: paimon.Options{Now: func() time.Time { return tNow.Add(2 * time.Hour) }},
-			want: want{g: resume.ExactInput, next: 7, at: at(6), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7"},
+			want: want{g: resume.Replay, next: 7, at: at(6), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7"},
 				warnings: []string{"paimon.consumer-expired: ", "longer than consumer.expiration-time 1 h"}},
 		},
 		{
@@ -188,21 +216,21 @@ func TestResolve(t *testing.T) {
 				tb.Schema(map[string]string{"consumer.expiration-time": "1 h"}).Commit(at(11)).Consumer("job", 7)
 			},
 			opts: paimon.Options{Now: func() time.Time { return tNow.Add(55 * time.Minute) }},
-			want: want{g: resume.ExactInput, next: 7, at: at(6), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7"},
+			want: want{g: resume.Replay, next: 7, at: at(6), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7"},
 				warnings: []string{"close to consumer.expiration-time 1 h"}},
 		},
 		{
 			name:  "IgnoreProgressOverride",
 			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 7) },
 			opts:  paimon.Options{TableOptions: map[string]string{"consumer.ignore-progress": "true"}},
-			want: want{g: resume.ExactInput, next: 7, at: at(6), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7"},
+			want: want{g: resume.Replay, next: 7, at: at(6), options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "7"},
 				warnings: []string{"consumer.ignore-progress=true"}},
 		},
 		{
 			name:  "ConsumerAtEarliestLastConsumedExpired",
 			build: func(t *testing.T, tb *paimontest.Table) { tb.Consumer("job", 5).ExpireBefore(5) },
 			// At is the consumer file's modification time (tNow).
-			want: want{g: resume.ExactInput, next: 5, at: tNow, options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "5"}},
+			want: want{g: resume.Replay, next: 5, at: tNow, options: map[string]string{"consumer-id": "job", "scan.snapshot-id": "5"}},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -246,6 +274,11 @@ func TestResolve(t *testing.T) {
 			for _, w := range tc.want.warnings {
 				if !strings.Contains(all, w) {
 					t.Errorf("no warning contains %q; warnings:\n%s", w, all)
+				}
+			}
+			for _, code := range tc.want.absent {
+				if c.HasWarning(code) {
+					t.Errorf("warning %s present; warnings:\n%s", code, all)
 				}
 			}
 			if !strings.Contains(p.SQLHint, "'consumer-id'='job'") || !strings.HasPrefix(p.ResetConsumerSQL, "CALL sys.reset_consumer('default.t', 'job', ") {

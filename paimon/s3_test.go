@@ -47,7 +47,7 @@ func TestS3(t *testing.T) {
 		t.Fatal(err)
 	}
 	p, _ := paimon.PositionOf(c.Position)
-	if c.Guarantee != resume.ExactInput || p.NextSnapshot != 12 || p.Earliest != 5 || p.Latest != 30 || !c.At.Equal(at(11)) {
+	if c.Guarantee != resume.Replay || p.NextSnapshot != 12 || p.Earliest != 5 || p.Latest != 30 || !c.At.Equal(at(11)) {
 		t.Errorf("S3 resolve: %v %+v at %v", c.Guarantee, p, c.At)
 	}
 	st, err := tbl.StreamingStartAt(bg, at(17).Add(time.Second))

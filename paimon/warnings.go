@@ -54,6 +54,9 @@ const (
 	// WarnWrittenModeAssumed: nothing says which consumer.mode the old job
 	// ran with; exactly-once is assumed (Options.WrittenMode).
 	WarnWrittenModeAssumed = "paimon.written-mode-assumed"
+	// WarnConsumerLagsOutput: the consumer file may lag what the old job
+	// emitted: snapshots nextSnapshot..latest may be read again (Replay).
+	WarnConsumerLagsOutput = "paimon.consumer-lags-output"
 	// WarnChangelogIgnored: changelog/ holds long-lived changelogs, but the
 	// table's options say Paimon does not read them.
 	WarnChangelogIgnored = "paimon.changelog-ignored"

@@ -27,22 +27,22 @@ func TestWordingTheOptionsCanBack(t *testing.T) {
 		notWant []string // in none
 	}{
 		{
-			name: "NoExpirationIsNotNeverExpired", g: resume.ExactInput, next: 7,
+			name: "NoExpirationIsNotNeverExpired", g: resume.Replay, next: 7,
 			want:    []string{"consumer.expiration-time is not set in the table's options", "a writer's dynamic option can still set it", "it pins snapshot-7 and later"},
 			notWant: []string{"never expired"},
 		},
 		{
-			name: "ChangelogOnlyPinsChangelogs", schema: changelogOnly, g: resume.ExactInput, next: 7,
+			name: "ChangelogOnlyPinsChangelogs", schema: changelogOnly, g: resume.Replay, next: 7,
 			want:    []string{"it pins long-lived changelog-7 and later, not snapshots (consumer.changelog-only=true, Paimon 1.4+"},
 			notWant: []string{"pins snapshot-7"},
 		},
 		{
-			name: "ChangelogOnlyBeforePaimon14", schema: changelogOnly, opts: paimon.Options{PaimonVersion: "1.3"}, g: resume.ExactInput, next: 7,
+			name: "ChangelogOnlyBeforePaimon14", schema: changelogOnly, opts: paimon.Options{PaimonVersion: "1.3"}, g: resume.Replay, next: 7,
 			want:    []string{"it pins snapshot-7 and later"},
 			notWant: []string{"changelog-only"},
 		},
 		{
-			name: "ChangelogOnlyWithoutDecoupling", schema: map[string]string{"consumer.changelog-only": "TRUE"}, g: resume.ExactInput, next: 7,
+			name: "ChangelogOnlyWithoutDecoupling", schema: map[string]string{"consumer.changelog-only": "TRUE"}, g: resume.Replay, next: 7,
 			want:    []string{"it pins snapshot-7 and later"},
 			notWant: []string{"changelog-only"},
 		},

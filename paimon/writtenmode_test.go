@@ -9,17 +9,20 @@ import (
 
 // TestWrittenModeDecidesTheGrade: the old job's consumer.mode decides what
 // its consumer file means (exactly-once: every snapshot below nextSnapshot
-// fully read, ExactInput; at-least-once: the slowest reader's snapshot,
-// read again, Replay). It is usually a SQL hint that never reaches the
-// schema: when neither the schema, TableOptions nor Options.WrittenMode
-// says, exactly-once is assumed with a coded warning. The new job's mode
-// (Options.Mode) shapes the launch only.
+// fully read; at-least-once: the slowest reader's snapshot, read again,
+// Replay). It decides the grade of a consumer that has read every snapshot
+// (exactly-once: ExactInput); behind the latest snapshot both modes are
+// Replay, since the old job may have read on past its file. consumer.mode
+// is usually a SQL hint that never reaches the schema: when neither the
+// schema, TableOptions nor Options.WrittenMode says, exactly-once is
+// assumed, with a coded warning where that decides the grade. The new job's
+// mode (Options.Mode) shapes the launch only.
 func TestWrittenModeDecidesTheGrade(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		schema   string // the table's consumer.mode ("" none)
 		opts     paimon.Options
-		g        resume.Guarantee
+		g        resume.Guarantee // of a caught-up consumer
 		written  string
 		assumed  bool
 		launchAL bool // the launch carries consumer.mode=at-least-once
@@ -39,8 +42,17 @@ func TestWrittenModeDecidesTheGrade(t *testing.T) {
 			}
 			tb.Consumer("job", 7)
 			c, p := resolveBy(t, openTable(t, b, tb.Path(), nil), &tc.opts)
-			if c.Guarantee != tc.g || p.NextSnapshot != 7 || !c.At.Equal(at(6)) {
-				t.Fatalf("got %v next %d at %v, want %v next 7 at %v\nwarnings %q", c.Guarantee, p.NextSnapshot, c.At, tc.g, at(6), c.Warnings)
+			if c.Guarantee != resume.Replay || p.NextSnapshot != 7 || !c.At.Equal(at(6)) || !c.HasWarning(paimon.WarnConsumerLagsOutput) || c.HasWarning(paimon.WarnWrittenModeAssumed) {
+				t.Fatalf("behind: got %v next %d at %v, want replay next 7 at %v, lag warning, no assumption\nwarnings %q", c.Guarantee, p.NextSnapshot, c.At, at(6), c.Warnings)
+			}
+			if p.WrittenMode != tc.written {
+				t.Errorf("behind: WrittenMode %q, want %q", p.WrittenMode, tc.written)
+			}
+			next := tb.Latest() + 1
+			tb.Consumer("job", next)
+			c, p = resolveBy(t, openTable(t, b, tb.Path(), nil), &tc.opts)
+			if c.Guarantee != tc.g || p.NextSnapshot != next || c.HasWarning(paimon.WarnConsumerLagsOutput) {
+				t.Fatalf("caught up: got %v next %d, want %v next %d, no lag warning\nwarnings %q", c.Guarantee, p.NextSnapshot, tc.g, next, c.Warnings)
 			}
 			if p.WrittenMode != tc.written {
 				t.Errorf("WrittenMode %q, want %q", p.WrittenMode, tc.written)

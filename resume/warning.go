@@ -99,6 +99,7 @@ type Warning struct {
 //	paimon.consumer-file-unusable          a reset replaces an unreadable consumer file
 //	paimon.consumer-recently-modified      the consumer file changed within the last minute: a job may be running
 //	paimon.written-mode-assumed            the old job's consumer.mode is not known: exactly-once assumed
+//	paimon.consumer-lags-output            the old job may have emitted past its consumer file: snapshots next..latest read again
 //	paimon.changelog-ignored               changelog/ holds changelogs the table's options say are not read
 //	paimon.version-assumed                 the grade depends on the Paimon version, which was not declared
 //	paimon.option-unreadable               a table option does not parse: its default is used

@@ -54,7 +54,8 @@ func run(w io.Writer) error {
 		return err
 	}
 
-	// 1. The job had a consumer-id: continue exactly where it stopped.
+	// 1. The job had a consumer-id: continue where its consumer file says
+	// (replay: snapshots from there to the latest may be read again).
 	r, err := paimon.NewResolver(table, story.Consumer, nil)
 	if err != nil {
 		return err
@@ -94,7 +95,9 @@ func run(w io.Writer) error {
 	fmt.Fprintf(w, "bound %s (same as %s)\n", plan.Key, plan.SQL)
 	rec.SetModTime(plan.Key, scenario.Now) // written at the story's now, whatever this machine's clock says
 
-	// Resolving again now finds the consumer file: exact input.
+	// Resolving again now finds the consumer file and starts there: still
+	// replay, as the start by time was (a consumer file behind the latest
+	// snapshot cannot tell a bound consumer from a job that read on past it).
 	c, err = r.Resolve(ctx)
 	if err != nil {
 		return err

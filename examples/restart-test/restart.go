@@ -39,8 +39,10 @@ type Start struct {
 }
 
 // Plan resolves the job's sources and returns how to start it. It accepts a
-// stateless restart from exact input (a Paimon consumer) but never a replay
-// or data loss: the job's sink is not idempotent.
+// stateless restart from exact input (a Paimon consumer that had read every
+// snapshot) but never a replay or data loss: the job's sink is not
+// idempotent, and a consumer behind the table's latest snapshot is a replay
+// (the job may have read on past its consumer file).
 //
 // It keeps the chain's fail-closed default (resume.BlockWeaker): when the
 // checkpoint store cannot be read, the consumer is not used in its place —

@@ -57,6 +57,7 @@ func TestPlan(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
 		checkpoint *flinkckpttest.Checkpoint // nil: no checkpoint at all
+		consumer   int64                     // the consumer's nextSnapshot (0: 11, caught up with snapshots 1..10)
 		expireTo   int64                     // expire Paimon snapshots below this id (0: none)
 		fault      func(blobtest.Call) error // storage fault (nil: none)
 		wantArgs   []string
@@ -70,17 +71,28 @@ func TestPlan(t *testing.T) {
 			wantArgs:   []string{"-s", "s3a://bucket/ck/" + job + "/chk-7"},
 		},
 		{
+			// The consumer had read every snapshot: exact input.
 			name:       "IncompleteCheckpointFallsBackToConsumer",
 			checkpoint: &flinkckpttest.Checkpoint{Incomplete: true},
-			wantHint:   "/*+ OPTIONS('consumer-id'='orders-job','scan.snapshot-id'='6') */",
+			wantHint:   "/*+ OPTIONS('consumer-id'='orders-job','scan.snapshot-id'='11') */",
 		},
 		{
 			name:       "BrokenCheckpointFallsBackToConsumer",
 			checkpoint: &flinkckpttest.Checkpoint{SkipFiles: true},
-			wantHint:   "/*+ OPTIONS('consumer-id'='orders-job','scan.snapshot-id'='6') */",
+			wantHint:   "/*+ OPTIONS('consumer-id'='orders-job','scan.snapshot-id'='11') */",
+		},
+		{
+			// A consumer behind the latest snapshot: the job may have read
+			// on into snapshots 6..10 after the checkpoint that wrote its
+			// file, and its sink already has their output. Replay: refused.
+			name:       "ConsumerBehindTheTableIsRefused",
+			checkpoint: &flinkckpttest.Checkpoint{Incomplete: true},
+			consumer:   6,
+			wantErr:    resume.ErrRefused,
 		},
 		{
 			name:     "ExpiredConsumerIsRefused",
+			consumer: 6,
 			expireTo: 8, // the consumer still needs snapshot 6
 			wantErr:  resume.ErrRefused,
 		},
@@ -103,11 +115,17 @@ func TestPlan(t *testing.T) {
 				}
 				rec.SetModTime(w.Dir+"_metadata", t0.Add(9*time.Minute))
 			}
+			next := tc.consumer
+			if next == 0 {
+				next = 11
+			}
 			tb := paimontest.New(t, b, "wh/db.db/orders").
 				Schema(map[string]string{"consumer.expiration-time": "7 d"}).
 				CommitEvery(10, t0, time.Minute).
-				Consumer("orders-job", 6)
-			rec.SetModTime(tb.Key("consumer/consumer-orders-job"), t0.Add(5*time.Minute))
+				Consumer("orders-job", next)
+			// written after the job read snapshot next-1 (committed at
+			// t0 + next-2 minutes)
+			rec.SetModTime(tb.Key("consumer/consumer-orders-job"), t0.Add(time.Duration(next-2)*time.Minute+30*time.Second))
 			if tc.expireTo > 0 {
 				tb.ExpireBefore(tc.expireTo)
 			}

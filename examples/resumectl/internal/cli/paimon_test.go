@@ -161,7 +161,8 @@ func TestPaimonResetConsumer(t *testing.T) {
 // TestResolvePaimonTableFlags: --paimon-option, --paimon-version and
 // --paimon-written-mode reach the resolver and change the grade: changelogs
 // 1..5 are kept in changelog/, the consumer is at 3 (below the earliest
-// snapshot, 6).
+// snapshot, 6; behind the latest, 10, so a start there is replay in either
+// written mode, which the position records).
 func TestResolvePaimonTableFlags(t *testing.T) {
 	root, b := tempBucket(t)
 	tb := paimontest.New(t, b, "wh/default.db/t")
@@ -182,7 +183,7 @@ func TestResolvePaimonTableFlags(t *testing.T) {
 		codes []string
 	}{
 		{"OptionsSayNotDecoupled", nil, "data-loss", 6, []string{"paimon.changelog-ignored"}},
-		{"OptionOverrideDecouples", []string{"--paimon-option", "changelog.time-retained=7 d"}, "exact-input", 3, []string{"paimon.version-assumed", "paimon.written-mode-assumed"}},
+		{"OptionOverrideDecouples", []string{"--paimon-option", "changelog.time-retained=7 d"}, "replay", 3, []string{"paimon.version-assumed", "paimon.consumer-lags-output"}},
 		{"Paimon08ProducerNone", []string{"--paimon-option", "changelog.time-retained=7 d", "--paimon-version", "0.8"}, "data-loss", 6, []string{"paimon.changelog-ignored"}},
 		{"Paimon08ProducerInput", []string{"--paimon-option", "changelog.time-retained=7 d", "--paimon-option", "changelog-producer=input", "--paimon-version", "0.8.2", "--paimon-written-mode", "at-least-once"}, "replay", 3, nil},
 	} {
@@ -208,6 +209,15 @@ func TestResolvePaimonTableFlags(t *testing.T) {
 			}
 			if doc.Chosen.Guarantee != tc.want || doc.Chosen.Position.NextSnapshot != tc.next {
 				t.Fatalf("got %s at %d, want %s at %d\n%s", doc.Chosen.Guarantee, doc.Chosen.Position.NextSnapshot, tc.want, tc.next, out)
+			}
+			if tc.want != "data-loss" {
+				written := "exactly-once"
+				if strings.Contains(strings.Join(tc.flags, " "), "--paimon-written-mode at-least-once") {
+					written = "at-least-once"
+				}
+				if !strings.Contains(out, `"written_mode": "`+written+`"`) {
+					t.Errorf("written mode is not %s:\n%s", written, out)
+				}
 			}
 			for _, code := range tc.codes {
 				if !strings.Contains(out, `"code": "`+code+`"`) {

@@ -57,7 +57,7 @@ func TestResolveOverS3(t *testing.T) {
 	if got, want := d.Chosen.Position.Launch().Args, "s3a://data/prod/checkpoints/9f2c6d0b41e8a7355c1d2e3f4a5b6c7d/chk-41"; len(got) != 2 || got[1] != want {
 		t.Errorf("launch args %q, want -s %s", got, want)
 	}
-	if d.Considered[1].Verdict != resume.VerdictRejected || d.Considered[1].Candidate.Guarantee != resume.ExactInput {
+	if d.Considered[1].Verdict != resume.VerdictRejected || d.Considered[1].Candidate.Guarantee != resume.Replay {
 		t.Errorf("paimon outcome %+v", d.Considered[1])
 	}
 
