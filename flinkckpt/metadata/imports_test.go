@@ -18,7 +18,7 @@ func TestPureImports(t *testing.T) {
 		"github.com/resumekit/resumekit/flinkckpt/internal/javaio": true,
 		"github.com/klauspost/compress/snappy":                     true,
 	}
-	for _, dir := range []string{".", "sourcestate", filepath.Join("..", "internal", "javaio")} {
+	for _, dir := range []string{".", "sourcestate", "sinkstate", filepath.Join("..", "internal", "javaio")} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil {
 			t.Fatal(err)

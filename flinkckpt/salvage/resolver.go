@@ -99,6 +99,14 @@ type Options struct {
 	// in one chain, and a refactored job whose state no longer fits gets an
 	// exact stateless start automatically.
 	Job *flinkckpt.Job
+	// SinkCommitted says the operator checked the sink and every
+	// transaction of the snapshot was committed: the prepared transactions
+	// a Sink V2 committer holds in the snapshot's state (which a stateless
+	// start never commits) are no loss. Without it a snapshot whose
+	// committer holds any is graded resume.DataLoss
+	// ([WarnSinkTransactionsPending]); with it the grade stands and the
+	// candidate carries [WarnSinkCommittedAsserted].
+	SinkCommitted bool
 }
 
 // Resolver turns the source positions inside a Flink snapshot into a
@@ -301,6 +309,9 @@ func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
 			return resume.Candidate{}, err
 		}
 		pos.Sources = append(pos.Sources, s)
+	}
+	if err := x.sinks(ctx, bucket, snap, &pos); err != nil {
+		return resume.Candidate{}, err
 	}
 	if len(pos.Sources) > 1 && pos.Launch().IsZero() {
 		x.warn(WarnSeveralSources, "%d sources whose connector options collide: start each with its own options from the position", len(pos.Sources))
