@@ -228,7 +228,10 @@ func (r *Resolver) MaxGuarantee() resume.Guarantee { return resume.ExactInput }
 // phase, a Kafka partition whose start the old job had not resolved); and
 // [resume.DataLoss] when a live check finds records or snapshots gone,
 // naming them, or when the launch cannot start a source at its offsets (a
-// KafkaSource that read several topics: [WarnSeveralTopics]). It returns an error wrapping [resume.ErrNoPosition] when
+// KafkaSource that read several topics: [WarnSeveralTopics]), or when a
+// Sink V2 committer in the snapshot holds prepared transactions a
+// stateless start never commits ([WarnSinkTransactionsPending], unless
+// Options.SinkCommitted). It returns an error wrapping [resume.ErrNoPosition] when
 // the snapshot has no source, or a source resumekit does not know (its
 // operator id and split serializer version are in the message), or a
 // source without any position; other errors when the snapshot or a live

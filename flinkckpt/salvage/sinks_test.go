@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -23,6 +25,7 @@ import (
 	"github.com/resumekit/resumekit/flinkckpt/salvage"
 	"github.com/resumekit/resumekit/kafkaoffset"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
 )
 
 // k1 is the frozen real export of conformance scenario K1 (Flink 1.20.3):
@@ -313,4 +316,54 @@ func k1Element(t *testing.T) []byte {
 	}
 	t.Fatal("K1 chk-8: no committer state of subtask 0")
 	return nil
+}
+
+// TestSinkStateFileFaults: a checkpoint whose committer state is in files
+// (absolute paths under the Flink root). A file the store fails to return
+// fails Resolve (ErrStateUnreadable: the transactions may well be there,
+// and weaker candidates stay blocked); a file that is gone may have held
+// prepared transactions: counted as loss, named.
+func TestSinkStateFileFaults(t *testing.T) {
+	ctx := context.Background()
+	mem := memblob.OpenBucket(nil)
+	defer mem.Close()
+	l := &flinkckpttest.Layout{Bucket: mem, Prefix: "ck/", Root: "s3a://bucket/"}
+	committer := flinkckpttest.Source{UID: "Sink Committer: sink", ListStates: []flinkckpttest.ListState{{Name: sinkstate.CommitterStateName,
+		Elements: []flinkckpttest.ListElement{{Data: k1Element(t)}}}}, InFile: true}
+	w, err := l.Checkpoint(ctx, "6f1e00000000000000000000000000aa", 8, &flinkckpttest.Checkpoint{Sources: []flinkckpttest.Source{
+		flinkckpttest.KafkaSource("orders", "orders", 10, 11), committer}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stateFile string
+	for _, f := range w.Files {
+		if strings.Contains(f, flinkckpt.OperatorID("Sink Committer: sink")[:8]+"-") {
+			stateFile = f
+		}
+	}
+	if stateFile == "" {
+		t.Fatalf("no committer state file written: %q", w.Files)
+	}
+	resolve := func(fault func(blobtest.Call) error) (resume.Candidate, error) {
+		t.Helper()
+		b, _ := blobtest.Wrap(mem, &blobtest.Options{Fault: fault})
+		defer b.Close()
+		r, err := salvage.NewResolver(b, w.Dir, &salvage.Options{Snapshot: w.Dir, Flink: &flinkckpt.Options{FlinkRoot: l.FlinkRoot()}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Resolve(ctx)
+	}
+	c, err := resolve(nil)
+	if err != nil || c.Guarantee != resume.DataLoss || !strings.Contains(warning(c, salvage.WarnSinkTransactionsPending), "1 committable(s) prepared at checkpoint 8") {
+		t.Fatalf("healthy: %s %v, %v", c.Guarantee, c.Warnings, err)
+	}
+	file := regexp.MustCompile(regexp.QuoteMeta(stateFile) + "$")
+	if _, err := resolve(blobtest.FailKeys(file)); err == nil || !errors.Is(err, flinkckpt.ErrStateUnreadable) {
+		t.Errorf("committer state unreadable: %v, want a failure", err)
+	}
+	c, err = resolve(blobtest.NotFoundKeys(file))
+	if err != nil || c.Guarantee != resume.DataLoss || !strings.Contains(warning(c, salvage.WarnSinkTransactionsPending), "could not be decoded") {
+		t.Errorf("committer state gone: %s %v, %v", c.Guarantee, c.Warnings, err)
+	}
 }
