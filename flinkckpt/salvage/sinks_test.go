@@ -367,3 +367,26 @@ func TestSinkStateFileFaults(t *testing.T) {
 		t.Errorf("committer state gone: %s %v, %v", c.Guarantee, c.Warnings, err)
 	}
 }
+
+// NewResolvers passes Checks.SinkCommitted to its salvage resolver.
+func TestNewResolversSinkCommitted(t *testing.T) {
+	ctx := context.Background()
+	_, b := committerSavepoint(t, k1Element(t))
+	job := flinkckpt.JobFromUIDs("src-v2")
+	job.AddSinkUID("sink")
+	job.AllUIDs = true
+	for _, committed := range []bool{false, true} {
+		rs, err := salvage.NewResolvers(b, "", &flinkckpt.Options{Job: job}, &salvage.Checks{SinkCommitted: committed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := rs[1].Resolve(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[bool]resume.Guarantee{false: resume.DataLoss, true: resume.ExactInput}[committed]
+		if c.Guarantee != want || c.HasWarning(salvage.WarnSinkCommittedAsserted) != committed {
+			t.Errorf("SinkCommitted %v: guarantee %s, warnings %v", committed, c.Guarantee, c.Warnings)
+		}
+	}
+}
