@@ -2,6 +2,7 @@ package flinkckpt
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"gocloud.dev/gcerrors"
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
+	"github.com/resumekit/resumekit/flinkckpt/metadata/sinkstate"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 	"github.com/resumekit/resumekit/resume/redact"
 )
@@ -123,4 +125,27 @@ func (r *stateReader) read(h *metadata.StreamHandle) ([]byte, error) {
 		return nil, fmt.Errorf("flinkckpt: %s: segment at %d of %d bytes, read %d", redact.QuoteKey(key), off, n, len(data))
 	}
 	return data, nil
+}
+
+// SinkState reads the Sink V2 committer state of a snapshot that Inspect,
+// List or Sources returned (its Metadata set): every operator holding
+// "streaming_committer_raw_states", decoded with package
+// [github.com/resumekit/resumekit/flinkckpt/metadata/sinkstate], reading
+// the committer's state files when they are not inline (as Sources does
+// for sources). Committers whose state could not be read or decoded carry
+// their own Err, joined in the returned error together with the state; a
+// state file that storage failed to return (not a missing one) wraps
+// [ErrStateUnreadable].
+//
+// Cost: one read per committer subtask whose state is in a file.
+func SinkState(ctx context.Context, b *blob.Bucket, s *Snapshot) (*sinkstate.State, error) {
+	if s == nil || s.Metadata == nil {
+		return nil, errors.New("flinkckpt: SinkState: snapshot without _metadata")
+	}
+	rd := &stateReader{ctx: ctx, b: b, snap: s, limit: sourcestate.DefaultMaxStreamSize}
+	st, err := sinkstate.Decode(s.Metadata, &sinkstate.Options{ReadStream: rd.read})
+	if err != nil {
+		err = fmt.Errorf("flinkckpt: committer state of %s: %w", redact.QuoteKey(s.Key), err)
+	}
+	return st, err
 }

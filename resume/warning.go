@@ -115,6 +115,8 @@ type Warning struct {
 //	salvage.several-sources                several sources' connector options collide: each keeps its own
 //	salvage.several-topics                 a KafkaSource read several topics: no SQL option starts it at its offsets (data-loss)
 //	salvage.source-notes                   what a source's state held but its position leaves out
+//	salvage.sink-transactions-pending      a sink committer held prepared transactions a stateless start never commits (data-loss)
+//	salvage.sink-committed-asserted        a sink committer held prepared transactions; the caller asserted the old job committed them
 //
 // A code is a [WarningCode]; each is also a constant of the emitting package
 // (flinkckpt.WarnOlderThanBroken, kafkaoffset.WarnNotObserved, …);

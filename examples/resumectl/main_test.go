@@ -33,7 +33,8 @@ func TestMain(m *testing.M) {
 }
 
 // TestScripts runs testdata/script/*.txtar, with $COMPAT (flinkckpt/jobgraph's
-// testdata/compat) and $FIXTURES (the shared fixtures folder, which may be
+// testdata/compat), $CONFORMANCE (the frozen real Flink export,
+// flinkckpt/testdata/conformance) and $FIXTURES (the shared fixtures folder, which may be
 // absent) set. Custom commands:
 //
 //	status N cmd args...   run cmd and expect exit status N (stdout/stderr kept for later checks)
@@ -64,6 +65,12 @@ func TestScripts(t *testing.T) {
 				return err
 			}
 			env.Setenv("COMPAT", compat)
+			// The frozen real Flink export (flinkckpt/testdata/conformance).
+			conf, err := filepath.Abs(filepath.Join("..", "..", "flinkckpt", "testdata", "conformance"))
+			if err != nil {
+				return err
+			}
+			env.Setenv("CONFORMANCE", conf)
 			env.Setenv("FIXTURES", fixturesDir())
 			return nil
 		},

@@ -46,6 +46,32 @@
 // KafkaSource of several topics, which no SQL option starts at its
 // offsets, is [resume.DataLoss] (possible loss counts as loss).
 //
+// # Sinks: prepared transactions a stateless start never commits
+//
+// A two-phase Sink V2 sink (SupportsCommitter: Kafka's exactly-once sink,
+// the FileSink, …) prepares its transactions at every checkpoint and
+// commits them when the checkpoint completes; until then its committer
+// operator ("Sink Committer: <sink uid>") keeps them (committables) in
+// its state, so a snapshot normally holds those of its own checkpoint.
+// Flink commits restored committables again when it restores the
+// snapshot; a stateless start has no committer state and never commits
+// them (the sink aborts what it does not know). So when the old job
+// stopped between a checkpoint's _metadata and its commit (a crash), the
+// output of those transactions is lost to a salvaged start. Resolve reads
+// every committer's state (package
+// [github.com/resumekit/resumekit/flinkckpt/metadata/sinkstate]): a
+// committer with pending committables — or whose state cannot be decoded,
+// which may hold some — grades the candidate [resume.DataLoss] with the
+// [WarnSinkTransactionsPending] warning naming the operator (by its uid
+// when the new job's description knows it, Job.AddSinkUID), how many
+// committables were prepared at which checkpoint, and how to check and
+// override; the position's Sinks and Facts (a "loss" line) say the same.
+// The old job usually did commit them (it commits as soon as the
+// checkpoint completes): after checking the sink, set
+// [Options.SinkCommitted] (resumectl --flink-sink-committed) and the grade
+// stands, with [WarnSinkCommittedAsserted]. A committer with nothing
+// pending changes nothing.
+//
 // # Why a leaf package with checker interfaces
 //
 // flinkckpt must not depend on kafkaoffset or paimon (each resolver
@@ -86,7 +112,8 @@
 //
 // With From: what the flinkckpt resolver costs without verification (its
 // listings and _metadata reads). Then one _metadata read, one read per
-// source subtask whose reader state is in a file, and with checkers two
+// source subtask whose reader state is in a file and per committer
+// subtask whose state is, and with checkers two
 // ListOffsets requests per broker per Kafka topic and the Paimon hint and
 // listing reads of SnapshotRange.
 //

@@ -28,6 +28,10 @@ type Position struct {
 	CheckpointID int64  `json:"checkpoint_id"`
 	// Sources has one entry per source operator, in _metadata order.
 	Sources []Source `json:"sources"`
+	// Sinks are the Sink V2 committers that held prepared transactions
+	// (committables) a start at this position never commits; absent when
+	// none did.
+	Sinks []SinkPending `json:"sinks,omitempty"`
 }
 
 // Source is the start of one source operator. Its JSON holds operator_id,
@@ -205,7 +209,9 @@ func (p Position) Kind() string { return KindSalvage }
 
 // String describes the position in one line, e.g. "sources of savepoint
 // …/savepoint-3c7c0a-07c49f841952 (checkpoint 1): kafka topic
-// partition:0,offset:10;…".
+// partition:0,offset:10;…", followed by each sink committer whose
+// prepared transactions are lost ("; sink "Sink Committer: sink"
+// (operator …): 2 prepared committable(s) never committed").
 func (p Position) String() string {
 	var parts []string
 	for _, s := range p.Sources {
@@ -215,7 +221,16 @@ func (p Position) String() string {
 	if where == "" {
 		where = p.SnapshotKey
 	}
-	return fmt.Sprintf("sources of %s (checkpoint %d): %s", where, p.CheckpointID, strings.Join(parts, "; "))
+	out := fmt.Sprintf("sources of %s (checkpoint %d): %s", where, p.CheckpointID, strings.Join(parts, "; "))
+	for _, s := range p.Sinks {
+		switch {
+		case s.Unknown != "":
+			out += fmt.Sprintf("; sink %s: committer state not decoded, possibly lost", s.label())
+		case s.Lost > 0:
+			out += fmt.Sprintf("; sink %s: %d prepared committable(s) never committed", s.label(), s.Lost)
+		}
+	}
+	return out
 }
 
 // String describes one source's start.
@@ -308,7 +323,8 @@ func (s Source) table() string {
 
 // Facts returns what a start at the salvaged positions never reads: Kafka
 // records below today's log start ("orders/1: 2 records (offsets
-// 52..53)") and Paimon snapshots that expired.
+// 52..53)") and Paimon snapshots that expired; and what it never
+// commits: a sink committer's prepared transactions (Sinks).
 func (p Position) Facts() []resume.Fact {
 	var out []resume.Fact
 	for _, s := range p.Sources {
@@ -324,6 +340,11 @@ func (p Position) Facts() []resume.Fact {
 		if ps := s.Paimon; ps != nil && ps.Expired > 0 && ps.Expired < ps.NextSnapshot {
 			out = append(out, resume.Fact{Label: resume.FactLoss, Text: fmt.Sprintf("%s: snapshots %d..%d expired before the job read them (the read starts at %d)",
 				s.table(), ps.Expired, ps.NextSnapshot-1, ps.NextSnapshot)})
+		}
+	}
+	for _, s := range p.Sinks {
+		if s.Lost > 0 || s.Unknown != "" && !s.CommittedAsserted {
+			out = append(out, resume.Fact{Label: resume.FactLoss, Text: s.text() + ": a stateless start never commits them"})
 		}
 	}
 	return out

@@ -99,6 +99,14 @@ type Options struct {
 	// in one chain, and a refactored job whose state no longer fits gets an
 	// exact stateless start automatically.
 	Job *flinkckpt.Job
+	// SinkCommitted says the operator checked the sink and every
+	// transaction of the snapshot was committed: the prepared transactions
+	// a Sink V2 committer holds in the snapshot's state (which a stateless
+	// start never commits) are no loss. Without it a snapshot whose
+	// committer holds any is graded resume.DataLoss
+	// ([WarnSinkTransactionsPending]); with it the grade stands and the
+	// candidate carries [WarnSinkCommittedAsserted].
+	SinkCommitted bool
 }
 
 // Resolver turns the source positions inside a Flink snapshot into a
@@ -220,7 +228,10 @@ func (r *Resolver) MaxGuarantee() resume.Guarantee { return resume.ExactInput }
 // phase, a Kafka partition whose start the old job had not resolved); and
 // [resume.DataLoss] when a live check finds records or snapshots gone,
 // naming them, or when the launch cannot start a source at its offsets (a
-// KafkaSource that read several topics: [WarnSeveralTopics]). It returns an error wrapping [resume.ErrNoPosition] when
+// KafkaSource that read several topics: [WarnSeveralTopics]), or when a
+// Sink V2 committer in the snapshot holds prepared transactions a
+// stateless start never commits ([WarnSinkTransactionsPending], unless
+// Options.SinkCommitted). It returns an error wrapping [resume.ErrNoPosition] when
 // the snapshot has no source, or a source resumekit does not know (its
 // operator id and split serializer version are in the message), or a
 // source without any position; other errors when the snapshot or a live
@@ -301,6 +312,9 @@ func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
 			return resume.Candidate{}, err
 		}
 		pos.Sources = append(pos.Sources, s)
+	}
+	if err := x.sinks(ctx, bucket, snap, &pos); err != nil {
+		return resume.Candidate{}, err
 	}
 	if len(pos.Sources) > 1 && pos.Launch().IsZero() {
 		x.warn(WarnSeveralSources, "%d sources whose connector options collide: start each with its own options from the position", len(pos.Sources))

@@ -20,14 +20,15 @@ import (
 var ErrFromChecksJob = errors.New("salvage: From rejects the snapshots the new job cannot restore")
 
 // Checks are the live checks and names of [NewResolvers]' salvage
-// resolver: Options' Kafka, KafkaGroup, Paimon and PaimonConsumer, and its
-// Name (DefaultName when empty).
+// resolver: Options' Kafka, KafkaGroup, Paimon, PaimonConsumer and
+// SinkCommitted, and its Name (DefaultName when empty).
 type Checks struct {
 	Name           string
 	Kafka          KafkaLog
 	KafkaGroup     string
 	Paimon         PaimonTable
 	PaimonConsumer string
+	SinkCommitted  bool
 }
 
 // NewResolvers returns the two resolvers of a job about to start from the
@@ -71,6 +72,7 @@ func NewResolvers(bucket *blob.Bucket, prefix string, flink *flinkckpt.Options, 
 	sr, err := NewResolver(bucket, prefix, &Options{
 		Name: c.Name, Flink: &so, Job: fo.Job,
 		Kafka: c.Kafka, KafkaGroup: c.KafkaGroup, Paimon: c.Paimon, PaimonConsumer: c.PaimonConsumer,
+		SinkCommitted: c.SinkCommitted,
 	})
 	if err != nil {
 		return nil, err

@@ -48,4 +48,15 @@ const (
 	// started at an LSN; the launch starts at the replication slot's
 	// confirmed_flush_lsn, to be advanced to the salvaged position first.
 	WarnPostgresNoSpecificOffset = "salvage.postgres-no-specific-offset"
+	// WarnSinkTransactionsPending: a Sink V2 committer in the snapshot
+	// held committables (prepared transactions) it had not committed: a
+	// stateless start never commits them, so their output is lost unless
+	// the old job committed them before it stopped. Graded
+	// [resume.DataLoss]; [Options.SinkCommitted] asserts they were
+	// committed.
+	WarnSinkTransactionsPending = "salvage.sink-transactions-pending"
+	// WarnSinkCommittedAsserted: a committer held prepared transactions,
+	// and [Options.SinkCommitted] asserts the old job committed every one
+	// of them: the grade stands on that assertion.
+	WarnSinkCommittedAsserted = "salvage.sink-committed-asserted"
 )

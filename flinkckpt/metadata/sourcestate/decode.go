@@ -92,6 +92,15 @@ func (d *operatorDecoder) errorf(err error, format string, args ...any) {
 }
 
 func (d *operatorDecoder) stream(h *metadata.StreamHandle) ([]byte, error) {
+	return d.opts.Stream(h)
+}
+
+// Stream returns the bytes of the state stream h: inline bytes (handle
+// type 1), none for an empty segment, or for a file or a segment of a
+// merged file what ReadStream returns (an error wrapping [ErrNotRead] when
+// ReadStream is nil, [ErrTooLarge] above MaxStreamSize). A nil *Options
+// reads inline bytes only.
+func (o *Options) Stream(h *metadata.StreamHandle) ([]byte, error) {
 	if h == nil {
 		return nil, errors.New("no state stream")
 	}
@@ -104,15 +113,15 @@ func (d *operatorDecoder) stream(h *metadata.StreamHandle) ([]byte, error) {
 	default:
 		return nil, fmt.Errorf("state stream of handle type %s", h.Type)
 	}
-	if d.opts == nil || d.opts.ReadStream == nil {
+	if o == nil || o.ReadStream == nil {
 		return nil, fmt.Errorf("%w: %s (%s)", ErrNotRead, h.Path, h.Type)
 	}
-	b, err := d.opts.ReadStream(h)
+	b, err := o.ReadStream(h)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", h.Path, err)
 	}
-	if int64(len(b)) > d.opts.maxSize() {
-		return nil, fmt.Errorf("%w: %s: %d bytes, limit %d", ErrTooLarge, h.Path, len(b), d.opts.maxSize())
+	if int64(len(b)) > o.maxSize() {
+		return nil, fmt.Errorf("%w: %s: %d bytes, limit %d", ErrTooLarge, h.Path, len(b), o.maxSize())
 	}
 	return b, nil
 }

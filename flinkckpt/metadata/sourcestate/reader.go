@@ -51,15 +51,27 @@ type RawSplit struct {
 }
 
 // readSplits reads the elements of a SourceReaderState list from one
-// subtask's operator state stream (all of its bytes, from the proxy header
-// on; for a segment of a merged file, the segment's bytes) at the offsets
-// the operator state handle records. Each element is
-// int32 L, int32 version, int32 N, N bytes with L = N + 8
-// (BytePrimitiveArraySerializer around SimpleVersionedSerialization).
-// Compressed streams are decoded. maxSize bounds an element (0: no bound
-// beyond the stream's own size for uncompressed streams, DefaultMaxStreamSize
-// for compressed ones).
+// subtask's operator state stream: [ReadListElements] with the
+// reader state's name.
 func readSplits(stream []byte, offsets []int64, subtask int32, maxSize int64) ([]RawSplit, error) {
+	return ReadListElements(stream, ReaderStateName, offsets, subtask, maxSize)
+}
+
+// ReadListElements reads the elements of the operator list state named
+// name from one subtask's operator state stream (all of its bytes, from the
+// proxy header on; for a segment of a merged file, the segment's bytes) at
+// the offsets the operator state handle records
+// ([metadata.OperatorStateInfo].Offsets). It is for list states of byte
+// arrays each holding one SimpleVersionedSerialization — a
+// SourceOperator's "SourceReaderState" splits, a Sink V2 committer's
+// "streaming_committer_raw_states" — so each element is int32 L,
+// int32 version, int32 N, N bytes with L = N + 8
+// (BytePrimitiveArraySerializer around SimpleVersionedSerialization); a
+// RawSplit holds each element's version and payload. Compressed streams are
+// decoded. maxSize bounds an element (0: [DefaultMaxStreamSize]). Errors
+// name the state, the element and the subtask, and wrap [ErrMalformed] or
+// [ErrTooLarge].
+func ReadListElements(stream []byte, name string, offsets []int64, subtask int32, maxSize int64) ([]RawSplit, error) {
 	if len(offsets) == 0 {
 		return nil, nil
 	}
@@ -70,9 +82,13 @@ func readSplits(stream []byte, offsets []int64, subtask int32, maxSize int64) ([
 	if maxSize <= 0 {
 		maxSize = DefaultMaxStreamSize
 	}
+	noun := "split"
+	if name != ReaderStateName {
+		noun = "element"
+	}
 	out := make([]RawSplit, 0, min(len(offsets), len(stream)/12+1))
 	for i, off := range offsets {
-		what := fmt.Sprintf("%s element %d of subtask %d", ReaderStateName, i, subtask)
+		what := fmt.Sprintf("%s element %d of subtask %d", name, i, subtask)
 		head, err := at(stream, h, off, 4, maxSize, what)
 		if err != nil {
 			return out, err
@@ -85,7 +101,7 @@ func readSplits(stream []byte, offsets []int64, subtask int32, maxSize int64) ([
 		if err != nil {
 			return out, err
 		}
-		s, err := parseElement(what, elem, subtask)
+		s, err := parseElement(what, noun, elem, subtask)
 		if err != nil {
 			return out, err
 		}
@@ -115,7 +131,7 @@ func at(stream []byte, h StreamHeader, off, n, maxSize int64, what string) ([]by
 
 // parseElement reads one element at the start of b (bytes after it belong
 // to other elements).
-func parseElement(what string, b []byte, subtask int32) (RawSplit, error) {
+func parseElement(what, noun string, b []byte, subtask int32) (RawSplit, error) {
 	c := newCursor(what, b)
 	l := c.i32("length")
 	if c.err == nil && (l < 8 || int(l) > c.left()) {
@@ -123,13 +139,13 @@ func parseElement(what string, b []byte, subtask int32) (RawSplit, error) {
 		c.fail("element length %d with %d bytes left (want 8 or more, within the stream)", l, c.left())
 	}
 	s := RawSplit{Subtask: subtask}
-	s.Version = c.i32("split serializer version")
-	n := c.i32("split length")
+	s.Version = c.i32(noun + " serializer version")
+	n := c.i32(noun + " length")
 	if c.err == nil && n != l-8 {
 		c.off -= 4
-		c.fail("split length %d in an element of %d bytes (want %d): not SimpleVersionedSerialization framing", n, l, l-8)
+		c.fail("%s length %d in an element of %d bytes (want %d): not SimpleVersionedSerialization framing", noun, n, l, l-8)
 	}
-	s.Data = c.take(int(n), "split")
+	s.Data = c.take(int(n), noun)
 	return s, c.err
 }
 

@@ -22,7 +22,7 @@ import (
 const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flink-job-id ID] [--flink-root URI]
         [--flink-default-fs URI] [--flink-extra-root FLINKURI=BUCKETURL]... [--flink-allow-unverified] [--flink-strict]
         [--flink-anchor URL] [--flink-intent restart|upgrade] [--flink-version X.Y] [--flink-claim-mode MODE]
-        [--flink-max-metadata-size BYTES] [--flink-observe DUR] [--flink-require] [--flink-sources]
+        [--flink-max-metadata-size BYTES] [--flink-observe DUR] [--flink-require] [--flink-sources] [--flink-sink-committed]
         [--flink-plan FILE | --flink-uid UID... | --flink-sink-uid UID... | --flink-uid-hash HEX... | --flink-operator-id HEX...] [--flink-all-uids]
         [--flink-plan-config KEY=VALUE...] [--flink-allow-non-restored-state]
         [--paimon-table URL --paimon-consumer ID [--paimon-mode exactly-once|at-least-once] [--paimon-from TIME]
@@ -37,7 +37,7 @@ const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flin
 // resolveFlags are the flags of resumectl resolve.
 type resolveFlags struct {
 	flinkCheckpoints, flinkSavepoints, flinkJobID, flinkRoot string
-	flinkStrict, flinkSources                                bool
+	flinkStrict, flinkSources, flinkSinkCommitted            bool
 	flink                                                    flinkFlags
 	flinkJob                                                 jobFlags // the new job (flink_compat.go)
 	flinkAllowNonRestored                                    bool
@@ -75,6 +75,7 @@ func runResolve(e *env, args []string) error {
 	fs.StringVar(&f.flinkRoot, "flink-root", "", "the Flink file-system `URI` of the location (s3a://bucket/ck) or of the bucket root (s3a://bucket/); inferred when absent")
 	fs.BoolVar(&f.flinkStrict, "flink-strict", false, "deprecated: references that cannot be checked are refused by default (see --flink-allow-unverified)")
 	fs.BoolVar(&f.flinkSources, "flink-sources", false, "also offer a stateless start at the source positions stored in the chosen snapshot (salvage); --kafka-brokers and --paimon-table check them live")
+	fs.BoolVar(&f.flinkSinkCommitted, "flink-sink-committed", false, "you checked the sink: every transaction of the salvaged snapshot was committed, so the prepared transactions its Sink V2 committer holds (which a stateless start never commits) are no loss (without it they grade the salvage data-loss)")
 	f.flink.register(fs.FlagSet) // registers --flink-version, which the new job's plan reads too
 	f.flinkJob.register(fs.FlagSet, "flink-", e.stdin())
 	fs.BoolVar(&f.flinkAllowNonRestored, "flink-allow-non-restored-state", false, "the new job starts with --allowNonRestoredState: offer snapshots whose state it drops in part (exact-input at best)")
@@ -271,6 +272,8 @@ func (f *resolveFlags) check() error {
 		return usagef("resolve: --flink-job-id, --flink-root and the other --flink-… options need --flink-checkpoints or --flink-savepoints")
 	case f.flinkSources && !hasFlink:
 		return usagef("resolve: --flink-sources needs --flink-checkpoints or --flink-savepoints")
+	case f.flinkSinkCommitted && !hasFlink:
+		return usagef("resolve: --flink-sink-committed needs --flink-checkpoints or --flink-savepoints")
 	case !hasFlink && (f.flinkJob.given() || f.flinkAllowNonRestored):
 		return usagef("resolve: --flink-plan, --flink-uid, --flink-sink-uid, --flink-uid-hash, --flink-operator-id and --flink-allow-non-restored-state need --flink-checkpoints or --flink-savepoints")
 	case f.flinkAllowNonRestored && !f.flinkJob.given():

@@ -88,7 +88,7 @@ func (f *resolveFlags) salvageResolver(ctx context.Context, e *env, checks salva
 		fo.Locations = []flinkckpt.Location{{Bucket: sp.Bucket, Prefix: sp.Prefix, FlinkRoot: so.FlinkRoot, FallbackFlinkRoot: so.FallbackFlinkRoot}}
 	}
 	opts := &salvage.Options{Flink: fo, PaimonConsumer: f.paimonConsumer, Job: job, KafkaGroup: f.kafkaGroup, PostgresSlot: f.postgresSlot,
-		MySQL: checks.mysql, Postgres: checks.postgres}
+		MySQL: checks.mysql, Postgres: checks.postgres, SinkCommitted: f.flinkSinkCommitted}
 	if checks.kafka != nil {
 		opts.Kafka = kafkaoffset.Log{Client: checks.kafka}
 	}

@@ -1,0 +1,449 @@
+package sinkstate
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/resumekit/resumekit/flinkckpt/metadata"
+	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
+)
+
+// CommitterStateName is the name of the operator list state in which a
+// Sink V2 committer (CommitterOperator) keeps the committables it has not
+// committed yet (STREAMING_COMMITTER_RAW_STATES_DESC). Flink 1.14's Sink V1
+// committer operators used the same name.
+const CommitterStateName = "streaming_committer_raw_states"
+
+// Magic is the first int32 of a CommittableCollectorSerializer payload
+// (and of Flink 1.13–1.14's StreamingCommitterState).
+const Magic = 0xb91f252c
+
+// EndOfInput is the checkpoint id under which a committer keeps the
+// committables of the end of input (Long.MAX_VALUE): a bounded job's last
+// ones, committed when the job finishes.
+const EndOfInput = math.MaxInt64
+
+// maxID is the largest checkpoint id accepted other than EndOfInput: 2^62,
+// as metadata.MaxCheckpointID.
+const maxID = 1 << 62
+
+// Options configures [Decode]: how state held outside _metadata is read.
+// It is sourcestate's: ReadStream returns a file's (or a merged file
+// segment's) bytes, MaxStreamSize bounds a stream and an element. A nil
+// *Options reads inline state only.
+type Options = sourcestate.Options
+
+// Format is the format of a committer operator's state.
+type Format string
+
+// Formats.
+const (
+	// FormatCollector is Flink's CommittableCollectorSerializer (Sink V2,
+	// and Flink 1.13–1.14's StreamingCommitterState as its version 1).
+	FormatCollector Format = "committable-collector"
+	// FormatUnknown is state under CommitterStateName that is no
+	// CommittableCollector (a connector's own committer, e.g. Paimon's):
+	// its elements are counted, not interpreted.
+	FormatUnknown Format = "unknown"
+)
+
+// Request states (CommitRequestState's ordinals).
+const (
+	stateReceived  = 0
+	stateRetry     = 1
+	stateFailed    = 2
+	stateCommitted = 3
+)
+
+// State is the committer state of a checkpoint or savepoint: one Committer
+// per operator that holds CommitterStateName, in the _metadata's operator
+// order.
+type State struct {
+	CheckpointID int64
+	Committers   []Committer
+}
+
+// Committer is the state of one committer operator.
+type Committer struct {
+	// OperatorID is the operator id (32 hex characters); Name and UID are
+	// recorded from _metadata version 5 on (Flink 2.x; 1.20 writes 4).
+	OperatorID string
+	Name, UID  string
+	// Format is FormatCollector when every element decodes as a
+	// CommittableCollector, FormatUnknown otherwise ("" when there is no
+	// element).
+	Format Format
+	// Elements counts the list state's elements, every subtask's.
+	Elements int
+	// Subtasks are the decoded elements, in subtask order (FormatCollector).
+	Subtasks []Subtask
+	// Notes say why a committer's format is unknown.
+	Notes []string
+	// Err is set when the operator's state could not be read or decoded;
+	// what was decoded before the error is kept.
+	Err error
+}
+
+// Subtask is one committer subtask's collector: its checkpoints that still
+// hold committables.
+type Subtask struct {
+	// Subtask is the committer subtask whose state holds the element.
+	Subtask int32
+	// Version is CommittableCollectorSerializer's version: 1 (Flink
+	// 1.13–1.14's StreamingCommitterState) or 2.
+	Version int32
+	// Checkpoints are in the order the state lists them.
+	Checkpoints []Checkpoint
+}
+
+// Checkpoint is what one committer subtask holds for one checkpoint.
+type Checkpoint struct {
+	// CheckpointID is the checkpoint whose transactions the committables
+	// are; 0 for Legacy ones; EndOfInput for the end of input's.
+	CheckpointID int64
+	// Legacy: collector version 1, whose committables have no checkpoint
+	// id (Flink restores them as the first checkpoint's).
+	Legacy bool
+	// WriterSubtasks is the number of writer subtasks the checkpoint
+	// expects committables from (checkpoint serializer version 1); 0 when
+	// not recorded.
+	WriterSubtasks int32
+	// Writers counts the writer subtasks listed.
+	Writers int
+	// Pending counts the committables received and not committed yet
+	// (state RECEIVED or RETRY): prepared transactions a restore commits and
+	// a stateless start never does. Legacy committables are all pending.
+	Pending int
+	// Committed and Failed count the committables in a final state still
+	// listed (committed, or failed and given up).
+	Committed, Failed int
+	// Drained counts committables already committed and passed on
+	// (subtask serializer versions 0 and 1 record it).
+	Drained int
+}
+
+// Pending is the pending committables of one checkpoint, summed over a
+// committer's subtasks.
+type Pending struct {
+	CheckpointID int64 `json:"checkpoint_id"`
+	// Legacy: committables without a checkpoint id (collector version 1).
+	Legacy       bool `json:"legacy,omitempty"`
+	Committables int  `json:"committables"`
+}
+
+// Pending returns the checkpoints that still have pending committables,
+// each with their count summed over the subtasks, by checkpoint id.
+func (c *Committer) Pending() []Pending {
+	var out []Pending
+	for _, s := range c.Subtasks {
+		for _, cp := range s.Checkpoints {
+			if cp.Pending == 0 {
+				continue
+			}
+			i := slices.IndexFunc(out, func(p Pending) bool { return p.CheckpointID == cp.CheckpointID && p.Legacy == cp.Legacy })
+			if i < 0 {
+				out = append(out, Pending{CheckpointID: cp.CheckpointID, Legacy: cp.Legacy})
+				i = len(out) - 1
+			}
+			out[i].Committables += cp.Pending
+		}
+	}
+	slices.SortFunc(out, func(a, b Pending) int {
+		switch {
+		case a.CheckpointID < b.CheckpointID:
+			return -1
+		case a.CheckpointID > b.CheckpointID:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// PendingCommittables returns the number of pending committables of every
+// subtask and checkpoint.
+func (c *Committer) PendingCommittables() int {
+	n := 0
+	for _, p := range c.Pending() {
+		n += p.Committables
+	}
+	return n
+}
+
+// Decode finds every operator of cp whose operator state holds
+// CommitterStateName and decodes each subtask's element. A committer
+// whose elements are no CommittableCollector is FormatUnknown with a note.
+// Committers whose state could not be read or decoded carry their own Err,
+// joined in the returned error; the others are complete either way.
+func Decode(cp *metadata.Checkpoint, opts *Options) (*State, error) {
+	st := &State{CheckpointID: cp.CheckpointID}
+	var errs []error
+	for i := range cp.Operators {
+		c, ok := decodeOperator(&cp.Operators[i], opts)
+		if !ok {
+			continue
+		}
+		if c.Err != nil {
+			errs = append(errs, c.Err)
+		}
+		st.Committers = append(st.Committers, c)
+	}
+	return st, errors.Join(errs...)
+}
+
+// Committer returns the committer with operator id id, or nil.
+func (s *State) Committer(id string) *Committer {
+	for i := range s.Committers {
+		if s.Committers[i].OperatorID == id {
+			return &s.Committers[i]
+		}
+	}
+	return nil
+}
+
+func decodeOperator(op *metadata.Operator, opts *Options) (Committer, bool) {
+	c := Committer{OperatorID: op.ID, Name: op.Name, UID: op.UID}
+	found := false
+	var errs []error
+	fail := func(sub int32, err error) {
+		if errors.Is(err, sourcestate.ErrMalformed) && !errors.Is(err, ErrMalformed) {
+			err = fmt.Errorf("%w: %w", ErrMalformed, err)
+		}
+		errs = append(errs, fmt.Errorf("sinkstate: committer %s: subtask %d: %w", op.ID, sub, err))
+	}
+	unknown := false
+	for _, sub := range op.SubtaskStates {
+		h := sub.ManagedOperator
+		if h == nil {
+			continue
+		}
+		for _, s := range h.States {
+			if s.Name != CommitterStateName {
+				continue
+			}
+			found = true
+			if len(s.Offsets) == 0 {
+				continue
+			}
+			stream, err := opts.Stream(h.Stream)
+			if err != nil {
+				fail(sub.Index, err)
+				continue
+			}
+			max := int64(0)
+			if opts != nil {
+				max = opts.MaxStreamSize
+			}
+			elems, err := sourcestate.ReadListElements(stream, CommitterStateName, s.Offsets, sub.Index, max)
+			c.Elements += len(elems)
+			if err != nil {
+				fail(sub.Index, err)
+			}
+			for _, e := range elems {
+				if !looksCollector(e) {
+					unknown = true
+					c.Notes = append(c.Notes, fmt.Sprintf("subtask %d: element of serializer version %d (%d bytes) is no CommittableCollector (version 1 or 2 starting with magic %08x): a connector's own committer state, not decoded", e.Subtask, e.Version, len(e.Data), uint32(Magic)))
+					continue
+				}
+				st, err := parseCollector(e.Version, e.Data)
+				st.Subtask = e.Subtask
+				if err != nil {
+					fail(e.Subtask, err)
+					continue
+				}
+				c.Subtasks = append(c.Subtasks, st)
+			}
+		}
+	}
+	if !found {
+		return c, false
+	}
+	switch {
+	case unknown:
+		c.Format = FormatUnknown
+	case c.Elements > 0:
+		c.Format = FormatCollector
+	}
+	c.Err = errors.Join(errs...)
+	return c, true
+}
+
+// looksCollector reports an element of a CommittableCollectorSerializer
+// version that starts with its magic number.
+func looksCollector(e sourcestate.RawSplit) bool {
+	return (e.Version == 1 || e.Version == 2) && len(e.Data) >= 4 &&
+		uint32(e.Data[0])<<24|uint32(e.Data[1])<<16|uint32(e.Data[2])<<8|uint32(e.Data[3]) == Magic
+}
+
+// ParseCollector decodes one committer subtask's element: a
+// CommittableCollectorSerializer payload of the given version (the
+// element's SimpleVersionedSerialization version).
+func ParseCollector(version int32, data []byte) (Subtask, error) {
+	return parseCollector(version, data)
+}
+
+func parseCollector(version int32, data []byte) (Subtask, error) {
+	st := Subtask{Version: version}
+	c := newCursor("CommittableCollector", version, data)
+	if m := c.i32("magic number"); c.err == nil && uint32(m) != Magic {
+		c.off = 0
+		c.fail("magic number %08x, want %08x", uint32(m), uint32(Magic))
+	}
+	switch version {
+	case 1:
+		// StreamingCommitterState: the committable serializer's version
+		// and the committables, none with a checkpoint id.
+		c.i32("committable serializer version")
+		n := c.count("committables", 4)
+		for i := 0; i < n && c.err == nil; i++ {
+			c.bytes("committable")
+		}
+		c.end()
+		if c.err == nil && n > 0 {
+			st.Checkpoints = append(st.Checkpoints, Checkpoint{Legacy: true, Pending: n})
+		}
+	case 2:
+		sv := c.i32("checkpoint serializer version")
+		if c.err == nil && (sv < 0 || sv > 1) {
+			c.off -= 4
+			c.fail("checkpoint serializer version %d, want 0 or 1", sv)
+		}
+		n := c.count("checkpoints", 4)
+		for i := 0; i < n && c.err == nil; i++ {
+			start := c.off
+			b := c.bytes("checkpoint")
+			if c.err != nil {
+				break
+			}
+			cp, err := parseCheckpoint(sv, b)
+			if err != nil {
+				var fe *FormatError
+				if errors.As(err, &fe) {
+					fe.Offset += int64(start + 4)
+				}
+				return st, err
+			}
+			st.Checkpoints = append(st.Checkpoints, cp)
+		}
+		c.end()
+	default:
+		c.off = 0
+		c.fail("version %d, want 1 or 2", version)
+	}
+	return st, c.err
+}
+
+// parseCheckpoint reads one CheckpointCommittableManager: int64 id,
+// int32 writer subtasks (version 1), then the subtask managers.
+func parseCheckpoint(version int32, b []byte) (Checkpoint, error) {
+	c := newCursor("CommittableCollector checkpoint", version, b)
+	cp := Checkpoint{CheckpointID: c.i64("checkpoint id")}
+	if c.err == nil && (cp.CheckpointID < 0 || cp.CheckpointID > maxID && cp.CheckpointID != EndOfInput) {
+		c.off -= 8
+		c.fail("checkpoint id %d (want 0 to 2^62, or Long.MAX_VALUE for the end of input)", cp.CheckpointID)
+	}
+	if version >= 1 {
+		cp.WriterSubtasks = c.i32("number of writer subtasks")
+		if c.err == nil && cp.WriterSubtasks < 0 {
+			c.off -= 4
+			c.fail("number of writer subtasks %d", cp.WriterSubtasks)
+		}
+	}
+	sv := c.i32("subtask serializer version")
+	if c.err == nil && (sv < 0 || sv > 2) {
+		c.off -= 4
+		c.fail("subtask serializer version %d, want 0 to 2", sv)
+	}
+	n := c.count("writer subtasks", 4)
+	for i := 0; i < n && c.err == nil; i++ {
+		start := c.off
+		sb := c.bytes("writer subtask")
+		if c.err != nil {
+			break
+		}
+		if err := parseSubtask(sv, sb, &cp); err != nil {
+			var fe *FormatError
+			if errors.As(err, &fe) {
+				fe.Offset += int64(start + 4)
+			}
+			return cp, err
+		}
+		cp.Writers++
+	}
+	c.end()
+	return cp, c.err
+}
+
+// parseSubtask reads one SubtaskCommittableManager into cp's counts:
+// int32 subtask id (version 1 on), the requests, int32 committables,
+// int32 drained (versions 0 and 1), int32 failed.
+func parseSubtask(version int32, b []byte, cp *Checkpoint) error {
+	c := newCursor("CommittableCollector writer subtask", version, b)
+	if version >= 1 {
+		if id := c.i32("subtask id"); c.err == nil && id < 0 {
+			c.off -= 4
+			c.fail("subtask id %d", id)
+		}
+	}
+	rv := c.i32("request serializer version")
+	if c.err == nil && rv != 0 {
+		c.off -= 4
+		c.fail("request serializer version %d, want 0", rv)
+	}
+	n := c.count("requests", 4)
+	for i := 0; i < n && c.err == nil; i++ {
+		start := c.off
+		rb := c.bytes("request")
+		if c.err != nil {
+			break
+		}
+		r := newCursor("CommittableCollector request", 0, rb)
+		r.i32("committable serializer version")
+		r.bytes("committable")
+		if retries := r.i32("number of retries"); r.err == nil && retries < 0 {
+			r.off -= 4
+			r.fail("number of retries %d", retries)
+		}
+		state := r.i32("state")
+		r.end()
+		if r.err == nil && (state < stateReceived || state > stateCommitted) {
+			r.off -= 4
+			r.fail("request state %d, want 0 to 3 (received, retry, failed, committed)", state)
+		}
+		if r.err != nil {
+			var fe *FormatError
+			if errors.As(r.err, &fe) {
+				fe.Offset += int64(start + 4)
+			}
+			return r.err
+		}
+		switch state {
+		case stateReceived, stateRetry:
+			cp.Pending++
+		case stateFailed:
+			cp.Failed++
+		case stateCommitted:
+			cp.Committed++
+		}
+	}
+	if committables := c.i32("number of committables"); c.err == nil && committables < 0 {
+		c.off -= 4
+		c.fail("number of committables %d", committables)
+	}
+	if version < 2 {
+		d := c.i32("number drained")
+		if c.err == nil && d < 0 {
+			c.off -= 4
+			c.fail("number drained %d", d)
+		}
+		cp.Drained += int(d)
+	}
+	if f := c.i32("number failed"); c.err == nil && f < 0 {
+		c.off -= 4
+		c.fail("number failed %d", f)
+	}
+	c.end()
+	return c.err
+}

@@ -1,0 +1,143 @@
+package salvage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"gocloud.dev/blob"
+
+	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/metadata/sinkstate"
+	"github.com/resumekit/resumekit/resume"
+)
+
+// SinkPending is a Sink V2 committer of the salvaged snapshot that held
+// committables (prepared transactions) it had not committed: a stateless
+// start never commits them. Its JSON is {"operator_id", "uid",
+// "pending": [{"checkpoint_id", "committables"}], "lost", "unknown",
+// "committed_asserted"}.
+type SinkPending struct {
+	OperatorID string `json:"operator_id"`
+	// UID is the committer's uid ("Sink Committer: <sink uid>") when the
+	// new job's description or the snapshot names it.
+	UID string `json:"uid,omitempty"`
+	// Pending are the checkpoints with pending committables, summed over
+	// the committer's subtasks.
+	Pending []sinkstate.Pending `json:"pending"`
+	// Lost counts the committables whose output a start at the position
+	// loses: all pending ones, unless CommittedAsserted.
+	Lost int `json:"lost"`
+	// Unknown, when set, says why the committer's state could not be
+	// decoded: it may hold prepared transactions (counted as loss).
+	Unknown string `json:"unknown,omitempty"`
+	// CommittedAsserted: Options.SinkCommitted asserts the old job
+	// committed every transaction (Lost is 0).
+	CommittedAsserted bool `json:"committed_asserted,omitempty"`
+}
+
+// label names the committer by uid when known, and by operator id.
+func (s SinkPending) label() string {
+	if s.UID != "" {
+		return fmt.Sprintf("%q (operator %s)", s.UID, s.OperatorID)
+	}
+	return "operator " + s.OperatorID
+}
+
+// committables returns the pending committables' total.
+func (s SinkPending) committables() int {
+	n := 0
+	for _, p := range s.Pending {
+		n += p.Committables
+	}
+	return n
+}
+
+// checkpoints says at which checkpoints the committables were prepared.
+func (s SinkPending) checkpoints() string {
+	var ids []string
+	for _, p := range s.Pending {
+		switch {
+		case p.Legacy:
+			ids = append(ids, "no checkpoint id (Flink 1.14 committer state)")
+		case p.CheckpointID == sinkstate.EndOfInput:
+			ids = append(ids, "the end of input")
+		default:
+			ids = append(ids, fmt.Sprint(p.CheckpointID))
+		}
+	}
+	word := "checkpoint "
+	if len(ids) > 1 {
+		word = "checkpoints "
+	}
+	return word + strings.Join(ids, ", ")
+}
+
+// text says what the committer held, in one line.
+func (s SinkPending) text() string {
+	if s.Unknown != "" {
+		return fmt.Sprintf("sink committer %s: its state could not be decoded (%s): it may hold prepared transactions", s.label(), s.Unknown)
+	}
+	return fmt.Sprintf("sink committer %s held %d committable(s) prepared at %s and not committed when the snapshot was taken", s.label(), s.committables(), s.checkpoints())
+}
+
+// sinks reads the snapshot's committer state: every committer that held
+// prepared transactions (or whose state could not be decoded) grades the
+// candidate data-loss, unless Options.SinkCommitted asserts they were
+// committed. Storage failing to return a committer's state file is an
+// error (a failure to look).
+func (x *resolution) sinks(ctx context.Context, bucket *blob.Bucket, snap *flinkckpt.Snapshot, pos *Position) error {
+	st, err := flinkckpt.SinkState(ctx, bucket, snap)
+	if st == nil || ctx.Err() != nil || errors.Is(err, flinkckpt.ErrStateUnreadable) {
+		if err == nil {
+			err = ctx.Err()
+		}
+		return fmt.Errorf("salvage: %w", err)
+	}
+	for i := range st.Committers {
+		c := &st.Committers[i]
+		sp := SinkPending{OperatorID: c.OperatorID, UID: c.UID, Pending: c.Pending()}
+		if sp.Pending == nil {
+			sp.Pending = []sinkstate.Pending{}
+		}
+		if op, ok := x.r.o.Job.Operator(c.OperatorID); ok && op.UID != "" {
+			sp.UID = op.UID
+		}
+		switch {
+		case c.Err != nil:
+			sp.Unknown = c.Err.Error()
+		case c.Format == sinkstate.FormatUnknown:
+			sp.Unknown = fmt.Sprintf("%d element(s) of a committer state format resumekit does not decode: %s", c.Elements, strings.Join(c.Notes, "; "))
+		case len(sp.Pending) == 0:
+			continue // an empty collector: nothing to commit, nothing lost
+		}
+		if x.r.o.SinkCommitted {
+			sp.CommittedAsserted = true
+			x.warn(WarnSinkCommittedAsserted, "%s; SinkCommitted (--flink-sink-committed) asserts the old job committed every transaction of the snapshot, so none is lost", sp.text())
+		} else {
+			sp.Lost = sp.committables()
+			x.grade(resume.DataLoss)
+			x.reason("%s: a stateless start never commits them (only a restore of this snapshot does: Flink re-commits restored committables), so their output is lost unless the old job committed them before it stopped: graded data-loss", sp.text())
+			x.warn(WarnSinkTransactionsPending, "%s: a stateless start never commits them, so their output is lost unless the old job committed them before it stopped (it normally does when the checkpoint completes; a crash between _metadata and the commit leaves them open). Check the sink (its committed transactions or files for checkpoint %s) and, when every one was committed, pass --flink-sink-committed (salvage.Options.SinkCommitted)",
+				sp.text(), pendingIDs(sp))
+		}
+		pos.Sinks = append(pos.Sinks, sp)
+	}
+	return nil
+}
+
+// pendingIDs lists the pending checkpoint ids for the warning ("8", "3, 4";
+// "the snapshot's" when none is known).
+func pendingIDs(s SinkPending) string {
+	var ids []string
+	for _, p := range s.Pending {
+		if !p.Legacy && p.CheckpointID != sinkstate.EndOfInput {
+			ids = append(ids, fmt.Sprint(p.CheckpointID))
+		}
+	}
+	if len(ids) == 0 {
+		return "of the snapshot"
+	}
+	return strings.Join(ids, ", ")
+}
