@@ -120,6 +120,9 @@ public final class Scenarios {
             job.put("group", "g-" + name);
             KafkaScenario.createAndFill(broker.bootstrap(), "in-" + name, job.path("keys").asInt(3), job.path("records").asLong());
         }
+        if (SqlPlanJob.is(sc.get("job"))) {
+            SqlPlanJob.preparePlans(sc); // the compiled plan and its edits, as files in the work dir
+        }
         ObjectNode result = Flink.JSON.createObjectNode();
         result.put("name", name);
         ObjectNode flink = result.putObject("flink");
@@ -210,6 +213,9 @@ public final class Scenarios {
             }
             if (exportDir != null) {
                 Export.write(exportDir.resolve(name), w, snaps, result);
+                if (SqlPlanJob.is(sc.get("job"))) {
+                    SqlPlanJob.exportPlans(exportDir.resolve(name), sc, w);
+                }
             }
         } catch (Mismatch m) {
             result.put("passed", false);
@@ -472,7 +478,9 @@ public final class Scenarios {
                         .set("outcome", t);
             }
         }
-        if (rc != 0 && rc != 3 && !(rc == 1 && (chosen.isMissingNode() || chosen.isNull()))) {
+        // 1 (a source failed), 4 (all refused for data loss) and 5 (none fits the new job) choose nothing
+        boolean noneChosen = chosen.isMissingNode() || chosen.isNull();
+        if (rc != 0 && rc != 3 && !((rc == 1 || rc == 4 || rc == 5) && noneChosen)) {
             throw new Mismatch("resumectl resolve exit " + rc + ": " + Files.readString(w.resolve("resolve-" + si + ".err")).trim());
         }
         if (rc != 0) {
