@@ -120,9 +120,6 @@ public final class Scenarios {
             job.put("group", "g-" + name);
             KafkaScenario.createAndFill(broker.bootstrap(), "in-" + name, job.path("keys").asInt(3), job.path("records").asLong());
         }
-        if (SqlPlanJob.is(sc.get("job"))) {
-            SqlPlanJob.preparePlans(sc); // the compiled plan and its edits, as files in the work dir
-        }
         ObjectNode result = Flink.JSON.createObjectNode();
         result.put("name", name);
         ObjectNode flink = result.putObject("flink");
@@ -144,6 +141,9 @@ public final class Scenarios {
             return result;
         }
         try {
+            if (SqlPlanJob.is(sc.get("job"))) {
+                SqlPlanJob.preparePlans(sc); // the compiled plan and its edits, as files in the work dir
+            }
             ObjectNode settings = (ObjectNode) sc.path("settings").deepCopy();
             if (settings.isMissingNode() || settings.isNull()) {
                 settings = Flink.JSON.createObjectNode();

@@ -75,12 +75,15 @@ import java.util.stream.Stream;
  *
  * <p>Edited plans are data too: the scenario's {@code plans} map a file to
  * {@code {"from": PLAN, "sql": INSERT, "edit": [...]}} (the base plan when neither from nor sql is
- * given). An edit is {@code {"node": SEL, ...}} where SEL is a node id or an ExecNode type
+ * given). An edit is {@code {"node": SEL, ...}} where SEL is a node id, an ExecNode type
  * ({@code "stream-exec-group-aggregate"}, version suffix optional) that must match exactly one
- * node, with any of {@code "set": {"/json/pointer": value}} (RFC 6901 pointers inside the node,
- * parents created), {@code "remove": ["/pointer"]}, {@code "id": N} (the node renumbered, every
- * edge with it). The new job of a stage names its plan as {@code variant.plan}; its table config
- * as {@code variant.tableConfig}.
+ * node, or {@code {"type": T, "n": I}} (the I-th node of type T in plan order), with any of
+ * {@code "set": {"/json/pointer": value}} (RFC 6901 pointers inside the node, parents created; in a
+ * string value {@code ${id}} is the node's id before the edit), {@code "remove": ["/pointer"]},
+ * {@code "id": N} or {@code "id": "+N"} (the node renumbered, absolutely or by N, every edge with it).
+ * Node ids are not 1..n: the planner numbers ExecNodes from a JVM-wide counter, so a plan compiled
+ * after other SQL in the same JVM starts higher; edits select by type. The new job of a stage names
+ * its plan as {@code variant.plan}; its table config as {@code variant.tableConfig}.
  *
  * <p>A plan runs through Flink's own client path: {@code loadPlan(...).execute()} on a
  * StreamTableEnvironment whose executor captures the JobGraph Flink's
@@ -161,9 +164,13 @@ final class SqlPlanJob {
 
     static void edit(ObjectNode plan, JsonNode ed) {
         ObjectNode node = select(plan, ed.get("node"));
+        final int original = node.get("id").asInt();
         Iterator<Map.Entry<String, JsonNode>> sets = ed.path("set").fields();
         while (sets.hasNext()) {
             Map.Entry<String, JsonNode> s = sets.next();
+            JsonNode value = s.getValue().isTextual()
+                    ? Flink.JSON.getNodeFactory().textNode(s.getValue().asText().replace("${id}", Integer.toString(original)))
+                    : s.getValue().deepCopy();
             List<String> ptr = pointer(s.getKey());
             ObjectNode parent = node;
             for (String k : ptr.subList(0, ptr.size() - 1)) {
@@ -176,7 +183,7 @@ final class SqlPlanJob {
                     throw new IllegalArgumentException("plan edit " + ed + ": " + k + " is not an object");
                 }
             }
-            parent.set(ptr.get(ptr.size() - 1), s.getValue().deepCopy());
+            parent.set(ptr.get(ptr.size() - 1), value);
         }
         for (JsonNode r : ed.path("remove")) {
             List<String> ptr = pointer(r.asText());
@@ -190,8 +197,9 @@ final class SqlPlanJob {
             ((ObjectNode) parent).remove(ptr.get(ptr.size() - 1));
         }
         if (ed.has("id")) {
-            int from = node.get("id").asInt();
-            int to = ed.get("id").asInt();
+            int from = original;
+            String spec = ed.get("id").asText();
+            int to = spec.startsWith("+") ? from + Integer.parseInt(spec.substring(1)) : Integer.parseInt(spec);
             for (JsonNode n : plan.get("nodes")) {
                 if (n.get("id").asInt() == to) {
                     throw new IllegalArgumentException("plan edit " + ed + ": node id " + to + " is taken");
@@ -210,13 +218,21 @@ final class SqlPlanJob {
 
     static ObjectNode select(ObjectNode plan, JsonNode sel) {
         List<ObjectNode> hits = new ArrayList<>();
+        String want = sel.isObject() ? sel.path("type").asText() : sel.asText();
         for (JsonNode n : plan.get("nodes")) {
             String type = n.path("type").asText();
             boolean hit = sel.isInt() ? n.get("id").asInt() == sel.asInt()
-                    : type.equals(sel.asText()) || type.replaceFirst("_\\d+$", "").equals(sel.asText());
+                    : type.equals(want) || type.replaceFirst("_\\d+$", "").equals(want);
             if (hit) {
                 hits.add((ObjectNode) n);
             }
+        }
+        if (sel.isObject()) {
+            int i = sel.path("n").asInt(0);
+            if (i < 0 || i >= hits.size()) {
+                throw new IllegalArgumentException("plan edit: node " + sel + ": the plan has " + hits.size() + " nodes of that type");
+            }
+            return hits.get(i);
         }
         if (hits.size() != 1) {
             throw new IllegalArgumentException("plan edit: node " + sel + " matches " + hits.size() + " nodes, not one");
