@@ -13,6 +13,7 @@ import (
 	"gocloud.dev/blob/fileblob"
 
 	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 )
 
@@ -96,7 +97,7 @@ func TestRealFlink(t *testing.T) {
 		t.Run(e.Name(), func(t *testing.T) { checkRealFlink(t, filepath.Join(dir, e.Name()), &seen) })
 	}
 	// The export must exercise every kind of check, or the test proves little.
-	if seen.incomplete == 0 || seen.complete == 0 || seen.broken == 0 || seen.compat == 0 || seen.savepoints == 0 || seen.positions == 0 {
+	if seen.incomplete == 0 || seen.complete == 0 || seen.broken == 0 || seen.compat == 0 || seen.savepoints == 0 || seen.plans == 0 || seen.positions == 0 {
 		t.Errorf("real Flink export %s checks too little: %+v", dir, seen)
 	}
 	t.Logf("%s: %+v", dir, seen)
@@ -104,7 +105,7 @@ func TestRealFlink(t *testing.T) {
 
 // realFlinkSeen counts what TestRealFlink compared.
 type realFlinkSeen struct {
-	incomplete, complete, broken, savepoints, files, operators, compat, positions int
+	incomplete, complete, broken, savepoints, files, operators, compat, plans, positions int
 }
 
 func checkRealFlink(t *testing.T, dir string, seen *realFlinkSeen) {
@@ -265,9 +266,16 @@ func checkRealFlink(t *testing.T, dir string, seen *realFlinkSeen) {
 		}
 		job := &flinkckpt.Job{}
 		args := st.CompatArgs
+		plan, planConfig := "", map[string]string{}
 		for i := 0; i+1 < len(args); i += 2 {
 			v := args[i+1]
 			switch args[i] {
+			case "--plan":
+				// the scenario's plan file, exported beside its trees (S1)
+				plan = filepath.Join(dir, strings.TrimPrefix(v, strings.TrimPrefix(root, "file://")+"/"))
+			case "--plan-config":
+				k, val, _ := strings.Cut(v, "=")
+				planConfig[k] = val
 			case "--uid":
 				job.AddUID(v)
 			case "--sink-uid":
@@ -283,6 +291,18 @@ func checkRealFlink(t *testing.T, dir string, seen *realFlinkSeen) {
 			default:
 				t.Fatalf("%s: compat flag %s not handled here", st.Stage, args[i])
 			}
+		}
+		if plan != "" {
+			pf, err := os.Open(plan)
+			if err != nil {
+				t.Fatalf("%s: %v", st.Stage, err)
+			}
+			job, err = jobgraph.JobFromPlan(pf, &jobgraph.PlanOptions{Config: planConfig})
+			pf.Close()
+			if err != nil {
+				t.Fatalf("%s: plan %s: %v", st.Stage, plan, err)
+			}
+			seen.plans++
 		}
 		c := flinkckpt.CheckCompat(s.Metadata, job)
 		seen.compat++

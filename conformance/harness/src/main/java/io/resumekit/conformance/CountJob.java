@@ -38,6 +38,9 @@ public final class CountJob {
 
     /** Builds the job graph; {@code job} holds the job's shape, {@code variant} the new job's changes. */
     public static JobGraph build(Configuration conf, JsonNode job, JsonNode variant, String journalDir, String tag) {
+        if (SqlPlanJob.is(job)) {
+            return SqlPlanJob.build(conf, job, variant, journalDir, tag);
+        }
         StreamExecutionEnvironment env = new StreamExecutionEnvironment(conf);
         int parallelism = intOf(variant, "parallelism", intOf(job, "parallelism", 2));
         env.setParallelism(parallelism);

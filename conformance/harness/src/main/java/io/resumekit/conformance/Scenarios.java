@@ -141,6 +141,9 @@ public final class Scenarios {
             return result;
         }
         try {
+            if (SqlPlanJob.is(sc.get("job"))) {
+                SqlPlanJob.preparePlans(sc); // the compiled plan and its edits, as files in the work dir
+            }
             ObjectNode settings = (ObjectNode) sc.path("settings").deepCopy();
             if (settings.isMissingNode() || settings.isNull()) {
                 settings = Flink.JSON.createObjectNode();
@@ -214,6 +217,9 @@ public final class Scenarios {
             }
             if (exportDir != null) {
                 Export.write(exportDir.resolve(name), w, snaps, result);
+                if (SqlPlanJob.is(sc.get("job"))) {
+                    SqlPlanJob.exportPlans(exportDir.resolve(name), sc, w);
+                }
             }
         } catch (Mismatch m) {
             result.put("passed", false);
@@ -537,7 +543,9 @@ public final class Scenarios {
                         .set("outcome", t);
             }
         }
-        if (rc != 0 && rc != 3 && !(rc == 1 && (chosen.isMissingNode() || chosen.isNull()))) {
+        // 1 (a source failed), 4 (all refused for data loss) and 5 (none fits the new job) choose nothing
+        boolean noneChosen = chosen.isMissingNode() || chosen.isNull();
+        if (rc != 0 && rc != 3 && !((rc == 1 || rc == 4 || rc == 5) && noneChosen)) {
             throw new Mismatch("resumectl resolve exit " + rc + ": " + Files.readString(w.resolve("resolve-" + si + ".err")).trim());
         }
         if (rc != 0) {
