@@ -40,7 +40,11 @@
 // count per partition, a Paimon snapshot that expired is DataLoss with the
 // expired range; Kafka partitions the old job had not started (markers)
 // are resolved against the live log (earliest, latest) or the old job's
-// group's commit ([Options.KafkaGroup], through [KafkaCommits]), or named. A partly read Paimon
+// group's commit ([Options.KafkaGroup], through [KafkaCommits]), or named;
+// an earliest marker on a partition whose log start is above 0 is
+// DataLoss (the old job read none of the records deleted below it), by
+// the same rule kafkaoffset grades a partition without a commit by
+// (livecheck.KafkaStart). A partly read Paimon
 // snapshot and a MySQL CDC source still in its snapshot phase are
 // [resume.Replay]. The grade is never better than the launch delivers: a
 // KafkaSource of several topics, which no SQL option starts at its
