@@ -13,6 +13,7 @@ import (
 	"gocloud.dev/blob/fileblob"
 
 	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 )
 
 // realFlinkFacts is conformance/run --export's facts.json: what Flink 1.20
@@ -179,14 +180,14 @@ func checkRealFlink(t *testing.T, dir string, seen *realFlinkSeen) {
 			}
 		}
 		// Operators: ids, parallelism, max parallelism, state (CheckCompat's HasState is Flink's hasState rule).
-		job := &flinkckpt.Job{}
+		job := &jobgraph.Job{}
 		for _, op := range want.Operators {
 			if err := job.AddOperatorID(op.ID); err != nil {
 				t.Fatal(err)
 			}
 		}
-		c := flinkckpt.CheckCompat(s.Metadata, job)
-		byID := map[string]flinkckpt.CompatOperator{}
+		c := jobgraph.CheckCompat(s.Metadata, job)
+		byID := map[string]jobgraph.CompatOperator{}
 		for _, op := range c.Operators {
 			byID[op.ID] = op
 		}
@@ -221,7 +222,7 @@ func checkRealFlink(t *testing.T, dir string, seen *realFlinkSeen) {
 			t.Errorf("%s: compat snapshot %s not listed", st.Stage, st.CompatSnapshot)
 			continue
 		}
-		job := &flinkckpt.Job{}
+		job := &jobgraph.Job{}
 		args := st.CompatArgs
 		for i := 0; i+1 < len(args); i += 2 {
 			v := args[i+1]
@@ -242,7 +243,7 @@ func checkRealFlink(t *testing.T, dir string, seen *realFlinkSeen) {
 				t.Fatalf("%s: compat flag %s not handled here", st.Stage, args[i])
 			}
 		}
-		c := flinkckpt.CheckCompat(s.Metadata, job)
+		c := jobgraph.CheckCompat(s.Metadata, job)
 		seen.compat++
 		if c.Compatible != st.Flink.Trial.Restorable {
 			t.Errorf("%s: CheckCompat says compatible=%v (dropped %v, problems %v); Flink restorable=%v (%.300s)",

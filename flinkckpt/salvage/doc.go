@@ -70,15 +70,16 @@
 //
 // With [Options.Job] — the job that will start, as flinkckpt.Options.Job
 // describes it — a snapshot is salvaged only when the new job cannot
-// restore its state ([flinkckpt.CheckCompat] finds state it would drop, or
-// a parallelism it refuses). Put both resolvers with the same job in one
+// restore its state
+// ([github.com/resumekit/resumekit/flinkckpt/jobgraph.CheckCompat] finds
+// state it would drop, or a parallelism it refuses). Put both resolvers with the same job in one
 // chain and a refactored job gets the right start automatically: the
 // flinkckpt resolver restores the newest snapshot the job fits
 // (exactly-once); when none fits, the salvage candidate starts every
 // source where the newest snapshot had it (exact-input), instead of a
 // guessed time or a full re-read:
 //
-//	job := flinkckpt.JobFromUIDs("orders-kafka-source") // or JobFromPlan
+//	job := jobgraph.JobFromUIDs("orders-kafka-source") // or JobFromPlan
 //	ck, _ := flinkckpt.NewResolver(bucket, "ck/", &flinkckpt.Options{Job: job})
 //	sv, _ := salvage.NewResolver(bucket, "ck/", &salvage.Options{Job: job, Kafka: kafkaoffset.Log{Client: client}})
 //	d, err := (&resume.Chain{Resolvers: []resume.Resolver{ck, sv}}).Resolve(ctx)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/salvage"
 	"github.com/resumekit/resumekit/kafkaoffset"
 	"github.com/resumekit/resumekit/resume"
@@ -24,7 +25,7 @@ func TestChainSalvagesWhatTheNewJobCannotRestore(t *testing.T) {
 	const dir = "v4-kafka-source-native-savepoint/"
 	b := fixtureBucket(t)
 	cl := kafkaCluster(t, 10, 20)
-	chain := func(job *flinkckpt.Job) (*resume.Decision, error) {
+	chain := func(job *jobgraph.Job) (*resume.Decision, error) {
 		t.Helper()
 		flinkOpts := &flinkckpt.Options{FlinkRoot: "file:///fixtures/flink", Job: job}
 		fr, err := flinkckpt.NewResolver(b, dir, flinkOpts)
@@ -44,7 +45,7 @@ func TestChainSalvagesWhatTheNewJobCannotRestore(t *testing.T) {
 	// job has unchanged. Unknown, so never salvaged on that guess (issue
 	// 22 item 3): the restore is offered with a coded warning naming it,
 	// and Flink settles it at once.
-	refactored := flinkckpt.JobFromUIDs("orders-kafka-source")
+	refactored := jobgraph.JobFromUIDs("orders-kafka-source")
 	d, err := chain(refactored)
 	if err != nil {
 		t.Fatalf("refactored job by uid: %v\n%s", err, d.Explain())
@@ -80,7 +81,7 @@ func TestChainSalvagesWhatTheNewJobCannotRestore(t *testing.T) {
 	}
 
 	// The unchanged job restores the savepoint.
-	d, err = chain(flinkckpt.JobFromUIDs("kafka-source-operator-uid"))
+	d, err = chain(jobgraph.JobFromUIDs("kafka-source-operator-uid"))
 	if err != nil {
 		t.Fatalf("same job: %v\n%s", err, d.Explain())
 	}
@@ -112,7 +113,7 @@ func TestSalvageWhenParallelismForbidsTheRestore(t *testing.T) {
 	const dir = "v4-kafka-source-native-savepoint/"
 	b := fixtureBucket(t)
 	cl := kafkaCluster(t, 10, 20)
-	job := flinkckpt.JobFromUIDs("kafka-source-operator-uid")
+	job := jobgraph.JobFromUIDs("kafka-source-operator-uid")
 	job.Parallelism = 4096
 	sr, err := salvage.NewResolver(b, dir, &salvage.Options{
 		Flink: &flinkckpt.Options{FlinkRoot: "file:///fixtures/flink"}, Job: job, Kafka: kafkaoffset.Log{Client: cl}})
