@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"gocloud.dev/blob/memblob"
-
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 	"github.com/resumekit/resumekit/flinkckpt/salvage"
@@ -49,13 +47,8 @@ func TestKafkaEarliestOnTruncatedPartition(t *testing.T) {
 	for name, src := range sources {
 		for _, logStart := range []int64{0, 1, 4} {
 			t.Run(fmt.Sprintf("%s/logStart=%d", name, logStart), func(t *testing.T) {
-				b := memblob.OpenBucket(nil)
-				defer b.Close()
-				l := &flinkckpttest.Layout{Bucket: b, Root: "s3a://b/"}
-				w, err := l.Savepoint(ctx, "savepoint-aaaaaa-000000000061", 3, &flinkckpttest.Checkpoint{Sources: []flinkckpttest.Source{src}})
-				if err != nil {
-					t.Fatal(err)
-				}
+				l := savepoints(t, "")
+				dir := savepoint(t, l, "savepoint-aaaaaa-000000000061", 3, src)
 				k := kafkaoffsettest.New(t, nil)
 				k.CreateTopic(kafkaoffsettest.Topic{Name: "topic", Partitions: 2})
 				for p := range int32(2) {
@@ -64,15 +57,7 @@ func TestKafkaEarliestOnTruncatedPartition(t *testing.T) {
 				if logStart > 0 {
 					k.DeleteRecords("topic", 1, logStart)
 				}
-				log := kafkaoffset.Log{Client: k.Client}
-				r, err := salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir, Kafka: log})
-				if err != nil {
-					t.Fatal(err)
-				}
-				c, err := r.Resolve(ctx)
-				if err != nil {
-					t.Fatal(err)
-				}
+				c := salvaged(t, l, &salvage.Options{Snapshot: dir, Kafka: kafkaoffset.Log{Client: k.Client}})
 				p1 := kafkaStarts(t, c)[1]
 				if p1.Marker != sourcestate.MarkerEarliest || !p1.Resolved || p1.Offset != logStart || p1.Lost != logStart {
 					t.Errorf("topic/1: %+v, want earliest resolved to %d, %d lost", p1, logStart, logStart)

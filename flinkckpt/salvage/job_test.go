@@ -51,7 +51,7 @@ func TestChainSalvagesWhatTheNewJobCannotRestore(t *testing.T) {
 		t.Fatalf("refactored job by uid: %v\n%s", err, d.Explain())
 	}
 	if d.Chosen == nil || d.Chosen.Resolver != flinkckpt.DefaultName || d.Chosen.Guarantee != resume.ExactlyOnce ||
-		!d.Chosen.HasWarning(flinkckpt.WarnUnknownOperators) || !strings.Contains(warningText(*d.Chosen, flinkckpt.WarnUnknownOperators), "cb16aa5adb311e8ac72482def19accbe") {
+		!d.Chosen.HasWarning(flinkckpt.WarnUnknownOperators) || !strings.Contains(warning(*d.Chosen, flinkckpt.WarnUnknownOperators), "cb16aa5adb311e8ac72482def19accbe") {
 		t.Fatalf("refactored job by uid: chose %+v\n%s", d.Chosen, d.Explain())
 	}
 	if o := d.Considered[1]; o.Verdict != resume.VerdictNoPosition || !strings.Contains(o.Err.Error(), "unknown") {
@@ -92,15 +92,6 @@ func TestChainSalvagesWhatTheNewJobCannotRestore(t *testing.T) {
 		!strings.Contains(o.Err.Error(), "restores into the new job with its state") {
 		t.Errorf("salvage: %s %v", o.Verdict, o.Err)
 	}
-}
-
-func warningText(c resume.Candidate, code resume.WarningCode) string {
-	for _, w := range c.Warnings {
-		if w.Code == code {
-			return w.Text
-		}
-	}
-	return ""
 }
 
 // TestSalvageWhenParallelismForbidsTheRestore: the new job has every
