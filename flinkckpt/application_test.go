@@ -15,6 +15,7 @@ import (
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
 	"github.com/resumekit/resumekit/flinkckpt/internal/fixtures"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/resume"
 )
 
@@ -22,7 +23,7 @@ import (
 func appOps(app string, n int) []string {
 	var out []string
 	for i := 0; i < n; i++ {
-		out = append(out, flinkckpt.OperatorID(fmt.Sprintf("%s-op-%d", app, i)))
+		out = append(out, jobgraph.OperatorID(fmt.Sprintf("%s-op-%d", app, i)))
 	}
 	return out
 }
@@ -73,7 +74,7 @@ func TestApplicationCheck(t *testing.T) {
 		// sharing most of its operators) and then every snapshot of that
 		// application must restore into it.
 		e := build(t)
-		job := &flinkckpt.Job{}
+		job := &jobgraph.Job{}
 		for _, id := range orders {
 			if err := job.AddOperatorID(id); err != nil {
 				t.Fatal(err)
@@ -85,7 +86,7 @@ func TestApplicationCheck(t *testing.T) {
 			!hasLine(c.Reasons, `^restores into the new job: 3 of 3 operators matched by id`) {
 			t.Errorf("chose %s (%s), reasons %q", p.Key, c.Guarantee, c.Reasons)
 		}
-		_, err := e.resolve(&flinkckpt.Options{Job: flinkckpt.JobFromUIDs("unrelated")})
+		_, err := e.resolve(&flinkckpt.Options{Job: jobgraph.JobFromUIDs("unrelated")})
 		var ae *flinkckpt.ApplicationsError
 		if !errors.As(err, &ae) || !strings.Contains(ae.Why, "none of them has any of the new job's 1 operators") {
 			t.Errorf("unrelated job: err %v", err)
@@ -97,7 +98,7 @@ func TestApplicationCheck(t *testing.T) {
 		// for the third: rejected (never the other application's snapshot
 		// instead), or with AllowNonRestoredState offered as exact-input.
 		e := build(t)
-		job := &flinkckpt.Job{AllUIDs: true}
+		job := &jobgraph.Job{AllUIDs: true}
 		for _, id := range orders[:2] {
 			if err := job.AddOperatorID(id); err != nil {
 				t.Fatal(err)
@@ -117,7 +118,7 @@ func TestApplicationCheck(t *testing.T) {
 	t.Run("ByAnchor", func(t *testing.T) {
 		e := build(t)
 		anchor := (&flinkckpttest.Spec{Version: 4, CheckpointID: 3, OperatorIDs: payments}).Metadata()
-		_, p := e.mustResolve(&flinkckpt.Options{Anchor: flinkckpt.JobOfCheckpoint(anchor)})
+		_, p := e.mustResolve(&flinkckpt.Options{Anchor: jobgraph.JobOfCheckpoint(anchor)})
 		if p.JobID != jobB {
 			t.Errorf("chose %s", p.Key)
 		}
@@ -160,7 +161,7 @@ func TestApplicationCheck(t *testing.T) {
 			t.Errorf("savepoints only: err %v", err)
 		}
 		anchor := (&flinkckpttest.Spec{Version: 4, OperatorIDs: orders}).Metadata()
-		_, p = sp.mustResolve(&flinkckpt.Options{JobID: zero, FlinkRoot: sp.l.FlinkRoot(), Anchor: flinkckpt.JobOfCheckpoint(anchor)})
+		_, p = sp.mustResolve(&flinkckpt.Options{JobID: zero, FlinkRoot: sp.l.FlinkRoot(), Anchor: jobgraph.JobOfCheckpoint(anchor)})
 		if p.Key != "sp/"+mine+"/" {
 			t.Errorf("with the anchor chose %s", p.Key)
 		}

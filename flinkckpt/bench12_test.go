@@ -14,6 +14,7 @@ import (
 
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
 )
 
@@ -119,7 +120,7 @@ var (
 // job identified by the new job's operators: the application check's own
 // cost (grouping 20,000 operator ids) beside the resolve.
 func BenchmarkApplications200JobDirs(b *testing.B) {
-	var job *flinkckpt.Job
+	var job *jobgraph.Job
 	appsOnce.Do(func() {
 		bk := openSortedBucket()
 		ctx := context.Background()
@@ -127,7 +128,7 @@ func BenchmarkApplications200JobDirs(b *testing.B) {
 		for j := 0; j < 200; j++ {
 			var ops []string
 			for i := 0; i < 100; i++ {
-				ops = append(ops, flinkckpt.OperatorID(fmt.Sprintf("app-%d-op-%d", j%2, i)))
+				ops = append(ops, jobgraph.OperatorID(fmt.Sprintf("app-%d-op-%d", j%2, i)))
 			}
 			if _, err := l.Checkpoint(ctx, fmt.Sprintf("%032x", j+1), 1, &flinkckpttest.Checkpoint{OperatorIDs: ops, FileSize: 4, Shared: []string{"s"}}); err != nil {
 				panic(err)
@@ -136,7 +137,7 @@ func BenchmarkApplications200JobDirs(b *testing.B) {
 		warm(bk)
 		appsBucket = bk
 	})
-	job = &flinkckpt.Job{}
+	job = &jobgraph.Job{}
 	for i := 0; i < 100; i++ {
 		job.AddUID(fmt.Sprintf("app-1-op-%d", i))
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
@@ -19,9 +20,9 @@ import (
 // jobOf returns a Job with the layout writer's operators i (flinkckpttest
 // writes operator 0 with keyed state, the others with operator state),
 // said to be all of its operators (AllUIDs): the others are dropped.
-func jobOf(t *testing.T, ops ...int) *flinkckpt.Job {
+func jobOf(t *testing.T, ops ...int) *jobgraph.Job {
 	t.Helper()
-	j := &flinkckpt.Job{AllUIDs: true}
+	j := &jobgraph.Job{AllUIDs: true}
 	for _, i := range ops {
 		if err := j.AddOperatorID(flinkckpttest.OperatorID(i)); err != nil {
 			t.Fatal(err)
@@ -129,10 +130,10 @@ func mustResolver(t *testing.T, e *env, opts *flinkckpt.Options) *flinkckpt.Reso
 func TestResolverWithJobDroppedSourceState(t *testing.T) {
 	e := newEnv(t, "sp/", "s3a://bucket/", nil)
 	md := &metadata.Checkpoint{Version: 5, CheckpointID: 4, Savepoint: true, Format: metadata.FormatNative, Operators: []metadata.Operator{
-		{ID: flinkckpt.OperatorID("kafka-source-operator-uid"), UID: "kafka-source-operator-uid", Parallelism: 1, MaxParallelism: 128,
+		{ID: jobgraph.OperatorID("kafka-source-operator-uid"), UID: "kafka-source-operator-uid", Parallelism: 1, MaxParallelism: 128,
 			Coordinator:   &metadata.StreamHandle{Type: metadata.TypeByteStream, Name: "c", Data: []byte{1}},
 			SubtaskStates: []metadata.SubtaskState{{ManagedOperator: opHandle}}},
-		{ID: flinkckpt.OperatorID("sink"), UID: "sink", Parallelism: 1, MaxParallelism: 128, SubtaskStates: []metadata.SubtaskState{{ManagedOperator: opHandle}}},
+		{ID: jobgraph.OperatorID("sink"), UID: "sink", Parallelism: 1, MaxParallelism: 128, SubtaskStates: []metadata.SubtaskState{{ManagedOperator: opHandle}}},
 	}}
 	data, err := flinkckpttest.Encode(md)
 	if err != nil {
@@ -142,7 +143,7 @@ func TestResolverWithJobDroppedSourceState(t *testing.T) {
 	if err := e.mem.WriteAll(e.ctx, key, data, nil); err != nil {
 		t.Fatal(err)
 	}
-	c, _ := e.mustResolve(&flinkckpt.Options{FlinkRoot: "s3a://bucket/sp", Job: flinkckpt.JobFromUIDs("kafka-source-uid", "sink"), AllowNonRestoredState: true})
+	c, _ := e.mustResolve(&flinkckpt.Options{FlinkRoot: "s3a://bucket/sp", Job: jobgraph.JobFromUIDs("kafka-source-uid", "sink"), AllowNonRestoredState: true})
 	if c.Guarantee != resume.DataLoss || !hasWarning(c.Warnings, flinkckpt.WarnDroppedSourceState, `uid kafka-source-operator-uid.*split enumerator`) ||
 		!hasWarning(c.Warnings, flinkckpt.WarnDroppedState, `uid kafka-source-operator-uid`) {
 		t.Errorf("%s %v", c.Guarantee, c.Warnings)
@@ -154,7 +155,7 @@ func TestResolverWithJobDroppedSourceState(t *testing.T) {
 func TestResolverWithJobConditionalRestore(t *testing.T) {
 	e := twoCheckpoints(t)
 	j := jobOf(t, 0, 1)
-	if err := j.Add(flinkckpt.JobOperator{ID: flinkckpttest.OperatorID(2), Name: "committer", Maybe: true}); err != nil {
+	if err := j.Add(jobgraph.JobOperator{ID: flinkckpttest.OperatorID(2), Name: "committer", Maybe: true}); err != nil {
 		t.Fatal(err)
 	}
 	c, p := e.mustResolve(&flinkckpt.Options{FlinkRoot: e.l.FlinkRoot(), Job: j})
@@ -179,7 +180,7 @@ func TestResolverJobOptions(t *testing.T) {
 	e := newEnv(t, "ck/", "s3a://bucket/", nil)
 	for _, opts := range []*flinkckpt.Options{
 		{AllowNonRestoredState: true},
-		{Job: &flinkckpt.Job{}},
+		{Job: &jobgraph.Job{}},
 	} {
 		if _, err := flinkckpt.NewResolver(e.bucket, "ck/", opts); err == nil {
 			t.Errorf("%+v accepted", opts)
@@ -256,10 +257,10 @@ func TestResolverWithJobRejectsBeforeVerifying(t *testing.T) {
 // that records an operator's uid settles it: dropped.
 func TestResolverWithUIDLessOperatorsUnknown(t *testing.T) {
 	e := twoCheckpoints(t)
-	opts := func(j *flinkckpt.Job, allow bool) *flinkckpt.Options {
+	opts := func(j *jobgraph.Job, allow bool) *flinkckpt.Options {
 		return &flinkckpt.Options{FlinkRoot: e.l.FlinkRoot(), Job: j, AllowNonRestoredState: allow}
 	}
-	byUID := flinkckpt.JobFromUIDs("uid-0", "uid-1")
+	byUID := jobgraph.JobFromUIDs("uid-0", "uid-1")
 	c, p := e.mustResolve(opts(byUID, false))
 	if p.CheckpointID != 2 || c.Guarantee != resume.ExactlyOnce || p.AllowNonRestoredState ||
 		!hasWarning(c.Warnings, flinkckpt.WarnUnknownOperators, flinkckpttest.OperatorID(2)+`, which hold state: Flink restores them if they are uid-less operators`) ||
@@ -267,7 +268,7 @@ func TestResolverWithUIDLessOperatorsUnknown(t *testing.T) {
 		t.Errorf("by uid: chose %d (%s) allow %v, warnings %q, reasons %q", p.CheckpointID, c.Guarantee, p.AllowNonRestoredState, c.Warnings, c.Reasons)
 	}
 	// The caller adds the uid-less operator's id: restored, no warning.
-	withID := flinkckpt.JobFromUIDs("uid-0", "uid-1")
+	withID := jobgraph.JobFromUIDs("uid-0", "uid-1")
 	if err := withID.AddOperatorID(flinkckpttest.OperatorID(2)); err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +276,7 @@ func TestResolverWithUIDLessOperatorsUnknown(t *testing.T) {
 		t.Errorf("with its id: chose %d, warnings %q", p.CheckpointID, c.Warnings)
 	}
 	// Every operator named: dropped, so chk-2 is refused.
-	all := flinkckpt.JobFromUIDs("uid-0", "uid-1")
+	all := jobgraph.JobFromUIDs("uid-0", "uid-1")
 	all.AllUIDs = true
 	if _, p := e.mustResolve(opts(all, false)); p.CheckpointID != 1 {
 		t.Errorf("all uids: chose %d", p.CheckpointID)
@@ -295,20 +296,20 @@ func TestResolverWithUIDLessOperatorsUnknown(t *testing.T) {
 	}
 	var uidLess string
 	for _, op := range r.Metadata.Operators {
-		if op.UID == "" && flinkckpt.HasState(&op) {
+		if op.UID == "" && jobgraph.HasState(&op) {
 			uidLess = op.ID
 		}
 	}
 	if uidLess == "" {
 		t.Fatalf("the writer's source has a uid: %+v", r.Metadata.Operators)
 	}
-	j := flinkckpt.JobFromUIDs("uid-0") // uid-1 and uid-2 recorded: dropped; the source: unknown
+	j := jobgraph.JobFromUIDs("uid-0") // uid-1 and uid-2 recorded: dropped; the source: unknown
 	c, p = v5.mustResolve(&flinkckpt.Options{Job: j, AllowNonRestoredState: true})
 	if c.Guarantee != resume.DataLoss || !p.AllowNonRestoredState || !c.HasWarning(flinkckpt.WarnDroppedState) ||
 		!hasWarning(c.Warnings, flinkckpt.WarnUnknownOperators, uidLess+`.*with --allowNonRestoredState in the launch their state is dropped.*graded data-loss`) {
 		t.Errorf("v5: %s allow %v, warnings %q", c.Guarantee, p.AllowNonRestoredState, c.Warnings)
 	}
-	cc := flinkckpt.CheckCompat(r.Metadata, j)
+	cc := jobgraph.CheckCompat(r.Metadata, j)
 	if !cmp.Equal(cc.Unknown, []string{uidLess}) || !cmp.Equal(cc.Dropped, []string{flinkckpttest.OperatorID(1), flinkckpttest.OperatorID(2)}) {
 		t.Errorf("v5 compat: unknown %v dropped %v", cc.Unknown, cc.Dropped)
 	}
@@ -330,9 +331,9 @@ func TestResolverWithJobDroppedLegacySource(t *testing.T) {
 			h := &metadata.OperatorHandle{Type: metadata.TypeOperatorStream, States: []metadata.OperatorStateInfo{{Name: tc.state, Mode: metadata.ModeUnion, Offsets: []int64{0}}},
 				Stream: &metadata.StreamHandle{Type: metadata.TypeByteStream, Name: "s", Data: []byte{0, 0, 0, 0}}}
 			md := &metadata.Checkpoint{Version: 5, CheckpointID: 4, Savepoint: true, Format: metadata.FormatNative, Operators: []metadata.Operator{
-				{ID: flinkckpt.OperatorID("legacy-source"), UID: "legacy-source", Parallelism: 1, MaxParallelism: 128,
+				{ID: jobgraph.OperatorID("legacy-source"), UID: "legacy-source", Parallelism: 1, MaxParallelism: 128,
 					SubtaskStates: []metadata.SubtaskState{{ManagedOperator: h}}},
-				{ID: flinkckpt.OperatorID("sink"), UID: "sink", Parallelism: 1, MaxParallelism: 128, SubtaskStates: []metadata.SubtaskState{{ManagedOperator: opHandle}}},
+				{ID: jobgraph.OperatorID("sink"), UID: "sink", Parallelism: 1, MaxParallelism: 128, SubtaskStates: []metadata.SubtaskState{{ManagedOperator: opHandle}}},
 			}}
 			data, err := flinkckpttest.Encode(md)
 			if err != nil {
@@ -341,7 +342,7 @@ func TestResolverWithJobDroppedLegacySource(t *testing.T) {
 			if err := e.mem.WriteAll(e.ctx, "sp/"+flinkckpttest.SavepointName(jobA, 1)+"/_metadata", data, nil); err != nil {
 				t.Fatal(err)
 			}
-			c, _ := e.mustResolve(&flinkckpt.Options{FlinkRoot: "s3a://bucket/sp", Job: flinkckpt.JobFromUIDs("new-source", "sink"), AllowNonRestoredState: true})
+			c, _ := e.mustResolve(&flinkckpt.Options{FlinkRoot: "s3a://bucket/sp", Job: jobgraph.JobFromUIDs("new-source", "sink"), AllowNonRestoredState: true})
 			if c.Guarantee != resume.DataLoss || !hasWarning(c.Warnings, flinkckpt.WarnDroppedSourceState, `uid legacy-source.*`+tc.says) {
 				t.Errorf("%s %v", c.Guarantee, c.Warnings)
 			}

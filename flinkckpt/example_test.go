@@ -9,6 +9,7 @@ import (
 
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 )
 
 // A job's newest checkpoint is still in progress (no _metadata): the
@@ -72,13 +73,13 @@ func ExampleList() {
 // is identified, Resolve lists them instead of choosing the newest; the
 // operators of a snapshot of the job (the savepoint it last started from)
 // identify it.
-func ExampleJobOfCheckpoint() {
+func ExampleOptions_anchor() {
 	ctx := context.Background()
 	bucket := memblob.OpenBucket(nil)
 	defer bucket.Close()
 	l := &flinkckpttest.Layout{Bucket: bucket, Prefix: "ck/", Root: "s3a://cluster/"}
-	orders := []string{flinkckpt.OperatorID("orders-source"), flinkckpt.OperatorID("orders-sink")}
-	payments := []string{flinkckpt.OperatorID("payments-source"), flinkckpt.OperatorID("payments-sink")}
+	orders := []string{jobgraph.OperatorID("orders-source"), jobgraph.OperatorID("orders-sink")}
+	payments := []string{jobgraph.OperatorID("payments-source"), jobgraph.OperatorID("payments-sink")}
 	l.Checkpoint(ctx, "6f1ec5b2a4d34d0c9b1f2a3b4c5d6e7f", 41, &flinkckpttest.Checkpoint{OperatorIDs: orders, Shared: []string{"a.sst"}})
 	l.Checkpoint(ctx, "0a1b2c3d4e5f60718293a4b5c6d7e8f9", 7, &flinkckpttest.Checkpoint{OperatorIDs: payments, Shared: []string{"b.sst"}})
 
@@ -90,7 +91,7 @@ func ExampleJobOfCheckpoint() {
 	}
 
 	lastSavepoint := (&flinkckpttest.Spec{Version: 4, OperatorIDs: orders}).Metadata() // e.g. flinkckpt.Inspect(…).Metadata
-	r, _ = flinkckpt.NewResolver(bucket, "ck/", &flinkckpt.Options{Anchor: flinkckpt.JobOfCheckpoint(lastSavepoint)})
+	r, _ = flinkckpt.NewResolver(bucket, "ck/", &flinkckpt.Options{Anchor: jobgraph.JobOfCheckpoint(lastSavepoint)})
 	c, err := r.Resolve(ctx)
 	if err != nil {
 		fmt.Println(err)

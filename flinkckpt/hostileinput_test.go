@@ -8,6 +8,7 @@ import (
 	"gocloud.dev/blob/memblob"
 
 	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 )
 
 // TestHostileInputGivesShortErrors: a megabyte-long option, URI, mode or
@@ -48,7 +49,7 @@ func TestHostileInputGivesShortErrors(t *testing.T) {
 		"root beside prefix": resolver("ck/"+word+"/", flinkckpt.Options{FlinkRoot: "s3a://bucket/ck/other"}),
 		"ParseClaimMode":     func() error { _, err := flinkckpt.ParseClaimMode(huge); return err },
 		"ParseIntent":        func() error { _, err := flinkckpt.ParseIntent(huge); return err },
-		"ParseOperatorID":    func() error { _, err := flinkckpt.ParseOperatorID(huge); return err },
+		"ParseOperatorID":    func() error { _, err := jobgraph.ParseOperatorID(huge); return err },
 		"Inspect":            func() error { _, err := flinkckpt.Inspect(ctx, b, word, nil); return err },
 		"Inspect escaped":    func() error { _, err := flinkckpt.Inspect(ctx, b, huge, nil); return err },
 		"Sources":            func() error { _, _, err := flinkckpt.Sources(ctx, b, word, nil); return err },

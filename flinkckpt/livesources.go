@@ -48,7 +48,8 @@ type KafkaCheck struct {
 	LogStart int64 `json:"log_start"`
 	LogEnd   int64 `json:"log_end"`
 	// Lost counts the records below the log start the snapshot had not
-	// read.
+	// read; at the earliest marker, the offsets below the log start
+	// (0..LogStart-1), which it may never have read.
 	Lost int64 `json:"lost,omitempty"`
 }
 
@@ -230,7 +231,9 @@ func noCheckerWhy(k sourcestate.Kind, live *livecheck.Checkers) string {
 // restored reader seeks an offset that is gone, and Kafka resets it by
 // the new job's starting offsets initializer: the launch sets
 // earliest-offset, which resets to the log start, losing exactly the
-// records counted.
+// records counted. A partition at the earliest marker on a log whose start
+// is above 0 is data loss too (up to the offsets below it, which the
+// snapshot had not read), with no reset.
 func (l *liveResult) kafka(ctx context.Context, log livecheck.KafkaLog, name, label string, src *sourcestate.Source, sc *SourceCheck) error {
 	ps, _ := src.Kafka.Positions()
 	var topics []string
@@ -239,7 +242,7 @@ func (l *liveResult) kafka(ctx context.Context, log livecheck.KafkaLog, name, la
 			topics = append(topics, p.Topic)
 		}
 	}
-	var lost []string
+	var lost, unread []string
 	var perPartition []int64
 	ret, _ := log.(livecheck.KafkaRetention)
 	for _, topic := range topics {
@@ -277,6 +280,19 @@ func (l *liveResult) kafka(ctx context.Context, log livecheck.KafkaLog, name, la
 					lost = append(lost, fmt.Sprintf("%s/%d: %d records (offsets %d..%d)", topic, p.Partition, v.Lost, p.Offset, ls-1))
 				}
 			}
+			if p.Marker == sourcestate.MarkerEarliest {
+				// The snapshot had read nothing of the partition (a split
+				// not started, or not assigned yet): the restored reader
+				// seeks today's log start itself, and what was deleted
+				// below it may never have been read (the Kafka start
+				// rule's earliest marker, as salvage and kafkaoffset grade
+				// it).
+				if v, _ := livecheck.KafkaStart(p.Offset, ls, le); v.Lost > 0 {
+					kc.Lost = v.Lost
+					perPartition = append(perPartition, v.Lost)
+					unread = append(unread, fmt.Sprintf("%s/%d: earliest (the snapshot had read nothing of it), up to %d offsets (0..%d) deleted, possibly never read", topic, p.Partition, v.Lost, ls-1))
+				}
+			}
 			sc.Kafka = append(sc.Kafka, kc)
 		}
 		if ret != nil && len(starts) > 0 {
@@ -289,13 +305,17 @@ func (l *liveResult) kafka(ctx context.Context, log livecheck.KafkaLog, name, la
 	}
 	sc.Checked = true
 	l.reasons = append(l.reasons, fmt.Sprintf("%s: KafkaSource %s: %d partition(s) of %s checked against the live log (log start and end offsets)", name, label, len(ps), strings.Join(topics, ", ")))
-	if len(lost) == 0 {
+	if len(lost)+len(unread) == 0 {
 		return nil
 	}
 	l.lower(resume.DataLoss)
+	l.warnings = append(l.warnings,
+		resume.Warnf(WarnSourceDataLoss, "data loss: %s: KafkaSource %s: records the snapshot had not read were deleted (retention or DeleteRecords): %s", name, label, strings.Join(append(lost, unread...), ", ")))
+	if len(lost) == 0 {
+		return nil // the earliest markers seek the log start: no reset
+	}
 	sc.Options = map[string]string{"scan.startup.mode": "earliest-offset"}
 	l.warnings = append(l.warnings,
-		resume.Warnf(WarnSourceDataLoss, "data loss: %s: KafkaSource %s: records the snapshot had not read were deleted (retention or DeleteRecords): %s", name, label, strings.Join(lost, ", ")),
 		resume.Warnf(WarnKafkaOutOfRange, "%s: KafkaSource %s restores below today's log start on %d partition(s): the restored reader seeks offsets that are gone, and Kafka resets them by the new job's starting offsets initializer (KafkaSourceBuilder overrides auto.offset.reset with its strategy): the launch sets scan.startup.mode=earliest-offset (DataStream: OffsetsInitializer.earliest()), which resets to the log start and loses exactly the records counted; latest-offset or timestamp would jump to the end offset and skip records still in the log, and group-offsets without properties.auto.offset.reset fails with OffsetOutOfRangeException in a restart loop",
 			name, label, len(lost)))
 	return nil

@@ -15,6 +15,7 @@ import (
 
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 	"github.com/resumekit/resumekit/kafkaoffset"
 	"github.com/resumekit/resumekit/kafkaoffset/kafkaoffsettest"
 	"github.com/resumekit/resumekit/paimon"
@@ -127,6 +128,54 @@ func TestRestoreKafkaBelowLogStart(t *testing.T) {
 		if !strings.Contains(w, part) {
 			t.Errorf("reset warning does not say %q: %q", part, w)
 		}
+	}
+}
+
+// TestRestoreKafkaEarliestOnTruncatedPartition: partition 1 is at the
+// earliest marker (the reader had read nothing of it). Log start 0: the
+// restore is exactly-once. Records below 30 deleted: the snapshot never
+// read them, so the restore is data loss of up to 30 offsets, as salvage
+// and kafkaoffset grade the same partition; no reset option, since the
+// restored reader seeks the log start itself.
+func TestRestoreKafkaEarliestOnTruncatedPartition(t *testing.T) {
+	ctx := context.Background()
+	k := liveKafka(t)
+	b := memblob.OpenBucket(nil)
+	defer b.Close()
+	liveCheckpoint(t, b, 1, flinkckpttest.KafkaSource("orders-source", "orders", 10, sourcestate.OffsetEarliest))
+	r := liveResolver(t, b, &livecheck.Checkers{Kafka: kafkaoffset.Log{Client: k.Client}})
+	c, err := r.Resolve(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Guarantee != resume.ExactlyOnce || c.HasWarning(flinkckpt.WarnSourceDataLoss) {
+		t.Fatalf("log start 0: guarantee %s warnings %v", c.Guarantee, c.Warnings)
+	}
+
+	k.DeleteRecords("orders", 1, 30)
+	c, err = r.Resolve(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, err := flinkckpt.PositionOf(c.Position)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []flinkckpt.KafkaCheck{
+		{Topic: "orders", Partition: 0, Offset: 10, LogStart: 0, LogEnd: 100},
+		{Topic: "orders", Partition: 1, Offset: sourcestate.OffsetEarliest, LogStart: 30, LogEnd: 100, Lost: 30},
+	}
+	if pos.Live == nil || len(pos.Live.Sources) != 1 {
+		t.Fatalf("live check %+v", pos.Live)
+	}
+	if diff := cmp.Diff(want, pos.Live.Sources[0].Kafka); diff != "" {
+		t.Errorf("partitions (-want +got):\n%s", diff)
+	}
+	if c.Guarantee != resume.DataLoss || !strings.Contains(warningText(c, flinkckpt.WarnSourceDataLoss), "orders/1: earliest (the snapshot had read nothing of it), up to 30 offsets (0..29) deleted") {
+		t.Errorf("guarantee %s, data-loss warning %q", c.Guarantee, warningText(c, flinkckpt.WarnSourceDataLoss))
+	}
+	if c.HasWarning(flinkckpt.WarnKafkaOutOfRange) || len(c.Position.Launch().Options) != 0 {
+		t.Errorf("a reset for a partition that seeks the log start: warnings %v launch %v", c.Warnings, c.Position.Launch().Options)
 	}
 }
 

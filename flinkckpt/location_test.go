@@ -11,6 +11,7 @@ import (
 
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
@@ -96,7 +97,7 @@ func TestLocationsApplicationCheck(t *testing.T) {
 		x := newTwoLocations(t)
 		x.ck.chk(jobA, 5, t0, &flinkckpttest.Checkpoint{OperatorIDs: orders, Shared: shared("a", 1)})
 		x.sp.savepoint(flinkckpttest.SavepointName(jobB, 1), 9, t0.Add(time.Hour), &flinkckpttest.Checkpoint{OperatorIDs: payments})
-		job := &flinkckpt.Job{}
+		job := &jobgraph.Job{}
 		for _, id := range payments {
 			if err := job.AddOperatorID(id); err != nil {
 				t.Fatal(err)

@@ -192,14 +192,14 @@ func checkRealFlink(t *testing.T, dir string, seen *realFlinkSeen) {
 			}
 		}
 		// Operators: ids, parallelism, max parallelism, state (CheckCompat's HasState is Flink's hasState rule).
-		job := &flinkckpt.Job{}
+		job := &jobgraph.Job{}
 		for _, op := range want.Operators {
 			if err := job.AddOperatorID(op.ID); err != nil {
 				t.Fatal(err)
 			}
 		}
-		c := flinkckpt.CheckCompat(s.Metadata, job)
-		byID := map[string]flinkckpt.CompatOperator{}
+		c := jobgraph.CheckCompat(s.Metadata, job)
+		byID := map[string]jobgraph.CompatOperator{}
 		for _, op := range c.Operators {
 			byID[op.ID] = op
 		}
@@ -264,7 +264,7 @@ func checkRealFlink(t *testing.T, dir string, seen *realFlinkSeen) {
 			t.Errorf("%s: compat snapshot %s not listed", st.Stage, st.CompatSnapshot)
 			continue
 		}
-		job := &flinkckpt.Job{}
+		job := &jobgraph.Job{}
 		args := st.CompatArgs
 		plan, planConfig := "", map[string]string{}
 		for i := 0; i+1 < len(args); i += 2 {
@@ -304,7 +304,7 @@ func checkRealFlink(t *testing.T, dir string, seen *realFlinkSeen) {
 			}
 			seen.plans++
 		}
-		c := flinkckpt.CheckCompat(s.Metadata, job)
+		c := jobgraph.CheckCompat(s.Metadata, job)
 		seen.compat++
 		if c.Compatible != st.Flink.Trial.Restorable {
 			t.Errorf("%s: CheckCompat says compatible=%v (dropped %v, problems %v); Flink restorable=%v (%.300s)",

@@ -12,6 +12,7 @@ import (
 
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"github.com/resumekit/resumekit/resume"
 )
@@ -72,8 +73,8 @@ func TestNewJobMatchingTwoApplicationsEquallyIsAnError(t *testing.T) {
 	e := newEnv(t, "ck/", "s3a://bucket/", nil)
 	e.chk(jobA, 10, t0, &flinkckpttest.Checkpoint{OperatorIDs: orders, Shared: shared("a", 1)})
 	e.chk(jobB, 20, t0.Add(time.Hour), &flinkckpttest.Checkpoint{OperatorIDs: payments, Shared: shared("b", 1)})
-	job := func(ids ...string) *flinkckpt.Job {
-		j := &flinkckpt.Job{}
+	job := func(ids ...string) *jobgraph.Job {
+		j := &jobgraph.Job{}
 		for _, id := range ids {
 			if err := j.AddOperatorID(id); err != nil {
 				t.Fatal(err)
@@ -115,24 +116,24 @@ func TestParallelismUpToTheSnapshotsMaxParallelism(t *testing.T) {
 		par        int
 		compatible bool
 	}{{127, true}, {128, true}, {129, false}} {
-		j := &flinkckpt.Job{Parallelism: tc.par}
-		if err := j.Add(flinkckpt.JobOperator{ID: id(0)}); err != nil {
+		j := &jobgraph.Job{Parallelism: tc.par}
+		if err := j.Add(jobgraph.JobOperator{ID: id(0)}); err != nil {
 			t.Fatal(err)
 		}
-		c := flinkckpt.CheckCompat(cp, j)
+		c := jobgraph.CheckCompat(cp, j)
 		above := false
 		for _, p := range c.Problems {
-			above = above || p.Code == flinkckpt.ProblemParallelismAboveMaxPar && p.Fatal
+			above = above || p.Code == jobgraph.ProblemParallelismAboveMaxPar && p.Fatal
 		}
 		if c.Compatible != tc.compatible || above == tc.compatible || len(c.Problems) != map[bool]int{true: 0, false: 1}[tc.compatible] {
 			t.Errorf("parallelism %d, max parallelism 128: compatible %v, problems %+v; want compatible %v", tc.par, c.Compatible, c.Problems, tc.compatible)
 		}
 		// The same bound per operator.
-		j = &flinkckpt.Job{}
-		if err := j.Add(flinkckpt.JobOperator{ID: id(0), Parallelism: tc.par}); err != nil {
+		j = &jobgraph.Job{}
+		if err := j.Add(jobgraph.JobOperator{ID: id(0), Parallelism: tc.par}); err != nil {
 			t.Fatal(err)
 		}
-		if c := flinkckpt.CheckCompat(cp, j); c.Compatible != tc.compatible {
+		if c := jobgraph.CheckCompat(cp, j); c.Compatible != tc.compatible {
 			t.Errorf("operator parallelism %d: compatible %v, want %v", tc.par, c.Compatible, tc.compatible)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 )
 
@@ -40,7 +41,7 @@ func TestVertexRulesSaid(t *testing.T) {
 		!hasWarning(c.Warnings, flinkckpt.WarnUnalignedChangedJob, flinkckpttest.OperatorID(0)+`.*does not know the new job's chaining`) {
 		t.Errorf("changed job: %q", c.Warnings)
 	}
-	cc := flinkckpt.CheckCompat(mustMetadata(t, e, "ck/"+jobA+"/chk-4/"), changed)
+	cc := jobgraph.CheckCompat(mustMetadata(t, e, "ck/"+jobA+"/chk-4/"), changed)
 	if !cc.Operators[0].ChannelState || !cc.Operators[2].Finished || cc.Operators[1].ChannelState {
 		t.Errorf("compat facts %+v", cc.Operators)
 	}

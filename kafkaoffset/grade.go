@@ -31,11 +31,11 @@ import (
 //   - with a time and no record at or after it: the end offset (what
 //     kafka-consumer-groups --to-datetime and Flink's timestamp initializer
 //     do);
-//   - without a commit and a time, and records deleted (log start above
-//     0): the log start, data loss of the offsets below it: the old job
-//     may never have read them, its commit never sent (possible loss
-//     counts as loss);
-//   - otherwise the log start, as Flink starts newly discovered partitions.
+//   - without a commit and a time: the Kafka start rule's earliest marker
+//     (livecheck.KafkaStart), as Flink starts newly discovered partitions:
+//     the log start, and with records deleted (log start above 0) data
+//     loss of the offsets below it: the old job may never have read them,
+//     its commit never sent (possible loss counts as loss).
 //
 // Then, when the last stable offset was listed (read_committed), a start
 // above it is lowered to it (lowerToStable).
@@ -90,16 +90,21 @@ func choose(p *PartitionOffsets, hasAt bool, atMillis int64) {
 	case hasAt:
 		p.Offset, p.From = p.End, FromEnd
 		p.Reason = fmt.Sprintf("no record at or after %s: starts at the end offset %d", fmtMillis(atMillis), p.End)
-	case p.Start > 0:
-		// No commit (never sent: KafkaSource commits asynchronously and
-		// only logs a failed one) and records were deleted: the old job
-		// may never have read them (possible loss counts as loss).
-		p.Offset, p.From = p.Start, FromLogStart
-		p.DataLoss, p.Lost = true, p.Start
-		p.Reason = fmt.Sprintf("no commit, and the offsets below the log start %d were deleted: the old job may never have read them (its commit may never have been sent), so up to %d offsets (0..%d) count as lost; starts at the log start (%d records)",
-			p.Start, p.Start, p.Start-1, p.End-p.Start)
 	default:
-		p.Offset, p.From = p.Start, FromLogStart
+		// No commit (never sent: KafkaSource commits asynchronously and
+		// only logs a failed one) and no time: the partition is one
+		// nothing was read of, started by the Kafka start rule's earliest
+		// marker, shared with salvage and the restore check (package
+		// livecheck): with records deleted, the old job may never have
+		// read them (possible loss counts as loss).
+		v, _ := livecheck.KafkaStart(livecheck.MarkerEarliest, p.Start, p.End)
+		p.Offset, p.From = v.Offset, FromLogStart
+		if v.Lost > 0 {
+			p.DataLoss, p.Lost = true, v.Lost
+			p.Reason = fmt.Sprintf("no commit, and the offsets below the log start %d were deleted: the old job may never have read them (its commit may never have been sent), so up to %d offsets (0..%d) count as lost; starts at the log start (%d records)",
+				p.Start, p.Lost, p.Start-1, p.End-p.Start)
+			break
+		}
 		p.Reason = fmt.Sprintf("no commit: starts at the log start %d, as Flink starts newly discovered partitions (%d records)", p.Start, p.End-p.Start)
 	}
 	lowerToStable(p)

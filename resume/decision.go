@@ -89,6 +89,17 @@ type Outcome struct {
 // ("min_guarantee"; "max_age" and "timeout" as Go duration strings such as
 // "24h0m0s", omitted when 0; "on_failure").
 //
+// Each candidate carries "valid_until" ([Candidate.ValidUntil], RFC 3339
+// UTC, omitted when unknown): the earliest moment one of its position's
+// inputs may leave retention (a Kafka record deleted, a Paimon snapshot
+// expired, a binlog purged), the rule that says so among its reasons.
+// [Policy.MinValidity] (resumectl's --min-validity, an hour by default) is
+// what a deploy needs of it: when the chosen candidate's valid_until is
+// less than MinValidity after decided_at, the chosen candidate carries a
+// chain.short-validity warning ([WarnShortValidity]) naming both — deploy
+// now or extend retention first; nothing is rejected for it. MinValidity
+// itself is not recorded under "policy": the warning is its record.
+//
 // Compatibility within v1:
 //   - fields may be added, at any level; readers must ignore fields they do
 //     not know, and a field added later is omitted when it is not recorded

@@ -45,7 +45,10 @@ func sampleDecision(t *testing.T) *resume.Decision {
 			Start: resume.Launch{Args: []string{"-s", "s3a://b/ck/4b1c/chk-42"}, Config: map[string]string{
 				"execution.state-recovery.path": "s3a://b/ck/4b1c/chk-42", "execution.savepoint.path": "s3a://b/ck/4b1c/chk-42"}}},
 		Guarantee: resume.ExactlyOnce, At: time.Date(2026, 11, 29, 11, 0, 0, 0, time.FixedZone("CET", 3600)),
-		Reasons: []string{"chk-43: no _metadata (in progress, failed or being deleted)", "chk-42: _metadata parsed, 122 referenced files present"},
+		// Half an hour after the decision, within MinValidity: the
+		// document carries valid_until in UTC and chain.short-validity.
+		ValidUntil: time.Date(2026, 11, 29, 12, 30, 0, 0, time.FixedZone("CET", 3600)),
+		Reasons:    []string{"chk-43: no _metadata (in progress, failed or being deleted)", "chk-42: _metadata parsed, 122 referenced files present"},
 	})
 	consumer := resumetest.Static("paimon-consumer", resume.Candidate{
 		Position:  resumetest.Position{PositionKind: "paimon-snapshot", Summary: "snapshot 121 of db.t", Start: resume.Launch{Options: map[string]string{"consumer-id": "job-1"}}},
@@ -59,7 +62,7 @@ func sampleDecision(t *testing.T) *resume.Decision {
 	})
 	chain := &resume.Chain{
 		Resolvers: []resume.Resolver{ckpt, consumer, kafka, none},
-		Policy: resume.Policy{MaxAge: 36 * time.Hour, Timeout: 30 * time.Second,
+		Policy: resume.Policy{MaxAge: 36 * time.Hour, Timeout: 30 * time.Second, MinValidity: time.Hour,
 			Now: func() time.Time { return time.Date(2026, 11, 29, 12, 0, 0, 0, time.FixedZone("CET", 3600)) }},
 	}
 	d, err := chain.Resolve(context.Background())
@@ -121,6 +124,9 @@ func TestDecisionJSONReadBack(t *testing.T) {
 	}
 	if !back.Chosen.At.Equal(d.Chosen.At) || back.Chosen.At.Location() != time.UTC {
 		t.Errorf("at %v, want %v in UTC", back.Chosen.At, d.Chosen.At)
+	}
+	if !back.Chosen.ValidUntil.Equal(d.Chosen.ValidUntil) || back.Chosen.ValidUntil.Location() != time.UTC || d.Chosen.ValidUntil.IsZero() {
+		t.Errorf("valid until %v, want %v in UTC", back.Chosen.ValidUntil, d.Chosen.ValidUntil)
 	}
 	if back.Considered[0].Candidate != back.Chosen {
 		t.Error("the chosen outcome does not share the chosen candidate")
@@ -188,6 +194,12 @@ func TestDecisionGoldenReadsBackByteIdentical(t *testing.T) {
 	}
 	if !d.Chosen.HasWarning(resume.WarnNewerProgress) {
 		t.Errorf("warning codes lost: %+v", d.Chosen.Warnings)
+	}
+	// valid_until reads back; MinValidity is not recorded (the
+	// chain.short-validity warning it gave is, naming it).
+	if !d.Chosen.ValidUntil.Equal(time.Date(2026, 11, 29, 11, 30, 0, 0, time.UTC)) || !d.Chosen.HasWarning(resume.WarnShortValidity) || d.Policy.MinValidity != 0 ||
+		!strings.Contains(string(want), `"valid_until": "2026-11-29T11:30:00Z"`) || strings.Contains(string(want), "min_validity") {
+		t.Errorf("valid until %v, min validity %v, warnings %+v", d.Chosen.ValidUntil, d.Policy.MinValidity, d.Chosen.Warnings)
 	}
 	if r := resume.Classify(&d, nil); len(d.Failed()) != 1 || r != resume.ResultChosen {
 		t.Errorf("read-back decision: failed %v, result %s", d.Failed(), r)

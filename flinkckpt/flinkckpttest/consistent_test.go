@@ -7,8 +7,8 @@ import (
 
 	"gocloud.dev/blob/memblob"
 
-	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 )
 
@@ -20,7 +20,7 @@ import (
 // reported dropped under a uid the new job has.
 func TestLabelsAndIDsFromOneUID(t *testing.T) {
 	ctx := context.Background()
-	other := []string{flinkckpt.OperatorID("orders-a"), flinkckpt.OperatorID("orders-b")}
+	other := []string{jobgraph.OperatorID("orders-a"), jobgraph.OperatorID("orders-b")}
 	for _, tc := range []struct {
 		name string
 		c    flinkckpttest.Checkpoint
@@ -58,8 +58,8 @@ func TestLabelsAndIDsFromOneUID(t *testing.T) {
 				if op.UID != tc.uids[i] {
 					t.Errorf("%s v%d: operator %d uid %q, want %q", tc.name, version, i, op.UID, tc.uids[i])
 				}
-				if op.UID != "" && op.ID != flinkckpt.OperatorID(op.UID) {
-					t.Errorf("%s v%d: operator %d labelled uid %q carries id %s, not %s", tc.name, version, i, op.UID, op.ID, flinkckpt.OperatorID(op.UID))
+				if op.UID != "" && op.ID != jobgraph.OperatorID(op.UID) {
+					t.Errorf("%s v%d: operator %d labelled uid %q carries id %s, not %s", tc.name, version, i, op.UID, op.ID, jobgraph.OperatorID(op.UID))
 				}
 				if op.UID != "" && !strings.Contains(op.Name, op.UID) && tc.name != "Default" {
 					t.Errorf("%s v%d: operator %d name %q", tc.name, version, i, op.Name)
@@ -69,7 +69,7 @@ func TestLabelsAndIDsFromOneUID(t *testing.T) {
 				}
 			}
 			if len(uids) > 0 {
-				cc := flinkckpt.CheckCompat(md, flinkckpt.JobFromUIDs(uids...))
+				cc := jobgraph.CheckCompat(md, jobgraph.JobFromUIDs(uids...))
 				if !cc.Compatible || len(cc.Dropped) != 0 {
 					t.Errorf("%s v%d: a job with the recorded uids %q: dropped %s", tc.name, version, uids, cc.DroppedNames())
 				}

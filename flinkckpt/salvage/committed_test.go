@@ -1,12 +1,10 @@
 package salvage_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
-	"github.com/twmb/franz-go/pkg/kadm"
-	"gocloud.dev/blob/memblob"
+	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
@@ -22,34 +20,10 @@ import (
 // the group, or where the group has no commit, the partition is named and
 // left to the connector (replay).
 func TestKafkaCommittedMarker(t *testing.T) {
-	ctx := context.Background()
-	b := memblob.OpenBucket(nil)
-	defer b.Close()
-	l := &flinkckpttest.Layout{Bucket: b, Root: "s3a://b/"}
-	c3 := sourcestate.OffsetCommitted
-	w, err := l.Savepoint(ctx, "savepoint-aaaaaa-000000000001", 3, &flinkckpttest.Checkpoint{
-		Sources: []flinkckpttest.Source{flinkckpttest.KafkaSource("k", "topic", 7, c3, c3)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cl := kafkaCluster(t, 3, 20)
-	adm := kadm.NewClient(cl)
-	commit := make(kadm.Offsets)
-	commit.AddOffset("topic", 1, 12, -1) // partition 2: no commit
-	if _, err := adm.CommitOffsets(ctx, "orders-job", commit); err != nil {
-		t.Fatal(err)
-	}
+	l, dir, cl := committedMarkers(t)
 	resolve := func(group string) resume.Candidate {
 		t.Helper()
-		r, err := salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir, Kafka: kafkaoffset.Log{Client: cl}, KafkaGroup: group})
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := r.Resolve(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c
+		return salvaged(t, l, &salvage.Options{Snapshot: dir, Kafka: kafkaoffset.Log{Client: cl}, KafkaGroup: group})
 	}
 
 	c := resolve("orders-job")
@@ -69,16 +43,8 @@ func TestKafkaCommittedMarker(t *testing.T) {
 
 	// Commit partition 2 too, then delete below 15 on partition 1: its
 	// commit's records are gone: data loss naming it.
-	commit = make(kadm.Offsets)
-	commit.AddOffset("topic", 2, 20, -1)
-	if _, err := adm.CommitOffsets(ctx, "orders-job", commit); err != nil {
-		t.Fatal(err)
-	}
-	del := make(kadm.Offsets)
-	del.AddOffset("topic", 1, 15, -1)
-	if resp, err := adm.DeleteRecords(ctx, del); err != nil || resp.Error() != nil {
-		t.Fatal(err)
-	}
+	commit(t, cl, "orders-job", "topic", map[int32]int64{2: 20})
+	deleteRecords(t, cl, "topic", 1, 15)
 	c = resolve("orders-job")
 	starts = kafkaStarts(t, c)
 	if c.Guarantee != resume.DataLoss || starts[1].Offset != 15 || starts[1].Lost != 3 || starts[2].Offset != 20 ||
@@ -96,13 +62,18 @@ func TestKafkaCommittedMarker(t *testing.T) {
 	}
 }
 
-func warning(c resume.Candidate, code resume.WarningCode) string {
-	for _, w := range c.Warnings {
-		if w.Code == code {
-			return w.Text
-		}
-	}
-	return ""
+// committedMarkers is the store of the committed-marker tests: a
+// savepoint whose KafkaSource has partition 0 at 7 and partitions 1 and 2
+// at the committed marker, a topic of 3 partitions of 20 records, and
+// group orders-job's commit of partition 1 at 12 (partition 2 has none).
+func committedMarkers(t *testing.T) (l *flinkckpttest.Layout, dir string, cl *kgo.Client) {
+	t.Helper()
+	l = savepoints(t, "")
+	c3 := sourcestate.OffsetCommitted
+	dir = savepoint(t, l, "savepoint-aaaaaa-000000000001", 3, flinkckpttest.KafkaSource("k", "topic", 7, c3, c3))
+	cl = kafkaCluster(t, 3, 20)
+	commit(t, cl, "orders-job", "topic", map[int32]int64{1: 12})
+	return l, dir, cl
 }
 
 // A committed marker whose group has no commit for the partition, on a
@@ -111,37 +82,10 @@ func warning(c resume.Candidate, code resume.WarningCode) string {
 // the offsets, as kafkaoffset grades the same partition. Log start 0 stays
 // replay (TestKafkaCommittedMarker).
 func TestKafkaCommittedMarkerNoCommitTruncated(t *testing.T) {
-	ctx := context.Background()
-	b := memblob.OpenBucket(nil)
-	defer b.Close()
-	l := &flinkckpttest.Layout{Bucket: b, Root: "s3a://b/"}
-	c3 := sourcestate.OffsetCommitted
-	w, err := l.Savepoint(ctx, "savepoint-aaaaaa-000000000001", 3, &flinkckpttest.Checkpoint{
-		Sources: []flinkckpttest.Source{flinkckpttest.KafkaSource("k", "topic", 7, c3, c3)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cl := kafkaCluster(t, 3, 20)
-	adm := kadm.NewClient(cl)
-	commit := make(kadm.Offsets)
-	commit.AddOffset("topic", 1, 12, -1) // partition 2: no commit
-	if _, err := adm.CommitOffsets(ctx, "orders-job", commit); err != nil {
-		t.Fatal(err)
-	}
+	l, dir, cl := committedMarkers(t)
 	for _, before := range []int64{1, 5} {
-		del := make(kadm.Offsets)
-		del.AddOffset("topic", 2, before, -1)
-		if resp, err := adm.DeleteRecords(ctx, del); err != nil || resp.Error() != nil {
-			t.Fatal(err, resp.Error())
-		}
-		r, err := salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir, Kafka: kafkaoffset.Log{Client: cl}, KafkaGroup: "orders-job"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := r.Resolve(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
+		deleteRecords(t, cl, "topic", 2, before)
+		c := salvaged(t, l, &salvage.Options{Snapshot: dir, Kafka: kafkaoffset.Log{Client: cl}, KafkaGroup: "orders-job"})
 		want := "topic/2: no commit of group orders-job, up to 5 offsets (0..4) deleted, possibly never read"
 		if before == 1 {
 			want = "topic/2: no commit of group orders-job, up to 1 offset (0) deleted, possibly never read"

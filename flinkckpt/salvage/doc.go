@@ -40,7 +40,11 @@
 // count per partition, a Paimon snapshot that expired is DataLoss with the
 // expired range; Kafka partitions the old job had not started (markers)
 // are resolved against the live log (earliest, latest) or the old job's
-// group's commit ([Options.KafkaGroup], through [KafkaCommits]), or named. A partly read Paimon
+// group's commit ([Options.KafkaGroup], through [KafkaCommits]), or named;
+// an earliest marker on a partition whose log start is above 0 is
+// DataLoss (the old job read none of the records deleted below it), by
+// the same rule kafkaoffset grades a partition without a commit by
+// (livecheck.KafkaStart). A partly read Paimon
 // snapshot and a MySQL CDC source still in its snapshot phase are
 // [resume.Replay]. The grade is never better than the launch delivers: a
 // KafkaSource of several topics, which no SQL option starts at its
@@ -92,15 +96,16 @@
 //
 // With [Options.Job] — the job that will start, as flinkckpt.Options.Job
 // describes it — a snapshot is salvaged only when the new job cannot
-// restore its state ([flinkckpt.CheckCompat] finds state it would drop, or
-// a parallelism it refuses). Put both resolvers with the same job in one
+// restore its state
+// ([github.com/resumekit/resumekit/flinkckpt/jobgraph.CheckCompat] finds
+// state it would drop, or a parallelism it refuses). Put both resolvers with the same job in one
 // chain and a refactored job gets the right start automatically: the
 // flinkckpt resolver restores the newest snapshot the job fits
 // (exactly-once); when none fits, the salvage candidate starts every
 // source where the newest snapshot had it (exact-input), instead of a
 // guessed time or a full re-read:
 //
-//	job := flinkckpt.JobFromUIDs("orders-kafka-source") // or JobFromPlan
+//	job := jobgraph.JobFromUIDs("orders-kafka-source") // or JobFromPlan
 //	ck, _ := flinkckpt.NewResolver(bucket, "ck/", &flinkckpt.Options{Job: job})
 //	sv, _ := salvage.NewResolver(bucket, "ck/", &salvage.Options{Job: job, Kafka: kafkaoffset.Log{Client: client}})
 //	d, err := (&resume.Chain{Resolvers: []resume.Resolver{ck, sv}}).Resolve(ctx)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/salvage"
 	"github.com/resumekit/resumekit/kafkaoffset"
 	"github.com/resumekit/resumekit/resume"
@@ -24,7 +25,7 @@ func TestChainSalvagesWhatTheNewJobCannotRestore(t *testing.T) {
 	const dir = "v4-kafka-source-native-savepoint/"
 	b := fixtureBucket(t)
 	cl := kafkaCluster(t, 10, 20)
-	chain := func(job *flinkckpt.Job) (*resume.Decision, error) {
+	chain := func(job *jobgraph.Job) (*resume.Decision, error) {
 		t.Helper()
 		flinkOpts := &flinkckpt.Options{FlinkRoot: "file:///fixtures/flink", Job: job}
 		fr, err := flinkckpt.NewResolver(b, dir, flinkOpts)
@@ -44,13 +45,13 @@ func TestChainSalvagesWhatTheNewJobCannotRestore(t *testing.T) {
 	// job has unchanged. Unknown, so never salvaged on that guess (issue
 	// 22 item 3): the restore is offered with a coded warning naming it,
 	// and Flink settles it at once.
-	refactored := flinkckpt.JobFromUIDs("orders-kafka-source")
+	refactored := jobgraph.JobFromUIDs("orders-kafka-source")
 	d, err := chain(refactored)
 	if err != nil {
 		t.Fatalf("refactored job by uid: %v\n%s", err, d.Explain())
 	}
 	if d.Chosen == nil || d.Chosen.Resolver != flinkckpt.DefaultName || d.Chosen.Guarantee != resume.ExactlyOnce ||
-		!d.Chosen.HasWarning(flinkckpt.WarnUnknownOperators) || !strings.Contains(warningText(*d.Chosen, flinkckpt.WarnUnknownOperators), "cb16aa5adb311e8ac72482def19accbe") {
+		!d.Chosen.HasWarning(flinkckpt.WarnUnknownOperators) || !strings.Contains(warning(*d.Chosen, flinkckpt.WarnUnknownOperators), "cb16aa5adb311e8ac72482def19accbe") {
 		t.Fatalf("refactored job by uid: chose %+v\n%s", d.Chosen, d.Explain())
 	}
 	if o := d.Considered[1]; o.Verdict != resume.VerdictNoPosition || !strings.Contains(o.Err.Error(), "unknown") {
@@ -80,7 +81,7 @@ func TestChainSalvagesWhatTheNewJobCannotRestore(t *testing.T) {
 	}
 
 	// The unchanged job restores the savepoint.
-	d, err = chain(flinkckpt.JobFromUIDs("kafka-source-operator-uid"))
+	d, err = chain(jobgraph.JobFromUIDs("kafka-source-operator-uid"))
 	if err != nil {
 		t.Fatalf("same job: %v\n%s", err, d.Explain())
 	}
@@ -93,15 +94,6 @@ func TestChainSalvagesWhatTheNewJobCannotRestore(t *testing.T) {
 	}
 }
 
-func warningText(c resume.Candidate, code resume.WarningCode) string {
-	for _, w := range c.Warnings {
-		if w.Code == code {
-			return w.Text
-		}
-	}
-	return ""
-}
-
 // TestSalvageWhenParallelismForbidsTheRestore: the new job has every
 // operator of the savepoint but a parallelism above its max parallelism,
 // so no restore can succeed. The snapshot to salvage is still the newest
@@ -112,7 +104,7 @@ func TestSalvageWhenParallelismForbidsTheRestore(t *testing.T) {
 	const dir = "v4-kafka-source-native-savepoint/"
 	b := fixtureBucket(t)
 	cl := kafkaCluster(t, 10, 20)
-	job := flinkckpt.JobFromUIDs("kafka-source-operator-uid")
+	job := jobgraph.JobFromUIDs("kafka-source-operator-uid")
 	job.Parallelism = 4096
 	sr, err := salvage.NewResolver(b, dir, &salvage.Options{
 		Flink: &flinkckpt.Options{FlinkRoot: "file:///fixtures/flink"}, Job: job, Kafka: kafkaoffset.Log{Client: cl}})

@@ -19,7 +19,9 @@ import (
 // resolved against the live log (earliest: the log start, latest: the end
 // offset, committed: the group's commit when Options.KafkaGroup names it
 // and the checker can list commits), offsets below today's log start moved
-// up to it and counted as lost.
+// up to it and counted as lost, all by the Kafka start rule
+// (livecheck.KafkaStart): an earliest marker on a log whose start is above
+// 0 counts the offsets below it as lost (the old job read none of them).
 func (x *resolution) kafka(ctx context.Context, label string, s *sourcestate.Source, out *Source) error {
 	ps, notes := s.Kafka.Positions()
 	if len(ps) == 0 {
@@ -76,12 +78,13 @@ func (x *resolution) kafka(ctx context.Context, label string, s *sourcestate.Sou
 				if k.Marker == sourcestate.MarkerCommitted {
 					o, ok := groupOffsets[k.Partition]
 					if !ok {
-						if asked && ls > 0 {
-							// No commit (an async commit never sent) and
-							// records deleted: the old job may never have
-							// read them (possible loss counts as loss), as
-							// kafkaoffset grades it.
-							lost = append(lost, fmt.Sprintf("%s/%d: no commit of group %s, up to %s deleted, possibly never read", topic, k.Partition, group, offsetsText(ls)))
+						// No commit (an async commit never sent): a
+						// partition nothing is known to have been read of,
+						// graded by the Kafka start rule's earliest marker
+						// as kafkaoffset grades a partition without a
+						// commit: records deleted may never have been read.
+						if v, _ := livecheck.KafkaStart(livecheck.MarkerEarliest, ls, le); asked && v.Lost > 0 {
+							lost = append(lost, fmt.Sprintf("%s/%d: no commit of group %s, up to %s deleted, possibly never read", topic, k.Partition, group, offsetsText(v.Lost)))
 						}
 						continue
 					}
@@ -97,7 +100,14 @@ func (x *resolution) kafka(ctx context.Context, label string, s *sourcestate.Sou
 				}
 				switch {
 				case k.Marker == sourcestate.MarkerEarliest:
+					// The old job had read nothing of the partition (a
+					// split not started, or one the enumerator had not
+					// assigned): records deleted below today's log start
+					// may never have been read (livecheck.KafkaStart).
 					resolved = append(resolved, fmt.Sprintf("%s/%d earliest → log start %d", topic, k.Partition, ls))
+					if v.Lost > 0 {
+						lost = append(lost, fmt.Sprintf("%s/%d: earliest (the old job had read nothing of it), up to %s deleted, possibly never read", topic, k.Partition, offsetsText(v.Lost)))
+					}
 				case k.Marker == sourcestate.MarkerLatest:
 					resolved = append(resolved, fmt.Sprintf("%s/%d latest → end offset %d", topic, k.Partition, le))
 				case v.Lost > 0:

@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"gocloud.dev/blob/memblob"
-
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 	"github.com/resumekit/resumekit/flinkckpt/salvage"
@@ -30,14 +28,9 @@ func TestPostgresSalvageChecked(t *testing.T) {
 	pg.Exec("CREATE TABLE orders (id int PRIMARY KEY)", "SELECT pg_create_logical_replication_slot('flink_orders', 'pgoutput')")
 	at := pg.LSN("SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = 'flink_orders'")
 	srv, _ := pgcheck.New(pg.DSN)
-	b := memblob.OpenBucket(nil)
-	defer b.Close()
-	l := &flinkckpttest.Layout{Bucket: b, Prefix: "sp/", Root: "s3a://b/"}
-	w, err := l.Savepoint(ctx, "savepoint-aaaaaa-000000000004", 9, &flinkckpttest.Checkpoint{Sources: []flinkckpttest.Source{flinkckpttest.PostgresSource("pg", at, 700, 1)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, _ := salvage.NewResolver(b, "sp/", &salvage.Options{Snapshot: w.Dir, Postgres: srv, PostgresSlot: "flink_orders"})
+	l := savepoints(t, "sp/")
+	dir := savepoint(t, l, "savepoint-aaaaaa-000000000004", 9, flinkckpttest.PostgresSource("pg", at, 700, 1))
+	r := salvager(t, l, &salvage.Options{Snapshot: dir, Postgres: srv, PostgresSlot: "flink_orders"})
 	grade := func() resume.Guarantee {
 		t.Helper()
 		c, err := r.Resolve(ctx)
@@ -68,15 +61,10 @@ func TestMySQLSalvageChecked(t *testing.T) {
 	file, pos := m.Master()
 	srv, _ := mysqlcheck.New(m.DSN)
 	ts := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-	b := memblob.OpenBucket(nil)
-	defer b.Close()
-	l := &flinkckpttest.Layout{Bucket: b, Prefix: "sp/", Root: "s3a://b/"}
-	w, err := l.Savepoint(ctx, "savepoint-aaaaaa-000000000005", 9, &flinkckpttest.Checkpoint{Sources: []flinkckpttest.Source{flinkckpttest.MySQLSource("my",
-		sourcestate.BinlogOffset{Map: map[string]string{"file": file, "pos": strconv.FormatInt(pos, 10), "ts_sec": strconv.FormatInt(ts.Unix(), 10), "kind": "SPECIFIC"}})}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, _ := salvage.NewResolver(b, "sp/", &salvage.Options{Snapshot: w.Dir, MySQL: srv})
+	l := savepoints(t, "sp/")
+	dir := savepoint(t, l, "savepoint-aaaaaa-000000000005", 9, flinkckpttest.MySQLSource("my",
+		sourcestate.BinlogOffset{Map: map[string]string{"file": file, "pos": strconv.FormatInt(pos, 10), "ts_sec": strconv.FormatInt(ts.Unix(), 10), "kind": "SPECIFIC"}}))
+	r := salvager(t, l, &salvage.Options{Snapshot: dir, MySQL: srv})
 	c, err := r.Resolve(ctx)
 	if err != nil {
 		t.Fatal(err)

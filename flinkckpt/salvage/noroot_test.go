@@ -8,6 +8,7 @@ import (
 
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"github.com/resumekit/resumekit/flinkckpt/salvage"
 	"github.com/resumekit/resumekit/resume"
@@ -33,7 +34,7 @@ func TestSalvageCanonicalSavepointWithoutFlinkRoot(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	job2 := flinkckpt.JobFromUIDs("uid-0", "uid-1", "orders-v2")
+	job2 := jobgraph.JobFromUIDs("uid-0", "uid-1", "orders-v2")
 	job2.AllUIDs = true
 	for _, opts := range []*salvage.Options{{}, {Job: job2}, {Snapshot: "sp/" + name + "/"}} {
 		r, err := salvage.NewResolver(b, "sp/", opts)

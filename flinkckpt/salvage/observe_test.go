@@ -11,6 +11,7 @@ import (
 
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/salvage"
 	"github.com/resumekit/resumekit/resume"
 )
@@ -25,7 +26,7 @@ import (
 func TestSalvageHonoursObservationWindow(t *testing.T) {
 	ctx := context.Background()
 	const job = "6f1e0000000000000000000000000002"
-	setup := func(t *testing.T) (*flinkckpttest.Layout, *flinkckpt.Job) {
+	setup := func(t *testing.T) (*flinkckpttest.Layout, *jobgraph.Job) {
 		b := memblob.OpenBucket(nil)
 		t.Cleanup(func() { b.Close() })
 		l := &flinkckpttest.Layout{Bucket: b, Prefix: "ck/", Root: "s3a://b/"}
@@ -35,7 +36,7 @@ func TestSalvageHonoursObservationWindow(t *testing.T) {
 			}
 		}
 		// The refactored job: the source's uid changed, and its uids are all.
-		j := flinkckpt.JobFromUIDs("uid-0", "uid-1", "orders-v2")
+		j := jobgraph.JobFromUIDs("uid-0", "uid-1", "orders-v2")
 		j.AllUIDs = true
 		return l, j
 	}

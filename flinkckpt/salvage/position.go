@@ -74,7 +74,8 @@ type KafkaStart struct {
 	LogStart *int64 `json:"log_start,omitempty"`
 	LogEnd   *int64 `json:"log_end,omitempty"`
 	// Lost counts the records below the log start that the old job had
-	// not read.
+	// not read; for a resolved earliest marker, the offsets below the log
+	// start (0..LogStart-1), which it may never have read.
 	Lost int64 `json:"lost,omitempty"`
 }
 

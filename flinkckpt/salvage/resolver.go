@@ -10,6 +10,7 @@ import (
 	"gocloud.dev/blob"
 
 	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/livecheck"
@@ -88,7 +89,7 @@ type Options struct {
 	// Job is the job that will start (the same description a
 	// flinkckpt.Resolver takes in flinkckpt.Options.Job). With it the
 	// snapshot is salvaged only when the new job cannot restore its state
-	// (flinkckpt.CheckCompat finds state the job would drop, or a
+	// (jobgraph.CheckCompat finds state the job would drop, or a
 	// parallelism it refuses): then the snapshot's state is lost to the new
 	// job, but its source positions are not. A snapshot that restores
 	// offers nothing (an error wrapping resume.ErrNoPosition): restoring
@@ -98,7 +99,7 @@ type Options struct {
 	// it. Put a flinkckpt.Resolver and a salvage Resolver with the same Job
 	// in one chain, and a refactored job whose state no longer fits gets an
 	// exact stateless start automatically.
-	Job *flinkckpt.Job
+	Job *jobgraph.Job
 	// SinkCommitted says the operator checked the sink and every
 	// transaction of the snapshot was committed: the prepared transactions
 	// a Sink V2 committer holds in the snapshot's state (which a stateless
@@ -190,8 +191,8 @@ func NewResolver(bucket *blob.Bucket, prefix string, opts *Options) (*Resolver, 
 
 // operatorsOnly returns the job's operators without the parallelism and
 // max parallelism a restore is checked against.
-func operatorsOnly(j *flinkckpt.Job) *flinkckpt.Job {
-	out := &flinkckpt.Job{Unpredictable: j.Unpredictable, AllUIDs: j.AllUIDs}
+func operatorsOnly(j *jobgraph.Job) *jobgraph.Job {
+	out := &jobgraph.Job{Unpredictable: j.Unpredictable, AllUIDs: j.AllUIDs}
 	for _, op := range j.Operators {
 		op.Parallelism, op.MaxParallelism = 0, 0
 		_ = out.Add(op) // ids of a Job are valid
@@ -279,10 +280,10 @@ func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
 	if r.o.Job != nil {
 		// Before the source state's errors: a snapshot the job restores is
 		// no salvage case, whatever its source state holds.
-		compat := flinkckpt.CheckCompat(snap.Metadata, r.o.Job)
+		compat := jobgraph.CheckCompat(snap.Metadata, r.o.Job)
 		if compat.Restorable(false) && len(compat.Unknown) > 0 {
 			// Never salvage on a guess: Flink may restore them.
-			return resume.Candidate{}, fmt.Errorf("salvage: %s may restore into the new job with its state: every operator with state is in the job, or unknown (%s: no operator of the job's description has their ids, and they may be uid-less operators of the new job); restore it instead, or name the job's operators fully (flinkckpt.Job.AllUIDs, --flink-all-uids, or their ids with --flink-operator-id); nothing to salvage: %w",
+			return resume.Candidate{}, fmt.Errorf("salvage: %s may restore into the new job with its state: every operator with state is in the job, or unknown (%s: no operator of the job's description has their ids, and they may be uid-less operators of the new job); restore it instead, or name the job's operators fully (jobgraph.Job.AllUIDs, --flink-all-uids, or their ids with --flink-operator-id); nothing to salvage: %w",
 				name, compat.UnknownNames(), resume.ErrNoPosition)
 		}
 		if compat.Restorable(false) {
@@ -325,7 +326,7 @@ func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
 
 // compatSummary says why the new job cannot restore a snapshot: the
 // operators whose state it would drop, and any fatal problem.
-func compatSummary(c *flinkckpt.Compat) string {
+func compatSummary(c *jobgraph.Compat) string {
 	var parts []string
 	if d := c.DroppedOperators(); len(d) > 0 {
 		parts = append(parts, fmt.Sprintf("state of %d operator(s) would be dropped: %s", len(d), c.DroppedNames()))

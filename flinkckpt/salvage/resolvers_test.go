@@ -10,6 +10,7 @@ import (
 
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/salvage"
 	"github.com/resumekit/resumekit/resume"
 )
@@ -32,7 +33,7 @@ func refactoredLayout(t testing.TB) *flinkckpttest.Layout {
 // starts exactly at its offsets.
 func TestNewResolvers(t *testing.T) {
 	l := refactoredLayout(t)
-	decide := func(job *flinkckpt.Job) *resume.Decision {
+	decide := func(job *jobgraph.Job) *resume.Decision {
 		t.Helper()
 		rs, err := salvage.NewResolvers(l.Bucket, "ck/", &flinkckpt.Options{FlinkRoot: l.FlinkRoot(), Job: job}, nil)
 		if err != nil {
@@ -47,14 +48,14 @@ func TestNewResolvers(t *testing.T) {
 		}
 		return d
 	}
-	same := flinkckpt.JobFromUIDs("orders-source")
+	same := jobgraph.JobFromUIDs("orders-source")
 	for _, id := range []string{"6006b2d487f26b614f1c6bf3543d3b8a", "c49f9afd6c708fcc3cdcba1bd00469ba"} { // the test job's other stateful operators
-		same.Operators = append(same.Operators, flinkckpt.JobOperator{ID: id})
+		same.Operators = append(same.Operators, jobgraph.JobOperator{ID: id})
 	}
 	if d := decide(same); d.Chosen.Resolver != flinkckpt.DefaultName || d.Chosen.Guarantee != resume.ExactlyOnce {
 		t.Errorf("the same job: chose %s %s\n%s", d.Chosen.Resolver, d.Chosen.Guarantee, d.Explain())
 	}
-	refactored := flinkckpt.JobFromUIDs("orders-source-v2")
+	refactored := jobgraph.JobFromUIDs("orders-source-v2")
 	refactored.AllUIDs = true // the job's only operator: the snapshot's other state is dropped, not unknown
 	d := decide(refactored)
 	if d.Chosen.Resolver != salvage.DefaultName || d.Chosen.Guarantee != resume.ExactInput ||
@@ -72,7 +73,7 @@ func TestNewResolvers(t *testing.T) {
 // error), instead of a silent "no position".
 func TestFromThatChecksTheJobIsAnError(t *testing.T) {
 	l := refactoredLayout(t)
-	job := flinkckpt.JobFromUIDs("orders-source-v2")
+	job := jobgraph.JobFromUIDs("orders-source-v2")
 	job.AllUIDs = true // all of the job's uids: the old source's state is dropped
 	fr, err := flinkckpt.NewResolver(l.Bucket, "ck/", &flinkckpt.Options{FlinkRoot: l.FlinkRoot(), Job: job})
 	if err != nil {
@@ -115,8 +116,8 @@ func ExampleNewResolvers() {
 		Sources: []flinkckpttest.Source{flinkckpttest.KafkaSource("orders-source", "orders", 1200, 1187, 1203)},
 	})
 
-	job := flinkckpt.JobFromUIDs("orders-source-v2") // the source's uid changed
-	job.AllUIDs = true                               // and it is the job's only operator
+	job := jobgraph.JobFromUIDs("orders-source-v2") // the source's uid changed
+	job.AllUIDs = true                              // and it is the job's only operator
 	rs, err := salvage.NewResolvers(bucket, "ck/", &flinkckpt.Options{
 		FlinkRoot: l.FlinkRoot(),
 		Job:       job,

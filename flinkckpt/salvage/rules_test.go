@@ -7,9 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/twmb/franz-go/pkg/kadm"
-	"gocloud.dev/blob/memblob"
-
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 	"github.com/resumekit/resumekit/flinkckpt/salvage"
@@ -26,12 +23,8 @@ import (
 // is.
 func TestKafkaOffsetAgainstTheLogBounds(t *testing.T) {
 	ctx := context.Background()
-	cl := kafkaCluster(t, 1, 20) // offsets 0..19: end offset 20
-	del := make(kadm.Offsets)
-	del.AddOffset("topic", 0, 4, -1) // log start 4
-	if resp, err := kadm.NewClient(cl).DeleteRecords(ctx, del); err != nil || resp.Error() != nil {
-		t.Fatal(err, resp.Error())
-	}
+	cl := kafkaCluster(t, 1, 20)        // offsets 0..19: end offset 20
+	deleteRecords(t, cl, "topic", 0, 4) // log start 4
 	for i, tc := range []struct {
 		offset int64
 		err    string // substring; "" for a candidate
@@ -43,19 +36,9 @@ func TestKafkaOffsetAgainstTheLogBounds(t *testing.T) {
 		{4, "", 0, 4},
 		{3, "", 1, 4},
 	} {
-		b := memblob.OpenBucket(nil)
-		defer b.Close()
-		l := &flinkckpttest.Layout{Bucket: b, Root: "s3a://b/"}
-		w, err := l.Savepoint(ctx, "savepoint-aaaaaa-00000000001"+string(rune('0'+i)), 9, &flinkckpttest.Checkpoint{
-			Sources: []flinkckpttest.Source{flinkckpttest.KafkaSource("k", "topic", tc.offset)}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir, Kafka: kafkaoffset.Log{Client: cl}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := r.Resolve(ctx)
+		l := savepoints(t, "")
+		dir := savepoint(t, l, "savepoint-aaaaaa-00000000001"+string(rune('0'+i)), 9, flinkckpttest.KafkaSource("k", "topic", tc.offset))
+		c, err := salvager(t, l, &salvage.Options{Snapshot: dir, Kafka: kafkaoffset.Log{Client: cl}}).Resolve(ctx)
 		if tc.err != "" {
 			if err == nil || errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("offset %d: err %v, want %q", tc.offset, err, tc.err)
@@ -79,30 +62,16 @@ func TestKafkaOffsetAgainstTheLogBounds(t *testing.T) {
 // A salvaged next snapshot of 20 reads on from there (no loss, no warning
 // about a range, never "snapshots 20..19"); 19 lost exactly snapshot 19.
 func TestPaimonSnapshotAtTheEarliestIsNotExpired(t *testing.T) {
-	ctx := context.Background()
-	b := memblob.OpenBucket(nil)
-	defer b.Close()
-	tb := paimontest.New(t, b, "wh/shop.db/orders").Schema(nil).CommitEvery(30, time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC), time.Minute)
+	l := savepoints(t, "sp/")
+	tb := paimontest.New(t, l.Bucket, "wh/shop.db/orders").Schema(nil).CommitEvery(30, time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC), time.Minute)
 	tb.ExpireBefore(20)
-	table, err := paimon.NewTable(b, tb.Path(), nil)
+	table, err := paimon.NewTable(l.Bucket, tb.Path(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := &flinkckpttest.Layout{Bucket: b, Prefix: "sp/", Root: "s3a://b/"}
 	for i, next := range []int64{20, 19, 21} {
-		w, err := l.Savepoint(ctx, "savepoint-aaaaaa-00000000002"+string(rune('0'+i)), 9, &flinkckpttest.Checkpoint{
-			Sources: []flinkckpttest.Source{flinkckpttest.MonitorSource("orders-source", next)}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := salvage.NewResolver(b, "sp/", &salvage.Options{Snapshot: w.Dir, Paimon: table})
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := r.Resolve(ctx)
-		if err != nil {
-			t.Fatalf("next snapshot %d: %v", next, err)
-		}
+		dir := savepoint(t, l, "savepoint-aaaaaa-00000000002"+string(rune('0'+i)), 9, flinkckpttest.MonitorSource("orders-source", next))
+		c := salvaged(t, l, &salvage.Options{Snapshot: dir, Paimon: table})
 		pos, err := salvage.PositionOf(c.Position)
 		if err != nil {
 			t.Fatal(err)
@@ -125,23 +94,9 @@ func TestPaimonSnapshotAtTheEarliestIsNotExpired(t *testing.T) {
 // to name: no scan.startup.specific-offsets option (an empty one would
 // make Flink fail or start nowhere), and it is not the several-topics case.
 func TestKafkaOnlyMarkersGivesNoSpecificOffsets(t *testing.T) {
-	ctx := context.Background()
-	b := memblob.OpenBucket(nil)
-	defer b.Close()
-	l := &flinkckpttest.Layout{Bucket: b, Root: "s3a://b/"}
-	w, err := l.Savepoint(ctx, "savepoint-aaaaaa-000000000031", 9, &flinkckpttest.Checkpoint{
-		Sources: []flinkckpttest.Source{flinkckpttest.KafkaSource("k", "topic", sourcestate.OffsetCommitted, sourcestate.OffsetEarliest)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := r.Resolve(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := savepoints(t, "")
+	dir := savepoint(t, l, "savepoint-aaaaaa-000000000031", 9, flinkckpttest.KafkaSource("k", "topic", sourcestate.OffsetCommitted, sourcestate.OffsetEarliest))
+	c := salvaged(t, l, &salvage.Options{Snapshot: dir})
 	opts := c.Position.Launch().Options
 	if _, ok := opts["scan.startup.specific-offsets"]; ok || c.HasWarning(salvage.WarnSeveralTopics) || !c.HasWarning(salvage.WarnUnresolvedMarker) {
 		t.Errorf("launch options %v, warnings %v", opts, c.Warnings)
@@ -153,26 +108,15 @@ func TestKafkaOnlyMarkersGivesNoSpecificOffsets(t *testing.T) {
 // commit; 32 is beyond anything the table committed (recreated?): an
 // error, never a candidate.
 func TestPaimonNextSnapshotAboveLatest(t *testing.T) {
-	ctx := context.Background()
-	b := memblob.OpenBucket(nil)
-	defer b.Close()
-	tb := paimontest.New(t, b, "wh/shop.db/orders").Schema(nil).CommitEvery(30, time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC), time.Minute)
-	table, err := paimon.NewTable(b, tb.Path(), nil)
+	l := savepoints(t, "sp/")
+	tb := paimontest.New(t, l.Bucket, "wh/shop.db/orders").Schema(nil).CommitEvery(30, time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC), time.Minute)
+	table, err := paimon.NewTable(l.Bucket, tb.Path(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := &flinkckpttest.Layout{Bucket: b, Prefix: "sp/", Root: "s3a://b/"}
 	for i, next := range []int64{30, 31, 32} {
-		w, err := l.Savepoint(ctx, "savepoint-aaaaaa-00000000004"+string(rune('0'+i)), 9, &flinkckpttest.Checkpoint{
-			Sources: []flinkckpttest.Source{flinkckpttest.MonitorSource("orders-source", next)}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := salvage.NewResolver(b, "sp/", &salvage.Options{Snapshot: w.Dir, Paimon: table})
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := r.Resolve(ctx)
+		dir := savepoint(t, l, "savepoint-aaaaaa-00000000004"+string(rune('0'+i)), 9, flinkckpttest.MonitorSource("orders-source", next))
+		c, err := salvager(t, l, &salvage.Options{Snapshot: dir, Paimon: table}).Resolve(context.Background())
 		if next <= 31 {
 			if err != nil || c.Guarantee == resume.DataLoss {
 				t.Errorf("next snapshot %d: %v (%s)", next, err, c.Guarantee)
@@ -189,23 +133,9 @@ func TestPaimonNextSnapshotAboveLatest(t *testing.T) {
 // timestamp start the reader had not resolved) launches with
 // scan.startup.timestamp-millis, the offset's seconds times 1000.
 func TestMySQLTimestampStartInMillis(t *testing.T) {
-	ctx := context.Background()
-	b := memblob.OpenBucket(nil)
-	defer b.Close()
-	l := &flinkckpttest.Layout{Bucket: b, Root: "s3a://b/"}
-	w, err := l.Savepoint(ctx, "savepoint-aaaaaa-000000000051", 9, &flinkckpttest.Checkpoint{
-		Sources: []flinkckpttest.Source{flinkckpttest.MySQLSource("cdc", sourcestate.BinlogOffset{Kind: sourcestate.BinlogTimestamp, TsSec: 1764410400})}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := r.Resolve(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := savepoints(t, "")
+	dir := savepoint(t, l, "savepoint-aaaaaa-000000000051", 9, flinkckpttest.MySQLSource("cdc", sourcestate.BinlogOffset{Kind: sourcestate.BinlogTimestamp, TsSec: 1764410400}))
+	c := salvaged(t, l, &salvage.Options{Snapshot: dir})
 	opts := c.Position.Launch().Options
 	if opts["scan.startup.mode"] != "timestamp" || opts["scan.startup.timestamp-millis"] != "1764410400000" {
 		t.Errorf("launch options %v", opts)

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"gocloud.dev/blob"
 	"gocloud.dev/blob/fileblob"
@@ -114,11 +113,7 @@ func TestRealKafkaSavepointOnKfake(t *testing.T) {
 				t.Errorf("no DataStream form in the reasons: %q", c.Reasons)
 			}
 
-			del := make(kadm.Offsets)
-			del.AddOffset("topic", 3, 15, -1)
-			if resp, err := kadm.NewClient(cl).DeleteRecords(ctx, del); err != nil || resp.Error() != nil {
-				t.Fatal(err, resp.Error())
-			}
+			deleteRecords(t, cl, "topic", 3, 15)
 			c, err = r.Resolve(ctx)
 			if err != nil {
 				t.Fatal(err)
@@ -157,38 +152,20 @@ func TestKafkaNotChecked(t *testing.T) {
 
 // Markers: earliest and latest are resolved against the live log; without
 // a check they are named, left out of the options, and the grade is replay.
+// (An earliest marker on a truncated partition:
+// TestKafkaEarliestOnTruncatedPartition.)
 func TestKafkaMarkers(t *testing.T) {
-	ctx := context.Background()
-	b := memblob.OpenBucket(nil)
-	defer b.Close()
-	l := &flinkckpttest.Layout{Bucket: b, Root: "s3a://b/"}
-	w, err := l.Savepoint(ctx, "savepoint-aaaaaa-000000000001", 3, &flinkckpttest.Checkpoint{
-		Sources: []flinkckpttest.Source{flinkckpttest.KafkaSource("k", "topic", 7, sourcestate.OffsetEarliest, sourcestate.OffsetLatest)}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := savepoints(t, "")
+	dir := savepoint(t, l, "savepoint-aaaaaa-000000000001", 3, flinkckpttest.KafkaSource("k", "topic", 7, sourcestate.OffsetEarliest, sourcestate.OffsetLatest))
 	cl := kafkaCluster(t, 3, 20)
-	del := make(kadm.Offsets)
-	del.AddOffset("topic", 1, 4, -1)
-	if resp, err := kadm.NewClient(cl).DeleteRecords(ctx, del); err != nil || resp.Error() != nil {
-		t.Fatal(err)
-	}
-	r, _ := salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir, Kafka: kafkaoffset.Log{Client: cl}})
-	c, err := r.Resolve(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.Guarantee != resume.ExactInput || !c.HasWarning(salvage.WarnResolvedMarker) {
+	c := salvaged(t, l, &salvage.Options{Snapshot: dir, Kafka: kafkaoffset.Log{Client: cl}})
+	if c.Guarantee != resume.ExactInput || !c.HasWarning(salvage.WarnResolvedMarker) || c.HasWarning(salvage.WarnDataLoss) {
 		t.Errorf("guarantee %s warnings %v", c.Guarantee, c.Warnings)
 	}
-	if got := c.Position.Launch().Options["scan.startup.specific-offsets"]; got != "partition:0,offset:7;partition:1,offset:4;partition:2,offset:20" {
+	if got := c.Position.Launch().Options["scan.startup.specific-offsets"]; got != "partition:0,offset:7;partition:1,offset:0;partition:2,offset:20" {
 		t.Errorf("specific offsets %q", got)
 	}
-	r, _ = salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir})
-	c, err = r.Resolve(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c = salvaged(t, l, &salvage.Options{Snapshot: dir})
 	if c.Guarantee != resume.Replay || !c.HasWarning(salvage.WarnUnresolvedMarker) {
 		t.Errorf("guarantee %s warnings %v", c.Guarantee, c.Warnings)
 	}
@@ -202,24 +179,15 @@ func TestKafkaMarkers(t *testing.T) {
 // gives the reset_consumer call.
 func TestPaimonSalvage(t *testing.T) {
 	ctx := context.Background()
-	b := memblob.OpenBucket(nil)
-	defer b.Close()
+	l := savepoints(t, "sp/")
 	start := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
-	tb := paimontest.New(t, b, "wh/shop.db/orders").Schema(nil).CommitEvery(30, start, time.Minute)
-	l := &flinkckpttest.Layout{Bucket: b, Prefix: "sp/", Root: "s3a://b/"}
-	w, err := l.Savepoint(ctx, "savepoint-aaaaaa-000000000002", 9, &flinkckpttest.Checkpoint{
-		Sources: []flinkckpttest.Source{flinkckpttest.MonitorSource("orders-source", 12)}})
+	tb := paimontest.New(t, l.Bucket, "wh/shop.db/orders").Schema(nil).CommitEvery(30, start, time.Minute)
+	dir := savepoint(t, l, "savepoint-aaaaaa-000000000002", 9, flinkckpttest.MonitorSource("orders-source", 12))
+	table, err := paimon.NewTable(l.Bucket, tb.Path(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	table, err := paimon.NewTable(b, tb.Path(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := salvage.NewResolver(b, "sp/", &salvage.Options{Snapshot: w.Dir, Paimon: table, PaimonConsumer: "orders-v2"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := salvager(t, l, &salvage.Options{Snapshot: dir, Paimon: table, PaimonConsumer: "orders-v2"})
 	c, err := r.Resolve(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -243,14 +211,7 @@ func TestPaimonSalvage(t *testing.T) {
 	}
 	// Without a consumer to bind, the MonitorSource's own consumer-id
 	// would override scan.snapshot-id: said, with the reset_consumer form.
-	unbound, err := salvage.NewResolver(b, "sp/", &salvage.Options{Snapshot: w.Dir, Paimon: table})
-	if err != nil {
-		t.Fatal(err)
-	}
-	uc, err := unbound.Resolve(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	uc := salvaged(t, l, &salvage.Options{Snapshot: dir, Paimon: table})
 	if !strings.Contains(warningsText(uc.Warnings), "salvage.consumer-overrides: Paimon source") || !strings.Contains(warningsText(uc.Warnings), "CALL sys.reset_consumer('shop.orders', '<consumer-id>', 12)") {
 		t.Errorf("warnings %v", uc.Warnings)
 	}
@@ -274,17 +235,9 @@ func TestPaimonSalvage(t *testing.T) {
 // ContinuousFileStoreSource restarts at the smallest unfinished split's
 // snapshot: replay, not exact.
 func TestPaimonPartlyRead(t *testing.T) {
-	ctx := context.Background()
-	b := memblob.OpenBucket(nil)
-	defer b.Close()
-	l := &flinkckpttest.Layout{Bucket: b, Root: "s3a://b/"}
-	w, _ := l.Savepoint(ctx, "savepoint-aaaaaa-000000000003", 9, &flinkckpttest.Checkpoint{
-		Sources: []flinkckpttest.Source{flinkckpttest.PaimonSource("p", "s3a://wh/shop.db/orders", 15, 13, 14)}})
-	r, _ := salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir})
-	c, err := r.Resolve(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := savepoints(t, "")
+	dir := savepoint(t, l, "savepoint-aaaaaa-000000000003", 9, flinkckpttest.PaimonSource("p", "s3a://wh/shop.db/orders", 15, 13, 14))
+	c := salvaged(t, l, &salvage.Options{Snapshot: dir})
 	pos, _ := salvage.PositionOf(c.Position)
 	if c.Guarantee != resume.Replay || pos.Sources[0].Paimon.NextSnapshot != 13 || !c.HasWarning(salvage.WarnPartlyReadSnapshot) {
 		t.Errorf("guarantee %s position %+v", c.Guarantee, pos.Sources[0].Paimon)
@@ -292,17 +245,9 @@ func TestPaimonPartlyRead(t *testing.T) {
 }
 
 func TestMySQLSalvage(t *testing.T) {
-	ctx := context.Background()
-	b := memblob.OpenBucket(nil)
-	defer b.Close()
-	l := &flinkckpttest.Layout{Bucket: b, Root: "s3a://b/"}
-	w, _ := l.Savepoint(ctx, "savepoint-aaaaaa-000000000004", 9, &flinkckpttest.Checkpoint{
-		Sources: []flinkckpttest.Source{flinkckpttest.MySQLSource("cdc", sourcestate.BinlogOffset{File: "mysql-bin.000009", Pos: 777, SkipEvents: 1, GTIDs: "a:1-9"})}})
-	r, _ := salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir})
-	c, err := r.Resolve(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := savepoints(t, "")
+	dir := savepoint(t, l, "savepoint-aaaaaa-000000000004", 9, flinkckpttest.MySQLSource("cdc", sourcestate.BinlogOffset{File: "mysql-bin.000009", Pos: 777, SkipEvents: 1, GTIDs: "a:1-9"}))
+	c := salvaged(t, l, &salvage.Options{Snapshot: dir})
 	want := map[string]string{"scan.startup.mode": "specific-offset", "scan.startup.specific-offset.file": "mysql-bin.000009",
 		"scan.startup.specific-offset.pos": "777", "scan.startup.specific-offset.gtid-set": "a:1-9", "scan.startup.specific-offset.skip-events": "1"}
 	if diff := cmp.Diff(want, c.Position.Launch().Options); diff != "" || c.Guarantee != resume.ExactInput {
@@ -312,13 +257,8 @@ func TestMySQLSalvage(t *testing.T) {
 	// Still in the snapshot phase: no binlog position, a new snapshot.
 	raw, _ := flinkckpttest.MySQLSplit(4, sourcestate.MySQLSplit{ID: "t:0", Table: "t", HighWatermark: &sourcestate.BinlogOffset{File: "f", Pos: 4}})
 	co, _ := flinkckpttest.MySQLEnumerator(sourcestate.MySQLEnumerator{Version: 5, Phase: sourcestate.PhaseSnapshot})
-	w, _ = l.Savepoint(ctx, "savepoint-aaaaaa-000000000005", 9, &flinkckpttest.Checkpoint{
-		Sources: []flinkckpttest.Source{{UID: "cdc", Splits: []sourcestate.RawSplit{raw}, Coordinator: co}}})
-	r, _ = salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir})
-	c, err = r.Resolve(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir = savepoint(t, l, "savepoint-aaaaaa-000000000005", 9, flinkckpttest.Source{UID: "cdc", Splits: []sourcestate.RawSplit{raw}, Coordinator: co})
+	c = salvaged(t, l, &salvage.Options{Snapshot: dir})
 	if c.Guarantee != resume.Replay || !c.HasWarning(salvage.WarnSnapshotPhase) || c.Position.Launch().Options["scan.startup.mode"] != "initial" {
 		t.Errorf("guarantee %s launch %v", c.Guarantee, c.Position.Launch())
 	}
@@ -327,14 +267,10 @@ func TestMySQLSalvage(t *testing.T) {
 // An unknown source yields no position, naming its operator id and split
 // serializer version.
 func TestUnknownSourceNoPosition(t *testing.T) {
-	ctx := context.Background()
-	b := memblob.OpenBucket(nil)
-	defer b.Close()
-	l := &flinkckpttest.Layout{Bucket: b, Root: "s3a://b/"}
+	l := savepoints(t, "")
 	src := flinkckpttest.Source{UID: "numbers", Splits: []sourcestate.RawSplit{{Version: 7, Data: []byte{1, 2, 3}}}}
-	w, _ := l.Savepoint(ctx, "savepoint-aaaaaa-000000000006", 9, &flinkckpttest.Checkpoint{Sources: []flinkckpttest.Source{src}})
-	r, _ := salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir})
-	_, err := r.Resolve(ctx)
+	dir := savepoint(t, l, "savepoint-aaaaaa-000000000006", 9, src)
+	_, err := salvager(t, l, &salvage.Options{Snapshot: dir}).Resolve(context.Background())
 	if !errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), src.ID()) || !strings.Contains(err.Error(), "split serializer version 7") {
 		t.Errorf("err %v", err)
 	}
@@ -379,18 +315,9 @@ func TestCompositeFromChosenCheckpoint(t *testing.T) {
 
 func TestResolverContract(t *testing.T) {
 	ctx := context.Background()
-	b := memblob.OpenBucket(nil)
-	defer b.Close()
-	l := &flinkckpttest.Layout{Bucket: b, Root: "s3a://b/"}
-	w, err := l.Savepoint(ctx, "savepoint-aaaaaa-000000000009", 9, &flinkckpttest.Checkpoint{
-		Sources: []flinkckpttest.Source{flinkckpttest.KafkaSource("k", "topic", 7, 11)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := savepoints(t, "")
+	dir := savepoint(t, l, "savepoint-aaaaaa-000000000009", 9, flinkckpttest.KafkaSource("k", "topic", 7, 11))
+	r := salvager(t, l, &salvage.Options{Snapshot: dir})
 	// The check passes a resolver that fails: say what it answers. Not
 	// checked against a live log, the offsets are offered as they are (the
 	// grade of an unchecked salvage is TestKafkaNotChecked's).
@@ -413,23 +340,20 @@ func TestResolverContract(t *testing.T) {
 // topic or table was recreated), not a candidate.
 func TestPositionBeyondLiveSystem(t *testing.T) {
 	ctx := context.Background()
-	b := memblob.OpenBucket(nil)
-	defer b.Close()
-	l := &flinkckpttest.Layout{Bucket: b, Root: "s3a://b/"}
-	w, _ := l.Savepoint(ctx, "savepoint-aaaaaa-000000000007", 9, &flinkckpttest.Checkpoint{
-		Sources: []flinkckpttest.Source{flinkckpttest.KafkaSource("k", "topic", 500)}})
+	l := savepoints(t, "")
+	dir := savepoint(t, l, "savepoint-aaaaaa-000000000007", 9, flinkckpttest.KafkaSource("k", "topic", 500))
 	cl := kafkaCluster(t, 1, 20)
-	r, _ := salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir, Kafka: kafkaoffset.Log{Client: cl}})
-	if _, err := r.Resolve(ctx); err == nil || errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), "above today's end offset 20") {
+	if _, err := salvager(t, l, &salvage.Options{Snapshot: dir, Kafka: kafkaoffset.Log{Client: cl}}).Resolve(ctx); err == nil || errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), "above today's end offset 20") {
 		t.Errorf("kafka: err %v", err)
 	}
 
-	tb := paimontest.New(t, b, "wh/shop.db/orders").Schema(nil).CommitEvery(5, time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC), time.Minute)
-	w, _ = l.Savepoint(ctx, "savepoint-aaaaaa-000000000008", 9, &flinkckpttest.Checkpoint{
-		Sources: []flinkckpttest.Source{flinkckpttest.MonitorSource("m", 40)}})
-	table, _ := paimon.NewTable(b, tb.Path(), nil)
-	r, _ = salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir, Paimon: table})
-	if _, err := r.Resolve(ctx); err == nil || !strings.Contains(err.Error(), "recreated") {
+	tb := paimontest.New(t, l.Bucket, "wh/shop.db/orders").Schema(nil).CommitEvery(5, time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC), time.Minute)
+	dir = savepoint(t, l, "savepoint-aaaaaa-000000000008", 9, flinkckpttest.MonitorSource("m", 40))
+	table, err := paimon.NewTable(l.Bucket, tb.Path(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := salvager(t, l, &salvage.Options{Snapshot: dir, Paimon: table}).Resolve(ctx); err == nil || !strings.Contains(err.Error(), "recreated") {
 		t.Errorf("paimon: err %v", err)
 	}
 }
@@ -441,18 +365,11 @@ func TestPositionBeyondLiveSystem(t *testing.T) {
 // input, even when every offset is still in the live log; the warning
 // gives the DataStream form and each topic's specific offsets.
 func TestKafkaSeveralTopics(t *testing.T) {
-	ctx := context.Background()
-	b := memblob.OpenBucket(nil)
-	defer b.Close()
 	split := func(topic string, partition int32, offset int64) sourcestate.RawSplit {
 		return flinkckpttest.KafkaSplit(sourcestate.KafkaSplit{Topic: topic, Partition: partition, StartingOffset: offset, StoppingOffset: sourcestate.OffsetNone})
 	}
-	l := &flinkckpttest.Layout{Bucket: b, Root: "s3a://b/"}
-	w, err := l.Savepoint(ctx, "savepoint-aaaaaa-00000000000a", 4, &flinkckpttest.Checkpoint{
-		Sources: []flinkckpttest.Source{{UID: "k", Splits: []sourcestate.RawSplit{split("a", 0, 10), split("a", 1, 11), split("b", 0, 3)}}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := savepoints(t, "")
+	dir := savepoint(t, l, "savepoint-aaaaaa-00000000000a", 4, flinkckpttest.Source{UID: "k", Splits: []sourcestate.RawSplit{split("a", 0, 10), split("a", 1, 11), split("b", 0, 3)}})
 
 	cl := kafkaCluster(t, 2, 20, "a", "b")
 
@@ -461,14 +378,7 @@ func TestKafkaSeveralTopics(t *testing.T) {
 		check salvage.KafkaLog
 	}{{"Checked", kafkaoffset.Log{Client: cl}}, {"NotChecked", nil}} {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir, Kafka: tc.check})
-			if err != nil {
-				t.Fatal(err)
-			}
-			cand, err := r.Resolve(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
+			cand := salvaged(t, l, &salvage.Options{Snapshot: dir, Kafka: tc.check})
 			if cand.Guarantee != resume.DataLoss || !cand.HasWarning(salvage.WarnSeveralTopics) {
 				t.Errorf("guarantee %s warnings %v, want data-loss with %s", cand.Guarantee, cand.Warnings, salvage.WarnSeveralTopics)
 			}
@@ -507,32 +417,16 @@ func TestKafkaSeveralTopics(t *testing.T) {
 // MonitorSource: its next snapshot, exact input. One that had planned
 // nothing yet gives no position (it once dereferenced a nil state).
 func TestLegacyMonitorFunctionSalvage(t *testing.T) {
-	ctx := context.Background()
-	b := memblob.OpenBucket(nil)
-	defer b.Close()
-	l := &flinkckpttest.Layout{Bucket: b, Root: "s3a://b/"}
-	w, err := l.Savepoint(ctx, "savepoint-aaaaaa-00000000000b", 5, &flinkckpttest.Checkpoint{
-		Sources: []flinkckpttest.Source{flinkckpttest.LegacyMonitorSource("orders-monitor", 12)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, _ := salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir})
-	c, err := r.Resolve(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := savepoints(t, "")
+	dir := savepoint(t, l, "savepoint-aaaaaa-00000000000b", 5, flinkckpttest.LegacyMonitorSource("orders-monitor", 12))
+	c := salvaged(t, l, &salvage.Options{Snapshot: dir})
 	want := map[string]string{"scan.mode": "from-snapshot", "scan.snapshot-id": "12"}
 	if diff := cmp.Diff(want, c.Position.Launch().Options); diff != "" || c.Guarantee != resume.ExactInput {
 		t.Errorf("guarantee %s, launch (-want +got):\n%s", c.Guarantee, diff)
 	}
 
-	w, err = l.Savepoint(ctx, "savepoint-aaaaaa-00000000000c", 6, &flinkckpttest.Checkpoint{
-		Sources: []flinkckpttest.Source{flinkckpttest.LegacyMonitorSource("orders-monitor")}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, _ = salvage.NewResolver(b, "", &salvage.Options{Snapshot: w.Dir})
-	if _, err := r.Resolve(ctx); !errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), "no snapshot id") {
+	dir = savepoint(t, l, "savepoint-aaaaaa-00000000000c", 6, flinkckpttest.LegacyMonitorSource("orders-monitor"))
+	if _, err := salvager(t, l, &salvage.Options{Snapshot: dir}).Resolve(context.Background()); !errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), "no snapshot id") {
 		t.Errorf("err %v, want no position: nothing planned yet", err)
 	}
 }

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kgo"
 	"gocloud.dev/blob"
 	"gocloud.dev/blob/fileblob"
 	"gocloud.dev/blob/memblob"
@@ -184,18 +182,6 @@ func committerSavepoint(t *testing.T, elems ...[]byte) (*flinkckpttest.Written, 
 		t.Fatal(err)
 	}
 	return w, b
-}
-
-// commit commits offsets for group on topic.
-func commit(t *testing.T, cl *kgo.Client, group, topic string, offsets map[int32]int64) {
-	t.Helper()
-	o := make(kadm.Offsets)
-	for p, off := range offsets {
-		o.AddOffset(topic, p, off, -1)
-	}
-	if _, err := kadm.NewClient(cl).CommitOffsets(context.Background(), group, o); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // emptyCollector is a committer subtask's element with nothing to commit:

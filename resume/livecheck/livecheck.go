@@ -105,8 +105,15 @@ type Kafka struct {
 	// the end offset); MarkerCommitted unchanged (Resolved false).
 	Offset int64
 	// Lost counts the records between the offset and the log start that
-	// were deleted before anyone read them (0 when none).
+	// were deleted before anyone read them (0 when none). With UpTo it is
+	// the offsets below the log start (0..logStart-1), which may or may
+	// not have been read before they were deleted.
 	Lost int64
+	// UpTo: Lost is a bound, not a count. The start says nothing of the
+	// partition was read (MarkerEarliest, or no commit at all) but not
+	// since when: every offset below the log start may have been deleted
+	// unread (possible loss counts as loss).
+	UpTo bool
 	// Resolved: a marker was resolved against the log.
 	Resolved bool
 }
@@ -118,16 +125,25 @@ type Kafka struct {
 //   - an offset below the log start: the log start, and Lost the records in
 //     between (retention or DeleteRecords removed them unread);
 //   - an offset inside the log: itself;
-//   - MarkerEarliest: the log start; MarkerLatest: the end offset, both
-//     resolved, nothing lost;
+//   - MarkerEarliest (a partition nothing was read of: a KafkaSource
+//     split that had not started, a partition without a commit): the log
+//     start, resolved; with the log start above 0 the offsets below it,
+//     up to logStart of them, count as lost (UpTo): whoever was to read
+//     the partition from its start read none of them, and deleted records
+//     may have been there when it started (possible loss counts as loss;
+//     KafkaSource commits asynchronously and only logs a failed commit,
+//     so a missing commit proves nothing either);
+//   - MarkerLatest: the end offset, resolved, nothing lost (the records
+//     before it were never to be read);
 //   - MarkerCommitted: unresolved; the caller substitutes the group's
-//     commit, when it knows one, and asks again.
+//     commit, when it knows one, and asks again (without a commit, the
+//     partition is one nothing was read of: MarkerEarliest).
 //
 // Any other negative offset is an error.
 func KafkaStart(offset, logStart, logEnd int64) (Kafka, error) {
 	switch {
 	case offset == MarkerEarliest:
-		return Kafka{Offset: logStart, Resolved: true}, nil
+		return Kafka{Offset: logStart, Lost: logStart, UpTo: logStart > 0, Resolved: true}, nil
 	case offset == MarkerLatest:
 		return Kafka{Offset: logEnd, Resolved: true}, nil
 	case offset == MarkerCommitted:

@@ -8,12 +8,16 @@ import (
 )
 
 // TestKafkaStart pins the Kafka start rule at its boundaries: the log
-// [50, 100].
+// [50, 100] (or [logStart, 100] where a case sets it). The earliest marker
+// on a log whose start is above 0 counts the offsets below it as lost, as
+// kafkaoffset grades a partition without a commit.
 func TestKafkaStart(t *testing.T) {
 	for _, tc := range []struct {
 		name         string
 		offset       int64
+		logStart     *int64
 		want, lost   int64
+		upTo         bool
 		resolved     bool
 		errAboveEnd  bool
 		errOtherwise bool
@@ -24,13 +28,19 @@ func TestKafkaStart(t *testing.T) {
 		{name: "Inside", offset: 70, want: 70},
 		{name: "AtEnd", offset: 100, want: 100},
 		{name: "AboveEnd", offset: 101, errAboveEnd: true},
-		{name: "Earliest", offset: livecheck.MarkerEarliest, want: 50, resolved: true},
+		{name: "Earliest", offset: livecheck.MarkerEarliest, want: 50, lost: 50, upTo: true, resolved: true},
+		{name: "EarliestLogStartOne", offset: livecheck.MarkerEarliest, logStart: ptr(1), want: 1, lost: 1, upTo: true, resolved: true},
+		{name: "EarliestLogStartZero", offset: livecheck.MarkerEarliest, logStart: ptr(0), want: 0, resolved: true},
 		{name: "Latest", offset: livecheck.MarkerLatest, want: 100, resolved: true},
 		{name: "Committed", offset: livecheck.MarkerCommitted, want: livecheck.MarkerCommitted},
 		{name: "NoMarker", offset: -4, errOtherwise: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := livecheck.KafkaStart(tc.offset, 50, 100)
+			logStart := int64(50)
+			if tc.logStart != nil {
+				logStart = *tc.logStart
+			}
+			got, err := livecheck.KafkaStart(tc.offset, logStart, 100)
 			switch {
 			case tc.errAboveEnd:
 				if !errors.Is(err, livecheck.ErrAboveEnd) {
@@ -45,12 +55,14 @@ func TestKafkaStart(t *testing.T) {
 			case err != nil:
 				t.Fatal(err)
 			}
-			if got.Offset != tc.want || got.Lost != tc.lost || got.Resolved != tc.resolved {
-				t.Fatalf("KafkaStart(%d) = %+v, want offset %d lost %d resolved %v", tc.offset, got, tc.want, tc.lost, tc.resolved)
+			if got.Offset != tc.want || got.Lost != tc.lost || got.UpTo != tc.upTo || got.Resolved != tc.resolved {
+				t.Fatalf("KafkaStart(%d) = %+v, want offset %d lost %d up to %v resolved %v", tc.offset, got, tc.want, tc.lost, tc.upTo, tc.resolved)
 			}
 		})
 	}
 }
+
+func ptr(v int64) *int64 { return &v }
 
 func TestPaimonMatches(t *testing.T) {
 	for _, tc := range []struct {

@@ -1,8 +1,9 @@
 // Package blobtest wraps a gocloud [blob.Bucket] for tests and benchmarks: it
 // counts calls per operation (and the entries listings return), injects
-// latency and faults, and lets a test set objects' modification times. It is
-// about buckets, not about the chain: any code that reads storage through
-// gocloud can be tested with it.
+// latency and faults, lets a test set objects' modification times, and
+// hands each call to an observer as it ends ([Options.After]: a log or a
+// trace of the calls). It is about buckets, not about the chain: any code
+// that reads storage through gocloud can be tested with it.
 //
 // Any bucket can be wrapped — memblob, fileblob, or s3blob against a real or
 // in-process S3 endpoint — because the wrapper is a gocloud driver written
@@ -78,8 +79,8 @@ const (
 // Ops lists every Op in a fixed order.
 var Ops = []Op{OpList, OpRead, OpAttributes, OpWrite, OpCopy, OpDelete}
 
-// Call describes one bucket call for an [Options.Fault] or [Options.Before]
-// hook.
+// Call describes one bucket call for an [Options.Fault], [Options.Before]
+// or [Options.After] hook.
 type Call struct {
 	Op  Op
 	Key string // the object key, or the list prefix for OpList
@@ -104,6 +105,14 @@ type Options struct {
 	// consumer file on the first reads, a truncated _metadata). It is called
 	// with the full object content, once per read call.
 	Transform func(c Call, data []byte) []byte
+	// After, when set, observes every call as it ends, with the error the
+	// call returns (nil on success; an injected fault, the context's error
+	// or the wrapped bucket's): for logs, traces and timing. It runs for
+	// calls Fault failed too, after the Recorder counted the call as
+	// ended, and must not call the bucket. For a reader it runs when the
+	// reader is opened, for a writer when it is created, not when either
+	// is closed.
+	After func(c Call, err error)
 }
 
 // FaultError is the error injected for a failed call.
@@ -349,9 +358,16 @@ type bucket struct {
 }
 
 // begin counts the call, waits the latency, and asks the fault hooks. The
-// returned func must be called when the call is done.
-func (b *bucket) begin(ctx context.Context, op Op, key string) (Call, func(), error) {
-	c, end := b.rec.start(op, key)
+// returned func must be called with the call's error when the call is
+// done.
+func (b *bucket) begin(ctx context.Context, op Op, key string) (Call, func(error), error) {
+	c, ended := b.rec.start(op, key)
+	end := func(err error) {
+		ended()
+		if b.opts.After != nil {
+			b.opts.After(c, err)
+		}
+	}
 	if b.opts.Latency > 0 {
 		t := time.NewTimer(b.opts.Latency)
 		select {
@@ -396,9 +412,9 @@ func (b *bucket) As(i any) bool { return b.inner.As(i) }
 
 func (b *bucket) ErrorAs(err error, i any) bool { return errors.As(err, i) }
 
-func (b *bucket) Attributes(ctx context.Context, key string) (*driver.Attributes, error) {
+func (b *bucket) Attributes(ctx context.Context, key string) (_ *driver.Attributes, err error) {
 	_, end, err := b.begin(ctx, OpAttributes, key)
-	defer end()
+	defer func() { end(err) }()
 	if err != nil {
 		return nil, err
 	}
@@ -414,9 +430,9 @@ func (b *bucket) Attributes(ctx context.Context, key string) (*driver.Attributes
 	}, nil
 }
 
-func (b *bucket) ListPaged(ctx context.Context, opts *driver.ListOptions) (*driver.ListPage, error) {
+func (b *bucket) ListPaged(ctx context.Context, opts *driver.ListOptions) (_ *driver.ListPage, err error) {
 	_, end, err := b.begin(ctx, OpList, opts.Prefix)
-	defer end()
+	defer func() { end(err) }()
 	if err != nil {
 		return nil, err
 	}
@@ -453,9 +469,9 @@ func (b *bucket) ListPaged(ctx context.Context, opts *driver.ListOptions) (*driv
 	return page, nil
 }
 
-func (b *bucket) NewRangeReader(ctx context.Context, key string, offset, length int64, opts *driver.ReaderOptions) (driver.Reader, error) {
+func (b *bucket) NewRangeReader(ctx context.Context, key string, offset, length int64, opts *driver.ReaderOptions) (_ driver.Reader, err error) {
 	c, end, err := b.begin(ctx, OpRead, key)
-	defer end()
+	defer func() { end(err) }()
 	if err != nil {
 		return nil, err
 	}
@@ -516,9 +532,9 @@ func (r *reader) As(i any) bool {
 	return r.inner.As(i)
 }
 
-func (b *bucket) NewTypedWriter(ctx context.Context, key, contentType string, opts *driver.WriterOptions) (driver.Writer, error) {
+func (b *bucket) NewTypedWriter(ctx context.Context, key, contentType string, opts *driver.WriterOptions) (_ driver.Writer, err error) {
 	_, end, err := b.begin(ctx, OpWrite, key)
-	defer end()
+	defer func() { end(err) }()
 	if err != nil {
 		return nil, err
 	}
@@ -541,18 +557,18 @@ func (b *bucket) NewTypedWriter(ctx context.Context, key, contentType string, op
 	return w, nil
 }
 
-func (b *bucket) Copy(ctx context.Context, dstKey, srcKey string, opts *driver.CopyOptions) error {
+func (b *bucket) Copy(ctx context.Context, dstKey, srcKey string, opts *driver.CopyOptions) (err error) {
 	_, end, err := b.begin(ctx, OpCopy, srcKey)
-	defer end()
+	defer func() { end(err) }()
 	if err != nil {
 		return err
 	}
 	return b.inner.Copy(ctx, dstKey, srcKey, nil)
 }
 
-func (b *bucket) Delete(ctx context.Context, key string, opts *driver.DeleteOptions) error {
+func (b *bucket) Delete(ctx context.Context, key string, opts *driver.DeleteOptions) (err error) {
 	_, end, err := b.begin(ctx, OpDelete, key)
-	defer end()
+	defer func() { end(err) }()
 	if err != nil {
 		return err
 	}

@@ -231,3 +231,69 @@ func TestWaves(t *testing.T) {
 		t.Fatalf("then one more: %d waves (want 2), %d in flight at most (want %d)", got, max, together)
 	}
 }
+
+// TestAfterObservesEveryCall: After sees each operation once as it ends,
+// in order, with its error: nil, the wrapped bucket's NotFound, and an
+// injected fault (a call that never reached the bucket still ends).
+func TestAfterObservesEveryCall(t *testing.T) {
+	ctx := context.Background()
+	mem := seed(t, "a/1")
+	type seen struct {
+		op   blobtest.Op
+		key  string
+		code gcerrors.ErrorCode
+	}
+	var got []seen
+	var mu sync.Mutex
+	b, rec := blobtest.Wrap(mem, &blobtest.Options{
+		Fault: blobtest.FailKeys(regexp.MustCompile(`^bad$`)),
+		After: func(c blobtest.Call, err error) {
+			mu.Lock()
+			defer mu.Unlock()
+			s := seen{op: c.Op, key: c.Key, code: gcerrors.OK}
+			if err != nil {
+				s.code = gcerrors.Code(err)
+				var fe *blobtest.FaultError
+				if errors.As(err, &fe) {
+					s.code = gcerrors.Internal // marks the injected one
+				}
+			}
+			got = append(got, s)
+		},
+	})
+	defer b.Close()
+	if _, err := b.ReadAll(ctx, "a/1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Attributes(ctx, "missing"); gcerrors.Code(err) != gcerrors.NotFound {
+		t.Fatalf("attributes of a missing key: %v", err)
+	}
+	if err := b.Delete(ctx, "bad"); err == nil {
+		t.Fatal("the fault did not fail the delete")
+	}
+	if err := b.WriteAll(ctx, "c", []byte("x"), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Copy(ctx, "d", "c", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.List(&blob.ListOptions{Prefix: "a/"}).Next(ctx); err != nil {
+		t.Fatal(err)
+	}
+	want := []seen{
+		{op: blobtest.OpRead, key: "a/1", code: gcerrors.OK},
+		{op: blobtest.OpAttributes, key: "missing", code: gcerrors.NotFound},
+		{op: blobtest.OpDelete, key: "bad", code: gcerrors.Internal},
+		{op: blobtest.OpWrite, key: "c", code: gcerrors.OK},
+		{op: blobtest.OpCopy, key: "c", code: gcerrors.OK},
+		{op: blobtest.OpList, key: "a/", code: gcerrors.OK},
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(seen{})); diff != "" {
+		t.Errorf("After saw (-want +got):\n%s", diff)
+	}
+	if rec.Total() != len(want) {
+		t.Errorf("%d calls counted, After saw %d", rec.Total(), len(got))
+	}
+}

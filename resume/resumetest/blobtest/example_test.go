@@ -9,6 +9,7 @@ import (
 
 	"gocloud.dev/blob"
 	"gocloud.dev/blob/memblob"
+	"gocloud.dev/gcerrors"
 
 	"github.com/resumekit/resumekit/resume/resumetest"
 	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
@@ -117,4 +118,23 @@ func ExampleRecorder_Waves() {
 	// Output:
 	// in turn: 3 waves
 	// together: 1 wave
+}
+
+// After observes every call as it ends, with its error: a log of the
+// storage calls code under test makes (resumectl's --verbose is built on
+// it).
+func ExampleOptions_after() {
+	ctx := context.Background()
+	mem := memblob.OpenBucket(nil)
+	defer mem.Close()
+	mem.WriteAll(ctx, "ck/chk-1/_metadata", []byte("…"), nil)
+	b, _ := blobtest.Wrap(mem, &blobtest.Options{After: func(c blobtest.Call, err error) {
+		fmt.Printf("call %d: %s %q: %v\n", c.All, c.Op, c.Key, gcerrors.Code(err))
+	}})
+	defer b.Close()
+	b.ReadAll(ctx, "ck/chk-1/_metadata")
+	b.Exists(ctx, "ck/chk-2/_metadata")
+	// Output:
+	// call 1: read "ck/chk-1/_metadata": OK
+	// call 2: attributes "ck/chk-2/_metadata": NotFound
 }

@@ -10,7 +10,7 @@ import (
 
 	"gocloud.dev/gcerrors"
 
-	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"github.com/resumekit/resumekit/resume/localblob"
 	"github.com/resumekit/resumekit/resume/redact"
@@ -47,7 +47,7 @@ type jobFlags struct {
 	stdin          io.Reader // --plan -
 	// built is the job once job() read it: the plan is read once (stdin
 	// cannot be read twice), however many resolvers need the job.
-	built    *flinkckpt.Job
+	built    *jobgraph.Job
 	builtErr error
 }
 
@@ -113,7 +113,7 @@ func (j *jobFlags) check() error {
 					v = h
 				}
 			}
-			if _, err := flinkckpt.ParseOperatorID(v); err != nil {
+			if _, err := jobgraph.ParseOperatorID(v); err != nil {
 				return usagef("%s%s: %v", p, list.name, err)
 			}
 		}
@@ -133,9 +133,9 @@ func (j *jobFlags) check() error {
 // The plan FILE is a file the user named, not a location: it is read as
 // named, following links (there is no directory to confine it to), but only
 // if it is a regular file (localblob.OpenFile: a FIFO or device is refused
-// at once, never waited on) and at most flinkckpt.ReadPlan's limit. "-"
+// at once, never waited on) and at most jobgraph.ReadPlan's limit. "-"
 // reads standard input, within --timeout like any other input.
-func (j *jobFlags) job() (*flinkckpt.Job, error) {
+func (j *jobFlags) job() (*jobgraph.Job, error) {
 	if !j.given() {
 		return nil, nil
 	}
@@ -145,10 +145,10 @@ func (j *jobFlags) job() (*flinkckpt.Job, error) {
 	return j.built, j.builtErr
 }
 
-func (j *jobFlags) build() (*flinkckpt.Job, error) {
-	job := &flinkckpt.Job{Parallelism: j.parallelism, MaxParallelism: j.maxParallelism}
+func (j *jobFlags) build() (*jobgraph.Job, error) {
+	job := &jobgraph.Job{Parallelism: j.parallelism, MaxParallelism: j.maxParallelism}
 	if j.plan != "" {
-		opts := &flinkckpt.PlanOptions{FlinkVersion: j.flinkVersion, Config: map[string]string{}}
+		opts := &jobgraph.PlanOptions{FlinkVersion: j.flinkVersion, Config: map[string]string{}}
 		for _, kv := range j.planConfig {
 			k, v, _ := strings.Cut(kv, "=")
 			opts.Config[k] = v
@@ -162,7 +162,7 @@ func (j *jobFlags) build() (*flinkckpt.Job, error) {
 			defer f.Close()
 			r = f
 		}
-		p, err := flinkckpt.ReadPlan(r, opts)
+		p, err := jobgraph.ReadPlan(r, opts)
 		if err != nil {
 			return nil, usagef("--%splan %s: %v", j.prefix, redact.Quote(j.plan), err)
 		}
@@ -240,10 +240,10 @@ func runFlinkCompat(e *env, args []string) error {
 	if err != nil {
 		return err // unreadable input: exit 1, as in every command
 	}
-	c := flinkckpt.CheckCompat(cp, job)
+	c := jobgraph.CheckCompat(cp, job)
 	c.Snapshot = display
 	if *asJSON {
-		// flinkckpt.Compat's own JSON: every field the text shows (the
+		// jobgraph.Compat's own JSON: every field the text shows (the
 		// maybe flag, unknown operators, problems, notes).
 		if err := writeJSON(e.stdout, c); err != nil {
 			return err
@@ -258,7 +258,7 @@ func runFlinkCompat(e *env, args []string) error {
 	return nil
 }
 
-func writeCompat(w io.Writer, c *flinkckpt.Compat) {
+func writeCompat(w io.Writer, c *jobgraph.Compat) {
 	verdict := "compatible: every operator with state is restored"
 	switch {
 	case c.Compatible:

@@ -18,6 +18,7 @@ import (
 
 	"github.com/resumekit/resumekit/examples/internal/scenario"
 	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/localblob"
 	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
@@ -223,7 +224,7 @@ func TestChainErrorWrapsSentinels(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sb.Close()
-	job := flinkckpt.JobFromUIDs("no-such-operator")
+	job := jobgraph.JobFromUIDs("no-such-operator")
 	job.AllUIDs = true // the uids are all of the job's: unmatched state is dropped, not unknown
 	sp, err := flinkckpt.NewResolver(sb, "", &flinkckpt.Options{Name: "flink-savepoints", Job: job, FallbackFlinkRoot: "file://" + compatDir + "/"})
 	if err != nil {

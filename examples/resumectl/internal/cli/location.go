@@ -29,7 +29,9 @@ type location struct {
 	// FlinkFallback is how Flink most likely names the bucket's root when
 	// nothing else tells (s3://bucket/, gs://bucket/); "" when unknown.
 	FlinkFallback string
-	inner         *blob.Bucket // the bucket behind a test hook's wrapper
+	// under are the buckets behind Bucket's wrappers (a test hook's, the
+	// tracer's), which leave them open: the opened bucket first.
+	under []*blob.Bucket
 }
 
 // Close closes the bucket, waiting for it only while ctx lasts: after the
@@ -40,8 +42,8 @@ func (l *location) Close(ctx context.Context) {
 	go func() {
 		defer close(done)
 		l.Bucket.Close()
-		if l.inner != nil {
-			l.inner.Close()
+		for i := len(l.under) - 1; i >= 0; i-- {
+			l.under[i].Close()
 		}
 	}()
 	select {
@@ -91,11 +93,10 @@ func openLocationAt(ctx context.Context, e *env, raw string, flink bool) (*locat
 		return nil, err
 	}
 	if e != nil && e.hooks != nil && e.hooks.bucket != nil {
-		loc.inner, loc.Bucket = loc.Bucket, e.hooks.bucket(loc.Bucket)
+		loc.under, loc.Bucket = append(loc.under, loc.Bucket), e.hooks.bucket(loc.Bucket)
 	}
 	if e != nil && e.trace != nil {
-		// Closing the traced bucket closes the one it wraps.
-		loc.Bucket = traceBucket(loc.Bucket, e.trace, loc.Display)
+		loc.under, loc.Bucket = append(loc.under, loc.Bucket), e.trace.wrap(loc.Bucket, loc.Display)
 	}
 	return loc, nil
 }

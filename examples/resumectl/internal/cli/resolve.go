@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/kafkaoffset"
 	"github.com/resumekit/resumekit/paimon"
 	"github.com/resumekit/resumekit/resume"
@@ -43,7 +43,7 @@ type resolveFlags struct {
 	flinkAllowNonRestored                                    bool
 	// flinkAnchor is --flink-anchor's operators once read (flinkResolvers),
 	// for the salvage resolver's choice of snapshot too.
-	flinkAnchor                             *flinkckpt.Job
+	flinkAnchor                             *jobgraph.Job
 	paimonTable, paimonConsumer, paimonMode string
 	paimonWrittenMode, paimonVersion        string
 	paimonOptions                           keyValueFlag
@@ -122,7 +122,7 @@ func runResolve(e *env, args []string) error {
 	}
 	// One --flink-version for both of its uses: the run line's claim-mode
 	// flag (flinkckpt.Options.FlinkVersion) and the planner's uid rules
-	// for --flink-plan (flinkckpt.PlanOptions.FlinkVersion).
+	// for --flink-plan (jobgraph.PlanOptions.FlinkVersion).
 	f.flinkJob.flinkVersion = f.flink.version
 	if f.jsonOut {
 		if f.format != "text" && f.format != "json" {

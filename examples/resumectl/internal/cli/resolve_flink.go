@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/resume"
 )
 
@@ -145,7 +146,7 @@ func (f *resolveFlags) flinkResolvers(ctx context.Context, e *env, checks salvag
 
 // readAnchor reads the _metadata of the snapshot at raw (not verified: only
 // its operators matter) and returns them as the application's identity.
-func readAnchor(ctx context.Context, e *env, raw string, locs *[]*location) (*flinkckpt.Job, error) {
+func readAnchor(ctx context.Context, e *env, raw string, locs *[]*location) (*jobgraph.Job, error) {
 	loc, err := openLocation(ctx, e, snapshotDir(raw))
 	if err != nil {
 		return nil, err
@@ -158,7 +159,7 @@ func readAnchor(ctx context.Context, e *env, raw string, locs *[]*location) (*fl
 		}
 		return nil, fmt.Errorf("--flink-anchor %s: %w", loc.Display, err)
 	}
-	return flinkckpt.JobOfCheckpoint(s.Metadata), nil
+	return jobgraph.JobOfCheckpoint(s.Metadata), nil
 }
 
 // requiredResolver turns "no restorable position" into a failure

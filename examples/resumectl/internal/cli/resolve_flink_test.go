@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/resume"
 )
 
@@ -234,11 +234,11 @@ func TestResolveTwoLocationsOneApplicationCheck(t *testing.T) {
 	ctx := context.Background()
 	root := "file://" + dir + "/"
 	ck := &flinkckpttest.Layout{Bucket: b, Prefix: "ck/", Root: root, PathString: true}
-	if _, err := ck.Checkpoint(ctx, flinkTestJob, 5, &flinkckpttest.Checkpoint{OperatorIDs: []string{flinkckpt.OperatorID("orders-a"), flinkckpt.OperatorID("orders-b")}, Shared: []string{"a.sst"}}); err != nil {
+	if _, err := ck.Checkpoint(ctx, flinkTestJob, 5, &flinkckpttest.Checkpoint{OperatorIDs: []string{jobgraph.OperatorID("orders-a"), jobgraph.OperatorID("orders-b")}, Shared: []string{"a.sst"}}); err != nil {
 		t.Fatal(err)
 	}
 	sp := &flinkckpttest.Layout{Bucket: b, Prefix: "sp/", Root: root, PathString: true}
-	w, err := sp.Savepoint(ctx, flinkckpttest.SavepointName("fedcba9876543210fedcba9876543210", 1), 9, &flinkckpttest.Checkpoint{OperatorIDs: []string{flinkckpt.OperatorID("payments-a")}})
+	w, err := sp.Savepoint(ctx, flinkckpttest.SavepointName("fedcba9876543210fedcba9876543210", 1), 9, &flinkckpttest.Checkpoint{OperatorIDs: []string{jobgraph.OperatorID("payments-a")}})
 	if err != nil {
 		t.Fatal(err)
 	}

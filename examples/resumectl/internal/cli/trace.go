@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -10,26 +9,29 @@ import (
 	"time"
 
 	"gocloud.dev/blob"
-	"gocloud.dev/blob/driver"
-	"gocloud.dev/gcerrors"
 
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/redact"
+	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
 )
 
 // tracer follows every storage call of a command: the calls still waiting,
 // which a timeout names; with verbose, each call's line on stderr; and the
-// progress line's count of calls.
+// progress line's count of calls. It sees the calls through blobtest's
+// bucket wrapper (its Before and After hooks).
 type tracer struct {
 	mu       sync.Mutex
-	next     int
-	inflight map[int]traceCall
-	done     int
+	buckets  int // the buckets wrapped so far, numbering their calls apart
+	inflight map[callKey]traceCall
 	// onEnd, when set, receives every call that ended (--verbose, the
 	// progress line).
 	onEnd func(resume.Event)
 	now   func() time.Time
 }
+
+// callKey names one call: the wrapped bucket's number and blobtest's
+// sequence number of the call in it.
+type callKey struct{ bucket, call int }
 
 type traceCall struct {
 	op, key string
@@ -37,27 +39,56 @@ type traceCall struct {
 }
 
 func newTracer() *tracer {
-	return &tracer{inflight: map[int]traceCall{}, now: time.Now}
+	return &tracer{inflight: map[callKey]traceCall{}, now: time.Now}
 }
 
-func (t *tracer) begin(op, key string) int {
+// wrap returns b with every call followed by t, naming the root key "" by
+// the location display (a local directory, an s3:// URL without secrets).
+// Closing the result leaves b open.
+func (t *tracer) wrap(b *blob.Bucket, display string) *blob.Bucket {
+	t.mu.Lock()
+	t.buckets++
+	n := t.buckets
+	t.mu.Unlock()
+	call := func(c blobtest.Call) (callKey, traceCall) {
+		key := c.Key
+		if key == "" && display != "" {
+			key = display + " (root)"
+		}
+		return callKey{n, c.All}, traceCall{op: string(c.Op), key: key}
+	}
+	w, _ := blobtest.Wrap(b, &blobtest.Options{
+		Before: func(_ context.Context, c blobtest.Call, _ *blob.Bucket) { t.begin(call(c)) },
+		After: func(c blobtest.Call, err error) {
+			k, tc := call(c)
+			t.end(k, tc, err)
+		},
+	})
+	return w
+}
+
+func (t *tracer) begin(k callKey, c traceCall) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.next++
-	t.inflight[t.next] = traceCall{op: op, key: key, start: t.now()}
-	return t.next
+	c.start = t.now()
+	t.inflight[k] = c
 }
 
-func (t *tracer) end(id int, err error) {
+// end reports call k ended with err; c names it when it ended before it
+// began (its context had ended: it never reached the store).
+func (t *tracer) end(k callKey, c traceCall, err error) {
 	t.mu.Lock()
-	c := t.inflight[id]
-	delete(t.inflight, id)
-	t.done++
+	now := t.now()
+	if begun, ok := t.inflight[k]; ok {
+		c = begun
+	} else {
+		c.start = now
+	}
+	delete(t.inflight, k)
 	onEnd := t.onEnd
-	d := t.now().Sub(c.start)
 	t.mu.Unlock()
 	if onEnd != nil {
-		onEnd(resume.Event{Kind: resume.EventStorageCall, Op: c.op, Key: c.key, Duration: d, Err: err})
+		onEnd(resume.Event{Kind: resume.EventStorageCall, Op: c.op, Key: c.key, Duration: now.Sub(c.start), Err: err})
 	}
 }
 
@@ -98,127 +129,3 @@ func verboseLine(w io.Writer, e resume.Event) {
 	}
 	fmt.Fprintf(w, "resumectl: storage: %s %s %s%s\n", e.Op, redact.QuoteKey(e.Key), e.Duration.Round(10*time.Microsecond), status)
 }
-
-// traceBucket returns b with every call followed by t; closing the result
-// closes b.
-func traceBucket(b *blob.Bucket, t *tracer, display string) *blob.Bucket {
-	return blob.NewBucket(&tracedBucket{inner: b, t: t, display: display})
-}
-
-type tracedBucket struct {
-	inner   *blob.Bucket
-	t       *tracer
-	display string // the location as given, naming its root key ""
-}
-
-// begin starts following a call on key, naming the root key "" by the
-// location (a local directory, an s3:// URL without secrets).
-func (b *tracedBucket) begin(op, key string) int {
-	if key == "" && b.display != "" {
-		key = b.display + " (root)"
-	}
-	return b.t.begin(op, key)
-}
-
-func (b *tracedBucket) ErrorCode(err error) gcerrors.ErrorCode {
-	switch {
-	case errors.Is(err, context.Canceled):
-		return gcerrors.Canceled
-	case errors.Is(err, context.DeadlineExceeded):
-		return gcerrors.DeadlineExceeded
-	}
-	return gcerrors.Code(err)
-}
-
-func (b *tracedBucket) As(i any) bool                 { return b.inner.As(i) }
-func (b *tracedBucket) ErrorAs(err error, i any) bool { return errors.As(err, i) }
-
-func (b *tracedBucket) Attributes(ctx context.Context, key string) (a *driver.Attributes, err error) {
-	id := b.begin("attributes", key)
-	defer func() { b.t.end(id, err) }()
-	x, err := b.inner.Attributes(ctx, key)
-	if err != nil {
-		return nil, err
-	}
-	return &driver.Attributes{
-		CacheControl: x.CacheControl, ContentDisposition: x.ContentDisposition,
-		ContentEncoding: x.ContentEncoding, ContentLanguage: x.ContentLanguage,
-		ContentType: x.ContentType, Metadata: x.Metadata, CreateTime: x.CreateTime,
-		ModTime: x.ModTime, Size: x.Size, MD5: x.MD5, ETag: x.ETag,
-	}, nil
-}
-
-func (b *tracedBucket) ListPaged(ctx context.Context, opts *driver.ListOptions) (p *driver.ListPage, err error) {
-	id := b.begin("list", opts.Prefix)
-	defer func() { b.t.end(id, err) }()
-	pageSize := opts.PageSize
-	if pageSize == 0 {
-		pageSize = 1000
-	}
-	token := opts.PageToken
-	if len(token) == 0 {
-		token = blob.FirstPageToken
-	}
-	objs, next, err := b.inner.ListPage(ctx, token, pageSize, &blob.ListOptions{Prefix: opts.Prefix, Delimiter: opts.Delimiter})
-	if err != nil {
-		return nil, err
-	}
-	page := &driver.ListPage{Objects: make([]*driver.ListObject, len(objs))}
-	if len(next) > 0 {
-		page.NextPageToken = next
-	}
-	for i, o := range objs {
-		page.Objects[i] = &driver.ListObject{Key: o.Key, ModTime: o.ModTime, Size: o.Size, MD5: o.MD5, IsDir: o.IsDir}
-	}
-	return page, nil
-}
-
-func (b *tracedBucket) NewRangeReader(ctx context.Context, key string, offset, length int64, opts *driver.ReaderOptions) (r driver.Reader, err error) {
-	id := b.begin("read", key)
-	defer func() { b.t.end(id, err) }()
-	x, err := b.inner.NewRangeReader(ctx, key, offset, length, nil)
-	if err != nil {
-		return nil, err
-	}
-	return &tracedReader{r: x, attrs: driver.ReaderAttributes{ContentType: x.ContentType(), ModTime: x.ModTime(), Size: x.Size()}}, nil
-}
-
-type tracedReader struct {
-	r     *blob.Reader
-	attrs driver.ReaderAttributes
-}
-
-func (r *tracedReader) Read(p []byte) (int, error)           { return r.r.Read(p) }
-func (r *tracedReader) Close() error                         { return r.r.Close() }
-func (r *tracedReader) Attributes() *driver.ReaderAttributes { return &r.attrs }
-func (r *tracedReader) As(i any) bool                        { return r.r.As(i) }
-
-func (b *tracedBucket) NewTypedWriter(ctx context.Context, key, contentType string, opts *driver.WriterOptions) (w driver.Writer, err error) {
-	id := b.begin("write", key)
-	defer func() { b.t.end(id, err) }()
-	return b.inner.NewWriter(ctx, key, &blob.WriterOptions{
-		BufferSize: opts.BufferSize, MaxConcurrency: opts.MaxConcurrency, CacheControl: opts.CacheControl,
-		ContentDisposition: opts.ContentDisposition, ContentEncoding: opts.ContentEncoding,
-		ContentLanguage: opts.ContentLanguage, ContentType: contentType, ContentMD5: opts.ContentMD5,
-		Metadata: opts.Metadata, DisableContentTypeDetection: opts.DisableContentTypeDetection,
-		IfNotExist: opts.IfNotExist,
-	})
-}
-
-func (b *tracedBucket) Copy(ctx context.Context, dstKey, srcKey string, opts *driver.CopyOptions) (err error) {
-	id := b.begin("copy", srcKey)
-	defer func() { b.t.end(id, err) }()
-	return b.inner.Copy(ctx, dstKey, srcKey, nil)
-}
-
-func (b *tracedBucket) Delete(ctx context.Context, key string, opts *driver.DeleteOptions) (err error) {
-	id := b.begin("delete", key)
-	defer func() { b.t.end(id, err) }()
-	return b.inner.Delete(ctx, key)
-}
-
-func (b *tracedBucket) SignedURL(ctx context.Context, key string, opts *driver.SignedURLOptions) (string, error) {
-	return b.inner.SignedURL(ctx, key, &blob.SignedURLOptions{Expiry: opts.Expiry, Method: opts.Method, ContentType: opts.ContentType})
-}
-
-func (b *tracedBucket) Close() error { return b.inner.Close() }
