@@ -1,10 +1,12 @@
 package sinkstate_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -181,5 +183,67 @@ func TestCollectorVersions(t *testing.T) {
 	c.Subtasks = []sinkstate.Subtask{a, b}
 	if d := cmp.Diff([]sinkstate.Pending{{CheckpointID: 4, Committables: 2}, {CheckpointID: 9, Committables: 3}}, c.Pending()); d != "" || c.PendingCommittables() != 5 {
 		t.Errorf("(-want +got):\n%s", d)
+	}
+}
+
+// Real Flink 1.20.3 committer state written with snapshot compression on
+// (conformance K5: execution.checkpointing.snapshot-compression, every
+// state in a file): the committer's list state is Snappy-framed, and it
+// decodes to the same collector as without compression: the committables
+// prepared at the snapshot's own checkpoint (one per writer subtask that
+// had output), not committed yet.
+func TestGoldenFlink120SnappyCompressed(t *testing.T) {
+	root := filepath.Join(conformance, "K5")
+	facts, err := os.ReadFile(filepath.Join(root, "facts.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Root   string `json:"root"`
+		Result struct {
+			Flink struct {
+				Offsets struct {
+					Dir string `json:"dir"`
+				} `json:"source_offsets_from_output"`
+			} `json:"flink"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(facts, &f); err != nil {
+		t.Fatal(err)
+	}
+	dir := f.Result.Flink.Offsets.Dir
+	id, err := strconv.ParseInt(dir[strings.LastIndex(dir, "chk-")+4:], 10, 64)
+	if err != nil {
+		t.Fatalf("facts.json: newest checkpoint %q: %v", dir, err)
+	}
+	// The tree really is compressed: Flink's Snappy framing ("sNaPpY")
+	// opens the operator state files.
+	files, err := os.ReadDir(filepath.Join(root, dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	framed := 0
+	for _, e := range files {
+		b, err := os.ReadFile(filepath.Join(root, dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), "sNaPpY") {
+			framed++
+		}
+	}
+	if framed == 0 {
+		t.Fatalf("%s: no Snappy-framed state file: not a compressed snapshot", dir)
+	}
+	st, err := decodeDir(t, root, f.Root, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Committers) != 1 || st.Committers[0].Err != nil || st.Committers[0].Format != sinkstate.FormatCollector {
+		t.Fatalf("committers %+v", st.Committers)
+	}
+	p := st.Committers[0].Pending()
+	if len(p) != 1 || p[0].CheckpointID != id || p[0].Committables < 1 || p[0].Committables > 2 {
+		t.Errorf("pending %+v, want the committables of checkpoint %d (one per writer subtask with output)", p, id)
 	}
 }

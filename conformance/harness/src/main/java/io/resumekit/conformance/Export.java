@@ -22,12 +22,38 @@ import java.util.stream.Stream;
  */
 final class Export {
     static final long KEEP = 4 * 1024;
+    /** Operator state files (source readers, sink committers) are kept real up to this size. */
+    static final long KEEP_OPERATOR = 64 * 1024;
 
     private Export() {}
 
     static void write(Path dst, Path w, List<Scenarios.Snap> snaps, ObjectNode result) throws IOException {
         Scenarios.deleteTree(dst);
         Files.createDirectories(dst);
+        // Operator (non-keyed) state files stay real up to KEEP_OPERATOR: source reader and sink
+        // committer state are what resumekit decodes; keyed state and ssts are only checked by size.
+        java.util.Set<Path> operatorFiles = new java.util.HashSet<>();
+        for (Scenarios.Snap sn : snaps) {
+            if (!sn.hasMetadata) {
+                continue;
+            }
+            try {
+                var md = References.load(sn.dir);
+                java.util.TreeSet<String> out = new java.util.TreeSet<>();
+                for (var op : md.getOperatorStates()) {
+                    for (var st : op.getSubtaskStates().values()) {
+                        st.getManagedOperatorState().forEach(h -> References.collect(h, out));
+                    }
+                }
+                for (String u : out) {
+                    if (u.startsWith("file:")) {
+                        operatorFiles.add(Path.of(java.net.URI.create(u.replaceFirst("^file:/+", "file:///"))).normalize());
+                    }
+                }
+            } catch (Exception e) {
+                // a damaged _metadata: nothing to keep beyond the size rule
+            }
+        }
         for (String tree : new String[] {"ck", "sp", "dstl"}) {
             Path src = w.resolve(tree);
             if (!Files.isDirectory(src)) {
@@ -38,7 +64,8 @@ final class Export {
                     Path t = dst.resolve(w.relativize(x).toString());
                     if (Files.isDirectory(x)) {
                         Files.createDirectories(t);
-                    } else if (Files.size(x) <= KEEP || x.getFileName().toString().equals("_metadata")) {
+                    } else if (Files.size(x) <= KEEP || x.getFileName().toString().equals("_metadata")
+                            || (Files.size(x) <= KEEP_OPERATOR && operatorFiles.contains(x.toAbsolutePath().normalize()))) {
                         Files.copy(x, t);
                     } else {
                         long n = Files.size(x);
