@@ -37,7 +37,7 @@ public final class References {
     public static CheckpointMetadata load(Path dir) throws IOException {
         try (InputStream in = Files.newInputStream(dir.resolve("_metadata"))) {
             return Checkpoints.loadCheckpointMetadata(new DataInputStream(in), References.class.getClassLoader(),
-                    dir.toUri().toString());
+                    Scenarios.flinkUri(dir));
         }
     }
 

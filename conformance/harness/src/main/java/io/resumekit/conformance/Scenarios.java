@@ -72,16 +72,29 @@ public final class Scenarios {
         long mtime;
         ObjectNode trial;
 
+        /** The dir as Flink spells a path in its configuration and CLI: file:// and the literal path. */
         String uri() {
-            String u = dir.toUri().toString();
+            String u = flinkUri(dir);
             return u.endsWith("/") ? u.substring(0, u.length() - 1) : u;
         }
+    }
+
+    /**
+     * A local path as a Flink user writes it in a configuration value or a CLI argument:
+     * {@code file://} and the literal absolute path. Flink's Path parses such a string as a path and
+     * quotes what a URI needs itself; an already URI-encoded string ({@link Path#toUri}) would name a
+     * directory with literal {@code %20}s.
+     */
+    static String flinkUri(Path p) {
+        return "file://" + p.toAbsolutePath();
     }
 
     public ObjectNode run(Path file) throws Exception {
         JsonNode raw = Flink.JSON.readTree(file.toFile());
         String name = raw.get("name").asText();
-        Path w = target.resolve("work").resolve(name).toAbsolutePath();
+        // workDir: a directory name of the scenario's choosing (spaces, '%', non-ASCII: how Flink
+        // spells such paths in _metadata and parses them in a launch is part of what is judged)
+        Path w = target.resolve("work").resolve(raw.path("workDir").asText(name)).toAbsolutePath();
         deleteTree(w);
         Files.createDirectories(w);
         Map<String, String> vars = new LinkedHashMap<>();
@@ -148,8 +161,8 @@ public final class Scenarios {
             if (settings.isMissingNode() || settings.isNull()) {
                 settings = Flink.JSON.createObjectNode();
             }
-            settings.put("execution.checkpointing.dir", w.resolve("ck").toUri().toString());
-            settings.put("execution.checkpointing.savepoint-dir", w.resolve("sp").toUri().toString());
+            settings.put("execution.checkpointing.dir", flinkUri(w.resolve("ck")));
+            settings.put("execution.checkpointing.savepoint-dir", flinkUri(w.resolve("sp")));
             ArrayNode runsOut = flink.putArray("runs");
             List<JsonNode> runFacts = new ArrayList<>();
             int i = 0;
@@ -176,9 +189,15 @@ public final class Scenarios {
             }
             // Flink's view of every snapshot on disk, before any damage.
             List<Snap> snaps = (kafka || paimon) && !sc.path("trials").asBoolean(false) ? new ArrayList<>() : inventory(w);
+            if (!((kafka || paimon) && !sc.path("trials").asBoolean(false)) && snaps.isEmpty()
+                    && runFacts.stream().anyMatch(f -> f.path("completed").size() > 0)) {
+                // never a vacuous pass: Flink reported completed snapshots, so they must be on disk here
+                throw new Mismatch("Flink completed " + runFacts.get(0).path("completed").size()
+                        + " snapshot(s) but none is under " + w.resolve("ck") + " or " + w.resolve("sp"));
+            }
             ObjectNode tsettings = settings.deepCopy();
-            tsettings.put("execution.checkpointing.dir", w.resolve("trials/ck").toUri().toString());
-            tsettings.put("execution.checkpointing.savepoint-dir", w.resolve("trials/sp").toUri().toString());
+            tsettings.put("execution.checkpointing.dir", flinkUri(w.resolve("trials/ck")));
+            tsettings.put("execution.checkpointing.savepoint-dir", flinkUri(w.resolve("trials/sp")));
             tsettings.put("execution.checkpointing.num-retained", "1000");
             Configuration tconf = Flink.configuration(tsettings);
             trials = Flink.start(tconf);
@@ -264,7 +283,7 @@ public final class Scenarios {
         spec.put("jobId", run.has("jobId") ? run.get("jobId").asText() : jobId(sc.get("name").asText(), i));
         spec.put("journal", w.resolve("journal").toString());
         spec.put("tag", "run" + i);
-        spec.put("savepointDir", w.resolve("sp").toUri().toString());
+        spec.put("savepointDir", flinkUri(w.resolve("sp")));
         spec.set("actions", run.get("actions"));
         if (run.has("restoreFrom")) {
             JsonNode rf = run.get("restoreFrom");
