@@ -15,6 +15,7 @@ import (
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
+	"github.com/resumekit/resumekit/resume"
 )
 
 // realFlinkFacts is conformance/run --export's facts.json: what Flink 1.20
@@ -310,5 +311,60 @@ func checkRealFlink(t *testing.T, dir string, seen *realFlinkSeen) {
 			t.Errorf("%s: CheckCompat says compatible=%v (dropped %v, problems %v); Flink restorable=%v (%.300s)",
 				st.Stage, c.Compatible, c.Dropped, c.Problems, st.Flink.Trial.Restorable, st.Flink.Trial.Error)
 		}
+	}
+}
+
+// TestRealFlinkResolverChoosesWhatFlinkRestores resolves the checkpoint
+// roots real Flink 1.20 left after a crash (the frozen export) and checks
+// the Resolver chooses the newest checkpoint Flink itself restored into
+// the same job: F1 (the newest in progress, no _metadata), F2 (the newest
+// references a deleted shared/ sst) and F6 (savepoints between
+// checkpoints).
+func TestRealFlinkResolverChoosesWhatFlinkRestores(t *testing.T) {
+	dir := realFlinkDir(t)
+	for _, name := range []string{"F1", "F2", "F6"} {
+		t.Run(name, func(t *testing.T) {
+			sd := filepath.Join(dir, name)
+			raw, err := os.ReadFile(filepath.Join(sd, "facts.json"))
+			if err != nil {
+				t.Skipf("%s not in the export %s", name, dir)
+			}
+			var f realFlinkFacts
+			if err := json.Unmarshal(raw, &f); err != nil {
+				t.Fatal(err)
+			}
+			var want int64 = -1
+			for _, s := range f.Snapshots {
+				if strings.HasPrefix(s.Dir, "ck/") && s.Restorable && s.ID > want {
+					want = s.ID
+				}
+			}
+			if want < 0 {
+				t.Fatalf("%s: Flink restored no checkpoint", name)
+			}
+			b, err := fileblob.OpenBucket(sd, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			r, err := flinkckpt.NewResolver(b, "ck/", &flinkckpt.Options{FlinkRoot: strings.TrimSuffix(f.Root, "/") + "/ck"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := r.Resolve(context.Background())
+			if err != nil {
+				t.Fatalf("Resolve: %v", err)
+			}
+			p, ok := c.Position.(flinkckpt.Position)
+			if !ok {
+				t.Fatalf("position %T", c.Position)
+			}
+			if p.CheckpointID != want {
+				t.Errorf("chose checkpoint %d (%s); Flink restored %d as the newest: %v", p.CheckpointID, c.Guarantee, want, c.Reasons)
+			}
+			if c.Guarantee != resume.ExactlyOnce {
+				t.Errorf("graded %s: %v", c.Guarantee, c.Reasons)
+			}
+		})
 	}
 }
