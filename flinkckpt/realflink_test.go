@@ -268,7 +268,16 @@ func checkRealFlink(t *testing.T, dir string, seen *realFlinkSeen) {
 		job := &jobgraph.Job{}
 		args := st.CompatArgs
 		plan, planConfig := "", map[string]string{}
-		for i := 0; i+1 < len(args); i += 2 {
+		allUIDs := false
+		for i := 0; i < len(args); i += 2 {
+			if args[i] == "--all-uids" {
+				allUIDs = true
+				i-- // a flag without a value
+				continue
+			}
+			if i+1 >= len(args) {
+				t.Fatalf("%s: compat flag %s without its value", st.Stage, args[i])
+			}
 			v := args[i+1]
 			switch args[i] {
 			case "--plan":
@@ -305,6 +314,7 @@ func checkRealFlink(t *testing.T, dir string, seen *realFlinkSeen) {
 			}
 			seen.plans++
 		}
+		job.AllUIDs = job.AllUIDs || allUIDs
 		c := jobgraph.CheckCompat(s.Metadata, job)
 		seen.compat++
 		if c.Compatible != st.Flink.Trial.Restorable {
