@@ -41,7 +41,9 @@ type Job struct {
 	// id it derives). Then a snapshot operator with state that none
 	// matches is dropped; without it, unless the snapshot records its uid
 	// (version 5 on), it may be a uid-less operator of the new job and is
-	// MatchUnknown.
+	// MatchUnknown. An operator with a uid hash alone (AddUIDHash) still
+	// runs under a topology hash: while the snapshot has no state under
+	// its hash, unmatched state stays MatchUnknown despite AllUIDs.
 	AllUIDs bool
 
 	byID map[string]int // position of each id in Operators (see index)
