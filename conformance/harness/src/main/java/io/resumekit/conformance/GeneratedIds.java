@@ -144,6 +144,8 @@ final class GeneratedIds {
         fl.put("topologies_flink_refused", refused);
         fl.put("ids_json_bytes", json.length);
         fl.put("ids_gz_bytes", Files.size(out));
+        // resumekit's side is compared without a JVM, against the export
+        result.putObject("resumekit").put("checked_by", "flinkckpt.TestRealFlinkGeneratedIDs (go test ./flinkckpt)");
         result.put("passed", problems.isEmpty());
         if (!problems.isEmpty()) {
             result.put("why", String.join("; ", problems.subList(0, Math.min(5, problems.size()))));
