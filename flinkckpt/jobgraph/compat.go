@@ -277,6 +277,19 @@ func CheckCompat(cp *metadata.Checkpoint, job *Job) *Compat {
 	for i := range cp.Operators {
 		inCP[cp.Operators[i].ID] = true
 	}
+	// An operator with a uid hash and no uid runs under a generated
+	// topology hash (its own checkpoints keep its state there), from which
+	// Flink restores it when the snapshot has nothing under the hash: with
+	// one, state no operator matches may be its, whatever AllUIDs says.
+	var hashOnly []JobOperator
+	for _, o := range job.hashOnly() {
+		if !inCP[o.UIDHash] {
+			hashOnly = append(hashOnly, o)
+		}
+	}
+	if len(hashOnly) > 0 {
+		allUIDs = false
+	}
 	byID := make(map[string]int, len(job.Operators))
 	uidIndex := map[string]int{}
 	for i, o := range job.Operators {
@@ -340,6 +353,9 @@ func CheckCompat(cp *metadata.Checkpoint, job *Job) *Compat {
 		if o.Maybe || inSnapshot[o.ID] || o.UIDHash != "" && inSnapshot[o.UIDHash] {
 			continue
 		}
+		if o.UIDHash != "" && o.UID == "" && !inCP[o.UIDHash] && len(c.Unknown) > 0 {
+			continue // it may take an unknown operator's state under its generated id
+		}
 		if o.UID != "" {
 			c.NewWithoutState = append(c.NewWithoutState, o.UID)
 		} else {
@@ -351,6 +367,14 @@ func CheckCompat(cp *metadata.Checkpoint, job *Job) *Compat {
 	if len(hashNotes) > 0 {
 		c.Notes = append(c.Notes, fmt.Sprintf("%s: recorded with a uid the new job has but an id that is not that uid's, so the old job set a uid hash (setUidHash), which Flink prefers over the uid: restored only if the new job keeps that hash (describe it with Job.AddUIDWithHash, --flink-uid-hash); resumekit cannot see whether it does",
 			strings.Join(hashNotes, ", ")))
+	}
+	if len(c.Unknown) > 0 && len(hashOnly) > 0 && job.AllUIDs {
+		var hs []string
+		for _, o := range hashOnly {
+			hs = append(hs, o.UIDHash)
+		}
+		c.Notes = append(c.Notes, fmt.Sprintf("operators with a uid hash and no uid (%s) run under ids Flink generates from the topology, and the job's own checkpoints hold their state there: unmatched state may be theirs, so it is unknown although the description names every operator",
+			strings.Join(hs, ", ")))
 	}
 	if len(c.Unknown) > 0 {
 		c.Notes = append(c.Notes, fmt.Sprintf("%d operator(s) with state match no operator the new job's description names, and may be uid-less operators whose generated ids no uid gives (unknown: restored if the new job has them unchanged, else the restore fails): %s; add their ids (--flink-operator-id, from Flink's logs or web UI) or, if the description names every operator, say so (--flink-all-uids)",

@@ -321,3 +321,53 @@ func TestSetUIDHashPrecedence(t *testing.T) {
 		t.Errorf("v5 hashed, other uid: dropped %v unknown %v", c.Dropped, c.Unknown)
 	}
 }
+
+// TestUIDHashAloneRunsUnderGeneratedID: an operator with setUidHash and no
+// uid runs under a topology hash (its StreamConfig's operator id, the
+// JobGraph's generated id; conformance C2 shows it in Flink 1.20), so the
+// job's own checkpoints hold its state there, and Flink restores from it
+// when the snapshot has nothing under the hash. With --flink-all-uids
+// (which Flink's pipeline.auto-generate-uids: false accepts for such a job)
+// that state was called dropped, rejecting a checkpoint Flink restores.
+func TestUIDHashAloneRunsUnderGeneratedID(t *testing.T) {
+	hash := jobgraph.OperatorID("the hash the old job's state is under")
+	generated := jobgraph.OperatorID("a topology hash no description gives")
+	state := []metadata.SubtaskState{{ManagedOperator: opHandle}}
+	j := jobgraph.JobFromUIDs("src")
+	if err := j.AddUIDHash(hash); err != nil {
+		t.Fatal(err)
+	}
+	j.AllUIDs = true
+	own := &metadata.Checkpoint{Operators: []metadata.Operator{
+		{ID: jobgraph.OperatorID("src"), SubtaskStates: state}, {ID: generated, SubtaskStates: state}}}
+	c := jobgraph.CheckCompat(own, j)
+	if len(c.Dropped) != 0 || !cmp.Equal(c.Unknown, []string{generated}) || !c.Restorable(false) || c.Compatible {
+		t.Errorf("own checkpoint: dropped %v unknown %v compatible %v", c.Dropped, c.Unknown, c.Compatible)
+	}
+	if len(c.NewWithoutState) != 0 {
+		t.Errorf("the hashed operator may take the unknown state, yet starts empty: %v", c.NewWithoutState)
+	}
+	if !slices.ContainsFunc(c.Notes, func(n string) bool { return strings.Contains(n, "uid hash and no uid ("+hash+")") }) {
+		t.Errorf("notes %q", c.Notes)
+	}
+	// State under the hash: the operator takes it, and other state is
+	// dropped as the description names every operator.
+	old := &metadata.Checkpoint{Operators: []metadata.Operator{
+		{ID: hash, SubtaskStates: state}, {ID: generated, SubtaskStates: state}}}
+	c = jobgraph.CheckCompat(old, j)
+	if c.Operators[0].Match != jobgraph.MatchRestored || !cmp.Equal(c.Dropped, []string{generated}) {
+		t.Errorf("state under the hash: %+v", c.Operators)
+	}
+	// An operator id given directly is the id it runs under.
+	k := jobgraph.JobFromUIDs("src")
+	if err := k.AddOperatorID(generated); err != nil {
+		t.Fatal(err)
+	}
+	k.AllUIDs = true
+	if c := jobgraph.CheckCompat(own, k); !c.Compatible {
+		t.Errorf("operator id: %+v", c)
+	}
+	if o, _ := k.Operator(generated); o.UIDHash != "" {
+		t.Errorf("an operator id is no uid hash: %+v", o)
+	}
+}

@@ -41,7 +41,9 @@ type Job struct {
 	// id it derives). Then a snapshot operator with state that none
 	// matches is dropped; without it, unless the snapshot records its uid
 	// (version 5 on), it may be a uid-less operator of the new job and is
-	// MatchUnknown.
+	// MatchUnknown. An operator with a uid hash alone (AddUIDHash) still
+	// runs under a topology hash: while the snapshot has no state under
+	// its hash, unmatched state stays MatchUnknown despite AllUIDs.
 	AllUIDs bool
 
 	byID map[string]int // position of each id in Operators (see index)
@@ -59,7 +61,9 @@ type JobOperator struct {
 	// UIDHash is the uid hash set beside a uid (DataStream .uid(…) and
 	// .setUidHash(…)): Flink restores the snapshot's state under the hash
 	// when the snapshot has any, and otherwise the state under ID, the
-	// uid's (StateAssignmentOperation). "" when none is set.
+	// uid's (StateAssignmentOperation). "" when none is set. For a uid
+	// hash set alone (AddUIDHash) it equals ID, and the operator's
+	// generated id, a topology hash, is not known.
 	UIDHash string
 	// Maybe marks an operator that exists only under conditions the
 	// description does not settle (a planner transformation created only
@@ -124,13 +128,24 @@ func (j *Job) AddSinkUID(uid string) {
 }
 
 // AddUIDHash adds an operator whose uid hash was set directly
-// (DataStream .setUidHash(…)): the hash is the operator id.
+// (DataStream .setUidHash(…)) without a uid: the hash is its user-defined
+// id, under which Flink restores a snapshot's state when the snapshot has
+// any (what setUidHash is for: state of an older job). Its generated id is
+// a topology hash no description gives, and it is the id the operator runs
+// under (StreamConfig's operator id), so the job's own checkpoints hold its
+// state there, and Flink restores from it when the snapshot has nothing
+// under the hash. So a snapshot operator with state that no operator of
+// the job matches may be this one: CheckCompat reports it unknown, not
+// dropped, even with Job.AllUIDs (Flink accepts an operator with a uid
+// hash alone under pipeline.auto-generate-uids: false). Conformance
+// scenario C2 shows both in Flink 1.20's JobGraphs. The operator's ID and
+// UIDHash are the hash.
 func (j *Job) AddUIDHash(hash string) error {
 	id, err := ParseOperatorID(hash)
 	if err != nil {
 		return err
 	}
-	j.add(JobOperator{ID: id})
+	j.add(JobOperator{ID: id, UIDHash: id})
 	return nil
 }
 
@@ -148,9 +163,26 @@ func (j *Job) AddUIDWithHash(uid, hash string) error {
 }
 
 // AddOperatorID adds an operator by its id (as printed in Flink's logs and
-// web UI).
+// web UI): the id it runs under and keeps its state under.
 func (j *Job) AddOperatorID(id string) error {
-	return j.AddUIDHash(id)
+	id, err := ParseOperatorID(id)
+	if err != nil {
+		return err
+	}
+	j.add(JobOperator{ID: id})
+	return nil
+}
+
+// hashOnly returns the operators with a uid hash and no uid (AddUIDHash):
+// their generated ids are topology hashes.
+func (j *Job) hashOnly() []JobOperator {
+	var out []JobOperator
+	for _, o := range j.Operators {
+		if o.UIDHash != "" && o.UID == "" {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // Add adds an operator; one already present by id keeps its first entry,
@@ -175,8 +207,8 @@ func (j *Job) add(op JobOperator) {
 		if o.Name == "" {
 			o.Name = op.Name
 		}
-		if o.UIDHash == "" {
-			o.UIDHash = op.UIDHash
+		if o.UIDHash == "" && (op.UIDHash != o.ID || o.UID == "") {
+			o.UIDHash = op.UIDHash // a uid's own id given again as a hash adds nothing
 		}
 		if o.Parallelism == 0 {
 			o.Parallelism = op.Parallelism

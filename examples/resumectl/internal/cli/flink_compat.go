@@ -58,7 +58,7 @@ func (j *jobFlags) register(fs *flag.FlagSet, prefix string, stdin io.Reader) {
 	fs.Var(&j.sinkUIDs, prefix+"sink-uid", "the `UID` of a sinkTo(...) sink: adds its committer and global committer uids as possible; repeatable")
 	fs.Var(&j.uidHashes, prefix+"uid-hash", "a uid hash of the new job (.setUidHash, 32 `HEX`), or UID=HEX for an operator with both (the hash wins where the snapshot has state under it); repeatable")
 	fs.Var(&j.ids, prefix+"operator-id", "an operator id of the new job (32 `HEX`, as Flink logs it); repeatable")
-	fs.BoolVar(&j.allUIDs, prefix+"all-uids", false, "the operators named are all of the new job's (no operator without a uid: pipeline.auto-generate-uids=false): a snapshot operator with state none matches is dropped, not unknown")
+	fs.BoolVar(&j.allUIDs, prefix+"all-uids", false, "the operators named are all of the new job's (no operator without a uid: pipeline.auto-generate-uids=false): a snapshot operator with state none matches is dropped, not unknown (unless an operator named only by a uid hash, which runs under a topology hash, may hold it)")
 	fs.Var(&j.planConfig, prefix+"plan-config", "a table option of the new job (`KEY=VALUE`, e.g. table.exec.uid.format=<id>_<transformation>); repeatable")
 	if prefix == "" {
 		j.ownVersion = true

@@ -139,6 +139,17 @@ public final class Scenarios {
         ArrayNode stagesOut = result.putArray("stages");
         long t0 = System.nanoTime();
         MiniCluster trials = null;
+        if (sc.path("kind").asText("").equals("generated-ids")) {
+            try {
+                GeneratedIds.run(w, sc, exportDir, result); // C2: JobGraph ids of generated topologies, no cluster
+            } catch (Exception e) {
+                result.put("passed", false);
+                result.put("why", "harness error: " + Flink.causes(e));
+                e.printStackTrace();
+            }
+            result.put("seconds", Math.round((System.nanoTime() - t0) / 1e8) / 10.0);
+            return result;
+        }
         if (sc.path("kind").asText("").equals("paimon-interop")) {
             try {
                 PaimonInterop.run(w, sc, resumectl, result);
