@@ -67,4 +67,50 @@ final class Damage {
         o.put("deleted", victim);
         return o;
     }
+
+    /**
+     * For each file a damage op deleted from a checkpoint: when Flink's trial of that checkpoint fails
+     * naming the file, resumekit's answer (the JSON document and stderr) must name it too.
+     */
+    static void checkNamed(ArrayNode damage, List<Scenarios.Snap> snaps, String resolveOut, ObjectNode fl) throws Scenarios.Mismatch {
+        for (org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode d : damage) {
+            if (!d.has("deleted") || !d.has("checkpoint")) {
+                continue;
+            }
+            String victim = d.get("deleted").asText();
+            String base = victim.substring(victim.lastIndexOf('/') + 1);
+            Scenarios.Snap sn = Scenarios.find(snaps, d.get("checkpoint").asText());
+            if (sn == null || sn.trial == null || sn.trial.path("restorable").asBoolean()
+                    || !sn.trial.path("error").asText().contains(base)) {
+                continue; // Flink does not say the file is what fails the restore
+            }
+            if (!resolveOut.contains(base)) {
+                throw new Scenarios.Mismatch("Flink's restore of " + sn.uri() + " fails on the deleted " + victim
+                        + ", and resumekit's answer does not name it");
+            }
+            fl.putArray("named_by_both").add(victim);
+        }
+    }
+
+    /**
+     * The files the chosen snapshot references as Flink's own reader lists them, by place, against
+     * what resumekit says it checked ({@code position.referenced_files}, {@code checked_files}).
+     */
+    static void compareReferences(Scenarios.Snap chosen, org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode position,
+                                  ObjectNode fl) throws Exception {
+        TreeSet<String> refs = References.files(References.load(chosen.dir));
+        ObjectNode by = fl.putObject("referenced_files_by_place");
+        for (String f : refs) {
+            String place = f.contains("/taskowned/") ? "taskowned" : f.contains("/shared/") ? "shared"
+                    : f.contains("/dstl/") ? "dstl" : f.contains("/chk-") ? "exclusive" : "other";
+            by.put(place, by.path(place).asInt(0) + 1);
+        }
+        fl.put("referenced_files", refs.size());
+        long rk = position.path("referenced_files").asLong(-1);
+        long checked = position.path("checked_files").asLong(-1);
+        if (rk != refs.size() || checked != refs.size() || !position.path("verified").asBoolean(false)) {
+            throw new Scenarios.Mismatch("Flink's reader lists " + refs.size() + " files referenced by " + chosen.uri() + " " + by
+                    + "; resumekit referenced " + rk + ", checked " + checked + ", verified " + position.path("verified"));
+        }
+    }
 }

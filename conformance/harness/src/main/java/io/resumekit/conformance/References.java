@@ -83,6 +83,8 @@ public final class References {
             }
         } else if (h instanceof AbstractChannelStateHandle) {
             collect(((AbstractChannelStateHandle<?>) h).getDelegate(), out);
+        } else if (h.getClass().getSimpleName().equals("EmptySegmentFileStateHandle")) {
+            return; // file merging's empty segment (handle type 16): no file
         } else if (h.getClass().getSimpleName().equals("SegmentFileStateHandle")) {
             try {
                 Object p = h.getClass().getMethod("getFilePath").invoke(h);

@@ -553,6 +553,10 @@ public final class Scenarios {
         if (rc != 0) {
             rk.put("error", Files.readString(w.resolve("resolve-" + si + ".err")).trim());
         }
+        Damage.checkNamed(dmg, snaps, Files.readString(rout) + Files.readString(w.resolve("resolve-" + si + ".err")), fl);
+        if (stage.path("compareReferences").asBoolean(false) && find(snaps, chosenPath) != null) {
+            Damage.compareReferences(find(snaps, chosenPath), chosen.path("position"), fl);
+        }
         if (stage.has("otherApplications") && (noneChosen || find(snaps, chosenPath) != null)
                 && Applications.judge(this, w, sc, stage, tconf, mc, snaps, noneChosen ? null : find(snaps, chosenPath), rc,
                         Files.readString(w.resolve("resolve-" + si + ".err")).trim(), runFacts, trialMode, si + "", fl)) {
