@@ -69,15 +69,85 @@ final class Damage {
     }
 
     /**
-     * For each file a damage op deleted from a checkpoint: when Flink's trial of that checkpoint fails
-     * naming the file, resumekit's answer (the JSON document and stderr) must name it too.
+     * Cuts a merged file (file merging) in the middle of a segment that the newest completed checkpoint
+     * references and the one before does not, preferring a file the one before also has segments in,
+     * below none of them: the newest's state is short, the older's intact (Flink's trials say whether
+     * that is what restores).
+     */
+    static ObjectNode truncateSegmentOfNewest(String contains, List<Scenarios.Snap> snaps) throws Exception {
+        List<Scenarios.Snap> cs = new ArrayList<>();
+        for (Scenarios.Snap s : snaps) {
+            if (!s.savepoint && s.hasMetadata) {
+                cs.add(s);
+            }
+        }
+        cs.sort(Comparator.comparingLong((Scenarios.Snap s) -> s.id));
+        if (cs.isEmpty()) {
+            throw new Scenarios.Mismatch("damage truncateSegmentOfNewest: no completed checkpoint");
+        }
+        Scenarios.Snap newest = cs.get(cs.size() - 1);
+        List<References.Segment> own = References.segments(References.load(newest.dir));
+        List<References.Segment> older = new ArrayList<>();
+        for (Scenarios.Snap s : cs) {
+            if (s != newest) {
+                older.addAll(References.segments(References.load(s.dir)));
+            }
+        }
+        References.Segment pick = null;
+        long cut = -1;
+        boolean sharedFile = false;
+        for (References.Segment g : own) {
+            if (!g.file.contains(contains) || g.size < 2
+                    || older.stream().anyMatch(o -> o.file.equals(g.file) && o.start == g.start)) {
+                continue;
+            }
+            long olderEnd = 0;
+            boolean inOlder = false;
+            for (References.Segment o : older) {
+                if (o.file.equals(g.file)) {
+                    inOlder = true;
+                    olderEnd = Math.max(olderEnd, o.start + o.size);
+                }
+            }
+            long at = g.start + g.size / 2;
+            if (at < olderEnd) {
+                continue; // cutting here would cut an older checkpoint's segment too
+            }
+            if (pick == null || (inOlder && !sharedFile)) {
+                pick = g;
+                cut = at;
+                sharedFile = inOlder;
+            }
+        }
+        if (pick == null) {
+            throw new Scenarios.Mismatch("damage truncateSegmentOfNewest: " + newest.dir + " has no segment of its own in a file "
+                    + "containing " + contains + " that can be cut above every older segment: " + own.size() + " segments");
+        }
+        Path p = Paths.get(java.net.URI.create(pick.file));
+        ObjectNode o = Flink.JSON.createObjectNode();
+        o.put("checkpoint", newest.uri());
+        o.put("truncated_file", pick.file);
+        o.put("segment_start", pick.start);
+        o.put("segment_size", pick.size);
+        o.put("from", Files.size(p));
+        o.put("to", cut);
+        o.put("file_has_older_segments", sharedFile);
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(p, java.nio.file.StandardOpenOption.WRITE)) {
+            ch.truncate(cut);
+        }
+        return o;
+    }
+
+    /**
+     * For each file a damage op deleted from (or cut in) a checkpoint: when Flink's trial of that
+     * checkpoint fails naming the file, resumekit's answer (the JSON document and stderr) must name it too.
      */
     static void checkNamed(ArrayNode damage, List<Scenarios.Snap> snaps, String resolveOut, ObjectNode fl) throws Scenarios.Mismatch {
         for (org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode d : damage) {
-            if (!d.has("deleted") || !d.has("checkpoint")) {
+            if (!(d.has("deleted") || d.has("truncated_file")) || !d.has("checkpoint")) {
                 continue;
             }
-            String victim = d.get("deleted").asText();
+            String victim = d.has("deleted") ? d.get("deleted").asText() : d.get("truncated_file").asText();
             String base = victim.substring(victim.lastIndexOf('/') + 1);
             Scenarios.Snap sn = Scenarios.find(snaps, d.get("checkpoint").asText());
             if (sn == null || sn.trial == null || sn.trial.path("restorable").asBoolean()
@@ -88,7 +158,7 @@ final class Damage {
                 throw new Scenarios.Mismatch("Flink's restore of " + sn.uri() + " fails on the deleted " + victim
                         + ", and resumekit's answer does not name it");
             }
-            fl.putArray("named_by_both").add(victim);
+            (fl.has("named_by_both") ? (ArrayNode) fl.get("named_by_both") : fl.putArray("named_by_both")).add(victim);
         }
     }
 

@@ -1113,6 +1113,11 @@ public final class Scenarios {
                 o.setAll(Damage.deleteFileOfNewest(d.get("contains").asText(), snaps));
                 break;
             }
+            case "truncateSegmentOfNewest": {
+                // a merged file cut inside a segment of the newest checkpoint, above every older one's
+                o.setAll(Damage.truncateSegmentOfNewest(d.get("contains").asText(), snaps));
+                break;
+            }
             case "kafkaDeleteRecords": {
                 o.setAll(KafkaScenario.deleteRecords(d.get("bootstrap").asText(), d.get("topic").asText(), d.get("group").asText(),
                         d.path("partition").asInt(0), d.path("pastCommitted").asLong(100)));
