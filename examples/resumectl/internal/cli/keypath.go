@@ -23,7 +23,11 @@ import (
 // directory itself, `flinkckpt: "": nothing at all is stored there`). When
 // keys of two directories share a first segment (or both buckets listed
 // everything), which one a message means is not known and the words are
-// left as they are.
+// left as they are — unless the first two segments tell: Flink writes a
+// changelog's DSTL files to <base>/<jobId>/dstl/<uuid>, so with
+// --flink-extra-root the checkpoint root's keys and the DSTL root's keys
+// share the job id as first segment, while <jobId>/dstl is used in one
+// directory only (and <jobId>/shared, <jobId>/chk-7 in the other).
 
 // ambiguous marks a segment or key used in more than one directory.
 const ambiguous = "\x00"
@@ -38,6 +42,10 @@ type localPaths struct {
 	segs map[string]string
 	// tops does the same for keys without a slash and the empty prefix.
 	tops map[string]string
+	// segs2 does the same for the first two segments ("job/dstl") of keys
+	// with a second segment; it is read only for a first segment that is
+	// ambiguous.
+	segs2 map[string]string
 	// raw is set when stdout carries JSON: there a key is data.
 	raw bool
 }
@@ -49,9 +57,12 @@ func (p *localPaths) dir(dir string) func(key string) {
 	return func(key string) {
 		p.mu.Lock()
 		defer p.mu.Unlock()
-		if seg, _, ok := strings.Cut(key, "/"); ok {
+		if seg, rest, ok := strings.Cut(key, "/"); ok {
 			if seg != "" {
 				p.segs = note(p.segs, seg, dir)
+				if seg2, _, _ := strings.Cut(rest, "/"); seg2 != "" {
+					p.segs2 = note(p.segs2, seg+"/"+seg2, dir)
+				}
 			}
 			return
 		}
@@ -122,7 +133,19 @@ func (p *localPaths) rewrite(b []byte) []byte {
 		if j == i || j == len(b) || b[j] != '/' {
 			continue
 		}
-		if dir, ok := p.segs[string(b[i:j])]; ok && dir != ambiguous {
+		dir, ok := p.segs[string(b[i:j])]
+		if ok && dir == ambiguous {
+			// the second segment may tell which directory (job/dstl/…)
+			k := j + 1
+			for k < len(b) && !segEnd(b[k]) {
+				k++
+			}
+			dir, ok = p.segs2[string(b[i:k])]
+			if k == j+1 {
+				ok = false
+			}
+		}
+		if ok && dir != ambiguous {
 			insert(i, dir)
 			i = j
 		}

@@ -37,8 +37,9 @@ func TestLocalKeysShownAsPaths(t *testing.T) {
 		`"key": "job/chk-41/"`:                      `"key": "/data/ck/job/chk-41/"`,
 		`jobs/x`:                                    `jobs/x`, // a segment is matched whole
 		`read "_metadata-like": gone`:               `read "/srv/wh/db.db/t/_metadata-like": gone`,
-		`no _metadata-like here`:                    `no _metadata-like here`,   // unquoted top-level names are words
-		`common/1 is in /x and /y`:                  `common/1 is in /x and /y`, // two directories: unknown which
+		`no _metadata-like here`:                    `no _metadata-like here`,      // unquoted top-level names are words
+		`common/1 is in /x and /y`:                  `/x/common/1 is in /x and /y`, // two directories share "common": the second segment tells
+		`common/3 is in /x and /y`:                  `common/3 is in /x and /y`,    // neither used it: unknown which
 		`chk-43 of job job: no _metadata (deleted)`: `chk-43 of job job: no _metadata (deleted)`,
 	} {
 		if got := string(p.rewrite([]byte(in))); got != want {
@@ -48,6 +49,33 @@ func TestLocalKeysShownAsPaths(t *testing.T) {
 	p.dir("/other")("") // a second bucket listed everything: "" is ambiguous
 	if got := string(p.rewrite([]byte(`flinkckpt: "": nothing`))); got != `flinkckpt: "": nothing` {
 		t.Errorf("ambiguous empty prefix rewritten: %q", got)
+	}
+
+	// A changelog checkpoint with --flink-extra-root (conformance F4): the
+	// checkpoint root's keys and the DSTL root's keys (Flink writes
+	// <base>/<jobId>/dstl/<uuid>) share the job id; the second segment tells.
+	var q localPaths
+	root := q.dir("/w/ck")
+	root("j1/")
+	root("j1/chk-6/_metadata")
+	root("j1/taskowned/t1")
+	root("j1/shared/s1")
+	dstl := q.dir("/w/dstl")
+	dstl("j1/dstl/u1")
+	dstl("j1/dstl/u2")
+	q.dir("/a")("both/x/1")
+	q.dir("/b")("both/x/2")
+	for in, want := range map[string]string{
+		`broken: 1 of 9 referenced files missing, first: j1/dstl/u1`: `broken: 1 of 9 referenced files missing, first: /w/dstl/j1/dstl/u1`,
+		`first: j1/taskowned/t1; chk-4`:                              `first: /w/ck/j1/taskowned/t1; chk-4`,
+		`(read j1/chk-6/_metadata)`:                                  `(read /w/ck/j1/chk-6/_metadata)`,
+		`list "j1/": boom`:                                           `list "j1/": boom`, // the job dir: in both
+		`j1/other/x`:                                                 `j1/other/x`,       // used in neither
+		`both/x/1`:                                                   `both/x/1`,         // two directories at both levels
+	} {
+		if got := string(q.rewrite([]byte(in))); got != want {
+			t.Errorf("%q -> %q, want %q", in, got, want)
+		}
 	}
 
 	// Through Main: reports and errors name the directory as given, the

@@ -58,35 +58,76 @@ public final class References {
         return out;
     }
 
+    /** One segment of a merged file (file merging): the file's URI, where it starts, how long it is. */
+    public static final class Segment {
+        public final String file;
+        public final long start;
+        public final long size;
+
+        Segment(String file, long start, long size) {
+            this.file = file;
+            this.start = start;
+            this.size = size;
+        }
+    }
+
+    /** The segments of merged files the snapshot references (empty without file merging). */
+    public static java.util.List<Segment> segments(CheckpointMetadata md) {
+        java.util.List<Segment> segs = new java.util.ArrayList<>();
+        TreeSet<String> ignored = new TreeSet<>();
+        for (OperatorState op : md.getOperatorStates()) {
+            collect(op.getCoordinatorState(), ignored, segs);
+            for (OperatorSubtaskState st : op.getSubtaskStates().values()) {
+                st.getManagedKeyedState().forEach(h -> collect(h, ignored, segs));
+                st.getRawKeyedState().forEach(h -> collect(h, ignored, segs));
+                st.getManagedOperatorState().forEach(h -> collect(h, ignored, segs));
+                st.getRawOperatorState().forEach(h -> collect(h, ignored, segs));
+                st.getInputChannelState().forEach(h -> collect(h, ignored, segs));
+                st.getResultSubpartitionState().forEach(h -> collect(h, ignored, segs));
+            }
+        }
+        return segs;
+    }
+
     static void collect(StateObject h, TreeSet<String> out) {
+        collect(h, out, null);
+    }
+
+    static void collect(StateObject h, TreeSet<String> out, java.util.List<Segment> segs) {
         if (h == null || h instanceof ByteStreamStateHandle) {
             return;
         }
         if (h instanceof FileStateHandle) {
             out.add(((FileStateHandle) h).getFilePath().toUri().toString());
         } else if (h instanceof KeyGroupsStateHandle) {
-            collect(((KeyGroupsStateHandle) h).getDelegateStateHandle(), out);
+            collect(((KeyGroupsStateHandle) h).getDelegateStateHandle(), out, segs);
         } else if (h instanceof OperatorStreamStateHandle) {
-            collect(((OperatorStreamStateHandle) h).getDelegateStateHandle(), out);
+            collect(((OperatorStreamStateHandle) h).getDelegateStateHandle(), out, segs);
         } else if (h instanceof IncrementalRemoteKeyedStateHandle) {
             IncrementalRemoteKeyedStateHandle i = (IncrementalRemoteKeyedStateHandle) h;
-            collect(i.getMetaDataStateHandle(), out);
-            i.getSharedState().forEach(x -> collect(x.getHandle(), out));
-            i.getPrivateState().forEach(x -> collect(x.getHandle(), out));
+            collect(i.getMetaDataStateHandle(), out, segs);
+            i.getSharedState().forEach(x -> collect(x.getHandle(), out, segs));
+            i.getPrivateState().forEach(x -> collect(x.getHandle(), out, segs));
         } else if (h instanceof ChangelogStateBackendHandle) {
             ChangelogStateBackendHandle c = (ChangelogStateBackendHandle) h;
-            c.getMaterializedStateHandles().forEach(x -> collect(x, out));
-            c.getNonMaterializedStateHandles().forEach(x -> collect(x, out));
+            c.getMaterializedStateHandles().forEach(x -> collect(x, out, segs));
+            c.getNonMaterializedStateHandles().forEach(x -> collect(x, out, segs));
         } else if (h instanceof ChangelogStateHandleStreamImpl) {
             for (Tuple2<StreamStateHandle, Long> t : ((ChangelogStateHandleStreamImpl) h).getHandlesAndOffsets()) {
-                collect(t.f0, out);
+                collect(t.f0, out, segs);
             }
         } else if (h instanceof AbstractChannelStateHandle) {
-            collect(((AbstractChannelStateHandle<?>) h).getDelegate(), out);
+            collect(((AbstractChannelStateHandle<?>) h).getDelegate(), out, segs);
+        } else if (h.getClass().getSimpleName().equals("EmptySegmentFileStateHandle")) {
+            return; // file merging's empty segment (handle type 16): no file
         } else if (h.getClass().getSimpleName().equals("SegmentFileStateHandle")) {
             try {
                 Object p = h.getClass().getMethod("getFilePath").invoke(h);
                 out.add(((org.apache.flink.core.fs.Path) p).toUri().toString());
+                if (segs != null) {
+                    segs.add(new Segment(((org.apache.flink.core.fs.Path) p).toUri().toString(),
+                            (Long) h.getClass().getMethod("getStartPos").invoke(h), h.getStateSize()));
+                }
             } catch (ReflectiveOperationException e) {
                 throw new IllegalStateException(e);
             }

@@ -292,7 +292,9 @@ public final class Scenarios {
         spec.set("job", merge(sc.path("job"), run.path("job")));
         spec.set("variant", run.path("variant").isMissingNode() ? Flink.JSON.createObjectNode() : run.get("variant"));
         spec.put("jobId", run.has("jobId") ? run.get("jobId").asText() : jobId(sc.get("name").asText(), i));
-        spec.put("journal", w.resolve("journal").toString());
+        // a run of another application may write its own journal ("journal"), so the judged output
+        // is the new job's application's only
+        spec.put("journal", run.has("journal") ? run.get("journal").asText() : w.resolve("journal").toString());
         spec.put("tag", "run" + i);
         spec.put("savepointDir", flinkUri(w.resolve("sp")));
         spec.set("actions", run.get("actions"));
@@ -580,6 +582,15 @@ public final class Scenarios {
         }
         if (rc != 0) {
             rk.put("error", Files.readString(w.resolve("resolve-" + si + ".err")).trim());
+        }
+        Damage.checkNamed(dmg, snaps, Files.readString(rout) + Files.readString(w.resolve("resolve-" + si + ".err")), fl);
+        if (stage.path("compareReferences").asBoolean(false) && find(snaps, chosenPath) != null) {
+            Damage.compareReferences(find(snaps, chosenPath), chosen.path("position"), fl);
+        }
+        if (stage.has("otherApplications") && (noneChosen || find(snaps, chosenPath) != null)
+                && Applications.judge(this, w, sc, stage, tconf, mc, snaps, noneChosen ? null : find(snaps, chosenPath), rc,
+                        Files.readString(w.resolve("resolve-" + si + ".err")).trim(), runFacts, trialMode, si + "", fl)) {
+            return;
         }
         // 4. judge the choice against Flink's trials
         boolean upgrade = String.join(" ", cmd).contains("--flink-intent upgrade");
@@ -1123,6 +1134,18 @@ public final class Scenarios {
                 snaps.add(c);
                 o.put("copied", to.toString());
                 o.put("deleted", jobDir.toString());
+                break;
+            }
+            case "deleteFileOfNewest": {
+                // a file the newest completed checkpoint references whose URI contains "contains"
+                // (e.g. "/dstl/" for a changelog DSTL file, "/shared/" or "/taskowned/" for a merged
+                // segment file); one the checkpoint before does not reference when there is one
+                o.setAll(Damage.deleteFileOfNewest(d.get("contains").asText(), snaps));
+                break;
+            }
+            case "truncateSegmentOfNewest": {
+                // a merged file cut inside a segment of the newest checkpoint, above every older one's
+                o.setAll(Damage.truncateSegmentOfNewest(d.get("contains").asText(), snaps));
                 break;
             }
             case "kafkaDeleteRecords": {
