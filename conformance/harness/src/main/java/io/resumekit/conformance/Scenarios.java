@@ -126,6 +126,8 @@ public final class Scenarios {
         ArrayNode stagesOut = result.putArray("stages");
         long t0 = System.nanoTime();
         MiniCluster trials = null;
+        ZooKeeperHa zk = null;
+        haSettings = null;
         if (sc.path("kind").asText("").equals("paimon-interop")) {
             try {
                 PaimonInterop.run(w, sc, resumectl, result);
@@ -150,6 +152,11 @@ public final class Scenarios {
             }
             settings.put("execution.checkpointing.dir", w.resolve("ck").toUri().toString());
             settings.put("execution.checkpointing.savepoint-dir", w.resolve("sp").toUri().toString());
+            if (sc.path("ha").asBoolean(false) || sc.path("ha").isObject()) {
+                // the HA oracle: the runs' children use ZooKeeper HA (the trials cluster does not)
+                zk = ZooKeeperHa.start(w.resolve("zk"));
+                haSettings = zk.settings(w.resolve("ha"), name);
+            }
             ArrayNode runsOut = flink.putArray("runs");
             List<JsonNode> runFacts = new ArrayList<>();
             int i = 0;
@@ -200,6 +207,14 @@ public final class Scenarios {
                 }
                 s++;
             }
+            if (zk != null) {
+                try {
+                    HaOracle.run(w, sc, zk, runFacts, stagesOut, flink);
+                } catch (Mismatch m) {
+                    passed = false;
+                    whys.add("ha: " + m.getMessage());
+                }
+            }
             result.put("passed", passed);
             if (!passed) {
                 result.put("why", String.join("; ", whys));
@@ -229,6 +244,9 @@ public final class Scenarios {
             result.put("why", "harness error: " + Flink.causes(e));
             e.printStackTrace();
         } finally {
+            if (zk != null) {
+                zk.close();
+            }
             if (trials != null) {
                 trials.close();
             }
@@ -257,6 +275,9 @@ public final class Scenarios {
         ObjectNode rs = settings.deepCopy();
         if (run.has("settings")) {
             rs.setAll((ObjectNode) run.get("settings"));
+        }
+        if (haSettings != null) {
+            rs.setAll(haSettings);
         }
         spec.set("settings", rs);
         spec.set("job", merge(sc.path("job"), run.path("job")));
@@ -985,6 +1006,9 @@ public final class Scenarios {
     }
 
     List<JsonNode> runFacts = new ArrayList<>();
+
+    /** The HA oracle's high-availability.* settings for the runs' children, or null (see {@link HaOracle}). */
+    ObjectNode haSettings;
 
     List<JsonNode> runFactsOf(ObjectNode unused) {
         return runFacts;
