@@ -40,7 +40,14 @@ final class HaOracle {
         String jobId = runFacts.get(last).get("jobId").asText();
         ha.put("jobId", jobId);
         ha.put("runTasks", runTasks);
+        if (Files.exists(w.resolve("run-" + last).resolve("done"))) {
+            throw new Scenarios.Mismatch("the HA oracle needs the last run to end in a crash, but run " + last + " ended by itself");
+        }
         ha.put("expired_sessions", zk.expireSessions());
+        if (!zk.holdsJobGraph(jobId)) {
+            throw new Scenarios.Mismatch("Flink's ZooKeeper JobGraphStore does not hold the killed job " + jobId
+                    + ": nothing for an HA recovery to recover");
+        }
         ArrayNode store = ha.putArray("store_checkpoints");
         zk.storedCheckpoints(jobId).forEach(store::add);
         // the same settings the killed child ran with (its spec), high-availability.* included

@@ -101,6 +101,31 @@ public final class ZooKeeperHa implements AutoCloseable {
         return out;
     }
 
+    /** Whether Flink's ZooKeeper JobGraphStore holds the job (a {@code jobgraphs} node with a child named after it). */
+    public boolean holdsJobGraph(String jobId) {
+        return holds("/", "jobgraphs", jobId);
+    }
+
+    private boolean holds(String path, String parentName, String child) {
+        DataNode n = server.getZKDatabase().getDataTree().getNode(path);
+        if (n == null) {
+            return false;
+        }
+        Set<String> children;
+        synchronized (n) {
+            children = new TreeSet<>(n.getChildren());
+        }
+        if (path.endsWith("/" + parentName) && children.contains(child)) {
+            return true;
+        }
+        for (String c : children) {
+            if (holds(path.equals("/") ? "/" + c : path + "/" + c, parentName, child)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private void walk(String path, boolean underJob, String jobId, List<Long> out) {
         DataNode n = server.getZKDatabase().getDataTree().getNode(path);
         if (n == null) {
