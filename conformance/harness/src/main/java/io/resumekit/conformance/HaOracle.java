@@ -44,6 +44,7 @@ final class HaOracle {
             throw new Scenarios.Mismatch("the HA oracle needs the last run to end in a crash, but run " + last + " ended by itself");
         }
         ha.put("expired_sessions", zk.expireSessions());
+        ha.put("expired_after_seconds", Math.round((System.nanoTime() - t0) / 1e8) / 10.0);
         if (!zk.holdsJobGraph(jobId)) {
             throw new Scenarios.Mismatch("Flink's ZooKeeper JobGraphStore does not hold the killed job " + jobId
                     + ": nothing for an HA recovery to recover");
@@ -61,6 +62,7 @@ final class HaOracle {
         Path specFile = w.resolve("ha-recovery.json");
         Flink.writeJson(specFile, spec);
         JsonNode facts;
+        long tc = System.nanoTime();
         try (ChildJvm c = ChildJvm.start(HaRecoveryNode.class.getName(), specFile, control)) {
             try {
                 c.awaitMarker("done", Duration.ofSeconds(150));
@@ -71,6 +73,7 @@ final class HaOracle {
         }
         facts = Flink.JSON.readTree(control.resolve("facts.json").toFile());
         ha.set("recovery", facts);
+        ha.put("child_seconds", Math.round((System.nanoTime() - tc) / 1e8) / 10.0);
         ha.put("seconds", Math.round((System.nanoTime() - t0) / 1e8) / 10.0);
         if (facts.has("harnessError")) {
             throw new Scenarios.Mismatch("HA recovery child failed: " + facts.get("harnessError").asText());
