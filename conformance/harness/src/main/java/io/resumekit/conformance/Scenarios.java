@@ -127,7 +127,7 @@ public final class Scenarios {
         long t0 = System.nanoTime();
         MiniCluster trials = null;
         ZooKeeperHa zk = null;
-        haSettings = null;
+        haZk = null;
         if (sc.path("kind").asText("").equals("paimon-interop")) {
             try {
                 PaimonInterop.run(w, sc, resumectl, result);
@@ -155,7 +155,7 @@ public final class Scenarios {
             if (sc.path("ha").asBoolean(false) || sc.path("ha").isObject()) {
                 // the HA oracle: the runs' children use ZooKeeper HA (the trials cluster does not)
                 zk = ZooKeeperHa.start(w.resolve("zk"));
-                haSettings = zk.settings(w.resolve("ha"), name);
+                haZk = zk;
             }
             ArrayNode runsOut = flink.putArray("runs");
             List<JsonNode> runFacts = new ArrayList<>();
@@ -276,8 +276,9 @@ public final class Scenarios {
         if (run.has("settings")) {
             rs.setAll((ObjectNode) run.get("settings"));
         }
-        if (haSettings != null) {
-            rs.setAll(haSettings);
+        if (haZk != null) {
+            // a cluster id per run: a later run's JobManager must not recover an earlier run's job
+            rs.setAll(haZk.settings(w.resolve("ha"), sc.get("name").asText() + "-run" + i));
         }
         spec.set("settings", rs);
         spec.set("job", merge(sc.path("job"), run.path("job")));
@@ -1007,8 +1008,8 @@ public final class Scenarios {
 
     List<JsonNode> runFacts = new ArrayList<>();
 
-    /** The HA oracle's high-availability.* settings for the runs' children, or null (see {@link HaOracle}). */
-    ObjectNode haSettings;
+    /** The HA oracle's ZooKeeper for the runs' children, or null (see {@link HaOracle}). */
+    ZooKeeperHa haZk;
 
     List<JsonNode> runFactsOf(ObjectNode unused) {
         return runFacts;

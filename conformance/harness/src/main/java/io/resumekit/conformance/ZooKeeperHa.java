@@ -68,7 +68,7 @@ public final class ZooKeeperHa implements AutoCloseable {
 
     /**
      * The {@code high-availability.*} settings of a child: this quorum, the cluster id, HA storage
-     * under {@code storage}. Both children of a scenario get the same values.
+     * under {@code storage}. A run's child and the HA recovery of its job get the same values.
      */
     public ObjectNode settings(Path storage, String clusterId) {
         ObjectNode o = Flink.JSON.createObjectNode();
