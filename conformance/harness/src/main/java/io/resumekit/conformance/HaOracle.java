@@ -15,7 +15,7 @@ import java.util.List;
  * Flink's own "what would I restore" oracle (CONFORMANCE.md §1.3, issue 21), for a scenario with
  * {@code "ha": true} (or {@code "ha": {"runTasks": true, "why": "..."}}): the runs' children used
  * ZooKeeper HA ({@link ZooKeeperHa}, a cluster id per run); after the last run's SIGKILL and the scenario's stages (so any
- * damage is applied), the dead JVM's ZooKeeper sessions are expired and a second child
+ * damage is applied) and the export, the dead JVM's ZooKeeper sessions are expired and a second child
  * ({@link HaRecoveryNode}) with the last run's {@code high-availability.*} settings and cluster id
  * recovers its job and restores the HA store's latest checkpoint. Recorded in the result's
  * {@code flink}: {@code ha_restored} ({@code {"id", "path"}} or null) and {@code ha} (the HA
