@@ -119,6 +119,20 @@ final class HaOracle {
         ha.put("verdict", "differs, explained");
     }
 
+    /**
+     * Adds the oracle's facts to a scenario's export as {@code ha.json} ({@code ha_restored} and
+     * {@code ha}); the trees were exported before the recovery ran.
+     */
+    static void export(Path dst, ObjectNode flink) throws java.io.IOException {
+        if (!Files.isDirectory(dst)) {
+            return;
+        }
+        ObjectNode o = Flink.JSON.createObjectNode();
+        o.set("ha_restored", flink.path("ha_restored"));
+        o.set("ha", flink.path("ha"));
+        Flink.writeJson(dst.resolve("ha.json"), o);
+    }
+
     /** Both URIs name the same directory (file:/x and file:///x/ alike). */
     static boolean samePath(String a, String b) {
         if (a == null || b == null) {

@@ -237,6 +237,10 @@ public final class Scenarios {
                     whys.add("ha: " + m.getMessage());
                     result.put("passed", false);
                     result.put("why", String.join("; ", whys));
+                } finally {
+                    if (exportDir != null) {
+                        HaOracle.export(exportDir.resolve(name), flink);
+                    }
                 }
             }
         } catch (Mismatch m) {
