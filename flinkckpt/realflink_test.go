@@ -98,7 +98,7 @@ func TestRealFlink(t *testing.T) {
 		t.Run(e.Name(), func(t *testing.T) { checkRealFlink(t, filepath.Join(dir, e.Name()), &seen) })
 	}
 	// The export must exercise every kind of check, or the test proves little.
-	if seen.incomplete == 0 || seen.complete == 0 || seen.broken == 0 || seen.compat == 0 || seen.savepoints == 0 || seen.plans == 0 || seen.positions == 0 {
+	if seen.incomplete == 0 || seen.complete == 0 || seen.broken == 0 || seen.compat == 0 || seen.savepoints == 0 || seen.plans == 0 || seen.positions == 0 || seen.ha == 0 {
 		t.Errorf("real Flink export %s checks too little: %+v", dir, seen)
 	}
 	t.Logf("%s: %+v", dir, seen)
@@ -106,7 +106,25 @@ func TestRealFlink(t *testing.T) {
 
 // realFlinkSeen counts what TestRealFlink compared.
 type realFlinkSeen struct {
-	incomplete, complete, broken, savepoints, files, operators, compat, plans, positions int
+	incomplete, complete, broken, savepoints, files, operators, compat, plans, positions, ha int
+}
+
+// realFlinkHA is the HA oracle's ha.json in a scenario's export: the
+// checkpoint Flink's own ZooKeeper HA recovery restored after the crash (a
+// second JobManager recovering the killed job), and how that recovery went.
+type realFlinkHA struct {
+	Restored *struct {
+		ID   int64  `json:"id"`
+		Path string `json:"path"`
+	} `json:"ha_restored"`
+	HA struct {
+		JobID    string `json:"jobId"`
+		RunTasks bool   `json:"runTasks"`
+		Recovery struct {
+			Status string `json:"status"`
+			Error  string `json:"error"`
+		} `json:"recovery"`
+	} `json:"ha"`
 }
 
 func checkRealFlink(t *testing.T, dir string, seen *realFlinkSeen) {
@@ -254,6 +272,39 @@ func checkRealFlink(t *testing.T, dir string, seen *realFlinkSeen) {
 			}
 		}
 		seen.positions += len(so.Offsets)
+	}
+	// Flink's own choice (the HA oracle): the checkpoint its HA recovery
+	// restored is the newest one List calls complete, or, when that recovery
+	// failed on a missing file, one List calls broken.
+	if raw, err := os.ReadFile(filepath.Join(dir, "ha.json")); err == nil {
+		var h realFlinkHA
+		if err := json.Unmarshal(raw, &h); err != nil {
+			t.Fatalf("ha.json: %v", err)
+		}
+		if h.Restored == nil {
+			t.Errorf("ha.json: Flink's HA recovery of job %s restored nothing", h.HA.JobID)
+		} else {
+			key := "ck/" + h.HA.JobID + "/chk-" + strconv.FormatInt(h.Restored.ID, 10)
+			s, ok := got[key]
+			failed := strings.Contains(h.HA.Recovery.Error, "FileNotFoundException")
+			switch {
+			case !ok:
+				t.Errorf("%s: Flink's HA recovery restored it, List does not return it", key)
+			case failed && s.State != flinkckpt.StateBroken:
+				t.Errorf("%s: Flink's HA recovery restored it and failed on a missing file (%.200s), List says %s: %s", key, h.HA.Recovery.Error, s.State, s.Reason)
+			case !failed && h.HA.Recovery.Error != "":
+				t.Errorf("%s: Flink's HA recovery failed: %.300s", key, h.HA.Recovery.Error)
+			case !failed && s.State != flinkckpt.StateComplete:
+				t.Errorf("%s: Flink's HA recovery restored it, List says %s: %s", key, s.State, s.Reason)
+			case !failed:
+				for k, o := range got {
+					if o.JobID == h.HA.JobID && !o.Savepoint && o.State == flinkckpt.StateComplete && o.CheckpointID > h.Restored.ID {
+						t.Errorf("%s: Flink's HA recovery restored checkpoint %d, List calls the newer %s complete", key, h.Restored.ID, k)
+					}
+				}
+			}
+			seen.ha++
+		}
 	}
 	// Compatibility variants: CheckCompat against Flink's restore into each.
 	for _, st := range f.Result.Stages {

@@ -67,8 +67,13 @@ public final class Flink {
     }
 
     public static MiniCluster start(Configuration conf) throws Exception {
+        return start(conf, 1);
+    }
+
+    /** A MiniCluster with {@code taskManagers} TaskManagers (0: a JobManager only). */
+    public static MiniCluster start(Configuration conf, int taskManagers) throws Exception {
         MiniCluster mc = new MiniCluster(new MiniClusterConfiguration.Builder()
-                .setConfiguration(conf).setNumTaskManagers(1).setNumSlotsPerTaskManager(8).build());
+                .setConfiguration(conf).setNumTaskManagers(taskManagers).setNumSlotsPerTaskManager(8).build());
         mc.start();
         return mc;
     }

@@ -139,6 +139,8 @@ public final class Scenarios {
         ArrayNode stagesOut = result.putArray("stages");
         long t0 = System.nanoTime();
         MiniCluster trials = null;
+        ZooKeeperHa zk = null;
+        haZk = null;
         if (sc.path("kind").asText("").equals("generated-ids")) {
             try {
                 GeneratedIds.run(w, sc, exportDir, result); // C2: JobGraph ids of generated topologies, no cluster
@@ -174,6 +176,11 @@ public final class Scenarios {
             }
             settings.put("execution.checkpointing.dir", flinkUri(w.resolve("ck")));
             settings.put("execution.checkpointing.savepoint-dir", flinkUri(w.resolve("sp")));
+            if (sc.path("ha").asBoolean(false) || sc.path("ha").isObject()) {
+                // the HA oracle: the runs' children use ZooKeeper HA (the trials cluster does not)
+                zk = ZooKeeperHa.start(w.resolve("zk"));
+                haZk = zk;
+            }
             ArrayNode runsOut = flink.putArray("runs");
             List<JsonNode> runFacts = new ArrayList<>();
             int i = 0;
@@ -251,6 +258,21 @@ public final class Scenarios {
                     SqlPlanJob.exportPlans(exportDir.resolve(name), sc, w);
                 }
             }
+            if (zk != null) {
+                // last: a recovered job whose tasks run (ha.runTasks) may still write a checkpoint
+                // into the scenario's dirs before its cancel lands; nothing reads them after this
+                try {
+                    HaOracle.run(w, sc, zk, runFacts, stagesOut, flink);
+                } catch (Mismatch m) {
+                    whys.add("ha: " + m.getMessage());
+                    result.put("passed", false);
+                    result.put("why", String.join("; ", whys));
+                } finally {
+                    if (exportDir != null) {
+                        HaOracle.export(exportDir.resolve(name), flink);
+                    }
+                }
+            }
         } catch (Mismatch m) {
             result.put("passed", false);
             result.put("why", m.getMessage());
@@ -259,6 +281,9 @@ public final class Scenarios {
             result.put("why", "harness error: " + Flink.causes(e));
             e.printStackTrace();
         } finally {
+            if (zk != null) {
+                zk.close();
+            }
             if (trials != null) {
                 trials.close();
             }
@@ -287,6 +312,10 @@ public final class Scenarios {
         ObjectNode rs = settings.deepCopy();
         if (run.has("settings")) {
             rs.setAll((ObjectNode) run.get("settings"));
+        }
+        if (haZk != null) {
+            // a cluster id per run: a later run's JobManager must not recover an earlier run's job
+            rs.setAll(haZk.settings(w.resolve("ha"), sc.get("name").asText() + "-run" + i));
         }
         spec.set("settings", rs);
         spec.set("job", merge(sc.path("job"), run.path("job")));
@@ -1026,6 +1055,9 @@ public final class Scenarios {
     }
 
     List<JsonNode> runFacts = new ArrayList<>();
+
+    /** The HA oracle's ZooKeeper for the runs' children, or null (see {@link HaOracle}). */
+    ZooKeeperHa haZk;
 
     List<JsonNode> runFactsOf(ObjectNode unused) {
         return runFacts;
