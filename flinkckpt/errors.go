@@ -49,6 +49,30 @@ func (incompatibleError) Unwrap() []error {
 	return []error{resume.ErrNoPosition, resume.ErrIncompatible}
 }
 
+// ErrBroken is wrapped when nothing restorable was offered and completed
+// snapshots were passed over because they cannot be restored (referenced
+// files missing or of the wrong size, a truncated or corrupt _metadata, a
+// restore a live check says fails): the job had state, and starting it
+// empty loses that state. It wraps [resume.ErrNoPosition] (a chain falls
+// back to other sources, e.g. Kafka offsets) and [resume.ErrRefused], so a
+// chain that chooses nothing reports it as refused (resumectl exit 4),
+// never as nothing to restore (exit 3, a first deploy). Check it with
+// errors.Is.
+var ErrBroken = error(brokenError{})
+
+type brokenError struct{}
+
+func (brokenError) Error() string {
+	return "every snapshot that completed is broken: the state is lost, not absent"
+}
+
+// Unwrap returns resume.ErrNoPosition (a resolver's "nothing to offer") and
+// resume.ErrRefused (a chain that chose nothing says the snapshots there
+// were refused).
+func (brokenError) Unwrap() []error {
+	return []error{resume.ErrNoPosition, resume.ErrRefused}
+}
+
 // ErrNoFlinkPath is wrapped when the snapshot to choose has no known Flink
 // path: its references are all relative (a canonical savepoint) or none
 // contains its key, and no Flink root was given or derived. Resolve fails

@@ -330,6 +330,20 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 				return resume.Candidate{}, fmt.Errorf("flinkckpt: nothing under %s restores into the new job: %d snapshot(s) cannot (%s): %w",
 					r.where(), incompatible, reasons, ErrIncompatible)
 			}
+			broken := 0
+			for _, s := range sources {
+				for _, p := range s.passed {
+					if p.kind == passBroken || p.kind == passFailingRestore {
+						broken++
+					}
+				}
+			}
+			if broken > 0 {
+				// The job had state and every snapshot of it is lost: never
+				// "nothing to restore" (a first deploy would start it empty).
+				return resume.Candidate{}, fmt.Errorf("flinkckpt: no restorable checkpoint or savepoint under %s: %d snapshot(s) with _metadata cannot be restored (%s): %w",
+					r.where(), broken, reasons, ErrBroken)
+			}
 			return resume.Candidate{}, fmt.Errorf("flinkckpt: no restorable checkpoint or savepoint under %s (%s): %w",
 				r.where(), reasons, resume.ErrNoPosition)
 		}

@@ -142,7 +142,9 @@ var ErrIncompatible = errors.New("resume: no snapshot fits the new job")
 //   - ResultFailed when a resolver failed (d.Failed() is not empty), or err is
 //     any other error that does not wrap [ErrNoPosition], [ErrRefused] or
 //     [ErrIncompatible] (a cancelled context);
-//   - ResultRefused when a candidate was offered (and refused);
+//   - ResultRefused when a candidate was offered (and refused), or a
+//     resolver's no-position error wraps [ErrRefused] (flinkckpt.ErrBroken:
+//     snapshots are there, and none can be restored);
 //   - ResultIncompatible when a resolver's no-position error wraps
 //     [ErrIncompatible] (or err does);
 //   - ResultNothingToRestore otherwise.
@@ -179,6 +181,9 @@ func (d *Decision) nothingChosen() Result {
 	for _, o := range d.Considered {
 		if o.Candidate != nil && o.Verdict == VerdictRejected {
 			return ResultRefused
+		}
+		if o.Verdict == VerdictNoPosition && errors.Is(o.Err, ErrRefused) {
+			return ResultRefused // snapshots there, every one refused (flinkckpt.ErrBroken)
 		}
 		if o.Verdict == VerdictNoPosition && errors.Is(o.Err, ErrIncompatible) {
 			incompatible = true

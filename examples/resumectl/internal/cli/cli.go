@@ -39,7 +39,8 @@ const (
 // exitHelp documents the exit statuses in help.
 const exitHelp = `Exit status: 0 chosen; 1 a source failed (store down, permission, a missing path: named), nothing chosen;
 2 usage (a bad flag); 3 nothing to restore (every source answered, empty: a first deploy or a mistyped prefix);
-4 candidates exist but all were refused for data loss (or age, or --min-guarantee); 5 candidates exist but none
+4 candidates exist but all were refused for data loss (or age, or --min-guarantee), or every snapshot there is
+broken (the state is lost: never 3); 5 candidates exist but none
 fits the new job (flink compat: state would be dropped); 6 chosen, but --format cannot express it (k8s for a
 stateless start); 7 chosen with a warning named by --fail-on-warning CODE[,CODE].`
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/kafkaoffset"
 	"github.com/resumekit/resumekit/paimon"
@@ -463,6 +464,9 @@ func decisionExit(d *resume.Decision, result resume.Result, err error, failOn []
 	case resume.ResultNothingToRestore:
 		return ExitNothing, fmt.Errorf("nothing to restore: every source answered and none holds a position (a first deploy, or a mistyped prefix): %s", noPositions(d))
 	case resume.ResultRefused:
+		if errors.Is(err, flinkckpt.ErrBroken) && !anyCandidate(d) {
+			return ExitRefused, fmt.Errorf("nothing chosen: the snapshots there cannot be restored, so the job's state is lost, not absent (never a first deploy: starting it empty loses that state): %s", noPositions(d))
+		}
 		return ExitRefused, errors.New("nothing chosen: every candidate was refused by the policy (the report says why each: data loss below --min-guarantee, or older than --max-age; --min-guarantee data-loss accepts a loss knowingly)")
 	case resume.ResultIncompatible:
 		return ExitIncompatible, fmt.Errorf("nothing chosen: no snapshot fits the new job (its source positions can be salvaged: name the new job, or --flink-sources): %s", noPositions(d))
@@ -491,3 +495,14 @@ func noPositions(d *resume.Decision) string {
 }
 
 var _ json.Marshaler = resume.Decision{}
+
+// anyCandidate reports whether some resolver offered a candidate (then a
+// refusal is the policy's).
+func anyCandidate(d *resume.Decision) bool {
+	for _, o := range d.Considered {
+		if o.Candidate != nil {
+			return true
+		}
+	}
+	return false
+}
