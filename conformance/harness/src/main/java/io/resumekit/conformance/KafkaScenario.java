@@ -63,7 +63,14 @@ final class KafkaScenario {
         pp.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         pp.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         pp.put(ProducerConfig.ACKS_CONFIG, "all");
-        pp.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        // Not idempotent: a broker that has not applied its leadership yet answers NOT_LEADER, and an
+        // idempotent producer can then loop on OUT_OF_ORDER_SEQUENCE until its delivery timeout (seen
+        // under load). One request in flight keeps the order; the end-offset check below catches a
+        // duplicate or a gap.
+        pp.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false");
+        pp.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
+        pp.put(ProducerConfig.RETRIES_CONFIG, Integer.toString(Integer.MAX_VALUE));
+        pp.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "300000");
         List<java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata>> sent = new ArrayList<>();
         try (KafkaProducer<String, String> pr = new KafkaProducer<>(pp)) {
             for (long i = 0; i < records; i++) {
