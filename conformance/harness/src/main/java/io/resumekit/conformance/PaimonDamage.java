@@ -414,6 +414,39 @@ final class PaimonDamage {
         if (!problems.isEmpty()) {
             throw new Scenarios.Mismatch(String.join("; ", problems));
         }
+        replayStart(w, job, chosen, tconf, hints, fl, st);
+    }
+
+    /**
+     * The replay start a rollback decision offers (Position.ReplayFrom): its reset_consumer call,
+     * run as Flink SQL exactly as resumekit printed it, must make Paimon's stream scan with the
+     * decision's options start there, below the snapshots the new reader skipped.
+     */
+    static void replayStart(Path w, JsonNode job, JsonNode chosen, Configuration tconf, Map<String, String> hints,
+                            ObjectNode fl, State st) throws Exception {
+        JsonNode pos = chosen.path("position");
+        long k = pos.path("replay_from").asLong(0);
+        String sql = pos.path("reset_consumer_sql").asText("");
+        if (k <= 0 || sql.isEmpty()) {
+            return;
+        }
+        org.apache.flink.table.api.TableEnvironment tEnv = org.apache.flink.table.api.bridge.java.StreamTableEnvironment.create(
+                new org.apache.flink.streaming.api.environment.StreamExecutionEnvironment(tconf));
+        tEnv.executeSql("CREATE CATALOG pc WITH ('type'='paimon', 'warehouse'='" + wh(w).toUri() + "')");
+        tEnv.executeSql("USE CATALOG pc");
+        tEnv.executeSql(sql).await(60, TimeUnit.SECONDS);
+        fl.put("replay_reset_sql", sql);
+        try (Catalog cat = PaimonStream.catalog(wh(w))) {
+            FileStoreTable t = PaimonStream.table(cat);
+            long next = new ConsumerManager(t.fileIO(), t.location()).consumer(st.consumer).map(Consumer::nextSnapshot).orElse(-1L);
+            long starts = PaimonInterop.firstSnapshotRead(t, hints);
+            fl.put("replay_consumer_next_snapshot", next);
+            fl.put("replay_stream_scan_starts", starts);
+            if (next != k || starts != k) {
+                throw new Scenarios.Mismatch("after resumekit's " + sql + " Paimon's consumer reads " + next + " and its stream scan starts at "
+                        + starts + ", not at the replay start " + k);
+            }
+        }
     }
 
     /** How many of the commit's ids the output holds. */
