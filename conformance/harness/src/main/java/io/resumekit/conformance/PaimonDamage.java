@@ -69,6 +69,7 @@ final class PaimonDamage {
         long consumerNext;
         long consumerMtime;
         long progressMillis;
+        long latestBefore;
         int per;
         int nextBatch;
         final List<Commit> commits = new ArrayList<>();
@@ -121,6 +122,7 @@ final class PaimonDamage {
             st.consumerMtime = Files.getLastModifiedTime(consumerFile(w, st.consumer)).toMillis();
             long earliest = t.snapshotManager().earliestSnapshotId();
             long latest = t.snapshotManager().latestSnapshotId();
+            st.latestBefore = latest;
             int batch = 0;
             for (long s = earliest; s <= latest; s++) {
                 Snapshot sn = t.snapshotManager().snapshot(s);
@@ -146,7 +148,8 @@ final class PaimonDamage {
         ObjectNode o = fl.putObject("before_damage");
         o.put("consumer_next_snapshot", st.consumerNext);
         o.put("consumer_file_mtime", st.consumerMtime);
-        o.put("latest_snapshot", st.nextBatch);
+        o.put("batches", st.nextBatch);
+        o.put("latest_snapshot", st.commits.isEmpty() ? 0 : st.latestBefore);
         o.put("progress_millis", st.progressMillis);
     }
 
