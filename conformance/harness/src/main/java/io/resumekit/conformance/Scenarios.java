@@ -196,6 +196,7 @@ public final class Scenarios {
                 int per = job.path("perBatch").asInt(100);
                 int before = job.path("batches").asInt(20);
                 PaimonStream.write(w.resolve("wh"), before, before + job.path("batchesAfter").asInt(0), per);
+                PaimonDamage.record(w, sc, flink); // the table and the killed reader's consumer, before any damage
             }
             if (kafka) {
                 flink.set("committed_offsets", KafkaScenario.committed(sc.get("job").get("bootstrap").asText(),
@@ -529,7 +530,7 @@ public final class Scenarios {
         cmd.add(resumectl.toString());
         cmd.add("resolve");
         for (JsonNode a : stage.get("resolve")) {
-            cmd.add(a.asText());
+            cmd.add(PaimonDamage.subst(w, a.asText()));
         }
         cmd.add("--json");
         cmd.add("--timeout");
@@ -636,6 +637,10 @@ public final class Scenarios {
             }
             rk.set("position", chosen.path("position"));
             rk.set("options", chosen.path("launch").path("options"));
+            if (PaimonDamage.applies(stage)) {
+                PaimonDamage.launch(w, sc, (ObjectNode) sc.get("job"), chosen, tconf, mc, fl, cmd);
+                return;
+            }
             PaimonStream.launch(w, sc, (ObjectNode) sc.get("job"), chosen, tconf, mc, fl);
             return;
         }
@@ -1186,6 +1191,10 @@ public final class Scenarios {
                 break;
             }
             default:
+                if (PaimonDamage.handles(op)) {
+                    PaimonDamage.damage(w, d, o);
+                    break;
+                }
                 throw new IllegalArgumentException("unknown damage " + op);
         }
         return o;
