@@ -87,6 +87,7 @@ final class Output {
         ObjectNode v = Flink.JSON.createObjectNode();
         long lost = 0;
         long duplicated = 0;
+        long byNewJob = 0; // of duplicated: superseded by the new job's restore (the rest by the runs' own restores)
         long twice = 0;
         TreeSet<Long> lostIds = new TreeSet<>();
         Map<Integer, List<Long>> effectiveCounts = new HashMap<>();
@@ -107,6 +108,9 @@ final class Output {
                 int before = eff.size();
                 eff.removeIf(e -> e.run < c.run && rp != null && e.epoch > rp);
                 duplicated += before - eff.size();
+                if (c.run == Integer.MAX_VALUE) {
+                    byNewJob += before - eff.size();
+                }
                 eff.add(c);
             }
             if (eff.size() > 1) {
@@ -126,6 +130,7 @@ final class Output {
         }
         v.put("lost", lost);
         v.put("duplicated", duplicated);
+        v.put("duplicated_by_new_job", byNewJob);
         v.put("delivered_twice", twice);
         if (!lostIds.isEmpty()) {
             v.put("lost_first", lostIds.first());

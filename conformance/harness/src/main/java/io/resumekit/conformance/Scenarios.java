@@ -70,6 +70,7 @@ public final class Scenarios {
         boolean savepoint;
         boolean hasMetadata;
         long mtime;
+        ArrayNode references; // the files its _metadata references, as Flink resolves them
         ObjectNode trial;
 
         String uri() {
@@ -176,6 +177,45 @@ public final class Scenarios {
             }
             // Flink's view of every snapshot on disk, before any damage.
             List<Snap> snaps = (kafka || paimon) && !sc.path("trials").asBoolean(false) ? new ArrayList<>() : inventory(w);
+            for (JsonNode f : runFacts) {
+                if (f.has("restoredPath")) {
+                    // did the restored snapshot survive the run (CLAIM lets the new job delete it)?
+                    Path from = Paths.get(java.net.URI.create(f.get("restoredPath").asText()));
+                    ((ObjectNode) f).put("restoredPathExistsAfter", Files.exists(from));
+                    // the run's first checkpoint after the restore: how many of its references lie in
+                    // the restored snapshot's dir, and how many outside the run's own job dir
+                    Snap first = null;
+                    for (Snap sn : snaps) {
+                        if (!sn.savepoint && sn.hasMetadata && f.path("jobId").asText().equals(sn.jobId)
+                                && (first == null || sn.id < first.id)) {
+                            first = sn;
+                        }
+                    }
+                    if (first != null && first.references != null) {
+                        int into = 0;
+                        int outside = 0;
+                        ArrayNode missing = Flink.JSON.createArrayNode();
+                        int sameNameInRestored = 0;
+                        for (JsonNode ref : first.references) {
+                            Path rp = Paths.get(java.net.URI.create(ref.asText()));
+                            into += rp.startsWith(from) ? 1 : 0;
+                            outside += rp.startsWith(first.dir.getParent()) ? 0 : 1;
+                            if (!Files.exists(rp)) {
+                                missing.add(ref.asText());
+                                // a relative handle of the restored snapshot re-resolved against this dir?
+                                sameNameInRestored += Files.exists(from.resolve(rp.getFileName().toString())) ? 1 : 0;
+                            }
+                        }
+                        ObjectNode fc = ((ObjectNode) f).putObject("firstCheckpoint");
+                        fc.put("path", first.uri());
+                        fc.put("references", first.references.size());
+                        fc.put("intoRestored", into);
+                        fc.put("outsideJobDir", outside);
+                        fc.set("missing", missing);
+                        fc.put("missingFoundInRestored", sameNameInRestored);
+                    }
+                }
+            }
             ObjectNode tsettings = settings.deepCopy();
             tsettings.put("execution.checkpointing.dir", w.resolve("trials/ck").toUri().toString());
             tsettings.put("execution.checkpointing.savepoint-dir", w.resolve("trials/sp").toUri().toString());
@@ -211,6 +251,9 @@ public final class Scenarios {
                 o.put("id", sn.id);
                 o.put("savepoint", sn.savepoint);
                 o.put("metadata", sn.hasMetadata);
+                if (sc.path("recordReferences").asBoolean(false) && sn.references != null) {
+                    o.set("references", sn.references);
+                }
                 if (sn.trial != null) {
                     o.set("trial", sn.trial);
                 }
@@ -270,9 +313,21 @@ public final class Scenarios {
             JsonNode rf = run.get("restoreFrom");
             JsonNode pf = previous.get(rf.get("run").asInt());
             String path = null;
-            for (JsonNode c : pf.get("completed")) {
-                if (!c.get("savepoint").asBoolean()) {
-                    path = c.get("path").asText();
+            if (rf.has("savepoint")) {
+                // {"run": i, "savepoint": "NATIVE"|"CANONICAL"}: that run's newest savepoint of the format
+                for (JsonNode sp : pf.path("savepoints")) {
+                    if (sp.path("format").asText().equals(rf.get("savepoint").asText())) {
+                        path = sp.get("path").asText();
+                    }
+                }
+                if (path == null) {
+                    throw new Mismatch("run " + rf.get("run") + " took no " + rf.get("savepoint").asText() + " savepoint to restore from");
+                }
+            } else {
+                for (JsonNode c : pf.get("completed")) {
+                    if (!c.get("savepoint").asBoolean()) {
+                        path = c.get("path").asText();
+                    }
                 }
             }
             if (path == null) {
@@ -441,6 +496,7 @@ public final class Scenarios {
             try {
                 CheckpointMetadata m = References.load(s.dir);
                 s.id = m.getCheckpointId();
+                s.references = Flink.JSON.valueToTree(References.files(m));
             } catch (Exception e) {
                 // a damaged _metadata: the id stays the dir's
             }
@@ -977,9 +1033,11 @@ public final class Scenarios {
         if (verdict.has("mismatch")) {
             throw new Mismatch(verdict.get("mismatch").asText());
         }
-        if (verdict.path("duplicated").asLong() > 0 && !hasWarning(chosen, "flink.older-than-broken")
+        // only what the new job outputs again counts (a scenario's own run restored from an
+        // older snapshot re-emits the old run's output: not resumekit's choice)
+        if (verdict.path("duplicated_by_new_job").asLong() > 0 && !hasWarning(chosen, "flink.older-than-broken")
                 && !hasWarning(chosen, "flink.savepoint-preferred")) {
-            throw new Mismatch(verdict.path("duplicated").asLong() + " records committed by the old job after checkpoint "
+            throw new Mismatch(verdict.path("duplicated_by_new_job").asLong() + " records committed by the old job after checkpoint "
                     + want + " are output again, and resumekit did not warn (flink.older-than-broken, flink.savepoint-preferred)");
         }
     }
