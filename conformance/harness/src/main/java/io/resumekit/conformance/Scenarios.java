@@ -599,6 +599,9 @@ public final class Scenarios {
                         .set("outcome", t);
             }
         }
+        if (stage.path("listAgrees").asBoolean(false)) {
+            listAgrees(w, stage, si, snaps, fl);
+        }
         // 1 (a source failed), 4 (all refused for data loss) and 5 (none fits the new job) choose nothing
         boolean noneChosen = chosen.isMissingNode() || chosen.isNull();
         if (rc != 0 && rc != 3 && !((rc == 1 || rc == 4 || rc == 5) && noneChosen)) {
@@ -824,6 +827,40 @@ public final class Scenarios {
         }
     }
 
+    /**
+     * resumectl flink list of the checkpoint root beside Flink's trials: a snapshot Flink cannot
+     * restore must not be listed complete, and one Flink restores must not be listed broken.
+     */
+    void listAgrees(Path w, JsonNode stage, int si, List<Snap> snaps, ObjectNode fl) throws Exception {
+        Process p = new ProcessBuilder(resumectl.toString(), "flink", "list", w.resolve("ck").toString(), "--json")
+                .redirectError(w.resolve("list-" + si + ".err").toFile()).start();
+        String js = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(90, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new Mismatch("resumectl flink list did not end within 90 s");
+        }
+        ArrayNode listed = fl.putArray("flink_list");
+        List<String> problems = new ArrayList<>();
+        for (JsonNode e : Flink.JSON.readTree(js)) {
+            Snap sn = find(snaps, e.path("path").asText());
+            if (sn == null || sn.trial == null) {
+                continue;
+            }
+            String state = e.path("state").asText();
+            boolean ok = sn.trial.path("restorable").asBoolean();
+            listed.addObject().put("path", sn.uri()).put("state", state).put("reason", e.path("reason").asText())
+                    .put("flink_restores", ok);
+            if (!ok && state.equals("complete")) {
+                problems.add("flink list says " + sn.uri() + " is complete, Flink cannot restore it: " + sn.trial.path("error").asText());
+            } else if (ok && state.equals("broken")) {
+                problems.add("flink list says " + sn.uri() + " is broken (" + e.path("reason").asText() + "), Flink restores it");
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new Mismatch(String.join("; ", problems));
+        }
+    }
+
     static boolean newer(Snap a, Snap b) {
         if (a.jobId != null && a.jobId.equals(b.jobId) || a.savepoint || b.savepoint) {
             if (a.id != b.id) {
@@ -1028,7 +1065,14 @@ public final class Scenarios {
         Output o = Output.read(List.of(w.resolve("journal"), journal));
         long records = sc.get("job").path("records").asLong(3000);
         String grade = chosen.path("guarantee").asText();
-        ObjectNode verdict = o.judge(records, sc.get("job").path("keys").asInt(8), restorePoints, want, grade);
+        Integer finalRun = null; // the run whose checkpoint the new job restores
+        for (int r = 0; chosenSnap != null && chosenSnap.jobId != null && r < runFacts.size(); r++) {
+            if (chosenSnap.jobId.equals(runFacts.get(r).path("jobId").asText())) {
+                finalRun = r;
+            }
+        }
+        fl.put("restored_run", finalRun);
+        ObjectNode verdict = o.judge(records, sc.get("job").path("keys").asInt(8), restorePoints, want, finalRun, grade);
         fl.setAll(verdict);
         if (verdict.has("mismatch")) {
             throw new Mismatch(verdict.get("mismatch").asText());
