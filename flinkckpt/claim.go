@@ -35,7 +35,9 @@ const (
 	// needs ClaimClaim.
 	ClaimNoClaim ClaimMode = "NO_CLAIM"
 	// ClaimClaim: the new job owns the snapshot and deletes it once a newer
-	// checkpoint subsumes it.
+	// checkpoint subsumes it. A native RocksDB savepoint restored in CLAIM
+	// mode can leave the new job's incremental checkpoints unrestorable
+	// (WarnClaimNativeSavepoint, conformance F9).
 	ClaimClaim ClaimMode = "CLAIM"
 	// ClaimLegacy: Flink neither deletes the snapshot nor stops depending on
 	// it (deprecated since 1.19, FLIP-416): the new job's incremental

@@ -189,3 +189,48 @@ func TestClaimModeWithAllowNonRestoredState(t *testing.T) {
 		t.Errorf("flinkConfiguration (-want +got):\n%s\njob %+v", diff, patch.Spec.Job)
 	}
 }
+
+// TestClaimNativeSavepointWarns (conformance F9): a CLAIM restore of a
+// native savepoint of incremental RocksDB state warns
+// flink.claim-native-savepoint — real Flink 1.20.3 left the new job's
+// incremental checkpoints referencing the savepoint's files by relative
+// names under their own chk-<n> dirs, unrestorable. The real Flink 1.19 native
+// savepoint warns in CLAIM mode (asked, any version with claim modes) and
+// not in NO_CLAIM; a canonical savepoint and an incremental checkpoint
+// restored in CLAIM mode do not warn.
+func TestClaimNativeSavepointWarns(t *testing.T) {
+	fb, err := fileblob.OpenBucket(fixtures.Dir(t), &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fb.Close()
+	for _, tc := range []struct {
+		dir     string
+		mode    flinkckpt.ClaimMode
+		version string
+		want    bool
+	}{
+		{"v4-flink1.19-rocksdb-native-savepoint", flinkckpt.ClaimClaim, "1.20", true},
+		{"v4-flink1.19-rocksdb-native-savepoint", flinkckpt.ClaimClaim, "", true},
+		{"v4-flink1.19-rocksdb-native-savepoint", flinkckpt.ClaimNoClaim, "1.20", false},
+		{"v4-flink1.19-rocksdb-native-savepoint", flinkckpt.ClaimAuto, "1.20", false},
+		{"v4-flink1.19-hashmap-canonical-savepoint", flinkckpt.ClaimClaim, "1.20", false},
+		{"v4-flink1.17-rocksdb-incremental-checkpoint", flinkckpt.ClaimClaim, "1.20", false},
+	} {
+		r, err := flinkckpt.NewResolver(fb, tc.dir, &flinkckpt.Options{FlinkRoot: "file:/fixtures", ClaimMode: tc.mode, FlinkVersion: tc.version})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := r.Resolve(context.Background())
+		if err != nil {
+			t.Fatalf("%s: %v", tc.dir, err)
+		}
+		if got := c.HasWarning(flinkckpt.WarnClaimNativeSavepoint); got != tc.want {
+			t.Errorf("%s %q Flink %q: claim-native-savepoint %v, want %v: %q", tc.dir, tc.mode, tc.version, got, tc.want, c.Warnings)
+		}
+		if tc.want && !hasWarning(c.Warnings, flinkckpt.WarnClaimNativeSavepoint,
+			`^CLAIM restore of the native savepoint file:/+fixtures/`+tc.dir+` .*incremental checkpoints, from its first.*cannot be restored.*restore in NO_CLAIM mode`) {
+			t.Errorf("%s: text %q", tc.dir, c.Warnings)
+		}
+	}
+}

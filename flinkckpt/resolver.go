@@ -460,6 +460,9 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 		if w, ok := r.claimFlagWarning(best); ok {
 			c.Warnings = append(c.Warnings, w)
 		}
+		if w, ok := r.claimNativeSavepointWarning(best, path); ok {
+			c.Warnings = append(c.Warnings, w)
+		}
 		if r.opts.Observe > 0 {
 			reason, err := r.observe(ctx, layouts)
 			if err != nil {

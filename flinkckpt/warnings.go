@@ -41,6 +41,13 @@ const (
 	// -claimMode (1.20+), since flink run -s without a flag restores
 	// NO_CLAIM whatever -D says.
 	WarnClaimFlagAssumed = "flink.claim-flag-assumed"
+	// WarnClaimNativeSavepoint: the launch restores a native savepoint of
+	// incremental RocksDB state in CLAIM mode: the new job's incremental
+	// checkpoints, from its first, may reuse the savepoint's files through
+	// relative handles that their own _metadata resolves against their
+	// chk-<n> dir, which leaves them unrestorable (FLINK-39964; real Flink
+	// 1.20.3 showed it in conformance F9).
+	WarnClaimNativeSavepoint = "flink.claim-native-savepoint"
 	// WarnRestartedRun: in a job dir a lower checkpoint id is newer than a
 	// higher one (a restarted run continued from its savepoint's id, or
 	// restarted at 1): ids are not time order, the newest run's checkpoint

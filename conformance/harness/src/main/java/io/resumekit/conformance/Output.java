@@ -84,9 +84,20 @@ final class Output {
      * superseded (that run re-emits it): counted as duplicated, not as a second delivery.
      */
     ObjectNode judge(long records, int keys, List<Long> restorePoints, Long finalRestore, String grade) {
+        return judge(records, keys, restorePoints, finalRestore, null, grade);
+    }
+
+    /**
+     * As above, with finalRun the run whose checkpoint the new job restores (null: not known, or a
+     * savepoint): the output of every later run is of a branch the restore abandons (a later run
+     * restored from an older snapshot of that run, its own checkpoints not restorable), so all of
+     * it is superseded — counted as duplicated by the new job, not as a second delivery.
+     */
+    ObjectNode judge(long records, int keys, List<Long> restorePoints, Long finalRestore, Integer finalRun, String grade) {
         ObjectNode v = Flink.JSON.createObjectNode();
         long lost = 0;
         long duplicated = 0;
+        long byNewJob = 0; // of duplicated: superseded by the new job's restore (the rest by the runs' own restores)
         long twice = 0;
         TreeSet<Long> lostIds = new TreeSet<>();
         Map<Integer, List<Long>> effectiveCounts = new HashMap<>();
@@ -102,11 +113,19 @@ final class Output {
             sorted.sort((a, b) -> Integer.compare(a.run, b.run));
             List<Copy> eff = new ArrayList<>();
             for (Copy c : sorted) {
+                if (finalRun != null && c.run != Integer.MAX_VALUE && c.run > finalRun) {
+                    duplicated++;
+                    byNewJob++;
+                    continue;
+                }
                 Long rp = c.run == Integer.MAX_VALUE ? finalRestore
                         : (c.run < restorePoints.size() ? restorePoints.get(c.run) : null);
                 int before = eff.size();
                 eff.removeIf(e -> e.run < c.run && rp != null && e.epoch > rp);
                 duplicated += before - eff.size();
+                if (c.run == Integer.MAX_VALUE) {
+                    byNewJob += before - eff.size();
+                }
                 eff.add(c);
             }
             if (eff.size() > 1) {
@@ -126,6 +145,7 @@ final class Output {
         }
         v.put("lost", lost);
         v.put("duplicated", duplicated);
+        v.put("duplicated_by_new_job", byNewJob);
         v.put("delivered_twice", twice);
         if (!lostIds.isEmpty()) {
             v.put("lost_first", lostIds.first());

@@ -70,6 +70,7 @@ public final class Scenarios {
         boolean savepoint;
         boolean hasMetadata;
         long mtime;
+        ArrayNode references; // the files its _metadata references, as Flink resolves them
         ObjectNode trial;
 
         /** The dir as Flink spells a path in its configuration and CLI: file:// and the literal path. */
@@ -214,6 +215,45 @@ public final class Scenarios {
                 throw new Mismatch("Flink completed " + runFacts.get(0).path("completed").size()
                         + " snapshot(s) but none is under " + w.resolve("ck") + " or " + w.resolve("sp"));
             }
+            for (JsonNode f : runFacts) {
+                if (f.has("restoredPath")) {
+                    // did the restored snapshot survive the run (CLAIM lets the new job delete it)?
+                    Path from = Paths.get(java.net.URI.create(f.get("restoredPath").asText()));
+                    ((ObjectNode) f).put("restoredPathExistsAfter", Files.exists(from));
+                    // the run's first checkpoint after the restore: how many of its references lie in
+                    // the restored snapshot's dir, and how many outside the run's own job dir
+                    Snap first = null;
+                    for (Snap sn : snaps) {
+                        if (!sn.savepoint && sn.hasMetadata && f.path("jobId").asText().equals(sn.jobId)
+                                && (first == null || sn.id < first.id)) {
+                            first = sn;
+                        }
+                    }
+                    if (first != null && first.references != null) {
+                        int into = 0;
+                        int outside = 0;
+                        ArrayNode missing = Flink.JSON.createArrayNode();
+                        int sameNameInRestored = 0;
+                        for (JsonNode ref : first.references) {
+                            Path rp = Paths.get(java.net.URI.create(ref.asText()));
+                            into += rp.startsWith(from) ? 1 : 0;
+                            outside += rp.startsWith(first.dir.getParent()) ? 0 : 1;
+                            if (!Files.exists(rp)) {
+                                missing.add(ref.asText());
+                                // a relative handle of the restored snapshot re-resolved against this dir?
+                                sameNameInRestored += Files.exists(from.resolve(rp.getFileName().toString())) ? 1 : 0;
+                            }
+                        }
+                        ObjectNode fc = ((ObjectNode) f).putObject("firstCheckpoint");
+                        fc.put("path", first.uri());
+                        fc.put("references", first.references.size());
+                        fc.put("intoRestored", into);
+                        fc.put("outsideJobDir", outside);
+                        fc.set("missing", missing);
+                        fc.put("missingFoundInRestored", sameNameInRestored);
+                    }
+                }
+            }
             ObjectNode tsettings = settings.deepCopy();
             tsettings.put("execution.checkpointing.dir", flinkUri(w.resolve("trials/ck")));
             tsettings.put("execution.checkpointing.savepoint-dir", flinkUri(w.resolve("trials/sp")));
@@ -249,6 +289,9 @@ public final class Scenarios {
                 o.put("id", sn.id);
                 o.put("savepoint", sn.savepoint);
                 o.put("metadata", sn.hasMetadata);
+                if (sc.path("recordReferences").asBoolean(false) && sn.references != null) {
+                    o.set("references", sn.references);
+                }
                 if (sn.trial != null) {
                     o.set("trial", sn.trial);
                 }
@@ -332,9 +375,21 @@ public final class Scenarios {
             JsonNode rf = run.get("restoreFrom");
             JsonNode pf = previous.get(rf.get("run").asInt());
             String path = null;
-            for (JsonNode c : pf.get("completed")) {
-                if (!c.get("savepoint").asBoolean()) {
-                    path = c.get("path").asText();
+            if (rf.has("savepoint")) {
+                // {"run": i, "savepoint": "NATIVE"|"CANONICAL"}: that run's newest savepoint of the format
+                for (JsonNode sp : pf.path("savepoints")) {
+                    if (sp.path("format").asText().equals(rf.get("savepoint").asText())) {
+                        path = sp.get("path").asText();
+                    }
+                }
+                if (path == null) {
+                    throw new Mismatch("run " + rf.get("run") + " took no " + rf.get("savepoint").asText() + " savepoint to restore from");
+                }
+            } else {
+                for (JsonNode c : pf.get("completed")) {
+                    if (!c.get("savepoint").asBoolean()) {
+                        path = c.get("path").asText();
+                    }
                 }
             }
             if (path == null) {
@@ -503,6 +558,7 @@ public final class Scenarios {
             try {
                 CheckpointMetadata m = References.load(s.dir);
                 s.id = m.getCheckpointId();
+                s.references = Flink.JSON.valueToTree(References.files(m));
             } catch (Exception e) {
                 // a damaged _metadata: the id stays the dir's
             }
@@ -604,6 +660,9 @@ public final class Scenarios {
                 fl.putArray("also_tried").addObject().put("claimMode", extra.path("claimMode").asText())
                         .set("outcome", t);
             }
+        }
+        if (stage.path("listAgrees").asBoolean(false)) {
+            listAgrees(w, stage, si, snaps, fl);
         }
         // 1 (a source failed), 4 (all refused for data loss) and 5 (none fits the new job) choose nothing
         boolean noneChosen = chosen.isMissingNode() || chosen.isNull();
@@ -843,6 +902,40 @@ public final class Scenarios {
         }
     }
 
+    /**
+     * resumectl flink list of the checkpoint root beside Flink's trials: a snapshot Flink cannot
+     * restore must not be listed complete, and one Flink restores must not be listed broken.
+     */
+    void listAgrees(Path w, JsonNode stage, int si, List<Snap> snaps, ObjectNode fl) throws Exception {
+        Process p = new ProcessBuilder(resumectl.toString(), "flink", "list", w.resolve("ck").toString(), "--json")
+                .redirectError(w.resolve("list-" + si + ".err").toFile()).start();
+        String js = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(90, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new Mismatch("resumectl flink list did not end within 90 s");
+        }
+        ArrayNode listed = fl.putArray("flink_list");
+        List<String> problems = new ArrayList<>();
+        for (JsonNode e : Flink.JSON.readTree(js)) {
+            Snap sn = find(snaps, e.path("path").asText());
+            if (sn == null || sn.trial == null) {
+                continue;
+            }
+            String state = e.path("state").asText();
+            boolean ok = sn.trial.path("restorable").asBoolean();
+            listed.addObject().put("path", sn.uri()).put("state", state).put("reason", e.path("reason").asText())
+                    .put("flink_restores", ok);
+            if (!ok && state.equals("complete")) {
+                problems.add("flink list says " + sn.uri() + " is complete, Flink cannot restore it: " + sn.trial.path("error").asText());
+            } else if (ok && state.equals("broken")) {
+                problems.add("flink list says " + sn.uri() + " is broken (" + e.path("reason").asText() + "), Flink restores it");
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new Mismatch(String.join("; ", problems));
+        }
+    }
+
     static boolean newer(Snap a, Snap b) {
         if (a.jobId != null && a.jobId.equals(b.jobId) || a.savepoint || b.savepoint) {
             if (a.id != b.id) {
@@ -1047,14 +1140,23 @@ public final class Scenarios {
         Output o = Output.read(List.of(w.resolve("journal"), journal));
         long records = sc.get("job").path("records").asLong(3000);
         String grade = chosen.path("guarantee").asText();
-        ObjectNode verdict = o.judge(records, sc.get("job").path("keys").asInt(8), restorePoints, want, grade);
+        Integer finalRun = null; // the run whose checkpoint the new job restores
+        for (int r = 0; chosenSnap != null && chosenSnap.jobId != null && r < runFacts.size(); r++) {
+            if (chosenSnap.jobId.equals(runFacts.get(r).path("jobId").asText())) {
+                finalRun = r;
+            }
+        }
+        fl.put("restored_run", finalRun);
+        ObjectNode verdict = o.judge(records, sc.get("job").path("keys").asInt(8), restorePoints, want, finalRun, grade);
         fl.setAll(verdict);
         if (verdict.has("mismatch")) {
             throw new Mismatch(verdict.get("mismatch").asText());
         }
-        if (verdict.path("duplicated").asLong() > 0 && !hasWarning(chosen, "flink.older-than-broken")
+        // only what the new job outputs again counts (a scenario's own run restored from an
+        // older snapshot re-emits the old run's output: not resumekit's choice)
+        if (verdict.path("duplicated_by_new_job").asLong() > 0 && !hasWarning(chosen, "flink.older-than-broken")
                 && !hasWarning(chosen, "flink.savepoint-preferred")) {
-            throw new Mismatch(verdict.path("duplicated").asLong() + " records committed by the old job after checkpoint "
+            throw new Mismatch(verdict.path("duplicated_by_new_job").asLong() + " records committed by the old job after checkpoint "
                     + want + " are output again, and resumekit did not warn (flink.older-than-broken, flink.savepoint-preferred)");
         }
     }
