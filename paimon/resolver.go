@@ -244,13 +244,32 @@ func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
 		return x.fromConsumer(ctx, cons)
 	case errors.Is(err, ErrConsumerNotFound):
 		if r.o.StartTime.IsZero() {
-			return resume.Candidate{}, fmt.Errorf("paimon: consumer %q of %s: %s does not exist and no start time was given: %w",
-				r.id, r.table, r.table.consumerKey(r.id), resume.ErrNoPosition)
+			return resume.Candidate{}, fmt.Errorf("paimon: consumer %q of %s: %s does not exist and no start time was given%s: %w",
+				r.id, r.table, r.table.consumerKey(r.id), r.expiredHint(ctx), resume.ErrNoPosition)
 		}
 		return x.fromTime(ctx)
 	default:
 		return resume.Candidate{}, err
 	}
+}
+
+// expiredHint says, when the table sets consumer.expiration-time, that a
+// missing consumer file may have expired (the writer's commits delete a
+// consumer idle that long, before they expire snapshots): a job down longer
+// lost it, and a start by time is what is left. It is "" when the option is
+// not set or the schema cannot be read (the error stands without it).
+func (r *Resolver) expiredHint(ctx context.Context) string {
+	opts := map[string]string{}
+	if s, err := r.table.LatestSchema(ctx); err == nil {
+		maps.Copy(opts, s.Options)
+	}
+	maps.Copy(opts, r.o.TableOptions)
+	v := strings.TrimSpace(opts[OptConsumerExpiration])
+	if v == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (the table's %s is %s: the writer deletes a consumer not updated for that long, so a job down longer lost its file; start by the time the old job stopped reading: Options.StartTime, resumectl --paimon-from)",
+		OptConsumerExpiration, redact.Quote(v))
 }
 
 // config reads the newest schema's options (found from the latest
