@@ -287,34 +287,34 @@ func ParseCollector(version int32, data []byte) (Subtask, error) {
 func parseCollector(version int32, data []byte) (Subtask, error) {
 	st := Subtask{Version: version}
 	c := newCursor("CommittableCollector", version, data)
-	if m := c.i32("magic number"); c.err == nil && uint32(m) != Magic {
-		c.off = 0
-		c.fail("magic number %08x, want %08x", uint32(m), uint32(Magic))
+	if m := c.I32("magic number"); c.Err == nil && uint32(m) != Magic {
+		c.Off = 0
+		c.Fail("magic number %08x, want %08x", uint32(m), uint32(Magic))
 	}
 	switch version {
 	case 1:
 		// StreamingCommitterState: the committable serializer's version
 		// and the committables, none with a checkpoint id.
-		c.i32("committable serializer version")
-		n := c.count("committables", 4)
-		for i := 0; i < n && c.err == nil; i++ {
-			c.bytes("committable")
+		c.I32("committable serializer version")
+		n := c.Count("committables", 4)
+		for i := 0; i < n && c.Err == nil; i++ {
+			c.Bytes("committable")
 		}
-		c.end()
-		if c.err == nil && n > 0 {
+		c.End()
+		if c.Err == nil && n > 0 {
 			st.Checkpoints = append(st.Checkpoints, Checkpoint{Legacy: true, Pending: n})
 		}
 	case 2:
-		sv := c.i32("checkpoint serializer version")
-		if c.err == nil && (sv < 0 || sv > 1) {
-			c.off -= 4
-			c.fail("checkpoint serializer version %d, want 0 or 1", sv)
+		sv := c.I32("checkpoint serializer version")
+		if c.Err == nil && (sv < 0 || sv > 1) {
+			c.Off -= 4
+			c.Fail("checkpoint serializer version %d, want 0 or 1", sv)
 		}
-		n := c.count("checkpoints", 4)
-		for i := 0; i < n && c.err == nil; i++ {
-			start := c.off
-			b := c.bytes("checkpoint")
-			if c.err != nil {
+		n := c.Count("checkpoints", 4)
+		for i := 0; i < n && c.Err == nil; i++ {
+			start := c.Off
+			b := c.Bytes("checkpoint")
+			if c.Err != nil {
 				break
 			}
 			cp, err := parseCheckpoint(sv, b)
@@ -327,40 +327,40 @@ func parseCollector(version int32, data []byte) (Subtask, error) {
 			}
 			st.Checkpoints = append(st.Checkpoints, cp)
 		}
-		c.end()
+		c.End()
 	default:
-		c.off = 0
-		c.fail("version %d, want 1 or 2", version)
+		c.Off = 0
+		c.Fail("version %d, want 1 or 2", version)
 	}
-	return st, c.err
+	return st, c.Err
 }
 
 // parseCheckpoint reads one CheckpointCommittableManager: int64 id,
 // int32 writer subtasks (version 1), then the subtask managers.
 func parseCheckpoint(version int32, b []byte) (Checkpoint, error) {
 	c := newCursor("CommittableCollector checkpoint", version, b)
-	cp := Checkpoint{CheckpointID: c.i64("checkpoint id")}
-	if c.err == nil && (cp.CheckpointID < 0 || cp.CheckpointID > maxID && cp.CheckpointID != EndOfInput) {
-		c.off -= 8
-		c.fail("checkpoint id %d (want 0 to 2^62, or Long.MAX_VALUE for the end of input)", cp.CheckpointID)
+	cp := Checkpoint{CheckpointID: c.I64("checkpoint id")}
+	if c.Err == nil && (cp.CheckpointID < 0 || cp.CheckpointID > maxID && cp.CheckpointID != EndOfInput) {
+		c.Off -= 8
+		c.Fail("checkpoint id %d (want 0 to 2^62, or Long.MAX_VALUE for the end of input)", cp.CheckpointID)
 	}
 	if version >= 1 {
-		cp.WriterSubtasks = c.i32("number of writer subtasks")
-		if c.err == nil && cp.WriterSubtasks < 0 {
-			c.off -= 4
-			c.fail("number of writer subtasks %d", cp.WriterSubtasks)
+		cp.WriterSubtasks = c.I32("number of writer subtasks")
+		if c.Err == nil && cp.WriterSubtasks < 0 {
+			c.Off -= 4
+			c.Fail("number of writer subtasks %d", cp.WriterSubtasks)
 		}
 	}
-	sv := c.i32("subtask serializer version")
-	if c.err == nil && (sv < 0 || sv > 2) {
-		c.off -= 4
-		c.fail("subtask serializer version %d, want 0 to 2", sv)
+	sv := c.I32("subtask serializer version")
+	if c.Err == nil && (sv < 0 || sv > 2) {
+		c.Off -= 4
+		c.Fail("subtask serializer version %d, want 0 to 2", sv)
 	}
-	n := c.count("writer subtasks", 4)
-	for i := 0; i < n && c.err == nil; i++ {
-		start := c.off
-		sb := c.bytes("writer subtask")
-		if c.err != nil {
+	n := c.Count("writer subtasks", 4)
+	for i := 0; i < n && c.Err == nil; i++ {
+		start := c.Off
+		sb := c.Bytes("writer subtask")
+		if c.Err != nil {
 			break
 		}
 		if err := parseSubtask(sv, sb, &cp); err != nil {
@@ -372,8 +372,8 @@ func parseCheckpoint(version int32, b []byte) (Checkpoint, error) {
 		}
 		cp.Writers++
 	}
-	c.end()
-	return cp, c.err
+	c.End()
+	return cp, c.Err
 }
 
 // parseSubtask reads one SubtaskCommittableManager into cp's counts:
@@ -382,42 +382,42 @@ func parseCheckpoint(version int32, b []byte) (Checkpoint, error) {
 func parseSubtask(version int32, b []byte, cp *Checkpoint) error {
 	c := newCursor("CommittableCollector writer subtask", version, b)
 	if version >= 1 {
-		if id := c.i32("subtask id"); c.err == nil && id < 0 {
-			c.off -= 4
-			c.fail("subtask id %d", id)
+		if id := c.I32("subtask id"); c.Err == nil && id < 0 {
+			c.Off -= 4
+			c.Fail("subtask id %d", id)
 		}
 	}
-	rv := c.i32("request serializer version")
-	if c.err == nil && rv != 0 {
-		c.off -= 4
-		c.fail("request serializer version %d, want 0", rv)
+	rv := c.I32("request serializer version")
+	if c.Err == nil && rv != 0 {
+		c.Off -= 4
+		c.Fail("request serializer version %d, want 0", rv)
 	}
-	n := c.count("requests", 4)
-	for i := 0; i < n && c.err == nil; i++ {
-		start := c.off
-		rb := c.bytes("request")
-		if c.err != nil {
+	n := c.Count("requests", 4)
+	for i := 0; i < n && c.Err == nil; i++ {
+		start := c.Off
+		rb := c.Bytes("request")
+		if c.Err != nil {
 			break
 		}
 		r := newCursor("CommittableCollector request", 0, rb)
-		r.i32("committable serializer version")
-		r.bytes("committable")
-		if retries := r.i32("number of retries"); r.err == nil && retries < 0 {
-			r.off -= 4
-			r.fail("number of retries %d", retries)
+		r.I32("committable serializer version")
+		r.Bytes("committable")
+		if retries := r.I32("number of retries"); r.Err == nil && retries < 0 {
+			r.Off -= 4
+			r.Fail("number of retries %d", retries)
 		}
-		state := r.i32("state")
-		r.end()
-		if r.err == nil && (state < stateReceived || state > stateCommitted) {
-			r.off -= 4
-			r.fail("request state %d, want 0 to 3 (received, retry, failed, committed)", state)
+		state := r.I32("state")
+		r.End()
+		if r.Err == nil && (state < stateReceived || state > stateCommitted) {
+			r.Off -= 4
+			r.Fail("request state %d, want 0 to 3 (received, retry, failed, committed)", state)
 		}
-		if r.err != nil {
+		if r.Err != nil {
 			var fe *FormatError
-			if errors.As(r.err, &fe) {
+			if errors.As(r.Err, &fe) {
 				fe.Offset += int64(start + 4)
 			}
-			return r.err
+			return r.Err
 		}
 		switch state {
 		case stateReceived, stateRetry:
@@ -428,22 +428,22 @@ func parseSubtask(version int32, b []byte, cp *Checkpoint) error {
 			cp.Committed++
 		}
 	}
-	if committables := c.i32("number of committables"); c.err == nil && committables < 0 {
-		c.off -= 4
-		c.fail("number of committables %d", committables)
+	if committables := c.I32("number of committables"); c.Err == nil && committables < 0 {
+		c.Off -= 4
+		c.Fail("number of committables %d", committables)
 	}
 	if version < 2 {
-		d := c.i32("number drained")
-		if c.err == nil && d < 0 {
-			c.off -= 4
-			c.fail("number drained %d", d)
+		d := c.I32("number drained")
+		if c.Err == nil && d < 0 {
+			c.Off -= 4
+			c.Fail("number drained %d", d)
 		}
 		cp.Drained += int(d)
 	}
-	if f := c.i32("number failed"); c.err == nil && f < 0 {
-		c.off -= 4
-		c.fail("number failed %d", f)
+	if f := c.I32("number failed"); c.Err == nil && f < 0 {
+		c.Off -= 4
+		c.Fail("number failed %d", f)
 	}
-	c.end()
-	return c.err
+	c.End()
+	return c.Err
 }

@@ -53,11 +53,11 @@ func TestPaimonGoldenDataSplits(t *testing.T) {
 // The resume point is the smallest: 10.
 func TestPaimonGoldenPendingSplits(t *testing.T) {
 	c := newCursor("frame", unhex(t, goldenPendingSplits))
-	version := c.i32("version")
-	payload := c.bytes("payload")
-	c.end()
-	if c.err != nil || version != 1 {
-		t.Fatalf("frame: version %d, %v", version, c.err)
+	version := c.I32("version")
+	payload := c.Bytes("payload")
+	c.End()
+	if c.Err != nil || version != 1 {
+		t.Fatalf("frame: version %d, %v", version, c.Err)
 	}
 	e, err := parsePaimonEnumerator(version, payload)
 	if err != nil {

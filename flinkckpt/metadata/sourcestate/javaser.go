@@ -28,87 +28,87 @@ const (
 // c's position. The block data is copied only when it spans several
 // blocks.
 func javaObject(c *cursor) (class string, data []byte) {
-	if m := c.take(4, "Java serialization magic"); c.err == nil && (m[0] != 0xAC || m[1] != 0xED || m[2] != 0 || m[3] != 5) {
-		c.off -= 4
-		c.fail("not a Java serialization stream (magic % x)", m)
+	if m := c.Take(4, "Java serialization magic"); c.Err == nil && (m[0] != 0xAC || m[1] != 0xED || m[2] != 0 || m[3] != 5) {
+		c.Off -= 4
+		c.Fail("not a Java serialization stream (magic % x)", m)
 		return "", nil
 	}
-	if t := c.u8("object type code"); c.err == nil && t != tcObject {
-		c.off--
-		c.fail("type code 0x%02x, want an object (0x73)", t)
+	if t := c.U8("object type code"); c.Err == nil && t != tcObject {
+		c.Off--
+		c.Fail("type code 0x%02x, want an object (0x73)", t)
 		return "", nil
 	}
-	if t := c.u8("class descriptor type code"); c.err == nil && t != tcClassDesc {
-		c.off--
-		c.fail("type code 0x%02x, want a class descriptor (0x72)", t)
+	if t := c.U8("class descriptor type code"); c.Err == nil && t != tcClassDesc {
+		c.Off--
+		c.Fail("type code 0x%02x, want a class descriptor (0x72)", t)
 		return "", nil
 	}
-	class = c.utf("class name")
-	c.i64("serialVersionUID")
-	flags := c.u8("class flags")
-	if c.err == nil && flags&(scWriteMethod|scSerializable) != scWriteMethod|scSerializable {
-		c.off--
-		c.fail("class %s has flags 0x%02x: not a serializable class with its own writeObject", class, flags)
+	class = c.UTF("class name")
+	c.I64("serialVersionUID")
+	flags := c.U8("class flags")
+	if c.Err == nil && flags&(scWriteMethod|scSerializable) != scWriteMethod|scSerializable {
+		c.Off--
+		c.Fail("class %s has flags 0x%02x: not a serializable class with its own writeObject", class, flags)
 		return class, nil
 	}
-	fields := int(c.u16("field count"))
-	for i := 0; i < fields && c.err == nil; i++ {
-		code := c.u8("field type code")
-		c.utf("field name")
+	fields := int(c.U16("field count"))
+	for i := 0; i < fields && c.Err == nil; i++ {
+		code := c.U8("field type code")
+		c.UTF("field name")
 		switch code {
 		case 'B', 'C', 'D', 'F', 'I', 'J', 'S', 'Z':
 		case 'L', '[':
-			switch t := c.u8("field class name"); t {
+			switch t := c.U8("field class name"); t {
 			case tcString:
-				c.utf("field class name")
+				c.UTF("field class name")
 			case tcReference:
-				c.i32("field class name handle")
+				c.I32("field class name handle")
 			default:
-				if c.err == nil {
-					c.off--
-					c.fail("field class name type code 0x%02x", t)
+				if c.Err == nil {
+					c.Off--
+					c.Fail("field class name type code 0x%02x", t)
 				}
 			}
 		default:
-			if c.err == nil {
-				c.off--
-				c.fail("field type code 0x%02x", code)
+			if c.Err == nil {
+				c.Off--
+				c.Fail("field type code 0x%02x", code)
 			}
 		}
 	}
-	if t := c.u8("end of class annotations"); c.err == nil && t != tcEndBlockData {
-		c.off--
-		c.fail("class annotation type code 0x%02x: annotations are not expected", t)
+	if t := c.U8("end of class annotations"); c.Err == nil && t != tcEndBlockData {
+		c.Off--
+		c.Fail("class annotation type code 0x%02x: annotations are not expected", t)
 	}
-	if t := c.u8("superclass"); c.err == nil && t != tcNull {
-		c.off--
-		c.fail("class %s has a serializable superclass (type code 0x%02x): not a Paimon split", class, t)
+	if t := c.U8("superclass"); c.Err == nil && t != tcNull {
+		c.Off--
+		c.Fail("class %s has a serializable superclass (type code 0x%02x): not a Paimon split", class, t)
 	}
 	var parts [][]byte
 	total := 0
-	for c.err == nil {
-		t := c.u8("object data type code")
+	for c.Err == nil {
+		t := c.U8("object data type code")
 		switch t {
 		case tcBlockData:
-			n := int(c.u8("block data length"))
-			parts = append(parts, c.take(n, "block data"))
+			n := int(c.U8("block data length"))
+			parts = append(parts, c.Take(n, "block data"))
 			total += n
 			continue
 		case tcBlockDataLong:
-			n := c.count("block data length", 1)
-			parts = append(parts, c.take(n, "block data"))
+			n := c.Count("block data length", 1)
+			parts = append(parts, c.Take(n, "block data"))
 			total += n
 			continue
 		case tcEndBlockData:
 		default:
-			if c.err == nil {
-				c.off--
-				c.fail("object data type code 0x%02x: only block data is expected", t)
+			if c.Err == nil {
+				c.Off--
+				c.Fail("object data type code 0x%02x: only block data is expected", t)
 			}
 		}
 		break
 	}
-	if c.err != nil {
+	if c.Err != nil {
 		return class, nil
 	}
 	if len(parts) == 1 {

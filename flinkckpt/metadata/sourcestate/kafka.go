@@ -69,36 +69,36 @@ const KafkaSplitVersion = 0
 func parseKafkaSplit(version int32, data []byte) (KafkaSplit, error) {
 	c := newVersionedCursor("KafkaSource split", version, data)
 	if version != KafkaSplitVersion {
-		c.fail("unknown KafkaPartitionSplitSerializer version %d (only 0 exists)", version)
-		return KafkaSplit{}, c.err
+		c.Fail("unknown KafkaPartitionSplitSerializer version %d (only 0 exists)", version)
+		return KafkaSplit{}, c.Err
 	}
 	s := kafkaSplit(c)
-	c.end()
-	return s, c.err
+	c.End()
+	return s, c.Err
 }
 
 func kafkaSplit(c *cursor) KafkaSplit {
 	s := KafkaSplit{Subtask: -1}
-	start := c.off
-	s.Topic = c.utf("topic")
-	if c.err == nil && !validTopic(s.Topic) {
-		c.off = start
-		c.fail("topic %q is not a Kafka topic name", s.Topic)
+	start := c.Off
+	s.Topic = c.UTF("topic")
+	if c.Err == nil && !validTopic(s.Topic) {
+		c.Off = start
+		c.Fail("topic %q is not a Kafka topic name", s.Topic)
 	}
-	s.Partition = c.i32("partition")
-	if c.err == nil && s.Partition < 0 {
-		c.off -= 4
-		c.fail("negative partition %d", s.Partition)
+	s.Partition = c.I32("partition")
+	if c.Err == nil && s.Partition < 0 {
+		c.Off -= 4
+		c.Fail("negative partition %d", s.Partition)
 	}
-	s.StartingOffset = c.i64("starting offset")
-	if c.err == nil && (s.StartingOffset < OffsetCommitted && s.StartingOffset != OffsetNone || s.StartingOffset > maxID) {
-		c.off -= 8
-		c.fail("starting offset %d is neither an offset (up to 2^62) nor a marker", s.StartingOffset)
+	s.StartingOffset = c.I64("starting offset")
+	if c.Err == nil && (s.StartingOffset < OffsetCommitted && s.StartingOffset != OffsetNone || s.StartingOffset > maxID) {
+		c.Off -= 8
+		c.Fail("starting offset %d is neither an offset (up to 2^62) nor a marker", s.StartingOffset)
 	}
-	s.StoppingOffset = c.i64("stopping offset")
-	if c.err == nil && (s.StoppingOffset < OffsetCommitted && s.StoppingOffset != OffsetNone || s.StoppingOffset > maxID) {
-		c.off -= 8
-		c.fail("stopping offset %d is neither an offset (up to 2^62) nor a marker", s.StoppingOffset)
+	s.StoppingOffset = c.I64("stopping offset")
+	if c.Err == nil && (s.StoppingOffset < OffsetCommitted && s.StoppingOffset != OffsetNone || s.StoppingOffset > maxID) {
+		c.Off -= 8
+		c.Fail("stopping offset %d is neither an offset (up to 2^62) nor a marker", s.StoppingOffset)
 	}
 	return s
 }
@@ -174,16 +174,16 @@ func parseKafkaEnumerator(version int32, data []byte) (*KafkaEnumerator, error) 
 	e := &KafkaEnumerator{Version: version, SplitVersion: -1}
 	switch version {
 	case 0:
-		subtasks := c.count("subtask count", 8)
-		e.SplitVersion = c.i32("split serializer version")
-		if c.err == nil && e.SplitVersion != KafkaSplitVersion {
-			c.off -= 4
-			c.fail("split serializer version %d", e.SplitVersion)
+		subtasks := c.Count("subtask count", 8)
+		e.SplitVersion = c.I32("split serializer version")
+		if c.Err == nil && e.SplitVersion != KafkaSplitVersion {
+			c.Off -= 4
+			c.Fail("split serializer version %d", e.SplitVersion)
 		}
-		for i := 0; i < subtasks && c.err == nil; i++ {
-			sub := c.i32("subtask id")
-			n := c.count("split count", 26)
-			for j := 0; j < n && c.err == nil; j++ {
+		for i := 0; i < subtasks && c.Err == nil; i++ {
+			sub := c.I32("subtask id")
+			n := c.Count("split count", 26)
+			for j := 0; j < n && c.Err == nil; j++ {
 				sp, ok := c.nestedKafkaSplit()
 				if !ok {
 					break
@@ -192,20 +192,20 @@ func parseKafkaEnumerator(version int32, data []byte) (*KafkaEnumerator, error) 
 			}
 		}
 	case 1, 2:
-		n := c.count("partition count", 6)
+		n := c.Count("partition count", 6)
 		e.Partitions = make([]KafkaPartition, 0, n)
-		for i := 0; i < n && c.err == nil; i++ {
+		for i := 0; i < n && c.Err == nil; i++ {
 			p := KafkaPartition{Status: StatusUnknown, Subtask: -1}
-			start := c.off
-			p.Topic = c.utf("topic")
-			if c.err == nil && !validTopic(p.Topic) {
-				c.off = start
-				c.fail("topic %q is not a Kafka topic name", p.Topic)
+			start := c.Off
+			p.Topic = c.UTF("topic")
+			if c.Err == nil && !validTopic(p.Topic) {
+				c.Off = start
+				c.Fail("topic %q is not a Kafka topic name", p.Topic)
 			}
-			p.Partition = c.i32("partition")
-			if c.err == nil && p.Partition < 0 {
-				c.off -= 4
-				c.fail("negative partition %d", p.Partition)
+			p.Partition = c.I32("partition")
+			if c.Err == nil && p.Partition < 0 {
+				c.Off -= 4
+				c.Fail("negative partition %d", p.Partition)
 			}
 			if version == 2 {
 				p.Status = c.status()
@@ -215,17 +215,17 @@ func parseKafkaEnumerator(version int32, data []byte) (*KafkaEnumerator, error) 
 			e.Partitions = append(e.Partitions, p)
 		}
 		if version == 2 {
-			e.InitialDiscoveryFinished = c.boolean("initial discovery finished")
+			e.InitialDiscoveryFinished = c.Boolean("initial discovery finished")
 		}
 	case 3:
-		n := c.count("split count", 30)
-		e.SplitVersion = c.i32("split serializer version")
-		if c.err == nil && e.SplitVersion != KafkaSplitVersion {
-			c.off -= 4
-			c.fail("split serializer version %d", e.SplitVersion)
+		n := c.Count("split count", 30)
+		e.SplitVersion = c.I32("split serializer version")
+		if c.Err == nil && e.SplitVersion != KafkaSplitVersion {
+			c.Off -= 4
+			c.Fail("split serializer version %d", e.SplitVersion)
 		}
 		e.Partitions = make([]KafkaPartition, 0, n)
-		for i := 0; i < n && c.err == nil; i++ {
+		for i := 0; i < n && c.Err == nil; i++ {
 			sp, ok := c.nestedKafkaSplit()
 			if !ok {
 				break
@@ -233,22 +233,22 @@ func parseKafkaEnumerator(version int32, data []byte) (*KafkaEnumerator, error) 
 			st := c.status()
 			e.Partitions = append(e.Partitions, KafkaPartition{Topic: sp.Topic, Partition: sp.Partition, Status: st, Subtask: -1, Split: &sp})
 		}
-		e.InitialDiscoveryFinished = c.boolean("initial discovery finished")
+		e.InitialDiscoveryFinished = c.Boolean("initial discovery finished")
 	default:
-		c.fail("unknown KafkaSourceEnumStateSerializer version %d (known: 0 to 3)", version)
+		c.Fail("unknown KafkaSourceEnumStateSerializer version %d (known: 0 to 3)", version)
 	}
-	c.end()
-	if c.err != nil {
-		return nil, c.err
+	c.End()
+	if c.Err != nil {
+		return nil, c.Err
 	}
 	return e, nil
 }
 
 func (c *cursor) status() AssignmentStatus {
-	s := AssignmentStatus(c.i32("assignment status"))
-	if c.err == nil && s != StatusAssigned && s != StatusUnassigned {
-		c.off -= 4
-		c.fail("assignment status %d, want 0 or 1", s)
+	s := AssignmentStatus(c.I32("assignment status"))
+	if c.Err == nil && s != StatusAssigned && s != StatusUnassigned {
+		c.Off -= 4
+		c.Fail("assignment status %d, want 0 or 1", s)
 	}
 	return s
 }
@@ -257,15 +257,15 @@ func (c *cursor) status() AssignmentStatus {
 // version 0 (the enumerator's own copy, v0 and v3); a malformed one stops
 // c with the split's error.
 func (c *cursor) nestedKafkaSplit() (KafkaSplit, bool) {
-	b := c.bytes("split")
-	if c.err != nil {
+	b := c.Bytes("split")
+	if c.Err != nil {
 		return KafkaSplit{}, false
 	}
 	sc := newCursor("KafkaSource enumerator split", b)
 	sp := kafkaSplit(sc)
-	sc.end()
-	if sc.err != nil {
-		c.err = sc.err
+	sc.End()
+	if sc.Err != nil {
+		c.Err = sc.Err
 		return sp, false
 	}
 	return sp, true

@@ -83,71 +83,71 @@ func parseMySQLSplit(version int32, data []byte) (MySQLSplit, error) {
 	c := newVersionedCursor("MySQL CDC split", version, data)
 	s := MySQLSplit{Subtask: -1}
 	if version < 1 || version > maxMySQLSplitVersion {
-		c.fail("unknown MySqlSplitSerializer version %d (known: 1 to %d)", version, maxMySQLSplitVersion)
-		return s, c.err
+		c.Fail("unknown MySqlSplitSerializer version %d (known: 1 to %d)", version, maxMySQLSplitVersion)
+		return s, c.Err
 	}
-	switch kind := c.i32("split kind"); {
-	case c.err != nil:
+	switch kind := c.I32("split kind"); {
+	case c.Err != nil:
 	case kind == mysqlSnapshotSplit:
-		s.Table = c.utf("table id")
-		s.ID = c.utf("split id")
-		c.utf("split key type")
-		c.utf("split start")
-		c.utf("split end")
+		s.Table = c.UTF("table id")
+		s.ID = c.UTF("split id")
+		c.UTF("split key type")
+		c.UTF("split start")
+		c.UTF("split end")
 		s.HighWatermark = binlogOffset(c, version, "high watermark")
 		s.Tables = tableSchemas(c, version)
 	case kind == mysqlBinlogSplit:
 		s.Binlog = true
-		s.ID = c.utf("split id")
-		if c.err == nil && s.ID == StreamSplitID {
+		s.ID = c.UTF("split id")
+		if c.Err == nil && s.ID == StreamSplitID {
 			// flink-cdc-base's stream split (Postgres and the other base
 			// connectors) coincides byte for byte with a binlog split
 			// without finished snapshot splits: its id tells.
-			c.fail("split id %q is flink-cdc-base's stream split, not MySQL CDC's binlog split", s.ID)
+			c.Fail("split id %q is flink-cdc-base's stream split, not MySQL CDC's binlog split", s.ID)
 			break
 		}
-		c.utf("split key type placeholder")
+		c.UTF("split key type placeholder")
 		s.Start = binlogOffset(c, version, "starting offset")
 		if s.Start != nil {
 			if _, pg := s.Start.Map["lsn"]; pg {
-				c.fail("starting offset has key lsn: a Postgres offset, not a binlog position")
+				c.Fail("starting offset has key lsn: a Postgres offset, not a binlog position")
 			}
 		}
 		s.End = binlogOffset(c, version, "ending offset")
-		n := c.count("finished snapshot split count", 11)
-		for i := 0; i < n && c.err == nil; i++ {
-			c.utf("finished split table id")
-			c.utf("finished split id")
-			c.utf("finished split start")
-			c.utf("finished split end")
+		n := c.Count("finished snapshot split count", 11)
+		for i := 0; i < n && c.Err == nil; i++ {
+			c.UTF("finished split table id")
+			c.UTF("finished split id")
+			c.UTF("finished split start")
+			c.UTF("finished split end")
 			binlogOffset(c, version, "finished split high watermark")
 		}
 		s.FinishedSnapshotSplits = n
 		s.Tables = tableSchemas(c, version)
 		s.TotalFinishedSplitSize = int32(n)
 		if version >= 3 {
-			s.TotalFinishedSplitSize = c.i32("total finished split size")
+			s.TotalFinishedSplitSize = c.I32("total finished split size")
 		}
-		if version >= 4 && c.left() > 0 {
+		if version >= 4 && c.Left() > 0 {
 			// Absent when written by Flink CDC 2.2 and older.
-			s.Suspended = c.boolean("suspended")
+			s.Suspended = c.Boolean("suspended")
 		}
 	default:
-		c.off -= 4
-		c.fail("split kind %d, want 1 (snapshot) or 2 (binlog)", kind)
+		c.Off -= 4
+		c.Fail("split kind %d, want 1 (snapshot) or 2 (binlog)", kind)
 	}
-	c.end()
-	return s, c.err
+	c.End()
+	return s, c.Err
 }
 
 func tableSchemas(c *cursor, version int32) int {
-	n := c.count("table schema count", 3)
-	for i := 0; i < n && c.err == nil; i++ {
-		c.utf("table id")
+	n := c.Count("table schema count", 3)
+	for i := 0; i < n && c.Err == nil; i++ {
+		c.UTF("table id")
 		if version == 1 {
-			c.utf("table schema")
+			c.UTF("table schema")
 		} else {
-			c.bytes("table schema")
+			c.Bytes("table schema")
 		}
 	}
 	return n
@@ -157,20 +157,20 @@ func tableSchemas(c *cursor, version int32) int {
 // then (v1) UTF file + int64 position or (v2+) int32 length + JSON of the
 // offset map.
 func binlogOffset(c *cursor, version int32, field string) *BinlogOffset {
-	if !c.boolean(field + " present") {
+	if !c.Boolean(field + " present") {
 		return nil
 	}
 	o := &BinlogOffset{}
 	if version == 1 {
-		o.File = c.utf(field + " file")
-		o.Pos = c.i64(field + " position")
+		o.File = c.UTF(field + " file")
+		o.Pos = c.I64(field + " position")
 		o.Map = map[string]string{"file": o.File, "pos": strconv.FormatInt(o.Pos, 10)}
 		o.Kind = legacyKind(o.File, o.Pos)
 		return o
 	}
-	start := c.off
-	b := c.bytes(field)
-	if c.err != nil {
+	start := c.Off
+	b := c.Bytes(field)
+	if c.Err != nil {
 		return nil
 	}
 	var raw map[string]any
@@ -180,8 +180,8 @@ func binlogOffset(c *cursor, version int32, field string) *BinlogOffset {
 		if err == nil {
 			err = fmt.Errorf("trailing data")
 		}
-		c.off = start
-		c.fail("%s: not a JSON object: %v", field, err)
+		c.Off = start
+		c.Fail("%s: not a JSON object: %v", field, err)
 		return nil
 	}
 	o.Map = make(map[string]string, len(raw))
@@ -193,20 +193,20 @@ func binlogOffset(c *cursor, version int32, field string) *BinlogOffset {
 			o.Map[k] = x.String()
 		case nil:
 		default:
-			c.off = start
-			c.fail("%s: value of %q is not a string", field, k)
+			c.Off = start
+			c.Fail("%s: value of %q is not a string", field, k)
 			return nil
 		}
 	}
 	num := func(key string) int64 {
 		v, ok := o.Map[key]
-		if !ok || c.err != nil {
+		if !ok || c.Err != nil {
 			return 0
 		}
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
-			c.off = start
-			c.fail("%s: %s %q is not a number", field, key, v)
+			c.Off = start
+			c.Fail("%s: %s %q is not a number", field, key, v)
 		}
 		return n
 	}
@@ -223,12 +223,12 @@ func binlogOffset(c *cursor, version int32, field string) *BinlogOffset {
 		o.Kind = legacyKind(o.File, o.Pos)
 	case BinlogEarliest, BinlogLatest, BinlogTimestamp, BinlogSpecific, BinlogNonStopping:
 	default:
-		if c.err == nil {
-			c.off = start
-			c.fail("%s: unknown offset kind %q", field, o.Kind)
+		if c.Err == nil {
+			c.Off = start
+			c.Fail("%s: unknown offset kind %q", field, o.Kind)
 		}
 	}
-	if c.err != nil {
+	if c.Err != nil {
 		return nil
 	}
 	return o

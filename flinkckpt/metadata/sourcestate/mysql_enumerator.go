@@ -100,31 +100,31 @@ func parseMySQLEnumerator(version int32, data []byte) (*MySQLEnumerator, error) 
 	c := newVersionedCursor("MySQL CDC enumerator state", version, data)
 	e := &MySQLEnumerator{Version: version}
 	if version < 1 || version > maxMySQLEnumeratorVersion {
-		c.fail("unknown PendingSplitsStateSerializer version %d (known: 1 to %d)", version, maxMySQLEnumeratorVersion)
-		return nil, c.err
+		c.Fail("unknown PendingSplitsStateSerializer version %d (known: 1 to %d)", version, maxMySQLEnumeratorVersion)
+		return nil, c.Err
 	}
-	e.SplitVersion = c.i32("split serializer version")
-	if c.err == nil && (e.SplitVersion < 1 || e.SplitVersion > maxMySQLSplitVersion) {
-		c.off -= 4
-		c.fail("split serializer version %d, known 1 to %d", e.SplitVersion, maxMySQLSplitVersion)
+	e.SplitVersion = c.I32("split serializer version")
+	if c.Err == nil && (e.SplitVersion < 1 || e.SplitVersion > maxMySQLSplitVersion) {
+		c.Off -= 4
+		c.Fail("split serializer version %d, known 1 to %d", e.SplitVersion, maxMySQLSplitVersion)
 	}
-	e.Phase = MySQLPhase(c.i32("state flag"))
+	e.Phase = MySQLPhase(c.I32("state flag"))
 	switch {
-	case c.err != nil:
+	case c.Err != nil:
 	case e.Phase == PhaseBinlog:
-		e.BinlogSplitAssigned = c.boolean("binlog split assigned")
+		e.BinlogSplitAssigned = c.Boolean("binlog split assigned")
 	case e.Phase == PhaseSnapshot || e.Phase == PhaseHybrid:
 		mysqlAssigner(c, e)
 		if e.Phase == PhaseHybrid {
-			e.BinlogSplitAssigned = c.boolean("binlog split assigned")
+			e.BinlogSplitAssigned = c.Boolean("binlog split assigned")
 		}
 	default:
-		c.off -= 4
-		c.fail("state flag %d, want 1, 2 or 3", e.Phase)
+		c.Off -= 4
+		c.Fail("state flag %d, want 1, 2 or 3", e.Phase)
 	}
-	c.end()
-	if c.err != nil {
-		return nil, c.err
+	c.End()
+	if c.Err != nil {
+		return nil, c.Err
 	}
 	return e, nil
 }
@@ -134,52 +134,52 @@ func parseMySQLEnumerator(version int32, data []byte) (*MySQLEnumerator, error) 
 // legacy form for versions 1 and 2).
 func mysqlAssigner(c *cursor, e *MySQLEnumerator) {
 	e.AlreadyProcessedTables = tableIDs(c, "already processed tables")
-	n := c.count("remaining split count", 4)
-	for i := 0; i < n && c.err == nil; i++ {
+	n := c.Count("remaining split count", 4)
+	for i := 0; i < n && c.Err == nil; i++ {
 		e.RemainingSplits = append(e.RemainingSplits, enumeratorSnapshotSplit(c, e.SplitVersion))
 	}
-	n = c.count("assigned split count", 6)
-	for i := 0; i < n && c.err == nil; i++ {
-		c.utf("assigned split id")
+	n = c.Count("assigned split count", 6)
+	for i := 0; i < n && c.Err == nil; i++ {
+		c.UTF("assigned split id")
 		e.AssignedSplits = append(e.AssignedSplits, enumeratorSnapshotSplit(c, e.SplitVersion))
 	}
-	e.FinishedSplits = c.count("finished split count", 3)
-	for i := 0; i < e.FinishedSplits && c.err == nil; i++ {
-		c.utf("finished split id")
+	e.FinishedSplits = c.Count("finished split count", 3)
+	for i := 0; i < e.FinishedSplits && c.Err == nil; i++ {
+		c.UTF("finished split id")
 		binlogOffset(c, e.SplitVersion, "finished split high watermark")
 	}
 	if e.Version < 3 {
-		if c.boolean("assigner finished") {
+		if c.Boolean("assigner finished") {
 			e.AssignerStatus = AssignerInitialAssigningFinished
 		}
 		return
 	}
-	start := c.off
-	e.AssignerStatus = MySQLAssignerStatus(c.i32("assigner status"))
-	if c.err == nil && (e.AssignerStatus < AssignerInitialAssigning || e.AssignerStatus > AssignerNewlyAddedAssigningFinished) {
-		c.off = start
-		c.fail("assigner status %d, want 0 to 4", e.AssignerStatus)
+	start := c.Off
+	e.AssignerStatus = MySQLAssignerStatus(c.I32("assigner status"))
+	if c.Err == nil && (e.AssignerStatus < AssignerInitialAssigning || e.AssignerStatus > AssignerNewlyAddedAssigningFinished) {
+		c.Off = start
+		c.Fail("assigner status %d, want 0 to 4", e.AssignerStatus)
 	}
 	e.RemainingTables = tableIDs(c, "remaining tables")
-	e.TableIDCaseSensitive = c.boolean("table id case sensitive")
+	e.TableIDCaseSensitive = c.Boolean("table id case sensitive")
 	if e.Version >= 4 {
 		tableSchemas(c, e.SplitVersion)
 	}
-	if e.Version >= 5 && c.boolean("a table is being split") {
-		e.SplittingTable = c.utf("splitting table id")
-		c.utf("next chunk start")
-		e.NextChunkID = c.i32("next chunk id")
+	if e.Version >= 5 && c.Boolean("a table is being split") {
+		e.SplittingTable = c.UTF("splitting table id")
+		c.UTF("next chunk start")
+		e.NextChunkID = c.I32("next chunk id")
 	}
 	if e.Version >= 6 {
-		e.SnapshotMetaReleased = c.boolean("snapshot metadata released")
+		e.SnapshotMetaReleased = c.Boolean("snapshot metadata released")
 	}
 }
 
 func tableIDs(c *cursor, field string) []string {
-	n := c.count(field+" count", 2)
+	n := c.Count(field+" count", 2)
 	out := make([]string, 0, n)
-	for i := 0; i < n && c.err == nil; i++ {
-		out = append(out, c.utf(field))
+	for i := 0; i < n && c.Err == nil; i++ {
+		out = append(out, c.UTF(field))
 	}
 	return out
 }
@@ -187,23 +187,23 @@ func tableIDs(c *cursor, field string) []string {
 // enumeratorSnapshotSplit reads int32 length + a snapshot split of the
 // split serializer version.
 func enumeratorSnapshotSplit(c *cursor, version int32) MySQLSplit {
-	start := c.off
-	b := c.bytes("snapshot split")
-	if c.err != nil {
+	start := c.Off
+	b := c.Bytes("snapshot split")
+	if c.Err != nil {
 		return MySQLSplit{}
 	}
 	s, err := parseMySQLSplit(version, b)
 	var fe *FormatError
 	switch {
 	case errors.As(err, &fe):
-		c.off = start
-		c.fail("snapshot split at byte %d of its %d: %s", fe.Offset, len(b), fe.Msg)
+		c.Off = start
+		c.Fail("snapshot split at byte %d of its %d: %s", fe.Offset, len(b), fe.Msg)
 	case err != nil:
-		c.off = start
-		c.fail("snapshot split: %v", err)
+		c.Off = start
+		c.Fail("snapshot split: %v", err)
 	case s.Binlog:
-		c.off = start
-		c.fail("a binlog split among the snapshot splits")
+		c.Off = start
+		c.Fail("a binlog split among the snapshot splits")
 	}
 	return s
 }

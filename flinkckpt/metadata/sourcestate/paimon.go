@@ -83,35 +83,35 @@ func (s PaimonSplit) Table() string {
 func parsePaimonSplit(version int32, data []byte) (PaimonSplit, error) {
 	c := newVersionedCursor("Paimon split", version, data)
 	if version != PaimonSplitVersion {
-		c.fail("unknown FileStoreSourceSplitSerializer version %d (known: 1)", version)
-		return PaimonSplit{}, c.err
+		c.Fail("unknown FileStoreSourceSplitSerializer version %d (known: 1)", version)
+		return PaimonSplit{}, c.Err
 	}
 	s := paimonSplit(c)
-	c.end()
-	return s, c.err
+	c.End()
+	return s, c.Err
 }
 
 func paimonSplit(c *cursor) PaimonSplit {
 	s := PaimonSplit{Subtask: -1, Snapshot: -1, Bucket: -1}
-	s.ID = c.utf("split id")
-	start := c.off
+	s.ID = c.UTF("split id")
+	start := c.Off
 	class, block := javaObject(c)
 	s.Class = class
-	s.RecordsToSkip = c.i64("records to skip")
-	if c.err == nil && s.RecordsToSkip < 0 {
-		c.off -= 8
-		c.fail("negative records to skip %d", s.RecordsToSkip)
+	s.RecordsToSkip = c.I64("records to skip")
+	if c.Err == nil && s.RecordsToSkip < 0 {
+		c.Off -= 8
+		c.Fail("negative records to skip %d", s.RecordsToSkip)
 	}
-	if c.err != nil {
+	if c.Err != nil {
 		return s
 	}
 	bc := newCursor("Paimon "+shortClass(class), block)
 	splitBody(bc, &s)
-	if bc.err != nil {
-		if fe, ok := bc.err.(*FormatError); ok {
+	if bc.Err != nil {
+		if fe, ok := bc.Err.(*FormatError); ok {
 			fe.Msg += fmt.Sprintf(" (in the block data of the Java object at byte %d of the split)", start)
 		}
-		c.err = bc.err
+		c.Err = bc.Err
 	}
 	return s
 }
@@ -131,13 +131,13 @@ func parsePaimonJavaSplit(data []byte) (PaimonSplit, error) {
 	s := PaimonSplit{Subtask: -1, Snapshot: -1, Bucket: -1}
 	class, block := javaObject(c)
 	s.Class = class
-	c.end()
-	if c.err != nil {
-		return s, c.err
+	c.End()
+	if c.Err != nil {
+		return s, c.Err
 	}
 	bc := newCursor("Paimon "+shortClass(class), block)
 	splitBody(bc, &s)
-	return s, bc.err
+	return s, bc.Err
 }
 
 // splitBody reads the head of a split's own encoding: enough for the
@@ -145,67 +145,67 @@ func parsePaimonJavaSplit(data []byte) (PaimonSplit, error) {
 func splitBody(c *cursor, s *PaimonSplit) {
 	switch s.Class {
 	case ClassDataSplit:
-		first := c.i64("magic or snapshot id")
+		first := c.I64("magic or snapshot id")
 		if first == dataSplitMagic {
-			s.FormatVersion = c.i32("DataSplit version")
-			if c.err == nil && (s.FormatVersion < 2 || s.FormatVersion > maxDataSplitVersion) {
-				c.off -= 4
-				c.fail("DataSplit version %d, known 2 to %d", s.FormatVersion, maxDataSplitVersion)
+			s.FormatVersion = c.I32("DataSplit version")
+			if c.Err == nil && (s.FormatVersion < 2 || s.FormatVersion > maxDataSplitVersion) {
+				c.Off -= 4
+				c.Fail("DataSplit version %d, known 2 to %d", s.FormatVersion, maxDataSplitVersion)
 				return
 			}
-			s.Snapshot = c.i64("snapshot id")
+			s.Snapshot = c.I64("snapshot id")
 		} else {
 			s.FormatVersion, s.Snapshot = 1, first
 		}
 		binaryRow(c)
-		s.Bucket = c.i32("bucket")
-		s.BucketPath = c.utf("bucket path")
+		s.Bucket = c.I32("bucket")
+		s.BucketPath = c.UTF("bucket path")
 		// isStreaming and rawConvertible are the last two booleans of
 		// every DataSplit version.
 		s.Streaming, s.StreamingKnown = trailingFlag(c, 2)
 	case ClassIncrementalSplit:
-		s.FormatVersion = c.i32("IncrementalSplit version")
-		if c.err == nil && (s.FormatVersion < 1 || s.FormatVersion > maxIncrementalSplitVersion) {
-			c.off -= 4
-			c.fail("IncrementalSplit version %d, known 1 to %d", s.FormatVersion, maxIncrementalSplitVersion)
+		s.FormatVersion = c.I32("IncrementalSplit version")
+		if c.Err == nil && (s.FormatVersion < 1 || s.FormatVersion > maxIncrementalSplitVersion) {
+			c.Off -= 4
+			c.Fail("IncrementalSplit version %d, known 1 to %d", s.FormatVersion, maxIncrementalSplitVersion)
 			return
 		}
-		s.Snapshot = c.i64("snapshot id")
+		s.Snapshot = c.I64("snapshot id")
 		binaryRow(c)
-		s.Bucket = c.i32("bucket")
+		s.Bucket = c.I32("bucket")
 		// isStreaming is IncrementalSplit's last boolean.
 		s.Streaming, s.StreamingKnown = trailingFlag(c, 1)
 	case ClassChainSplit:
-		s.FormatVersion = c.i32("ChainSplit version")
+		s.FormatVersion = c.I32("ChainSplit version")
 	default:
-		c.fail("unknown Paimon split class %q", s.Class)
+		c.Fail("unknown Paimon split class %q", s.Class)
 		return
 	}
-	if c.err == nil && s.Snapshot < 0 && s.Class != ClassChainSplit {
-		c.fail("negative snapshot id %d", s.Snapshot)
+	if c.Err == nil && s.Snapshot < 0 && s.Class != ClassChainSplit {
+		c.Fail("negative snapshot id %d", s.Snapshot)
 	}
-	if c.err == nil && s.Snapshot > maxID {
-		c.fail("snapshot id %d is above 2^62", s.Snapshot)
+	if c.Err == nil && s.Snapshot > maxID {
+		c.Fail("snapshot id %d is above 2^62", s.Snapshot)
 	}
 }
 
 // binaryRow skips a BinaryRow (int32 4+size, int32 arity, size bytes).
 func binaryRow(c *cursor) {
-	n := c.count("partition row length", 1)
-	if c.err == nil && n < 4 {
-		c.off -= 4
-		c.fail("partition row length %d, want 4 or more", n)
+	n := c.Count("partition row length", 1)
+	if c.Err == nil && n < 4 {
+		c.Off -= 4
+		c.Fail("partition row length %d, want 4 or more", n)
 	}
-	c.take(n, "partition row")
+	c.Take(n, "partition row")
 }
 
 // trailingFlag reads the boolean at position back from the end of the
 // block data without moving the cursor.
 func trailingFlag(c *cursor, back int) (flag, ok bool) {
-	if c.err != nil || len(c.buf)-back < c.off {
+	if c.Err != nil || len(c.Buf)-back < c.Off {
 		return false, false
 	}
-	b := c.buf[len(c.buf)-back]
+	b := c.Buf[len(c.Buf)-back]
 	if b > 1 {
 		return false, false
 	}
@@ -227,30 +227,30 @@ type PaimonEnumerator struct {
 func parsePaimonEnumerator(version int32, data []byte) (*PaimonEnumerator, error) {
 	c := newVersionedCursor("Paimon enumerator state", version, data)
 	if version != PaimonSplitVersion {
-		c.fail("unknown PendingSplitsCheckpointSerializer version %d (known: 1)", version)
-		return nil, c.err
+		c.Fail("unknown PendingSplitsCheckpointSerializer version %d (known: 1)", version)
+		return nil, c.Err
 	}
-	n := c.count("split count", 4)
-	e := &PaimonEnumerator{Splits: make([]PaimonSplit, 0, min(n, c.left()/32))}
-	for i := 0; i < n && c.err == nil; i++ {
-		b := c.bytes("split")
+	n := c.Count("split count", 4)
+	e := &PaimonEnumerator{Splits: make([]PaimonSplit, 0, min(n, c.Left()/32))}
+	for i := 0; i < n && c.Err == nil; i++ {
+		b := c.Bytes("split")
 		sc := newCursor("Paimon enumerator split", b)
 		s := paimonSplit(sc)
-		sc.end()
-		if sc.err != nil {
-			c.err = sc.err
+		sc.End()
+		if sc.Err != nil {
+			c.Err = sc.Err
 			break
 		}
 		e.Splits = append(e.Splits, s)
 	}
-	e.NextSnapshot = c.i64("next snapshot id")
-	if c.err == nil && (e.NextSnapshot < -1 || e.NextSnapshot > maxID) {
-		c.off -= 8
-		c.fail("next snapshot id %d", e.NextSnapshot)
+	e.NextSnapshot = c.I64("next snapshot id")
+	if c.Err == nil && (e.NextSnapshot < -1 || e.NextSnapshot > maxID) {
+		c.Off -= 8
+		c.Fail("next snapshot id %d", e.NextSnapshot)
 	}
-	c.end()
-	if c.err != nil {
-		return nil, c.err
+	c.End()
+	if c.Err != nil {
+		return nil, c.Err
 	}
 	return e, nil
 }
@@ -280,20 +280,20 @@ func parseMonitorSplit(version int32, data []byte) (MonitorSplit, error) {
 	c := newVersionedCursor("Paimon MonitorSource split", version, data)
 	s := MonitorSplit{Subtask: -1}
 	if version != 0 {
-		c.fail("unknown SimpleSourceSplitSerializer version %d (known: 0)", version)
-		return s, c.err
+		c.Fail("unknown SimpleSourceSplitSerializer version %d (known: 0)", version)
+		return s, c.Err
 	}
-	s.ID = string(c.bytes("split id"))
-	start := c.off
-	v := string(c.bytes("value"))
-	c.end()
-	if c.err != nil {
-		return s, c.err
+	s.ID = string(c.Bytes("split id"))
+	start := c.Off
+	v := string(c.Bytes("value"))
+	c.End()
+	if c.Err != nil {
+		return s, c.Err
 	}
 	bad := func() (MonitorSplit, error) {
-		c.off = start
-		c.fail("value %q is neither 2CS<snapshot> nor 3NSS<checkpoint>:<snapshot> (ids 0 to 2^62)", truncate(v, 64))
-		return s, c.err
+		c.Off = start
+		c.Fail("value %q is neither 2CS<snapshot> nor 3NSS<checkpoint>:<snapshot> (ids 0 to 2^62)", truncate(v, 64))
+		return s, c.Err
 	}
 	switch {
 	case strings.HasPrefix(v, "2"+MonitorCheckpoint):

@@ -112,29 +112,29 @@ type PostgresEnumerator struct {
 // last byte).
 func parsePostgresEnumerator(version int32, data []byte) (*PostgresEnumerator, error) {
 	c := newVersionedCursor("flink-cdc-base enumerator state", version, data)
-	e := &PostgresEnumerator{SplitVersion: c.i32("split serializer version"), Flag: c.i32("state flag")}
+	e := &PostgresEnumerator{SplitVersion: c.I32("split serializer version"), Flag: c.I32("state flag")}
 	switch {
-	case c.err != nil:
+	case c.Err != nil:
 	case e.SplitVersion < minBaseSplitVersion || e.SplitVersion > maxBaseSplitVersion:
-		c.fail("split serializer version %d (known: %d to %d)", e.SplitVersion, minBaseSplitVersion, maxBaseSplitVersion)
+		c.Fail("split serializer version %d (known: %d to %d)", e.SplitVersion, minBaseSplitVersion, maxBaseSplitVersion)
 	case e.Flag == 2:
-		e.StreamSplitAssigned = c.boolean("stream split assigned")
-		c.end()
+		e.StreamSplitAssigned = c.Boolean("stream split assigned")
+		c.End()
 	case e.Flag == 3:
-		if c.left() < 1 {
-			c.fail("hybrid state without its stream split flag")
+		if c.Left() < 1 {
+			c.Fail("hybrid state without its stream split flag")
 			break
 		}
 		b := data[len(data)-1]
 		if b > 1 {
-			c.fail("hybrid state's last byte %d is no boolean", b)
+			c.Fail("hybrid state's last byte %d is no boolean", b)
 		}
 		e.StreamSplitAssigned = b == 1
 	default:
-		c.fail("state flag %d, want 2 (stream) or 3 (hybrid)", e.Flag)
+		c.Fail("state flag %d, want 2 (stream) or 3 (hybrid)", e.Flag)
 	}
-	if c.err != nil {
-		return nil, c.err
+	if c.Err != nil {
+		return nil, c.Err
 	}
 	return e, nil
 }
@@ -150,78 +150,78 @@ func parsePostgresSplit(version int32, data []byte) (PostgresSplit, error) {
 	c := newVersionedCursor("flink-cdc-base split", version, data)
 	s := PostgresSplit{Subtask: -1}
 	if version < minBaseSplitVersion || version > maxBaseSplitVersion {
-		c.fail("unknown SourceSplitSerializer version %d (known: %d to %d)", version, minBaseSplitVersion, maxBaseSplitVersion)
-		return s, c.err
+		c.Fail("unknown SourceSplitSerializer version %d (known: %d to %d)", version, minBaseSplitVersion, maxBaseSplitVersion)
+		return s, c.Err
 	}
-	switch kind := c.i32("split kind"); {
-	case c.err != nil:
+	switch kind := c.I32("split kind"); {
+	case c.Err != nil:
 	case kind == baseSnapshotSplit:
 		if version >= 4 {
-			c.boolean("use catalog before schema")
+			c.Boolean("use catalog before schema")
 		}
-		s.Table = c.utf("table id")
-		s.ID = c.utf("split id")
-		c.utf("split key type")
-		c.utf("split start")
-		c.utf("split end")
+		s.Table = c.UTF("table id")
+		s.ID = c.UTF("split id")
+		c.UTF("split key type")
+		c.UTF("split start")
+		c.UTF("split end")
 		s.HighWatermark = postgresOffset(c, "high watermark")
 		s.Tables = baseTableSchemas(c, version)
-		if c.err == nil && s.HighWatermark == nil {
-			c.fail("snapshot split %q has no high watermark: nothing in it says which database it reads (refusing to guess)", s.ID)
+		if c.Err == nil && s.HighWatermark == nil {
+			c.Fail("snapshot split %q has no high watermark: nothing in it says which database it reads (refusing to guess)", s.ID)
 		}
 	case kind == baseStreamSplit:
 		s.Stream = true
-		s.ID = c.utf("split id")
-		if c.err == nil && s.ID != StreamSplitID {
-			c.fail("stream split id %q, want %q (MySQL CDC's binlog split is \"binlog-split\")", s.ID, StreamSplitID)
+		s.ID = c.UTF("split id")
+		if c.Err == nil && s.ID != StreamSplitID {
+			c.Fail("stream split id %q, want %q (MySQL CDC's binlog split is \"binlog-split\")", s.ID, StreamSplitID)
 			break
 		}
-		c.utf("split key type placeholder")
+		c.UTF("split key type placeholder")
 		s.Start = postgresOffset(c, "starting offset")
 		s.End = postgresOffset(c, "ending offset")
-		n := c.count("finished snapshot split count", 11)
-		for i := 0; i < n && c.err == nil; i++ {
-			c.utf("finished split table id")
-			c.utf("finished split id")
-			c.utf("finished split start")
-			c.utf("finished split end")
-			c.utf("finished split offset factory")
+		n := c.Count("finished snapshot split count", 11)
+		for i := 0; i < n && c.Err == nil; i++ {
+			c.UTF("finished split table id")
+			c.UTF("finished split id")
+			c.UTF("finished split start")
+			c.UTF("finished split end")
+			c.UTF("finished split offset factory")
 			postgresOffset(c, "finished split high watermark")
 			if version >= 4 {
-				c.boolean("finished split use catalog before schema")
+				c.Boolean("finished split use catalog before schema")
 			}
 		}
 		s.FinishedSnapshotSplits = n
 		s.Tables = baseTableSchemas(c, version)
 		s.TotalFinishedSplitSize = int32(n)
 		if version >= 3 {
-			s.TotalFinishedSplitSize = c.i32("total finished split size")
+			s.TotalFinishedSplitSize = c.I32("total finished split size")
 		}
 		if version >= 5 {
-			s.Suspended = c.boolean("suspended")
+			s.Suspended = c.Boolean("suspended")
 		}
 		if version >= 6 {
-			s.SnapshotCompleted = c.boolean("snapshot completed")
+			s.SnapshotCompleted = c.Boolean("snapshot completed")
 		}
-		if c.err == nil && s.Start == nil {
-			c.fail("stream split without a starting offset")
+		if c.Err == nil && s.Start == nil {
+			c.Fail("stream split without a starting offset")
 		}
 	default:
-		c.off -= 4
-		c.fail("split kind %d, want 1 (snapshot) or 2 (stream)", kind)
+		c.Off -= 4
+		c.Fail("split kind %d, want 1 (snapshot) or 2 (stream)", kind)
 	}
-	c.end()
-	return s, c.err
+	c.End()
+	return s, c.Err
 }
 
 func baseTableSchemas(c *cursor, version int32) int {
-	n := c.count("table schema count", 7)
-	for i := 0; i < n && c.err == nil; i++ {
+	n := c.Count("table schema count", 7)
+	for i := 0; i < n && c.Err == nil; i++ {
 		if version >= 4 {
-			c.boolean("table schema use catalog before schema")
+			c.Boolean("table schema use catalog before schema")
 		}
-		c.utf("table id")
-		c.bytes("table schema")
+		c.UTF("table id")
+		c.Bytes("table schema")
 	}
 	return n
 }
@@ -230,12 +230,12 @@ func baseTableSchemas(c *cursor, version int32) int {
 // boolean present, int32 length, JSON of the offset map. An offset without
 // lsn, or with MySQL's keys, is not Postgres's.
 func postgresOffset(c *cursor, field string) *PostgresOffset {
-	if !c.boolean(field + " present") {
+	if !c.Boolean(field + " present") {
 		return nil
 	}
-	start := c.off
-	b := c.bytes(field)
-	if c.err != nil {
+	start := c.Off
+	b := c.Bytes(field)
+	if c.Err != nil {
 		return nil
 	}
 	var raw map[string]*string
@@ -244,8 +244,8 @@ func postgresOffset(c *cursor, field string) *PostgresOffset {
 		if err == nil {
 			err = errors.New("trailing data or null")
 		}
-		c.off = start
-		c.fail("%s: not a JSON object of strings: %v", field, err)
+		c.Off = start
+		c.Fail("%s: not a JSON object of strings: %v", field, err)
 		return nil
 	}
 	o := &PostgresOffset{TxID: -1, Map: make(map[string]string, len(raw))}
@@ -255,7 +255,7 @@ func postgresOffset(c *cursor, field string) *PostgresOffset {
 		}
 	}
 	if _, ok := raw["lsn"]; !ok {
-		c.off = start
+		c.Off = start
 		keys := "none"
 		for _, k := range []string{"file", "pos", "gtids", "scn", "commit_lsn", "resume_token"} {
 			if _, ok := raw[k]; ok {
@@ -263,18 +263,18 @@ func postgresOffset(c *cursor, field string) *PostgresOffset {
 				break
 			}
 		}
-		c.fail("%s: no lsn key (another database's offset? key %s): not a Postgres offset", field, keys)
+		c.Fail("%s: no lsn key (another database's offset? key %s): not a Postgres offset", field, keys)
 		return nil
 	}
 	num := func(key string, into *int64) {
 		v, ok := o.Map[key]
-		if !ok || c.err != nil {
+		if !ok || c.Err != nil {
 			return
 		}
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
-			c.off = start
-			c.fail("%s: %s %q is not a number", field, key, v)
+			c.Off = start
+			c.Fail("%s: %s %q is not a number", field, key, v)
 			return
 		}
 		*into = n
@@ -284,7 +284,7 @@ func postgresOffset(c *cursor, field string) *PostgresOffset {
 	num("lsn_commit", &o.LSNCommit)
 	num("txId", &o.TxID)
 	num("ts_usec", &o.TsUsec)
-	if c.err != nil {
+	if c.Err != nil {
 		return nil
 	}
 	return o

@@ -27,15 +27,15 @@ type StreamHeader struct {
 // meta infos after them are not needed to read elements at their offsets.
 func parseStreamHeader(stream []byte) (StreamHeader, error) {
 	c := newCursor("operator state stream header", stream)
-	h := StreamHeader{Version: c.i32("proxy version")}
-	if c.err == nil && (h.Version < 1 || h.Version > maxProxyVersion) {
-		c.off = 0
-		c.fail("operator state serialization proxy version %d, want 1 to %d", h.Version, maxProxyVersion)
+	h := StreamHeader{Version: c.I32("proxy version")}
+	if c.Err == nil && (h.Version < 1 || h.Version > maxProxyVersion) {
+		c.Off = 0
+		c.Fail("operator state serialization proxy version %d, want 1 to %d", h.Version, maxProxyVersion)
 	}
 	if h.Version >= 6 {
-		h.Compressed = c.boolean("compression flag")
+		h.Compressed = c.Boolean("compression flag")
 	}
-	return h, c.err
+	return h, c.Err
 }
 
 // RawSplit is one element of the SourceReaderState list of one subtask: a
@@ -133,20 +133,20 @@ func at(stream []byte, h StreamHeader, off, n, maxSize int64, what string) ([]by
 // to other elements).
 func parseElement(what, noun string, b []byte, subtask int32) (RawSplit, error) {
 	c := newCursor(what, b)
-	l := c.i32("length")
-	if c.err == nil && (l < 8 || int(l) > c.left()) {
-		c.off = 0
-		c.fail("element length %d with %d bytes left (want 8 or more, within the stream)", l, c.left())
+	l := c.I32("length")
+	if c.Err == nil && (l < 8 || int(l) > c.Left()) {
+		c.Off = 0
+		c.Fail("element length %d with %d bytes left (want 8 or more, within the stream)", l, c.Left())
 	}
 	s := RawSplit{Subtask: subtask}
-	s.Version = c.i32(noun + " serializer version")
-	n := c.i32(noun + " length")
-	if c.err == nil && n != l-8 {
-		c.off -= 4
-		c.fail("%s length %d in an element of %d bytes (want %d): not SimpleVersionedSerialization framing", noun, n, l, l-8)
+	s.Version = c.I32(noun + " serializer version")
+	n := c.I32(noun + " length")
+	if c.Err == nil && n != l-8 {
+		c.Off -= 4
+		c.Fail("%s length %d in an element of %d bytes (want %d): not SimpleVersionedSerialization framing", noun, n, l, l-8)
 	}
-	s.Data = c.take(int(n), noun)
-	return s, c.err
+	s.Data = c.Take(int(n), noun)
+	return s, c.Err
 }
 
 // Coordinator is the operator coordinator state of a FLIP-27 source: the
@@ -168,18 +168,18 @@ type Coordinator struct {
 // 1.13+ does.
 func parseCoordinator(data []byte) (*Coordinator, error) {
 	c := newCursor("source coordinator state", data)
-	co := &Coordinator{SerdeVersion: c.i32("serde version")}
-	if c.err == nil && co.SerdeVersion != 0 && co.SerdeVersion != 1 {
-		c.off = 0
-		c.fail("serde version %d, want 0 or 1: not a FLIP-27 source coordinator", co.SerdeVersion)
+	co := &Coordinator{SerdeVersion: c.I32("serde version")}
+	if c.Err == nil && co.SerdeVersion != 0 && co.SerdeVersion != 1 {
+		c.Off = 0
+		c.Fail("serde version %d, want 0 or 1: not a FLIP-27 source coordinator", co.SerdeVersion)
 	}
-	co.Version = c.i32("enumerator serializer version")
-	co.Data = c.bytes("enumerator checkpoint")
+	co.Version = c.I32("enumerator serializer version")
+	co.Data = c.Bytes("enumerator checkpoint")
 	if co.SerdeVersion == 1 {
-		c.end()
+		c.End()
 	}
-	if c.err != nil {
-		return nil, c.err
+	if c.Err != nil {
+		return nil, c.Err
 	}
 	return co, nil
 }
