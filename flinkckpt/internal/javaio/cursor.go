@@ -117,9 +117,9 @@ func (c *Cursor) Count(field string, min int) int {
 		c.Fail("%s: negative count %d", field, n)
 		return 0
 	}
-	if int64(n)*int64(max(min, 1)) > int64(c.Left()) {
-		c.Off = start
-		c.Fail("%s: count %d needs at least %d bytes, %d left", field, n, int64(n)*int64(max(min, 1)), c.Left())
+	if left := c.Left(); int64(n)*int64(max(min, 1)) > int64(left) {
+		c.Off = start // the error points at the count; the bytes left are those after it
+		c.Fail("%s: count %d needs at least %d bytes, %d left", field, n, int64(n)*int64(max(min, 1)), left)
 		return 0
 	}
 	return int(n)
