@@ -194,7 +194,7 @@ func lineageWarnings(best *snap, heads []*snap, jobs []*jobDir) []resume.Warning
 	for _, h := range heads {
 		if h != best && supersedes(best, h) && h.mod.After(best.mod) {
 			out = append(out, resume.Warnf(WarnLineageOverTime, "%s (checkpoint %d) has a newer _metadata modification time (%s) than %s (%s), but it is a savepoint of the same job with a lower checkpoint id: within one job the id order decides (copies reset modification times)",
-				h.name(), h.id, h.mod.UTC().Format(time.RFC3339), best.name(), best.mod.UTC().Format(time.RFC3339)))
+				h.name(), h.id, tsMilli(h.mod), best.name(), tsMilli(best.mod)))
 		}
 	}
 	if best.savepoint && best.md.Action == metadata.ActionNone {

@@ -1,8 +1,14 @@
 package flinkckpt_test
 
 import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"gocloud.dev/blob/fileblob"
 
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
@@ -193,5 +199,79 @@ func TestCheckpointIDMismatch(t *testing.T) {
 	snaps, err := flinkckpt.List(e.ctx, e.bucket, "ck/", nil)
 	if err != nil || len(snaps) != 1 || snaps[0].CheckpointID != 40 || !hasLine([]string{snaps[0].Reason}, `records checkpoint id 40, not 42`) {
 		t.Errorf("List: %+v, %v", snaps, err)
+	}
+}
+
+// TestRealFlinkSavepointsByID (issue 33 item 1): real Flink 1.20.3's two
+// savepoints of one job in conformance F6s (id 3, then the stop-with-
+// savepoint id 6, the same operators): a copy that wrote id 3's _metadata
+// 5 ms after id 6's must not make id 3 the newer one. Within one lineage
+// the checkpoint id decides, whatever the times; the warning says so.
+func TestRealFlinkSavepointsByID(t *testing.T) {
+	src := filepath.Join(realFlinkDir(t), "F6s", "sp")
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	const id6, id3 = "savepoint-3ce641-6f1a07e53b19", "savepoint-3ce641-fe284895a79a"
+	at := time.Date(2026, 11, 29, 19, 40, 0, 0, time.UTC)
+	for name, mod := range map[string]time.Time{id6: at, id3: at.Add(5 * time.Millisecond)} {
+		if err := os.Chtimes(filepath.Join(dir, name, "_metadata"), mod, mod); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := fileblob.OpenBucket(dir, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	r, err := flinkckpt.NewResolver(b, "", &flinkckpt.Options{FlinkRoot: "file://" + filepath.ToSlash(dir)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := r.Resolve(context.Background())
+	if err != nil {
+		t.Fatalf("Resolve: %v", err)
+	}
+	p, err := flinkckpt.PositionOf(c.Position)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.CheckpointID != 6 || !strings.Contains(p.Key, id6) {
+		t.Fatalf("chose %s (checkpoint %d), %s: %q", p.Key, p.CheckpointID, c.Guarantee, c.Reasons)
+	}
+	if !hasLine(c.Reasons, `^ranks above `+id3+`: that is a savepoint of the same job at a lower checkpoint id \(3 vs 6\)`) ||
+		!hasWarning(c.Warnings, flinkckpt.WarnLineageOverTime, `^`+id3+` \(checkpoint 3\) has a newer _metadata modification time \(2026-11-29T19:40:00.005Z\)`) ||
+		c.HasWarning(flinkckpt.WarnNearTie) {
+		t.Errorf("reasons %q, warnings %q", c.Reasons, c.Warnings)
+	}
+}
+
+// TestNearTieSaid (issue 33 item 1): two savepoints no lineage orders
+// (different jobs) whose modification times are 5 ms apart: the order is
+// not known, and the candidate says so rather than pass it off as newer.
+// A second apart or more is an order; a lineage is never a near-tie.
+func TestNearTieSaid(t *testing.T) {
+	a, b := flinkckpttest.SavepointName(jobA, 1), flinkckpttest.SavepointName(jobB, 1)
+	for _, tc := range []struct {
+		name string
+		gap  time.Duration
+		warn bool
+	}{{"5ms", 5 * time.Millisecond, true}, {"3s", 3 * time.Second, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, "sp/", "s3a://bucket/", nil)
+			e.savepoint(a, 9, t0, nil)
+			e.savepoint(b, 4, t0.Add(tc.gap), nil)
+			c, p := e.mustResolve(withRoot(e))
+			if !strings.Contains(p.Key, b) {
+				t.Fatalf("chose %s", p.Key)
+			}
+			if got := hasWarning(c.Warnings, flinkckpt.WarnNearTie, `^`+b+` was chosen over `+a+` by _metadata modification times only 5ms apart`); got != tc.warn {
+				t.Errorf("near-tie warning %v, want %v: %q", got, tc.warn, c.Warnings)
+			}
+			if tc.warn && !hasLine(c.Reasons, `^ranks above `+a+` by a near-tie of _metadata modification times`) {
+				t.Errorf("reasons %q", c.Reasons)
+			}
+		})
 	}
 }

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/resumekit/resumekit/flinkckpt/metadata"
+	"github.com/resumekit/resumekit/resume"
 )
 
 // rank sets each head's effective time: the newest _metadata modification
@@ -127,6 +130,43 @@ func descendsFromJob(s *snap, l *loc, jobKey string) bool {
 	return false
 }
 
+// nearTie is the difference of modification times under which their order
+// is not known: object stores keep Last-Modified to the second, and a copy
+// writes a tree's files within moments of each other in any order.
+const nearTie = 2 * time.Second
+
+func tsMilli(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") }
+
+// nearTies returns the heads best outranks only by a near-tie of
+// modification times: not in its lineage (see rank), not a descendant,
+// their effective times less than nearTie apart.
+func nearTies(best *snap, heads []*snap, intent Intent) []*snap {
+	var out []*snap
+	for _, h := range heads {
+		if h == best || best.descends[h] || h.descends[best] || supersedes(h, best) {
+			continue
+		}
+		if intent == IntentUpgrade && best.savepoint != h.savepoint {
+			continue
+		}
+		if d := best.eff.Sub(h.eff); d > 0 && d < nearTie {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// nearTieWarnings says which snapshots best outranks only by a near-tie of
+// modification times (see nearTies).
+func nearTieWarnings(best *snap, heads []*snap, intent Intent) []resume.Warning {
+	var out []resume.Warning
+	for _, h := range nearTies(best, heads, intent) {
+		out = append(out, resume.Warnf(WarnNearTie, "%s was chosen over %s by _metadata modification times only %s apart (%s vs %s): under the %s an object store's second resolution or a copy can blur, that order is not known; nothing else (a lineage of ids, shared files) orders them — check which is the job's latest before launching",
+			best.name(), h.name(), best.eff.Sub(h.eff), tsMilli(best.eff), tsMilli(h.eff), nearTie))
+	}
+	return out
+}
+
 // rankReason says truthfully why best ranks above h (see ranksAbove).
 func rankReason(best, h *snap, intent Intent) string {
 	ts := func(t time.Time) string { return t.UTC().Format(time.RFC3339) }
@@ -139,6 +179,9 @@ func rankReason(best, h *snap, intent Intent) string {
 	case supersedes(best, h):
 		return fmt.Sprintf("ranks above %s: that is a savepoint of the same job at a lower checkpoint id (%d vs %d), and within one job the id order decides, whatever the modification times say",
 			h.name(), h.id, best.id)
+	case best.eff.After(h.eff) && best.eff.Sub(h.eff) < nearTie:
+		return fmt.Sprintf("ranks above %s by a near-tie of _metadata modification times (%s vs %s, %s apart, under the %s a store or a copy can blur): nothing else orders them, so the order between them is not known",
+			h.name(), tsMilli(best.eff), tsMilli(h.eff), best.eff.Sub(h.eff), nearTie)
 	case best.eff.After(h.eff):
 		hTime := ts(h.eff)
 		if h.via != nil {
@@ -167,17 +210,55 @@ func (s *snap) referencesJob(l *loc, key string) bool {
 	return s.loc == l && s.ancestors[key]
 }
 
-// supersedes reports whether job-dir head j is later in the lineage of
-// savepoint head s: s was taken by j's job (its savepoint-<6 hex> prefix is
-// the job id's) at a lower checkpoint id (savepoints share the id counter).
-// Within one job the id order decides, whatever a copy did to the
-// savepoint's modification time. Fixed application-mode ids are left out:
-// every run of an application shares the id and its prefix, and a new run
-// restarts ids, so the prefix tells no lineage there.
+// supersedes reports whether head j is later in the lineage of savepoint
+// head s, so that the id order decides between them whatever a copy did to
+// the modification times. Two cases:
+//
+//   - j is a job dir's head and s was taken by j's job (its savepoint-<6
+//     hex> prefix is the job id's) at a lower checkpoint id (savepoints
+//     share the id counter);
+//   - j is a savepoint too, of the same job (the same prefix) at a higher
+//     id, and its operators are a continuation of s's: the same operator
+//     ids with the same max parallelism (one job graph, as a stop-with-
+//     savepoint after an earlier savepoint of the same run leaves it).
+//
+// Fixed application-mode ids are left out: every run of an application
+// shares the id and its prefix, and a new run restarts ids, so the prefix
+// tells no lineage there.
 func supersedes(j, s *snap) bool {
-	if j.savepoint || !s.savepoint || j.job == "" || isFixedJobID(j.job) {
+	if !s.savepoint || j.id <= s.id {
 		return false
 	}
 	p := savepointPrefix(s.key)
-	return p != "" && strings.HasPrefix(j.job, p) && j.id > s.id
+	if p == "" {
+		return false
+	}
+	if j.savepoint {
+		return savepointPrefix(j.key) == p && !fixedPrefix(p) && continues(j.md, s.md)
+	}
+	return j.job != "" && !isFixedJobID(j.job) && strings.HasPrefix(j.job, p)
+}
+
+// fixedPrefix reports whether a savepoint's job id prefix may be one of
+// application mode's fixed ids (see fixedJobIDRE): their first 8 hex
+// digits are the sign extension of a hash, 00000000 or ffffffff.
+func fixedPrefix(p string) bool { return p == "000000" || p == "ffffff" }
+
+// continues reports whether the operators of a later snapshot are those of
+// an earlier one: the same operator ids, each with the same max parallelism.
+func continues(later, earlier *metadata.Checkpoint) bool {
+	if later == nil || earlier == nil || len(later.Operators) != len(earlier.Operators) || len(later.Operators) == 0 {
+		return false
+	}
+	mp := make(map[string]int, len(earlier.Operators))
+	for _, o := range earlier.Operators {
+		mp[o.ID] = o.MaxParallelism
+	}
+	for _, o := range later.Operators {
+		m, ok := mp[o.ID]
+		if !ok || m != o.MaxParallelism {
+			return false
+		}
+	}
+	return true
 }

@@ -450,6 +450,7 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 			c.Warnings = append(c.Warnings, w)
 		}
 		c.Warnings = append(c.Warnings, lineageWarnings(best, heads, jobs)...)
+		c.Warnings = append(c.Warnings, nearTieWarnings(best, heads, r.opts.Intent)...)
 		if w, ok := r.notObservedWarning(newest); ok {
 			c.Warnings = append(c.Warnings, w)
 		}

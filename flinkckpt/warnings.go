@@ -57,6 +57,10 @@ const (
 	// newer modification time (a copy) but a lower checkpoint id: within one
 	// job the id decides.
 	WarnLineageOverTime = "flink.lineage-over-time"
+	// WarnNearTie: the chosen snapshot outranks another only by
+	// modification times closer than a store's or a copy's resolution, and
+	// no lineage orders them: the order between them is not known.
+	WarnNearTie = "flink.near-tie"
 	// WarnSavepointWhileRunning: the chosen savepoint was taken while the
 	// job kept running (post-checkpoint action NONE) and that job has newer
 	// checkpoints.

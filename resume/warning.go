@@ -52,6 +52,7 @@ type Warning struct {
 //	flink.claim-native-savepoint           CLAIM from a native RocksDB savepoint: the new job's checkpoints may not restore
 //	flink.restarted-run                    a lower checkpoint id in the job dir is newer: the newest run was chosen
 //	flink.lineage-over-time                a savepoint of the job looks newer but has a lower id: the id decided
+//	flink.near-tie                         chosen over another snapshot by modification times too close to order them
 //	flink.savepoint-while-running          the savepoint was taken while the job ran on, and it checkpointed later
 //	flink.checkpoint-id-mismatch           the _metadata's checkpoint id is not its chk-<n> dir's (a hand copy)
 //	flink.kind-unknown                     a v2/v3 _metadata outside chk-<n>/savepoint-… dirs: kind unknown
