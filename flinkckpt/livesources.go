@@ -237,72 +237,38 @@ func noCheckerWhy(k sourcestate.Kind, live *livecheck.Checkers) string {
 func (l *liveResult) kafka(ctx context.Context, log livecheck.KafkaLog, name, label string, src *sourcestate.Source, sc *SourceCheck) error {
 	ps, _ := src.Kafka.Positions()
 	var topics []string
+	in := make([]livecheck.KafkaPosition, 0, len(ps))
 	for _, p := range ps {
+		in = append(in, livecheck.KafkaPosition{Topic: p.Topic, Partition: p.Partition, Offset: p.Offset})
 		if !slices.Contains(topics, p.Topic) {
 			topics = append(topics, p.Topic)
 		}
 	}
-	var lost, unread []string
-	var perPartition []int64
-	ret, _ := log.(livecheck.KafkaRetention)
-	for _, topic := range topics {
-		starts, ends := map[int32]int64{}, map[int32]int64{}
-		var parts []int32
-		for _, p := range ps {
-			if p.Topic == topic {
-				parts = append(parts, p.Partition)
-			}
-		}
-		start, end, err := log.LogOffsets(ctx, topic, parts)
-		if err != nil {
-			return fmt.Errorf("flinkckpt: %s: KafkaSource %s: check topic %s: %w", name, label, topic, err)
-		}
-		for _, p := range ps {
-			if p.Topic != topic {
-				continue
-			}
-			ls, ok1 := start[p.Partition]
-			le, ok2 := end[p.Partition]
-			if !ok1 || !ok2 {
-				return fmt.Errorf("flinkckpt: %s: KafkaSource %s: %s/%d: no log offsets listed", name, label, topic, p.Partition)
-			}
-			kc := KafkaCheck{Topic: topic, Partition: p.Partition, Offset: p.Offset, LogStart: ls, LogEnd: le}
-			if p.Marker == sourcestate.MarkerNone {
-				v, err := livecheck.KafkaStart(p.Offset, ls, le)
-				if err != nil {
-					return fmt.Errorf("flinkckpt: %s: KafkaSource %s: %s/%d: the snapshot's next offset %d is above today's end offset %d: was the topic recreated or truncated? %w",
-						name, label, topic, p.Partition, p.Offset, le, err)
-				}
-				starts[p.Partition], ends[p.Partition] = v.Offset, le
-				if v.Lost > 0 {
-					kc.Lost = v.Lost
-					perPartition = append(perPartition, v.Lost)
-					lost = append(lost, fmt.Sprintf("%s/%d: %d records (offsets %d..%d)", topic, p.Partition, v.Lost, p.Offset, ls-1))
-				}
-			}
-			if p.Marker == sourcestate.MarkerEarliest {
-				// The snapshot had read nothing of the partition (a split
-				// not started, or not assigned yet): the restored reader
-				// seeks today's log start itself, and what was deleted
-				// below it may never have been read (the Kafka start
-				// rule's earliest marker, as salvage and kafkaoffset grade
-				// it).
-				if v, _ := livecheck.KafkaStart(p.Offset, ls, le); v.Lost > 0 {
-					kc.Lost = v.Lost
-					perPartition = append(perPartition, v.Lost)
-					unread = append(unread, fmt.Sprintf("%s/%d: earliest (the snapshot had read nothing of it), up to %d offsets (0..%d) deleted, possibly never read", topic, p.Partition, v.Lost, ls-1))
-				}
-			}
-			sc.Kafka = append(sc.Kafka, kc)
-		}
-		if ret != nil && len(starts) > 0 {
-			until, why, err := ret.ValidUntil(ctx, topic, starts, ends)
-			if err != nil {
-				return fmt.Errorf("flinkckpt: %s: KafkaSource %s: retention of topic %s: %w", name, label, topic, err)
-			}
-			l.valid(until, why)
-		}
+	// The restored reader resolves a committed marker itself: no group.
+	res, err := livecheck.CheckKafka(ctx, log, "", in)
+	if err != nil {
+		return fmt.Errorf("flinkckpt: %s: KafkaSource %s: %w", name, label, err)
 	}
+	var lost, unread []string
+	for _, k := range res.Kafka {
+		kc := KafkaCheck{Topic: k.Topic, Partition: k.Partition, Offset: k.Offset, LogStart: k.LogStart, LogEnd: k.LogEnd}
+		switch {
+		case k.Start.Lost == 0:
+		case k.Offset >= 0:
+			kc.Lost = k.Start.Lost
+			lost = append(lost, fmt.Sprintf("%s/%d: %d records (offsets %d..%d)", k.Topic, k.Partition, k.Start.Lost, k.Offset, k.LogStart-1))
+		case k.Offset == livecheck.MarkerEarliest:
+			// The snapshot had read nothing of the partition (a split not
+			// started, or not assigned yet): the restored reader seeks
+			// today's log start itself, and what was deleted below it may
+			// never have been read (the Kafka start rule's earliest
+			// marker, as salvage and kafkaoffset grade it).
+			kc.Lost = k.Start.Lost
+			unread = append(unread, fmt.Sprintf("%s/%d: earliest (the snapshot had read nothing of it), up to %d offsets (0..%d) deleted, possibly never read", k.Topic, k.Partition, k.Start.Lost, k.LogStart-1))
+		}
+		sc.Kafka = append(sc.Kafka, kc)
+	}
+	l.valid(res.ValidUntil, res.ValidWhy)
 	sc.Checked = true
 	l.reasons = append(l.reasons, fmt.Sprintf("%s: KafkaSource %s: %d partition(s) of %s checked against the live log (log start and end offsets)", name, label, len(ps), strings.Join(topics, ", ")))
 	if len(lost)+len(unread) == 0 {
@@ -333,29 +299,20 @@ func (l *liveResult) paimon(ctx context.Context, t livecheck.PaimonTable, name, 
 		l.warnings = append(l.warnings, resume.Warnf(WarnSourceNotChecked, "%s: Paimon source %s not checked against table %s: %s", name, label, t.SQLName(), why))
 		return nil
 	}
-	earliest, latest, err := t.SnapshotRange(ctx)
+	res, err := livecheck.CheckPaimon(ctx, t, pp.NextSnapshot)
 	if err != nil {
-		return fmt.Errorf("flinkckpt: %s: Paimon source %s: check table %s: %w", name, label, t.SQLName(), err)
+		return fmt.Errorf("flinkckpt: %s: Paimon source %s: %w", name, label, err)
 	}
-	sc.Paimon = &PaimonCheck{Table: t.SQLName(), NextSnapshot: pp.NextSnapshot, Earliest: earliest, Latest: latest}
+	r := res.Paimon
+	sc.Paimon = &PaimonCheck{Table: r.Table, NextSnapshot: r.Next, Earliest: r.Earliest, Latest: r.Latest}
 	sc.Checked = true
-	switch {
-	case pp.NextSnapshot > latest+1:
-		return fmt.Errorf("flinkckpt: %s: Paimon source %s: the snapshot's next snapshot %d is above the latest snapshot %d of %s + 1: was the table recreated?",
-			name, label, pp.NextSnapshot, latest, t.SQLName())
-	case pp.NextSnapshot < earliest:
+	if r.Expired {
 		l.refuse = fmt.Sprintf("a restore fails: Paimon source %s continues at snapshot %d, and snapshots %d..%d of %s expired (earliest readable %d): Paimon's streaming scan throws org.apache.paimon.table.source.OutOfRangeException on restore (0.8 – 1.2) and the job restarts in a loop (from 1.3 with decoupled changelogs it stalls silently)",
-			label, pp.NextSnapshot, pp.NextSnapshot, earliest-1, t.SQLName(), earliest)
+			label, r.Next, r.Next, r.Earliest-1, r.Table, r.Earliest)
 		return nil
 	}
-	l.reasons = append(l.reasons, fmt.Sprintf("%s: Paimon source %s continues at snapshot %d: table %s holds snapshots %d..%d", name, label, pp.NextSnapshot, t.SQLName(), earliest, latest))
-	if ret, ok := t.(livecheck.PaimonRetention); ok {
-		until, why, err := ret.ValidUntil(ctx, pp.NextSnapshot)
-		if err != nil {
-			return fmt.Errorf("flinkckpt: %s: Paimon source %s: retention of table %s: %w", name, label, t.SQLName(), err)
-		}
-		l.valid(until, why)
-	}
+	l.reasons = append(l.reasons, fmt.Sprintf("%s: Paimon source %s continues at snapshot %d: table %s holds snapshots %d..%d", name, label, r.Next, r.Table, r.Earliest, r.Latest))
+	l.valid(res.ValidUntil, res.ValidWhy)
 	return nil
 }
 
@@ -406,15 +363,15 @@ func (l *liveResult) postgres(ctx context.Context, srv livecheck.PostgresSlots, 
 		l.warnings = append(l.warnings, resume.Warnf(WarnSourceNotChecked, "%s: Postgres CDC source %s not checked against slot %s: %v", name, label, slot, err))
 		return nil
 	}
-	st, ok, err := srv.Slot(ctx, slot)
-	if err != nil {
-		return fmt.Errorf("flinkckpt: %s: Postgres CDC source %s: check slot %s: %w", name, label, slot, err)
-	}
-	pc := &PostgresCheck{Slot: slot, LSN: pp.LSN, SlotExists: ok}
-	sc.Postgres, sc.Checked = pc, true
 	lsn := pp.LSNValue()
-	switch {
-	case !ok:
+	res, err := livecheck.CheckPostgres(ctx, srv, slot, lsn)
+	if err != nil {
+		return fmt.Errorf("flinkckpt: %s: Postgres CDC source %s: %w", name, label, err)
+	}
+	r, st := res.Postgres, res.Postgres.State
+	pc := &PostgresCheck{Slot: slot, LSN: pp.LSN, SlotExists: r.Exists}
+	sc.Postgres, sc.Checked = pc, true
+	if !r.Exists {
 		l.lower(resume.DataLoss)
 		l.warnings = append(l.warnings, resume.Warnf(WarnSourceDataLoss, "data loss: %s: Postgres CDC source %s continues at lsn %s, and the server has no replication slot %s: the connector creates it at the current WAL position, so the restore silently skips everything since the checkpoint",
 			name, label, pp.LSN, slot))
@@ -422,10 +379,10 @@ func (l *liveResult) postgres(ctx context.Context, srv livecheck.PostgresSlots, 
 	}
 	pc.ConfirmedFlushLSN, pc.WALStatus, pc.SafeWALSize = sourcestate.FormatLSN(st.ConfirmedFlushLSN), st.WALStatus, st.SafeWALSize
 	switch {
-	case st.WALStatus == "lost":
+	case r.WALLost:
 		l.refuse = fmt.Sprintf("a restore fails: replication slot %s of Postgres CDC source %s has wal_status lost (the WAL it needs was removed, max_slot_wal_keep_size): streaming from it fails", slot, label)
 		return nil
-	case st.ConfirmedFlushLSN > lsn:
+	case r.Ahead:
 		l.lower(resume.DataLoss)
 		l.warnings = append(l.warnings, resume.Warnf(WarnSourceDataLoss, "data loss: %s: Postgres CDC source %s continues at lsn %s, but slot %s already confirmed %s: PostgreSQL forwards the restored stream to confirmed_flush_lsn (\"has been already streamed, forwarding to …\"), skipping the changes in between",
 			name, label, pp.LSN, slot, pc.ConfirmedFlushLSN))
@@ -464,21 +421,14 @@ func (l *liveResult) mysql(ctx context.Context, srv livecheck.MySQLBinlogs, name
 		l.warnings = append(l.warnings, resume.Warnf(WarnSourceNotChecked, "%s: MySQL CDC source %s not checked against the server: %s", name, label, why))
 		return nil
 	}
-	b, err := srv.Binlogs(ctx)
+	res, err := livecheck.CheckMySQL(ctx, srv, livecheck.MySQLPosition{File: mp.File, Pos: mp.Pos, GTIDs: mp.GTIDs, TsSec: mp.TsSec})
 	if err != nil {
-		return fmt.Errorf("flinkckpt: %s: MySQL CDC source %s: check the server's binary logs: %w", name, label, err)
+		return fmt.Errorf("flinkckpt: %s: MySQL CDC source %s: %w", name, label, err)
 	}
-	mc := &MySQLCheck{File: mp.File, Pos: mp.Pos, GTIDs: mp.GTIDs, Files: b.Files, MariaDB: b.MariaDB}
+	b := res.MySQL.Server
+	mc := &MySQLCheck{File: mp.File, Pos: mp.Pos, GTIDs: mp.GTIDs, Files: b.Files, MariaDB: b.MariaDB, Available: res.MySQL.Available}
 	sc.MySQL, sc.Checked = mc, true
-	mc.Available = mp.File == "" || slices.Contains(b.Files, mp.File)
-	gtidChecked := false
-	if mc.Available && mp.GTIDs != "" && !b.MariaDB && b.GTIDPurged != "" {
-		ok, err := srv.GTIDSubset(ctx, b.GTIDPurged, mp.GTIDs)
-		if err != nil {
-			return fmt.Errorf("flinkckpt: %s: MySQL CDC source %s: %w", name, label, err)
-		}
-		mc.Available, gtidChecked = ok, true
-	}
+	gtidChecked := res.MySQL.GTIDChecked
 	at := fmt.Sprintf("{file=%s, pos=%d", mp.File, mp.Pos)
 	if mp.GTIDs != "" {
 		at += ", gtids=" + mp.GTIDs
@@ -493,7 +443,7 @@ func (l *liveResult) mysql(ctx context.Context, srv livecheck.MySQLBinlogs, name
 			label, at, first, at)
 		return nil
 	}
-	if b.MariaDB && mp.GTIDs != "" {
+	if res.MySQL.GTIDUnchecked {
 		l.warnings = append(l.warnings, resume.Warnf(WarnMariaDBGTIDs, "%s: MySQL CDC source %s on MariaDB: only the binlog file %s was checked, not the GTID set %s (MariaDB has no gtid_purged, and its domain-server-seq GTIDs are not MySQL's)", name, label, mp.File, mp.GTIDs))
 	}
 	why := fmt.Sprintf("%s: MySQL CDC source %s continues at binlog %s: the server (%s) still holds %s", name, label, at, b.Version, mp.File)
@@ -501,13 +451,6 @@ func (l *liveResult) mysql(ctx context.Context, srv livecheck.MySQLBinlogs, name
 		why += " and gtid_purged is within the position's GTID set"
 	}
 	l.reasons = append(l.reasons, why)
-	switch {
-	case b.ExpireSeconds > 0 && mp.TsSec > 0:
-		until := time.Unix(mp.TsSec, 0).Add(time.Duration(b.ExpireSeconds) * time.Second).UTC()
-		l.valid(until, fmt.Sprintf("valid until %s: mysql %s: the binlog event at the position has ts_sec %d (%s), and the server purges binary logs older than %s %d (%s)",
-			until.Format(time.RFC3339), mp.File, mp.TsSec, time.Unix(mp.TsSec, 0).UTC().Format(time.RFC3339), b.ExpireFrom, b.ExpireSeconds, time.Duration(b.ExpireSeconds)*time.Second))
-	case b.ExpireSeconds > 0:
-		l.valid(time.Time{}, fmt.Sprintf("valid until unknown: mysql %s: the position records no event time (ts_sec), and %s is %d", mp.File, b.ExpireFrom, b.ExpireSeconds))
-	}
+	l.valid(res.ValidUntil, res.ValidWhy)
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/resumekit/resumekit/flinkckpt/salvage"
 	"github.com/resumekit/resumekit/kafkaoffset"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/livecheck"
 )
 
 // The committed marker (a partition the old job, started with
@@ -23,7 +24,7 @@ func TestKafkaCommittedMarker(t *testing.T) {
 	l, dir, cl := committedMarkers(t)
 	resolve := func(group string) resume.Candidate {
 		t.Helper()
-		return salvaged(t, l, &salvage.Options{Snapshot: dir, Kafka: kafkaoffset.Log{Client: cl}, KafkaGroup: group})
+		return salvaged(t, l, &salvage.Options{Snapshot: dir, Live: &livecheck.Checkers{Kafka: kafkaoffset.Log{Client: cl}}, KafkaGroup: group})
 	}
 
 	c := resolve("orders-job")
@@ -85,7 +86,7 @@ func TestKafkaCommittedMarkerNoCommitTruncated(t *testing.T) {
 	l, dir, cl := committedMarkers(t)
 	for _, before := range []int64{1, 5} {
 		deleteRecords(t, cl, "topic", 2, before)
-		c := salvaged(t, l, &salvage.Options{Snapshot: dir, Kafka: kafkaoffset.Log{Client: cl}, KafkaGroup: "orders-job"})
+		c := salvaged(t, l, &salvage.Options{Snapshot: dir, Live: &livecheck.Checkers{Kafka: kafkaoffset.Log{Client: cl}}, KafkaGroup: "orders-job"})
 		want := "topic/2: no commit of group orders-job, up to 5 offsets (0..4) deleted, possibly never read"
 		if before == 1 {
 			want = "topic/2: no commit of group orders-job, up to 1 offset (0) deleted, possibly never read"

@@ -59,7 +59,7 @@ func TestChainConsistentOverDeletedRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sr, err := salvage.NewResolver(b, "ck/", &salvage.Options{Flink: &flinkckpt.Options{FlinkRoot: "s3a://b/ck/"}, Kafka: log})
+	sr, err := salvage.NewResolver(b, "ck/", &salvage.Options{Flink: &flinkckpt.Options{FlinkRoot: "s3a://b/ck/"}, Live: &livecheck.Checkers{Kafka: log}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -107,7 +107,7 @@
 //
 //	job := jobgraph.JobFromUIDs("orders-kafka-source") // or JobFromPlan
 //	ck, _ := flinkckpt.NewResolver(bucket, "ck/", &flinkckpt.Options{Job: job})
-//	sv, _ := salvage.NewResolver(bucket, "ck/", &salvage.Options{Job: job, Kafka: kafkaoffset.Log{Client: client}})
+//	sv, _ := salvage.NewResolver(bucket, "ck/", &salvage.Options{Job: job, Live: &livecheck.Checkers{Kafka: kafkaoffset.Log{Client: client}}})
 //	d, err := (&resume.Chain{Resolvers: []resume.Resolver{ck, sv}}).Resolve(ctx)
 //
 // resumectl resolve does this whenever the new job is given (--flink-plan,

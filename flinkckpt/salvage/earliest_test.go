@@ -13,6 +13,7 @@ import (
 	"github.com/resumekit/resumekit/kafkaoffset"
 	"github.com/resumekit/resumekit/kafkaoffset/kafkaoffsettest"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/livecheck"
 )
 
 // TestKafkaEarliestOnTruncatedPartition: partition 1 is at the earliest
@@ -57,7 +58,7 @@ func TestKafkaEarliestOnTruncatedPartition(t *testing.T) {
 				if logStart > 0 {
 					k.DeleteRecords("topic", 1, logStart)
 				}
-				c := salvaged(t, l, &salvage.Options{Snapshot: dir, Kafka: kafkaoffset.Log{Client: k.Client}})
+				c := salvaged(t, l, &salvage.Options{Snapshot: dir, Live: &livecheck.Checkers{Kafka: kafkaoffset.Log{Client: k.Client}}})
 				p1 := kafkaStarts(t, c)[1]
 				if p1.Marker != sourcestate.MarkerEarliest || !p1.Resolved || p1.Offset != logStart || p1.Lost != logStart {
 					t.Errorf("topic/1: %+v, want earliest resolved to %d, %d lost", p1, logStart, logStart)

@@ -24,7 +24,7 @@ func ExampleResolver() {
 
 	r, err := salvage.NewResolver(bucket, "ck/", &salvage.Options{
 		Flink: &flinkckpt.Options{FlinkRoot: l.FlinkRoot()},
-		// Kafka: kafkaoffset.Log{Client: client} checks the offsets live.
+		// Live: &livecheck.Checkers{Kafka: kafkaoffset.Log{Client: client}} checks the offsets live.
 	})
 	if err != nil {
 		panic(err)

@@ -19,6 +19,7 @@ import (
 	"github.com/resumekit/resumekit/paimon"
 	"github.com/resumekit/resumekit/paimon/paimontest"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/livecheck"
 	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
 )
 
@@ -108,7 +109,7 @@ func TestHugeIDsInSourceState(t *testing.T) {
 		}
 		for _, o := range []*salvage.Options{
 			{Snapshot: w.Dir},
-			{Snapshot: w.Dir, Kafka: kafkaoffset.Log{Client: cl}, Paimon: table},
+			{Snapshot: w.Dir, Live: &livecheck.Checkers{Kafka: kafkaoffset.Log{Client: cl}, Paimon: table}},
 		} {
 			r, err := salvage.NewResolver(b, "", o)
 			if err != nil {
@@ -116,7 +117,7 @@ func TestHugeIDsInSourceState(t *testing.T) {
 			}
 			c, err := r.Resolve(ctx)
 			if !errors.Is(err, resume.ErrNoPosition) || strings.Contains(err.Error(), "recreated") || c.Position != nil {
-				t.Errorf("source %d (live checks %v): %+v, %v; want no position from a malformed state", i, o.Kafka != nil, c.Position, err)
+				t.Errorf("source %d (live checks %v): %+v, %v; want no position from a malformed state", i, o.Live != nil, c.Position, err)
 			}
 			if i < 2 && (err == nil || !strings.Contains(err.Error(), "is neither an offset (up to 2^62) nor a marker")) {
 				t.Errorf("source %d: %v does not say what is malformed", i, err)

@@ -11,6 +11,7 @@ import (
 	"github.com/resumekit/resumekit/flinkckpt/salvage"
 	"github.com/resumekit/resumekit/kafkaoffset"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/livecheck"
 )
 
 // TestChainSalvagesWhatTheNewJobCannotRestore: a chain of a flinkckpt
@@ -33,7 +34,7 @@ func TestChainSalvagesWhatTheNewJobCannotRestore(t *testing.T) {
 			t.Fatal(err)
 		}
 		sr, err := salvage.NewResolver(b, dir, &salvage.Options{
-			Flink: &flinkckpt.Options{FlinkRoot: "file:///fixtures/flink"}, Job: job, Kafka: kafkaoffset.Log{Client: cl}})
+			Flink: &flinkckpt.Options{FlinkRoot: "file:///fixtures/flink"}, Job: job, Live: &livecheck.Checkers{Kafka: kafkaoffset.Log{Client: cl}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,7 +108,7 @@ func TestSalvageWhenParallelismForbidsTheRestore(t *testing.T) {
 	job := jobgraph.JobFromUIDs("kafka-source-operator-uid")
 	job.Parallelism = 4096
 	sr, err := salvage.NewResolver(b, dir, &salvage.Options{
-		Flink: &flinkckpt.Options{FlinkRoot: "file:///fixtures/flink"}, Job: job, Kafka: kafkaoffset.Log{Client: cl}})
+		Flink: &flinkckpt.Options{FlinkRoot: "file:///fixtures/flink"}, Job: job, Live: &livecheck.Checkers{Kafka: kafkaoffset.Log{Client: cl}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 	"github.com/resumekit/resumekit/internal/specificoffsets"
@@ -38,101 +37,60 @@ func (x *resolution) kafka(ctx context.Context, label string, s *sourcestate.Sou
 		}
 	}
 	var lost, resolved, unresolved []string
-	if log := x.r.o.Kafka; log != nil {
-		commits, _ := log.(KafkaCommits)
-		group := x.r.o.KafkaGroup
-		for _, topic := range topics {
-			var parts, committed []int32
-			for _, k := range out.Kafka {
-				if k.Topic == topic {
-					parts = append(parts, k.Partition)
-					if k.Marker == sourcestate.MarkerCommitted {
-						committed = append(committed, k.Partition)
-					}
-				}
-			}
-			start, end, err := log.LogOffsets(ctx, topic, parts)
-			if err != nil {
-				return fmt.Errorf("salvage: KafkaSource %s: check topic %s: %w", label, topic, err)
-			}
-			var groupOffsets map[int32]int64
-			asked := len(committed) > 0 && commits != nil && group != ""
-			if asked {
-				groupOffsets, err = commits.CommittedOffsets(ctx, group, topic, committed)
-				if err != nil {
-					return fmt.Errorf("salvage: KafkaSource %s: committed offsets of group %s on topic %s: %w", label, group, topic, err)
-				}
-			}
-			for i := range out.Kafka {
-				k := &out.Kafka[i]
-				if k.Topic != topic {
-					continue
-				}
-				ls, ok1 := start[k.Partition]
-				le, ok2 := end[k.Partition]
-				if !ok1 || !ok2 {
-					return fmt.Errorf("salvage: KafkaSource %s: %s/%d: no log offsets listed", label, topic, k.Partition)
-				}
-				k.LogStart, k.LogEnd = &ls, &le
-				next := k.Offset
-				if k.Marker == sourcestate.MarkerCommitted {
-					o, ok := groupOffsets[k.Partition]
-					if !ok {
-						// No commit (an async commit never sent): a
-						// partition nothing is known to have been read of,
-						// graded by the Kafka start rule's earliest marker
-						// as kafkaoffset grades a partition without a
-						// commit: records deleted may never have been read.
-						if v, _ := livecheck.KafkaStart(livecheck.MarkerEarliest, ls, le); asked && v.Lost > 0 {
-							lost = append(lost, fmt.Sprintf("%s/%d: no commit of group %s, up to %s deleted, possibly never read", topic, k.Partition, group, offsetsText(v.Lost)))
-						}
-						continue
-					}
-					// The group's commit is checked against the log like
-					// any offset: below the log start, records are gone.
-					next = o
-					resolved = append(resolved, fmt.Sprintf("%s/%d committed → group %s's commit %d", topic, k.Partition, group, o))
-				}
-				v, err := livecheck.KafkaStart(next, ls, le)
-				if err != nil {
-					return fmt.Errorf("salvage: KafkaSource %s: %s/%d: the snapshot's next offset %d is above today's end offset %d: was the topic recreated or truncated?",
-						label, topic, k.Partition, next, le)
-				}
-				switch {
-				case k.Marker == sourcestate.MarkerEarliest:
-					// The old job had read nothing of the partition (a
-					// split not started, or one the enumerator had not
-					// assigned): records deleted below today's log start
-					// may never have been read (livecheck.KafkaStart).
-					resolved = append(resolved, fmt.Sprintf("%s/%d earliest → log start %d", topic, k.Partition, ls))
-					if v.Lost > 0 {
-						lost = append(lost, fmt.Sprintf("%s/%d: earliest (the old job had read nothing of it), up to %s deleted, possibly never read", topic, k.Partition, offsetsText(v.Lost)))
-					}
-				case k.Marker == sourcestate.MarkerLatest:
-					resolved = append(resolved, fmt.Sprintf("%s/%d latest → end offset %d", topic, k.Partition, le))
-				case v.Lost > 0:
-					lost = append(lost, fmt.Sprintf("%s/%d: %d records (offsets %d..%d)", topic, k.Partition, v.Lost, next, ls-1))
-				}
-				k.Offset, k.Lost = v.Offset, v.Lost
-				k.Resolved = k.Marker != sourcestate.MarkerNone
-			}
-			x.reason("KafkaSource %s: topic %s checked against the live log: every partition's log start and end offset listed", label, topic)
-			if ret, ok := log.(livecheck.KafkaRetention); ok {
-				starts, ends := map[int32]int64{}, map[int32]int64{}
-				for _, k := range out.Kafka {
-					if k.Topic == topic && (k.Marker == sourcestate.MarkerNone || k.Resolved) {
-						starts[k.Partition], ends[k.Partition] = k.Offset, *k.LogEnd
-					}
-				}
-				if len(starts) > 0 {
-					until, why, err := ret.ValidUntil(ctx, topic, starts, ends)
-					if err != nil {
-						return fmt.Errorf("salvage: KafkaSource %s: retention of topic %s: %w", label, topic, err)
-					}
-					x.valid(until, why)
-				}
-			}
+	if log := x.r.o.live().Kafka; log != nil {
+		in := make([]livecheck.KafkaPosition, len(out.Kafka))
+		for i, k := range out.Kafka {
+			in[i] = livecheck.KafkaPosition{Topic: k.Topic, Partition: k.Partition, Offset: k.Offset}
 		}
+		res, err := livecheck.CheckKafka(ctx, log, x.r.o.KafkaGroup, in)
+		if err != nil {
+			return fmt.Errorf("salvage: KafkaSource %s: %w", label, err)
+		}
+		group := x.r.o.KafkaGroup
+		for i := range out.Kafka {
+			k, c := &out.Kafka[i], res.Kafka[i]
+			ls, le := c.LogStart, c.LogEnd
+			k.LogStart, k.LogEnd = &ls, &le
+			v := c.Start
+			switch {
+			case c.NoCommit:
+				// No commit (an async commit never sent): a partition
+				// nothing is known to have been read of, graded by the
+				// Kafka start rule's earliest marker as kafkaoffset grades
+				// a partition without a commit: records deleted may never
+				// have been read.
+				if v.Lost > 0 {
+					lost = append(lost, fmt.Sprintf("%s/%d: no commit of group %s, up to %s deleted, possibly never read", k.Topic, k.Partition, group, offsetsText(v.Lost)))
+				}
+				continue
+			case k.Marker == sourcestate.MarkerCommitted && c.Commit == nil:
+				continue
+			case c.Commit != nil:
+				resolved = append(resolved, fmt.Sprintf("%s/%d committed → group %s's commit %d", k.Topic, k.Partition, group, *c.Commit))
+				if v.Lost > 0 {
+					lost = append(lost, fmt.Sprintf("%s/%d: %d records (offsets %d..%d)", k.Topic, k.Partition, v.Lost, *c.Commit, ls-1))
+				}
+			case k.Marker == sourcestate.MarkerEarliest:
+				// The old job had read nothing of the partition (a split
+				// not started, or one the enumerator had not assigned):
+				// records deleted below today's log start may never have
+				// been read (livecheck.KafkaStart).
+				resolved = append(resolved, fmt.Sprintf("%s/%d earliest → log start %d", k.Topic, k.Partition, ls))
+				if v.Lost > 0 {
+					lost = append(lost, fmt.Sprintf("%s/%d: earliest (the old job had read nothing of it), up to %s deleted, possibly never read", k.Topic, k.Partition, offsetsText(v.Lost)))
+				}
+			case k.Marker == sourcestate.MarkerLatest:
+				resolved = append(resolved, fmt.Sprintf("%s/%d latest → end offset %d", k.Topic, k.Partition, le))
+			case v.Lost > 0:
+				lost = append(lost, fmt.Sprintf("%s/%d: %d records (offsets %d..%d)", k.Topic, k.Partition, v.Lost, k.Offset, ls-1))
+			}
+			k.Offset, k.Lost = v.Offset, v.Lost
+			k.Resolved = k.Marker != sourcestate.MarkerNone
+		}
+		for _, topic := range topics {
+			x.reason("KafkaSource %s: topic %s checked against the live log: every partition's log start and end offset listed", label, topic)
+		}
+		x.valid(res.ValidUntil, res.ValidWhy)
 		out.Checked = true
 	} else {
 		x.warn(WarnNotChecked, "KafkaSource %s: offsets not checked against the live log (no Kafka brokers given): records below today's log start would be lost unnoticed", label)
@@ -152,7 +110,7 @@ func (x *resolution) kafka(ctx context.Context, label string, s *sourcestate.Sou
 	if len(unresolved) > 0 {
 		x.grade(resume.Replay)
 		why := "no live log check"
-		if log := x.r.o.Kafka; log != nil {
+		if log := x.r.o.live().Kafka; log != nil {
 			_, canList := log.(KafkaCommits)
 			switch {
 			case x.r.o.KafkaGroup == "":
@@ -249,31 +207,22 @@ func (x *resolution) paimon(ctx context.Context, label string, s *sourcestate.So
 		x.warn(WarnPartlyReadSnapshot, "Paimon source %s: snapshot %d was partly read (an unfinished split): the records of it already emitted are read again", label, pp.NextSnapshot)
 	}
 	sqlName := tableSQLName(pp.Table)
-	if t := x.r.o.Paimon; t != nil && livecheck.PaimonMatches(t.SQLName(), pp.Table) {
+	if t := x.r.o.live().Paimon; t != nil && livecheck.PaimonMatches(t.SQLName(), pp.Table) {
 		sqlName = t.SQLName()
-		earliest, latest, err := t.SnapshotRange(ctx)
+		res, err := livecheck.CheckPaimon(ctx, t, pp.NextSnapshot)
 		if err != nil {
-			return fmt.Errorf("salvage: Paimon source %s: check table %s: %w", label, t.SQLName(), err)
+			return fmt.Errorf("salvage: Paimon source %s: %w", label, err)
 		}
-		st.Earliest, st.Latest = &earliest, &latest
-		switch {
-		case pp.NextSnapshot > latest+1:
-			return fmt.Errorf("salvage: Paimon source %s: the snapshot's next snapshot %d is above the latest snapshot %d of %s + 1: was the table recreated?",
-				label, pp.NextSnapshot, latest, t.SQLName())
-		case pp.NextSnapshot < earliest:
+		r := res.Paimon
+		st.Earliest, st.Latest = &r.Earliest, &r.Latest
+		if r.Expired {
 			x.grade(resume.DataLoss)
 			x.warn(WarnDataLoss, "data loss: Paimon source %s: snapshots %d..%d of %s expired before the job read them; the read starts at the earliest readable id %d",
-				label, pp.NextSnapshot, earliest-1, t.SQLName(), earliest)
-			st.NextSnapshot, st.Expired = earliest, pp.NextSnapshot
+				label, pp.NextSnapshot, r.Earliest-1, r.Table, r.Earliest)
+			st.NextSnapshot, st.Expired = r.Earliest, pp.NextSnapshot
 		}
-		x.reason("Paimon source %s: table %s holds snapshots %d..%d", label, t.SQLName(), earliest, latest)
-		if ret, ok := t.(livecheck.PaimonRetention); ok {
-			until, why, err := ret.ValidUntil(ctx, st.NextSnapshot)
-			if err != nil {
-				return fmt.Errorf("salvage: Paimon source %s: retention of table %s: %w", label, t.SQLName(), err)
-			}
-			x.valid(until, why)
-		}
+		x.reason("Paimon source %s: table %s holds snapshots %d..%d", label, r.Table, r.Earliest, r.Latest)
+		x.valid(res.ValidUntil, res.ValidWhy)
 		out.Checked = true
 	} else {
 		x.warn(WarnNotChecked, "Paimon source %s: snapshot %d not checked against the table (no table given): expired snapshots would be lost unnoticed", label, pp.NextSnapshot)
@@ -355,28 +304,33 @@ func (x *resolution) mysql(ctx context.Context, label string, s *sourcestate.Sou
 		return fmt.Errorf("salvage: MySQL CDC source %s: binlog offset of kind %s has no start: %w", label, mp.Kind, resume.ErrNoPosition)
 	}
 	out.Options = o
-	srv := x.r.o.MySQL
+	srv := x.r.o.live().MySQL
 	if srv == nil || mp.File == "" {
 		x.warn(WarnNotChecked, "MySQL CDC source %s: binlog %s:%d not checked against the server: check it still holds that file (SHOW BINARY LOGS) or that gtid_purged is within the GTID set", label, mp.File, mp.Pos)
 		return nil
 	}
-	b, err := srv.Binlogs(ctx)
+	res, err := livecheck.CheckMySQL(ctx, srv, livecheck.MySQLPosition{File: mp.File, Pos: mp.Pos, GTIDs: mp.GTIDs, TsSec: mp.TsSec})
 	if err != nil {
-		return fmt.Errorf("salvage: MySQL CDC source %s: check the server's binary logs: %w", label, err)
+		return fmt.Errorf("salvage: MySQL CDC source %s: %w", label, err)
 	}
-	if !slices.Contains(b.Files, mp.File) {
-		return fmt.Errorf("salvage: MySQL CDC source %s: binlog file %s was purged (the server's oldest is %s): a start there fails (\"The connector is trying to read binlog starting at …, but this is no longer available on the server\"); only a new snapshot (scan.startup.mode=initial) can start it: %w",
-			label, mp.File, strings.Join(b.Files[:min(1, len(b.Files))], ""), resume.ErrNoPosition)
+	b := res.MySQL.Server
+	if !res.MySQL.Available {
+		why := fmt.Sprintf("binlog file %s was purged (the server's oldest is %s)", mp.File, strings.Join(b.Files[:min(1, len(b.Files))], ""))
+		if slices.Contains(b.Files, mp.File) {
+			why = fmt.Sprintf("the server purged GTIDs the position's set %s lacks (gtid_purged %s)", mp.GTIDs, b.GTIDPurged)
+		}
+		return fmt.Errorf("salvage: MySQL CDC source %s: %s: a start there fails (\"The connector is trying to read binlog starting at …, but this is no longer available on the server\"); only a new snapshot (scan.startup.mode=initial) can start it: %w",
+			label, why, resume.ErrNoPosition)
 	}
 	out.Checked = true
 	x.reason("MySQL CDC source %s: the server (%s) still holds binlog %s", label, b.Version, mp.File)
-	if b.MariaDB && mp.GTIDs != "" {
+	if res.MySQL.GTIDChecked {
+		x.reason("MySQL CDC source %s: gtid_purged is within the position's GTID set", label)
+	}
+	if res.MySQL.GTIDUnchecked {
 		x.warn(WarnNotChecked, "MySQL CDC source %s on MariaDB: only the binlog file was checked, not the GTID set %s", label, mp.GTIDs)
 	}
-	if b.ExpireSeconds > 0 && mp.TsSec > 0 {
-		until := time.Unix(mp.TsSec, 0).Add(time.Duration(b.ExpireSeconds) * time.Second).UTC()
-		x.valid(until, fmt.Sprintf("valid until %s: mysql %s: the event at the position has ts_sec %d, and %s is %d", until.Format(time.RFC3339), mp.File, mp.TsSec, b.ExpireFrom, b.ExpireSeconds))
-	}
+	x.valid(res.ValidUntil, res.ValidWhy)
 	return nil
 }
 
@@ -400,7 +354,8 @@ func (x *resolution) postgres(ctx context.Context, label string, s *sourcestate.
 	if len(notes) > 0 {
 		x.warn(WarnSourceNotes, "Postgres CDC source %s: %s", label, strings.Join(notes, "; "))
 	}
-	slot := x.r.o.PostgresSlot
+	live := x.r.o.live()
+	slot := live.PostgresSlot
 	pp.Slot = slot
 	if slot == "" {
 		slot = "<slot>"
@@ -412,36 +367,35 @@ func (x *resolution) postgres(ctx context.Context, label string, s *sourcestate.
 	// No option starts the connector at an LSN: the start is the slot's,
 	// exact only when the slot is at the position (checked below, when a
 	// server is given); otherwise a replay at best.
-	if srv := x.r.o.Postgres; srv == nil || x.r.o.PostgresSlot == "" {
+	if live.Postgres == nil || live.PostgresSlot == "" {
 		x.grade(resume.Replay)
 	}
 	x.warn(WarnPostgresNoSpecificOffset, "Postgres CDC source %s continues at lsn %s, but the Postgres CDC connector has no scan.startup.specific-offset option (DataStream StartupOptions.specificOffset(Map) only from CDC 3.6): the launch starts at the slot's confirmed_flush_lsn (scan.startup.mode=committed-offset, CDC 3.4+); before starting, run %s: a slot behind the position re-reads (duplicates, graded replay), a slot already past it has lost the WAL in between for this slot (PostgreSQL streams from max(requested, confirmed_flush_lsn))",
 		label, pp.LSN, st.AdvanceSlotSQL)
-	srv := x.r.o.Postgres
-	if srv == nil || x.r.o.PostgresSlot == "" {
+	if live.Postgres == nil || live.PostgresSlot == "" {
 		x.warn(WarnNotChecked, "Postgres CDC source %s: lsn %s not checked against the server's replication slot (pg_replication_slots: confirmed_flush_lsn, wal_status)", label, pp.LSN)
 		return nil
 	}
-	sl, ok, err := srv.Slot(ctx, x.r.o.PostgresSlot)
+	res, err := livecheck.CheckPostgres(ctx, live.Postgres, slot, pp.LSNValue())
 	if err != nil {
-		return fmt.Errorf("salvage: Postgres CDC source %s: check slot %s: %w", label, x.r.o.PostgresSlot, err)
+		return fmt.Errorf("salvage: Postgres CDC source %s: %w", label, err)
 	}
 	out.Checked = true
-	lsn := pp.LSNValue()
+	r := res.Postgres
 	switch {
-	case !ok:
+	case !r.Exists:
 		x.grade(resume.DataLoss)
 		x.warn(WarnDataLoss, "data loss: Postgres CDC source %s: the server has no replication slot %s: committed-offset starts at the current WAL position, skipping everything since lsn %s", label, slot, pp.LSN)
-	case sl.WALStatus == "lost":
+	case r.WALLost:
 		return fmt.Errorf("salvage: Postgres CDC source %s: slot %s has wal_status lost: streaming from it fails: %w", label, slot, resume.ErrNoPosition)
-	case sl.ConfirmedFlushLSN > lsn:
+	case r.Ahead:
 		x.grade(resume.DataLoss)
-		x.warn(WarnDataLoss, "data loss: Postgres CDC source %s: slot %s already confirmed %s, past lsn %s: the WAL in between is gone for this slot", label, slot, sourcestate.FormatLSN(sl.ConfirmedFlushLSN), pp.LSN)
-	case sl.ConfirmedFlushLSN == lsn:
+		x.warn(WarnDataLoss, "data loss: Postgres CDC source %s: slot %s already confirmed %s, past lsn %s: the WAL in between is gone for this slot", label, slot, sourcestate.FormatLSN(r.State.ConfirmedFlushLSN), pp.LSN)
+	case !r.Behind:
 		x.reason("Postgres CDC source %s: slot %s confirmed exactly lsn %s: committed-offset starts there, no advance needed", label, slot, pp.LSN)
 	default:
 		x.grade(resume.Replay)
-		x.reason("Postgres CDC source %s: slot %s confirmed %s, behind lsn %s: advance it first (%s) or the start re-reads the changes in between", label, slot, sourcestate.FormatLSN(sl.ConfirmedFlushLSN), pp.LSN, st.AdvanceSlotSQL)
+		x.reason("Postgres CDC source %s: slot %s confirmed %s, behind lsn %s: advance it first (%s) or the start re-reads the changes in between", label, slot, sourcestate.FormatLSN(r.State.ConfirmedFlushLSN), pp.LSN, st.AdvanceSlotSQL)
 	}
 	return nil
 }

@@ -8,10 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 	"github.com/resumekit/resumekit/flinkckpt/salvage"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/livecheck"
 	"github.com/resumekit/resumekit/resume/livecheck/mysqlcheck"
 	"github.com/resumekit/resumekit/resume/livecheck/mysqlcheck/mariadbtest"
 	"github.com/resumekit/resumekit/resume/livecheck/pgcheck"
@@ -30,7 +32,7 @@ func TestPostgresSalvageChecked(t *testing.T) {
 	srv, _ := pgcheck.New(pg.DSN)
 	l := savepoints(t, "sp/")
 	dir := savepoint(t, l, "savepoint-aaaaaa-000000000004", 9, flinkckpttest.PostgresSource("pg", at, 700, 1))
-	r := salvager(t, l, &salvage.Options{Snapshot: dir, Postgres: srv, PostgresSlot: "flink_orders"})
+	r := salvager(t, l, &salvage.Options{Snapshot: dir, Live: &livecheck.Checkers{Postgres: srv, PostgresSlot: "flink_orders"}})
 	grade := func() resume.Guarantee {
 		t.Helper()
 		c, err := r.Resolve(ctx)
@@ -50,6 +52,18 @@ func TestPostgresSalvageChecked(t *testing.T) {
 	if g := grade(); g != resume.DataLoss {
 		t.Errorf("slot dropped: %s", g)
 	}
+	// NewResolvers' salvage resolver takes the restore's checker set
+	// (flinkckpt.Options.Live): it checks the slot too (salvage.Checks had
+	// no Postgres or MySQL checker, so its candidate went unchecked).
+	rs, err := salvage.NewResolvers(l.Bucket, l.Prefix, &flinkckpt.Options{FlinkRoot: l.FlinkRoot(),
+		Live: &livecheck.Checkers{Postgres: srv, PostgresSlot: "flink_orders"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := rs[1].Resolve(ctx)
+	if err != nil || c.Guarantee != resume.DataLoss || !strings.Contains(warning(c, salvage.WarnDataLoss), "no replication slot flink_orders") {
+		t.Errorf("NewResolvers' salvage, slot dropped: %s, %v, %v", c.Guarantee, c.Warnings, err)
+	}
 }
 
 // A salvaged MySQL CDC start checked against a real MariaDB: the file held,
@@ -64,7 +78,7 @@ func TestMySQLSalvageChecked(t *testing.T) {
 	l := savepoints(t, "sp/")
 	dir := savepoint(t, l, "savepoint-aaaaaa-000000000005", 9, flinkckpttest.MySQLSource("my",
 		sourcestate.BinlogOffset{Map: map[string]string{"file": file, "pos": strconv.FormatInt(pos, 10), "ts_sec": strconv.FormatInt(ts.Unix(), 10), "kind": "SPECIFIC"}}))
-	r := salvager(t, l, &salvage.Options{Snapshot: dir, MySQL: srv})
+	r := salvager(t, l, &salvage.Options{Snapshot: dir, Live: &livecheck.Checkers{MySQL: srv}})
 	c, err := r.Resolve(ctx)
 	if err != nil {
 		t.Fatal(err)

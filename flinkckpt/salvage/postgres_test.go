@@ -12,6 +12,7 @@ import (
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
 	"github.com/resumekit/resumekit/flinkckpt/salvage"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/livecheck"
 )
 
 // A Flink CDC Postgres source salvages to committed-offset on its slot,
@@ -28,7 +29,7 @@ func TestPostgresSalvage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := salvage.NewResolver(b, "sp/", &salvage.Options{Snapshot: w.Dir, PostgresSlot: "flink_orders"})
+	r, err := salvage.NewResolver(b, "sp/", &salvage.Options{Snapshot: w.Dir, Live: &livecheck.Checkers{PostgresSlot: "flink_orders"}})
 	if err != nil {
 		t.Fatal(err)
 	}

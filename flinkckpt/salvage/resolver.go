@@ -20,6 +20,14 @@ import (
 // DefaultName is the resolver's name when Options.Name is empty.
 const DefaultName = "flink-salvage"
 
+// live returns the checker set (empty when none).
+func (o *Options) live() *livecheck.Checkers {
+	if o.Live == nil {
+		return &livecheck.Checkers{}
+	}
+	return o.Live
+}
+
 // KafkaLog is the live check of salvaged Kafka positions
 // (livecheck.KafkaLog). kafkaoffset.Log implements it.
 type KafkaLog = livecheck.KafkaLog
@@ -59,29 +67,22 @@ type Options struct {
 	// a checkpoint, job dir or savepoint dir that appeared fails Resolve
 	// with a *flinkckpt.StillRunningError, as on the restore path.
 	Flink *flinkckpt.Options
-	// Kafka checks every Kafka source's partitions against the live log;
-	// nil leaves them unchecked (with a warning).
-	Kafka KafkaLog
+	// Live checks the snapshot's source positions against the live
+	// systems that serve them, with the same checker set a flinkckpt
+	// restore takes (flinkckpt.Options.Live): Kafka every Kafka source's
+	// partitions, Paimon the Paimon source whose table dir ends in
+	// <db>.db/<table> of its SQLName, MySQL MySQL CDC binlog positions
+	// (the file and gtid_purged), Postgres with PostgresSlot Postgres CDC
+	// sources (the slot also names the launch's slot.name and the
+	// slot-advance statement; "<slot>" when empty). A nil Live, or a nil
+	// checker, leaves those sources unchecked (with a warning).
+	Live *livecheck.Checkers
 	// KafkaGroup is the consumer group the old job's KafkaSource committed
 	// to (its group.id). With it, and a Kafka checker that implements
 	// KafkaCommits, a partition the old job had not started reading from
 	// its group's commit (the committed marker) starts at the group's
 	// commit today; without it such a partition is named, not guessed.
 	KafkaGroup string
-	// Paimon checks the Paimon source against the live table; with several
-	// Paimon sources, the one whose table dir ends in <db>.db/<table> of its
-	// SQLName. nil leaves them unchecked (with a warning).
-	Paimon PaimonTable
-	// MySQL checks MySQL CDC sources' binlog positions against the server
-	// (mysqlcheck); nil leaves them unchecked (with a warning).
-	MySQL livecheck.MySQLBinlogs
-	// Postgres checks Postgres CDC sources against the replication slot
-	// PostgresSlot (pgcheck); nil leaves them unchecked (with a warning).
-	Postgres livecheck.PostgresSlots
-	// PostgresSlot is the replication slot (slot.name) of a Flink CDC
-	// Postgres source, which its state does not record: the launch and
-	// the slot-advance statement name it. "<slot>" when empty.
-	PostgresSlot string
 	// PaimonConsumer, when set, binds the Paimon source to this consumer id
 	// at the salvaged snapshot (the reset_consumer call) instead of
 	// scan.snapshot-id.

@@ -19,14 +19,14 @@ import (
 // both resolvers with [NewResolvers]. Check it with errors.Is.
 var ErrFromChecksJob = errors.New("salvage: From rejects the snapshots the new job cannot restore")
 
-// Checks are the live checks and names of [NewResolvers]' salvage
-// resolver: Options' Kafka, KafkaGroup, Paimon, PaimonConsumer and
-// SinkCommitted, and its Name (DefaultName when empty).
+// Checks are the names and assertions of [NewResolvers]' salvage
+// resolver: Options' KafkaGroup, PaimonConsumer and SinkCommitted, and
+// its Name (DefaultName when empty). Its live checkers are the flinkckpt
+// resolver's (flinkckpt.Options.Live): restore and salvage check the
+// same systems.
 type Checks struct {
 	Name           string
-	Kafka          KafkaLog
 	KafkaGroup     string
-	Paimon         PaimonTable
 	PaimonConsumer string
 	SinkCommitted  bool
 }
@@ -71,7 +71,7 @@ func NewResolvers(bucket *blob.Bucket, prefix string, flink *flinkckpt.Options, 
 	}
 	sr, err := NewResolver(bucket, prefix, &Options{
 		Name: c.Name, Flink: &so, Job: fo.Job,
-		Kafka: c.Kafka, KafkaGroup: c.KafkaGroup, Paimon: c.Paimon, PaimonConsumer: c.PaimonConsumer,
+		Live: fo.Live, KafkaGroup: c.KafkaGroup, PaimonConsumer: c.PaimonConsumer,
 		SinkCommitted: c.SinkCommitted,
 	})
 	if err != nil {

@@ -121,7 +121,7 @@ func ExampleNewResolvers() {
 	rs, err := salvage.NewResolvers(bucket, "ck/", &flinkckpt.Options{
 		FlinkRoot: l.FlinkRoot(),
 		Job:       job,
-	}, &salvage.Checks{ /* Kafka: kafkaoffset.Log{Client: client} checks the offsets live */ })
+	}, &salvage.Checks{ /* flinkckpt.Options.Live checks the offsets live, for both */ })
 	if err != nil {
 		panic(err)
 	}

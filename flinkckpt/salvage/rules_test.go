@@ -14,6 +14,7 @@ import (
 	"github.com/resumekit/resumekit/paimon"
 	"github.com/resumekit/resumekit/paimon/paimontest"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/livecheck"
 )
 
 // TestKafkaOffsetAgainstTheLogBounds: a salvaged next offset equal to
@@ -38,7 +39,7 @@ func TestKafkaOffsetAgainstTheLogBounds(t *testing.T) {
 	} {
 		l := savepoints(t, "")
 		dir := savepoint(t, l, "savepoint-aaaaaa-00000000001"+string(rune('0'+i)), 9, flinkckpttest.KafkaSource("k", "topic", tc.offset))
-		c, err := salvager(t, l, &salvage.Options{Snapshot: dir, Kafka: kafkaoffset.Log{Client: cl}}).Resolve(ctx)
+		c, err := salvager(t, l, &salvage.Options{Snapshot: dir, Live: &livecheck.Checkers{Kafka: kafkaoffset.Log{Client: cl}}}).Resolve(ctx)
 		if tc.err != "" {
 			if err == nil || errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("offset %d: err %v, want %q", tc.offset, err, tc.err)
@@ -71,7 +72,7 @@ func TestPaimonSnapshotAtTheEarliestIsNotExpired(t *testing.T) {
 	}
 	for i, next := range []int64{20, 19, 21} {
 		dir := savepoint(t, l, "savepoint-aaaaaa-00000000002"+string(rune('0'+i)), 9, flinkckpttest.MonitorSource("orders-source", next))
-		c := salvaged(t, l, &salvage.Options{Snapshot: dir, Paimon: table})
+		c := salvaged(t, l, &salvage.Options{Snapshot: dir, Live: &livecheck.Checkers{Paimon: table}})
 		pos, err := salvage.PositionOf(c.Position)
 		if err != nil {
 			t.Fatal(err)
@@ -116,7 +117,7 @@ func TestPaimonNextSnapshotAboveLatest(t *testing.T) {
 	}
 	for i, next := range []int64{30, 31, 32} {
 		dir := savepoint(t, l, "savepoint-aaaaaa-00000000004"+string(rune('0'+i)), 9, flinkckpttest.MonitorSource("orders-source", next))
-		c, err := salvager(t, l, &salvage.Options{Snapshot: dir, Paimon: table}).Resolve(context.Background())
+		c, err := salvager(t, l, &salvage.Options{Snapshot: dir, Live: &livecheck.Checkers{Paimon: table}}).Resolve(context.Background())
 		if next <= 31 {
 			if err != nil || c.Guarantee == resume.DataLoss {
 				t.Errorf("next snapshot %d: %v (%s)", next, err, c.Guarantee)

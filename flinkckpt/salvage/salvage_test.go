@@ -24,6 +24,7 @@ import (
 	"github.com/resumekit/resumekit/paimon"
 	"github.com/resumekit/resumekit/paimon/paimontest"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/livecheck"
 	"github.com/resumekit/resumekit/resume/resumetest"
 )
 
@@ -84,7 +85,7 @@ func TestRealKafkaSavepointOnKfake(t *testing.T) {
 		t.Run(filepath.Dir(dir), func(t *testing.T) {
 			b := fixtureBucket(t)
 			cl := kafkaCluster(t, 10, 20)
-			r, err := salvage.NewResolver(b, "", &salvage.Options{Snapshot: dir + "/", Kafka: kafkaoffset.Log{Client: cl}})
+			r, err := salvage.NewResolver(b, "", &salvage.Options{Snapshot: dir + "/", Live: &livecheck.Checkers{Kafka: kafkaoffset.Log{Client: cl}}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -158,7 +159,7 @@ func TestKafkaMarkers(t *testing.T) {
 	l := savepoints(t, "")
 	dir := savepoint(t, l, "savepoint-aaaaaa-000000000001", 3, flinkckpttest.KafkaSource("k", "topic", 7, sourcestate.OffsetEarliest, sourcestate.OffsetLatest))
 	cl := kafkaCluster(t, 3, 20)
-	c := salvaged(t, l, &salvage.Options{Snapshot: dir, Kafka: kafkaoffset.Log{Client: cl}})
+	c := salvaged(t, l, &salvage.Options{Snapshot: dir, Live: &livecheck.Checkers{Kafka: kafkaoffset.Log{Client: cl}}})
 	if c.Guarantee != resume.ExactInput || !c.HasWarning(salvage.WarnResolvedMarker) || c.HasWarning(salvage.WarnDataLoss) {
 		t.Errorf("guarantee %s warnings %v", c.Guarantee, c.Warnings)
 	}
@@ -187,7 +188,7 @@ func TestPaimonSalvage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := salvager(t, l, &salvage.Options{Snapshot: dir, Paimon: table, PaimonConsumer: "orders-v2"})
+	r := salvager(t, l, &salvage.Options{Snapshot: dir, Live: &livecheck.Checkers{Paimon: table}, PaimonConsumer: "orders-v2"})
 	c, err := r.Resolve(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -211,7 +212,7 @@ func TestPaimonSalvage(t *testing.T) {
 	}
 	// Without a consumer to bind, the MonitorSource's own consumer-id
 	// would override scan.snapshot-id: said, with the reset_consumer form.
-	uc := salvaged(t, l, &salvage.Options{Snapshot: dir, Paimon: table})
+	uc := salvaged(t, l, &salvage.Options{Snapshot: dir, Live: &livecheck.Checkers{Paimon: table}})
 	if !strings.Contains(warningsText(uc.Warnings), "salvage.consumer-overrides: Paimon source") || !strings.Contains(warningsText(uc.Warnings), "CALL sys.reset_consumer('shop.orders', '<consumer-id>', 12)") {
 		t.Errorf("warnings %v", uc.Warnings)
 	}
@@ -343,7 +344,7 @@ func TestPositionBeyondLiveSystem(t *testing.T) {
 	l := savepoints(t, "")
 	dir := savepoint(t, l, "savepoint-aaaaaa-000000000007", 9, flinkckpttest.KafkaSource("k", "topic", 500))
 	cl := kafkaCluster(t, 1, 20)
-	if _, err := salvager(t, l, &salvage.Options{Snapshot: dir, Kafka: kafkaoffset.Log{Client: cl}}).Resolve(ctx); err == nil || errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), "above today's end offset 20") {
+	if _, err := salvager(t, l, &salvage.Options{Snapshot: dir, Live: &livecheck.Checkers{Kafka: kafkaoffset.Log{Client: cl}}}).Resolve(ctx); err == nil || errors.Is(err, resume.ErrNoPosition) || !strings.Contains(err.Error(), "above today's end offset 20") {
 		t.Errorf("kafka: err %v", err)
 	}
 
@@ -353,7 +354,7 @@ func TestPositionBeyondLiveSystem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := salvager(t, l, &salvage.Options{Snapshot: dir, Paimon: table}).Resolve(ctx); err == nil || !strings.Contains(err.Error(), "recreated") {
+	if _, err := salvager(t, l, &salvage.Options{Snapshot: dir, Live: &livecheck.Checkers{Paimon: table}}).Resolve(ctx); err == nil || !strings.Contains(err.Error(), "recreated") {
 		t.Errorf("paimon: err %v", err)
 	}
 }
@@ -378,7 +379,7 @@ func TestKafkaSeveralTopics(t *testing.T) {
 		check salvage.KafkaLog
 	}{{"Checked", kafkaoffset.Log{Client: cl}}, {"NotChecked", nil}} {
 		t.Run(tc.name, func(t *testing.T) {
-			cand := salvaged(t, l, &salvage.Options{Snapshot: dir, Kafka: tc.check})
+			cand := salvaged(t, l, &salvage.Options{Snapshot: dir, Live: &livecheck.Checkers{Kafka: tc.check}})
 			if cand.Guarantee != resume.DataLoss || !cand.HasWarning(salvage.WarnSeveralTopics) {
 				t.Errorf("guarantee %s warnings %v, want data-loss with %s", cand.Guarantee, cand.Warnings, salvage.WarnSeveralTopics)
 			}

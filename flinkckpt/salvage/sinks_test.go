@@ -23,6 +23,7 @@ import (
 	"github.com/resumekit/resumekit/flinkckpt/salvage"
 	"github.com/resumekit/resumekit/kafkaoffset"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/livecheck"
 	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
 )
 
@@ -60,7 +61,7 @@ func resolveK1(t *testing.T, committed bool) resume.Candidate {
 	cl := kafkaCluster(t, 3, 700, "in-K1")
 	commit(t, cl, "g", "in-K1", map[int32]int64{2: 650})
 	r, err := salvage.NewResolver(b, "", &salvage.Options{Snapshot: k1Chk, Flink: &flinkckpt.Options{FlinkRoot: k1Root},
-		Kafka: kafkaoffset.Log{Client: cl}, KafkaGroup: "g", Job: k1Job(), SinkCommitted: committed})
+		Live: &livecheck.Checkers{Kafka: kafkaoffset.Log{Client: cl}}, KafkaGroup: "g", Job: k1Job(), SinkCommitted: committed})
 	if err != nil {
 		t.Fatal(err)
 	}

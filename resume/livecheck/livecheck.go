@@ -1,8 +1,13 @@
 // Package livecheck holds what the resolvers of a Flink job's inputs share
 // to check a position against the live system that serves it: the checker
 // interfaces (a Kafka cluster's log offsets, a Paimon table's snapshot
-// range) and the rules that grade a position by what that system still
-// holds.
+// range, a MySQL server's binary logs, a Postgres replication slot), the
+// one checker set both a restore and a salvaged start take ([Checkers]),
+// and one check per system ([CheckKafka], [CheckPaimon], [CheckMySQL],
+// [CheckPostgres]) with one result type ([Result]). A check says what the
+// system holds and what is gone; the caller only decides what that means
+// for its launch (a restore refused, a salvaged start moved up and graded
+// data-loss).
 //
 // Package flinkckpt checks the restore candidate of a checkpoint or
 // savepoint with them, package flinkckpt/salvage the stateless start it

@@ -87,14 +87,15 @@ func (f *resolveFlags) salvageResolver(ctx context.Context, e *env, checks salva
 		closeAll = func() { loc.Close(ctx); sp.Close(ctx) }
 		fo.Locations = []flinkckpt.Location{{Bucket: sp.Bucket, Prefix: sp.Prefix, FlinkRoot: so.FlinkRoot, FallbackFlinkRoot: so.FallbackFlinkRoot}}
 	}
-	opts := &salvage.Options{Flink: fo, PaimonConsumer: f.paimonConsumer, Job: job, KafkaGroup: f.kafkaGroup, PostgresSlot: f.postgresSlot,
-		MySQL: checks.mysql, Postgres: checks.postgres, SinkCommitted: f.flinkSinkCommitted}
-	if checks.kafka != nil {
-		opts.Kafka = kafkaoffset.Log{Client: checks.kafka}
+	// The restore's checker set; the slot also names the launch's
+	// slot.name when no server is given.
+	live := livecheck.Checkers{}
+	if l := checks.live(); l != nil {
+		live = *l
 	}
-	if checks.paimon != nil {
-		opts.Paimon = checks.paimon
-	}
+	live.PostgresSlot = f.postgresSlot
+	opts := &salvage.Options{Flink: fo, PaimonConsumer: f.paimonConsumer, Job: job, KafkaGroup: f.kafkaGroup,
+		Live: &live, SinkCommitted: f.flinkSinkCommitted}
 	r, err := salvage.NewResolver(loc.Bucket, loc.Prefix, opts)
 	if err != nil {
 		closeAll()
