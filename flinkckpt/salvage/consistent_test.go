@@ -82,6 +82,28 @@ func TestChainConsistentOverDeletedRecords(t *testing.T) {
 			t.Errorf("%s: graded by the chain, not by itself: %v", o.Resolver, o.Candidate.Warnings)
 		}
 	}
+	// The loss line names the records lost (10..49), not those still in the
+	// log after them (issue 33 item 9), in every candidate's report.
+	facters := 0
+	for _, o := range d.Considered {
+		f, ok := o.Candidate.Position.(interface{ Facts() []resume.Fact })
+		if !ok {
+			continue // the restore's loss is in its warnings, checked below
+		}
+		facters++
+		var loss []string
+		for _, x := range f.Facts() {
+			if x.Label == resume.FactLoss {
+				loss = append(loss, x.Text)
+			}
+		}
+		if diff := cmp.Diff([]string{"orders/0: 40 records (offsets 10..49)", "orders/1: 40 records (offsets 10..49)"}, loss); diff != "" {
+			t.Errorf("%s: loss facts (-want +got):\n%s", o.Resolver, diff)
+		}
+	}
+	if facters != 2 {
+		t.Errorf("%d candidates state facts, want salvage's and kafka's", facters)
+	}
 	if w := d.Considered[0].Candidate.Warnings; !strings.Contains(warningsText(w), "orders/0: 40 records (offsets 10..49)") {
 		t.Errorf("checkpoint warnings %v", w)
 	}

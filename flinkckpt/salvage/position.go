@@ -323,17 +323,20 @@ func (s Source) table() string {
 }
 
 // Facts returns what a start at the salvaged positions never reads: Kafka
-// records below today's log start ("orders/1: 2 records (offsets
-// 52..53)") and Paimon snapshots that expired; and what it never
+// records the old job had not read below today's log start ("orders/1: 2
+// records (offsets 52..53)", the log now starting at 54) and Paimon snapshots that expired; and what it never
 // commits: a sink committer's prepared transactions (Sinks).
 func (p Position) Facts() []resume.Fact {
 	var out []resume.Fact
 	for _, s := range p.Sources {
 		for _, k := range s.Kafka {
 			if k.Lost > 0 {
-				text := fmt.Sprintf("%s/%d: %d records (offsets %d..%d)", k.Topic, k.Partition, k.Lost, k.Offset, k.Offset+k.Lost-1)
+				// Offset is where the start moved to (today's log start):
+				// the lost records are the Lost ones below it.
+				from := k.Offset - k.Lost
+				text := fmt.Sprintf("%s/%d: %d records (offsets %d..%d)", k.Topic, k.Partition, k.Lost, from, k.Offset-1)
 				if k.Lost == 1 {
-					text = fmt.Sprintf("%s/%d: 1 record (offset %d)", k.Topic, k.Partition, k.Offset)
+					text = fmt.Sprintf("%s/%d: 1 record (offset %d)", k.Topic, k.Partition, from)
 				}
 				out = append(out, resume.Fact{Label: resume.FactLoss, Text: text})
 			}
