@@ -536,6 +536,9 @@ func (x *resolution) consumerWarnings(c *Consumer, cfg tableConfig, pos Position
 func (x *resolution) fromTime(ctx context.Context) (resume.Candidate, error) {
 	t, at := x.t, x.r.o.StartTime
 	x.reason("consumer %q has no file (%s): start by time %s, as a streaming scan.timestamp-millis read would", x.r.id, t.consumerKey(x.r.id), fmtTime(at))
+	if now := x.r.o.Now(); at.After(now) {
+		x.warn(WarnStartInFuture, "the start time %s is after now (%s): the job skips every snapshot committed until then; a time without its zone read in the wrong one?", fmtTime(at), fmtTime(now))
+	}
 	res, err := t.search(ctx, at.UnixMilli(), false)
 	if err != nil {
 		if errors.Is(err, ErrSnapshotNotFound) {

@@ -24,6 +24,9 @@ const (
 	// WarnNoStateRestore: restored Flink state wins over the consumer file,
 	// so the job must start without -s.
 	WarnNoStateRestore = "paimon.no-state-restore"
+	// WarnStartInFuture: the start time (Options.StartTime) is after now:
+	// the job skips what is committed until then.
+	WarnStartInFuture = "paimon.start-in-future"
 	// WarnStartAtNextCommit: every snapshot is older than the start time.
 	WarnStartAtNextCommit = "paimon.start-at-next-commit"
 	// WarnTimeStartLag: a start by time skips what a lagging job had not

@@ -90,6 +90,7 @@ type Warning struct {
 //	paimon.consumer-expiring               the consumer is idle close to consumer.expiration-time
 //	paimon.ignore-progress                 consumer.ignore-progress is set: the launch pins scan.snapshot-id
 //	paimon.no-state-restore                start without -s: restored state wins over the consumer file
+//	paimon.start-in-future                 the start time is after now
 //	paimon.start-at-next-commit            every snapshot is older than the start time
 //	paimon.time-start-lag                  a start by time skips what a lagging job had not read
 //	paimon.consumer-id-changes-operator    adding consumer-id changes the source operator

@@ -423,3 +423,28 @@ func TestKafkaSeedsWithCredentialsAreRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestZonelessTimeIsUsageError (issue 33 item 8): --paimon-from without a
+// zone was read as UTC while Paimon's scan.timestamp reads local time; it
+// is a usage error naming both readings, in every command taking a TIME.
+// A start after --now is said (paimon.start-in-future).
+func TestZonelessTimeIsUsageError(t *testing.T) {
+	dir, _ := paimonDir(t, nil)
+	const zoneless = "2026-11-29T19:40:00"
+	for _, args := range [][]string{
+		{"resolve", "--paimon-table", dir, "--paimon-consumer", "new", "--paimon-from", zoneless},
+		{"resolve", "--kafka-brokers", "127.0.0.1:1", "--kafka-topic", "t", "--kafka-from", zoneless},
+		{"paimon", "snapshots", dir, "--around", zoneless},
+		{"kafka", "offsets", "--brokers", "127.0.0.1:1", "--topic", "t", "--at", zoneless},
+	} {
+		code, out, errs := runPaimonCLI(args...)
+		if code != ExitUsage || !strings.Contains(errs, "has no zone or offset") || !strings.Contains(errs, "as UTC (kafka-consumer-groups --to-datetime) it is 2026-11-29T19:40:00Z") ||
+			!strings.Contains(errs, "as local time (Paimon's scan.timestamp reads the job's time zone") {
+			t.Errorf("%q: exit %d\n%s%s", args, code, out, errs)
+		}
+	}
+	code, out, errs := runPaimonCLI("resolve", "--paimon-table", dir, "--paimon-consumer", "new", "--paimon-from", "2026-11-29T19:40:00+08:00", "--now", "2026-11-29T11:00:00Z", "--min-guarantee", "replay")
+	if !strings.Contains(out, "paimon.start-in-future") || !strings.Contains(out, "the start time 2026-11-29T11:40:00") {
+		t.Errorf("a start 40 minutes after --now: exit %d\n%s%s", code, out, errs)
+	}
+}

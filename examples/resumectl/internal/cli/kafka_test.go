@@ -56,7 +56,7 @@ func runCLI(args ...string) (code int, stdout, stderr string) {
 
 func TestKafkaOffsetsTable(t *testing.T) {
 	addr, _ := kafkaCluster(t)
-	code, out, errOut := runCLI("kafka", "offsets", "--brokers", addr, "--topic", "t", "--group", "job", "--at", "2026-11-29 10:01:30", "--now", "2026-11-29T11:00:00Z")
+	code, out, errOut := runCLI("kafka", "offsets", "--brokers", addr, "--topic", "t", "--group", "job", "--at", "2026-11-29 10:01:30Z", "--now", "2026-11-29T11:00:00Z")
 	if code != ExitOK {
 		t.Fatalf("exit %d, stderr %s\n%s", code, errOut, out)
 	}

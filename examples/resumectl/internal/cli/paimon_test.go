@@ -72,7 +72,7 @@ func TestPaimonSnapshots(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "snapshots 3..10") || strings.Count(out, "APPEND") != 8 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}
-	code, out, errs = runPaimonCLI("paimon", "snapshots", dir, "--around", "2026-11-29 10:05:30", "--limit", "3")
+	code, out, errs = runPaimonCLI("paimon", "snapshots", dir, "--around", "2026-11-29 10:05:30Z", "--limit", "3")
 	if code != 0 || !strings.Contains(out, "starts at snapshot 7") || !strings.Contains(out, "<- start") || !strings.Contains(out, "earlier-or-equal 6, later-or-equal 7") || strings.Count(out, "APPEND") != 3 {
 		t.Fatalf("--around: exit %d\n%s\n%s", code, out, errs)
 	}

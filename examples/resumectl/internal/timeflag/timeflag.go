@@ -14,10 +14,13 @@ import (
 )
 
 // ParseTime reads a TIME flag: RFC 3339 ("2026-11-29T10:00:00Z", with any
-// offset), "2006-01-02 15:04:05" or "2006-01-02T15:04:05" without a zone (UTC,
-// as kafka-consumer-groups --to-datetime reads it), a date "2006-01-02" (UTC
-// midnight), unix milliseconds (what scan.timestamp-millis takes), or a
-// negative duration relative to now ("-15m", "-2h30m").
+// offset, also with a space for the T), unix milliseconds (what
+// scan.timestamp-millis takes), or a negative duration relative to now
+// ("-15m", "-2h30m"). A time without a zone or offset ("2026-11-29
+// 19:40:00", "2026-11-29") is refused with an error naming both readings:
+// kafka-consumer-groups --to-datetime reads it as UTC, Paimon's
+// scan.timestamp as the job's local time, and 8 hours apart a start skips
+// or replays that much input.
 func ParseTime(s string, now time.Time) (time.Time, error) {
 	t, err := parseTimeText(s, now)
 	if err != nil {
@@ -51,12 +54,27 @@ func parseTimeText(s string, now time.Time) (time.Time, error) {
 		}
 		return time.UnixMilli(ms).UTC(), nil
 	}
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999", "2006-01-02 15:04", "2006-01-02"} {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05.999999999Z07:00"} {
 		if t, err := time.Parse(layout, s); err == nil {
 			return t.UTC(), nil
 		}
 	}
-	return time.Time{}, fmt.Errorf("time %s: want RFC 3339 (2026-11-29T10:00:00Z), \"2026-11-29 10:00:00\" (UTC), unix milliseconds, or -DURATION before now", redact.Quote(s))
+	for _, layout := range []string{"2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999", "2006-01-02T15:04", "2006-01-02 15:04", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return time.Time{}, zonelessError(s, t)
+		}
+	}
+	return time.Time{}, fmt.Errorf("time %s: want RFC 3339 with a zone or offset (2026-11-29T10:00:00Z, 2026-11-29T18:00:00+08:00), unix milliseconds, or -DURATION before now", redact.Quote(s))
+}
+
+// zonelessError names the two readings of a time without a zone: UTC, and
+// local time (this machine's zone, as a job in it would read
+// scan.timestamp).
+func zonelessError(s string, t time.Time) error {
+	const layout = "2006-01-02T15:04:05.999999999Z07:00"
+	local := time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.Local)
+	return fmt.Errorf("time %s has no zone or offset, and its two readings differ: as UTC (kafka-consumer-groups --to-datetime) it is %s; as local time (Paimon's scan.timestamp reads the job's time zone; this machine's is %s) it is %s = %s; write the zone: %s or %s",
+		redact.Quote(s), t.UTC().Format(layout), time.Local.String(), local.Format(layout), local.UTC().Format(layout), t.UTC().Format(layout), local.Format(layout))
 }
 
 // ParseDuration reads a DURATION flag: Go durations ("90m", "1h30m") plus days
