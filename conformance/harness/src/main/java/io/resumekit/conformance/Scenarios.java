@@ -103,37 +103,10 @@ public final class Scenarios {
         vars.put("${ck}", w.resolve("ck").toString());
         vars.put("${sp}", w.resolve("sp").toString());
         vars.put("${dstl}", w.resolve("dstl").toString());
-        boolean kafka = raw.path("kind").asText("").equals("kafka");
-        KafkaBroker broker = null;
-        if (kafka) {
-            broker = KafkaBroker.shared(target);
-            vars.put("${kafka}", broker.bootstrap());
-            vars.put("${topic}", "in-" + name);
-            vars.put("${group}", "g-" + name);
-        }
-        boolean paimon = raw.path("kind").asText("").equals("paimon");
-        if (paimon) {
-            vars.put("${table}", w.resolve("wh").resolve("db.db").resolve("orders").toString());
-        }
+        ScenarioKind kind = ScenarioKind.of(raw);
+        kind.vars(this, w, name, vars);
         JsonNode sc = Flink.JSON.readTree(subst(Flink.JSON.writeValueAsString(raw), vars));
-        if (paimon) {
-            ObjectNode job = (ObjectNode) sc.get("job");
-            int per = job.path("perBatch").asInt(100);
-            int before = job.path("batches").asInt(20);
-            int after = job.path("batchesAfter").asInt(0);
-            job.put("source", "paimon");
-            job.put("warehouse", w.resolve("wh").toString());
-            job.put("records", (long) (before + after) * per);
-            PaimonStream.write(w.resolve("wh"), 0, before, per);
-        }
-        if (kafka) {
-            ObjectNode job = (ObjectNode) sc.get("job");
-            job.put("source", "kafka");
-            job.put("bootstrap", broker.bootstrap());
-            job.put("topic", "in-" + name);
-            job.put("group", "g-" + name);
-            KafkaScenario.createAndFill(broker.bootstrap(), "in-" + name, job.path("keys").asInt(3), job.path("records").asLong());
-        }
+        kind.prepare(w, name, (ObjectNode) sc);
         ObjectNode result = Flink.JSON.createObjectNode();
         result.put("name", name);
         ObjectNode flink = result.putObject("flink");
@@ -142,20 +115,9 @@ public final class Scenarios {
         MiniCluster trials = null;
         ZooKeeperHa zk = null;
         haZk = null;
-        if (sc.path("kind").asText("").equals("generated-ids")) {
+        if (kind.alone()) {
             try {
-                GeneratedIds.run(w, sc, exportDir, result); // C2: JobGraph ids of generated topologies, no cluster
-            } catch (Exception e) {
-                result.put("passed", false);
-                result.put("why", "harness error: " + Flink.causes(e));
-                e.printStackTrace();
-            }
-            result.put("seconds", Math.round((System.nanoTime() - t0) / 1e8) / 10.0);
-            return result;
-        }
-        if (sc.path("kind").asText("").equals("paimon-interop")) {
-            try {
-                PaimonInterop.run(w, sc, resumectl, result);
+                kind.runAlone(this, w, sc, result);
             } catch (Mismatch m) {
                 result.put("passed", false);
                 result.put("why", m.getMessage());
@@ -192,24 +154,10 @@ public final class Scenarios {
                 runsOut.add(facts);
                 i++;
             }
-            if (paimon) {
-                ObjectNode job = (ObjectNode) sc.get("job");
-                int per = job.path("perBatch").asInt(100);
-                int before = job.path("batches").asInt(20);
-                PaimonStream.write(w.resolve("wh"), before, before + job.path("batchesAfter").asInt(0), per);
-                PaimonDamage.record(w, sc, flink); // the table and the killed reader's consumer, before any damage
-            }
-            if (kafka) {
-                flink.set("committed_offsets", KafkaScenario.committed(sc.get("job").get("bootstrap").asText(),
-                        sc.get("job").get("group").asText()));
-                ObjectNode fromOutput = sourceOffsetsFromOutput(w, sc);
-                if (fromOutput != null) {
-                    flink.set("source_offsets_from_output", fromOutput);
-                }
-            }
+            kind.afterRuns(w, sc, flink);
             // Flink's view of every snapshot on disk, before any damage.
-            List<Snap> snaps = (kafka || paimon) && !sc.path("trials").asBoolean(false) ? new ArrayList<>() : inventory(w);
-            if (!((kafka || paimon) && !sc.path("trials").asBoolean(false)) && snaps.isEmpty()
+            List<Snap> snaps = kind.inventories(sc) ? inventory(w) : new ArrayList<>();
+            if (kind.inventories(sc) && snaps.isEmpty()
                     && runFacts.stream().anyMatch(f -> f.path("completed").size() > 0)) {
                 // never a vacuous pass: Flink reported completed snapshots, so they must be on disk here
                 throw new Mismatch("Flink completed " + runFacts.get(0).path("completed").size()
@@ -268,7 +216,7 @@ public final class Scenarios {
                 ObjectNode so = stagesOut.addObject();
                 so.put("stage", stage.path("stage").asText("main"));
                 try {
-                    runStage(w, sc, stage, s, tconf, trials, snaps, so);
+                    runStage(w, sc, kind, stage, s, tconf, trials, snaps, so);
                     so.put("passed", true);
                 } catch (Mismatch m) {
                     so.put("passed", false);
@@ -567,7 +515,7 @@ public final class Scenarios {
 
     // -------------------------------------------------------------- stages
 
-    void runStage(Path w, JsonNode sc, JsonNode stage, int si, Configuration tconf, MiniCluster mc, List<Snap> snaps,
+    void runStage(Path w, JsonNode sc, ScenarioKind kind, JsonNode stage, int si, Configuration tconf, MiniCluster mc, List<Snap> snaps,
                   ObjectNode out) throws Exception {
         if (stage.has("compat")) {
             compatStage(w, sc, stage, si, tconf, mc, snaps, out);
@@ -689,58 +637,21 @@ public final class Scenarios {
                 best = sn;
             }
         }
-        if (sc.path("kind").asText("").equals("paimon")) {
-            if (chosen.isMissingNode() || chosen.isNull()) {
-                throw new Mismatch("resumekit chose nothing from the consumer (exit " + rc + "): "
-                        + Files.readString(w.resolve("resolve-" + si + ".err")).trim());
-            }
-            rk.set("position", chosen.path("position"));
-            rk.set("options", chosen.path("launch").path("options"));
-            if (PaimonDamage.applies(stage)) {
-                PaimonDamage.launch(w, sc, (ObjectNode) sc.get("job"), chosen, tconf, mc, fl, cmd);
-                return;
-            }
-            PaimonStream.launch(w, sc, (ObjectNode) sc.get("job"), chosen, tconf, mc, fl);
-            return;
-        }
-        if (sc.path("kind").asText("").equals("kafka") && chosen.path("launch").path("args").isEmpty()) {
-            if (chosen.isMissingNode() || chosen.isNull()) {
-                throw new Mismatch("resumekit chose nothing from the committed offsets (exit " + rc + "): "
-                        + Files.readString(w.resolve("resolve-" + si + ".err")).trim());
-            }
-            rk.set("position", chosen.path("position"));
-            if (stage.has("sourcesOf")) {
-                // the salvage start must begin where the snapshot's source state says (flink sources)
-                Snap src = null;
-                for (Snap sn : snaps) {
-                    if (sn.hasMetadata && (src == null || newer(sn, src))) {
-                        src = sn;
-                    }
-                }
-                if (src != null) {
-                    Process p2 = new ProcessBuilder(resumectl.toString(), "flink", "sources", src.dir.toString(), "--json")
-                            .redirectError(w.resolve("sources.err").toFile()).start();
-                    String js = new String(p2.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                    p2.waitFor(60, TimeUnit.SECONDS);
-                    TreeMap<Integer, Long> fromSources = new TreeMap<>();
-                    collectOffsets(Flink.JSON.readTree(js), fromSources);
-                    fl.set("flink_sources_offsets", Flink.JSON.valueToTree(fromSources));
-                    String spec = chosen.path("launch").path("options").path("scan.startup.specific-offsets").asText("");
-                    TreeMap<Integer, Long> fromLaunch = new TreeMap<>();
-                    for (String part : spec.split(";")) {
-                        if (part.isBlank()) {
-                            continue;
-                        }
-                        String[] kv = part.split(",");
-                        fromLaunch.put(Integer.parseInt(kv[0].split(":")[1]), Long.parseLong(kv[1].split(":")[1]));
-                    }
-                    fl.set("launch_offsets", Flink.JSON.valueToTree(fromLaunch));
-                    if (!fromLaunch.equals(fromSources)) {
-                        throw new Mismatch("the salvage launch starts at " + fromLaunch + ", flink sources of " + src.uri() + " says " + fromSources);
-                    }
-                }
-            }
-            KafkaScenario.launch(w, sc, si, (ObjectNode) sc.get("job"), chosen, tconf, mc, fl);
+        ScenarioKind.Stage ks = new ScenarioKind.Stage();
+        ks.w = w;
+        ks.sc = sc;
+        ks.stage = stage;
+        ks.si = si;
+        ks.tconf = tconf;
+        ks.mc = mc;
+        ks.snaps = snaps;
+        ks.chosen = chosen;
+        ks.rk = rk;
+        ks.fl = fl;
+        ks.cmd = cmd;
+        ks.rc = rc;
+        ks.stderr = Files.readString(w.resolve("resolve-" + si + ".err")).trim();
+        if (kind.judge(this, ks)) {
             return;
         }
         if (chosenPath == null || (chosen.isMissingNode() || chosen.isNull())) {
