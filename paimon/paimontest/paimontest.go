@@ -34,6 +34,7 @@
 package paimontest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -171,6 +172,24 @@ func (t *Table) Commit(times ...time.Time) *Table {
 		}
 		t.write("snapshot/LATEST", []byte(fmt.Sprint(t.latest)))
 	}
+	return t
+}
+
+// SinkCommit writes one snapshot as a Flink sink's committer commits
+// checkpoint identifier's files: commitUser and commitIdentifier are the
+// committer's (Commit writes t.CommitUser and the snapshot id). It moves the
+// hints as Commit does.
+func (t *Table) SinkCommit(commitUser string, identifier int64, at time.Time) *Table {
+	t.tb.Helper()
+	t.latest++
+	snap := SnapshotJSON(t.latest, t.schemaID, at, commitUser)
+	snap = bytes.Replace(snap, fmt.Appendf(nil, `"commitIdentifier" : %d,`, t.latest), fmt.Appendf(nil, `"commitIdentifier" : %d,`, identifier), 1)
+	t.write(fmt.Sprintf("snapshot/snapshot-%d", t.latest), snap)
+	if t.earliest == 0 {
+		t.earliest = t.latest
+		t.write("snapshot/EARLIEST", []byte(fmt.Sprint(t.earliest)))
+	}
+	t.write("snapshot/LATEST", []byte(fmt.Sprint(t.latest)))
 	return t
 }
 

@@ -25,8 +25,19 @@
 // [Checkpoint.Legacy]) and 2 (Flink 1.15 on), with checkpoint serializer
 // versions 0 and 1 (1 records the number of writer subtasks) and subtask
 // serializer versions 0 to 2 (1 records the subtask id, 2 drops the
-// drained count); Flink 1.20.3 writes 2, 1 and 1. A connector's own
-// committer under the same state name (Paimon's, for one) is reported as
+// drained count); Flink 1.20.3 writes 2, 1 and 1.
+//
+// Paimon's sink has its own committer operator: beside
+// "streaming_committer_raw_states" it keeps the job's commit user in the
+// union list state "commit_user_state" ([CommitUserStateName]), and that
+// pair marks it ([FormatPaimon]). Its elements are ManifestCommittables
+// (ManifestCommittableSerializer versions 2 to 4; a multi-table CDC sink's
+// WrappedManifestCommittable, version 1): [Committer.Paimon] holds the commit
+// user and each committable's identifier — the checkpoint it was prepared
+// at, which the table's snapshots record as "commitIdentifier" once
+// committed (package paimon asks the table: Table.LatestCommitOf). The
+// commit messages (data files) are counted, not decoded. Any other
+// connector's committer under the same state name is reported as
 // [FormatUnknown] with a note and its element count: nothing is guessed.
 //
 // It is pure, like packages metadata and sourcestate beside it: bytes in,

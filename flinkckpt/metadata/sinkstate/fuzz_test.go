@@ -126,6 +126,9 @@ func FuzzDecode(f *testing.F) {
 	for _, s := range collectorSeeds() {
 		f.Add(metadataSeed(s.version, s.data))
 	}
+	for _, s := range paimonSeeds() {
+		f.Add(paimonMetadataSeed(s.version, s.data))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cp, err := metadata.Parse(data, nil)
 		if err != nil {
@@ -165,6 +168,7 @@ func TestFuzzSeedCorpus(t *testing.T) {
 		corpus["FuzzCollector"] = append(corpus["FuzzCollector"], fmt.Sprintf("int32(%d)\n%s", s.version, fuzzBytes(s.data)))
 		corpus["FuzzDecode"] = append(corpus["FuzzDecode"], fuzzBytes(metadataSeed(s.version, s.data)))
 	}
+	paimonCorpus(corpus)
 	for target, seeds := range corpus {
 		for i, s := range seeds {
 			want := "go test fuzz v1\n" + s + "\n"

@@ -79,6 +79,8 @@ type Committer struct {
 	Elements int
 	// Subtasks are the decoded elements, in subtask order (FormatCollector).
 	Subtasks []Subtask
+	// Paimon is Paimon's committer's state (FormatPaimon), nil otherwise.
+	Paimon *PaimonCommitter
 	// Notes say why a committer's format is unknown.
 	Notes []string
 	// Err is set when the operator's state could not be read or decoded;
@@ -150,6 +152,16 @@ func (c *Committer) Pending() []Pending {
 			out[i].Committables += cp.Pending
 		}
 	}
+	if c.Paimon != nil {
+		for _, pc := range c.Paimon.Committables {
+			i := slices.IndexFunc(out, func(p Pending) bool { return p.CheckpointID == pc.Identifier && !p.Legacy })
+			if i < 0 {
+				out = append(out, Pending{CheckpointID: pc.Identifier})
+				i = len(out) - 1
+			}
+			out[i].Committables++
+		}
+	}
 	slices.SortFunc(out, func(a, b Pending) int {
 		switch {
 		case a.CheckpointID < b.CheckpointID:
@@ -214,12 +226,26 @@ func decodeOperator(op *metadata.Operator, opts *Options) (Committer, bool) {
 		errs = append(errs, fmt.Errorf("sinkstate: committer %s: subtask %d: %w", op.ID, sub, err))
 	}
 	unknown := false
+	paimon := isPaimon(op)
+	if paimon {
+		c.Paimon = &PaimonCommitter{}
+	}
+	max := int64(0)
+	if opts != nil {
+		max = opts.MaxStreamSize
+	}
 	for _, sub := range op.SubtaskStates {
 		h := sub.ManagedOperator
 		if h == nil {
 			continue
 		}
 		for _, s := range h.States {
+			if paimon && s.Name == CommitUserStateName && len(s.Offsets) > 0 {
+				if err := readCommitUsers(c.Paimon, h, s.Offsets, sub.Index, opts); err != nil {
+					fail(sub.Index, err)
+				}
+				continue
+			}
 			if s.Name != CommitterStateName {
 				continue
 			}
@@ -232,16 +258,22 @@ func decodeOperator(op *metadata.Operator, opts *Options) (Committer, bool) {
 				fail(sub.Index, err)
 				continue
 			}
-			max := int64(0)
-			if opts != nil {
-				max = opts.MaxStreamSize
-			}
 			elems, err := sourcestate.ReadListElements(stream, CommitterStateName, s.Offsets, sub.Index, max)
 			c.Elements += len(elems)
 			if err != nil {
 				fail(sub.Index, err)
 			}
 			for _, e := range elems {
+				if paimon {
+					pc, err := ParsePaimonCommittable(e.Version, e.Data)
+					pc.Subtask = e.Subtask
+					if err != nil {
+						fail(e.Subtask, err)
+						continue
+					}
+					c.Paimon.Committables = append(c.Paimon.Committables, pc)
+					continue
+				}
 				if !looksCollector(e) {
 					unknown = true
 					c.Notes = append(c.Notes, fmt.Sprintf("subtask %d: element of serializer version %d (%d bytes) is no CommittableCollector (version 1 or 2 starting with magic %08x): a connector's own committer state, not decoded", e.Subtask, e.Version, len(e.Data), uint32(Magic)))
@@ -261,6 +293,8 @@ func decodeOperator(op *metadata.Operator, opts *Options) (Committer, bool) {
 		return c, false
 	}
 	switch {
+	case paimon:
+		c.Format = FormatPaimon
 	case unknown:
 		c.Format = FormatUnknown
 	case c.Elements > 0:
