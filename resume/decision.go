@@ -135,6 +135,10 @@ type Decision struct {
 	// "(devel)" when unknown); "" when not recorded. A golden test sets it
 	// to a fixed value before marshalling.
 	Version string
+	// Record is what Flink's and the operator's own records say will be
+	// restored, beside storage, with every disagreement graded; nil when no
+	// record was read. Package flinkckpt/record fills it in.
+	Record *Record
 }
 
 // Failed returns the outcomes of the resolvers that failed (VerdictFailed:

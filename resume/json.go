@@ -22,6 +22,9 @@ type (
 		Policy     *policyJSON    `json:"policy,omitempty"`
 		Chosen     *candidateJSON `json:"chosen"`
 		Considered []outcomeJSON  `json:"considered"`
+		// Record is the decision's second opinion (Decision.Record),
+		// omitted when no record was read.
+		Record *recordJSON `json:"record,omitempty"`
 	}
 	policyJSON struct {
 		MinGuarantee Guarantee     `json:"min_guarantee"`
@@ -84,6 +87,7 @@ func (d Decision) MarshalJSON() ([]byte, error) {
 		}
 		doc.Considered = append(doc.Considered, oj)
 	}
+	doc.Record = toRecordJSON(d.Record)
 	return json.Marshal(doc)
 }
 
@@ -249,6 +253,11 @@ func (d *Decision) UnmarshalJSON(data []byte) error {
 		}
 		out.Considered = append(out.Considered, o)
 	}
+	rec, err := doc.Record.record()
+	if err != nil {
+		return err
+	}
+	out.Record = rec
 	*d = out
 	return nil
 }

@@ -84,6 +84,7 @@ func (d *Decision) ExplainWidth(width int) string {
 		}
 	}
 	if len(others) == 0 {
+		writeRecord(b, d.Record)
 		return b.b.String()
 	}
 	b.WriteString("OTHERS\n")
@@ -114,6 +115,7 @@ func (d *Decision) ExplainWidth(width int) string {
 			}
 		}
 	}
+	writeRecord(b, d.Record)
 	return b.b.String()
 }
 

@@ -107,6 +107,16 @@ type Warning struct {
 //	paimon.version-assumed                 the grade depends on the Paimon version, which was not declared
 //	paimon.option-unreadable               a table option does not parse: its default is used
 //	paimon.scan-option-conflict            a table option Paimon refuses beside the launch's scan.snapshot-id: the job would not start
+//	record.broken                          a record's snapshot (or HA pointer) is broken in storage: its recovery fails
+//	record.gone                            a record's snapshot is not in storage: its recovery fails
+//	record.older                           a record restores a snapshot older than the chosen one: input read again
+//	record.differs                         a record restores a complete snapshot other than the chosen one
+//	record.missing                         a record holds nothing to restore for the job
+//	record.job-running                     a JobManager still runs the job (REST)
+//	record.finished-cleanly                the JobResultStore says the job finished: stop-with-savepoint completed
+//	record.job-terminal                    the JobResultStore says the job failed or was cancelled: HA will not restart it
+//	record.snapshot-cleanup                the chosen snapshot is a FlinkStateSnapshot due for the operator's history cleanup
+//	record.unreadable                      a record could not be read or is malformed: not used
 //	salvage.data-loss                      records or snapshots a salvaged source had not read are gone
 //	salvage.consumer-overrides             a salvaged MonitorSource's consumer file overrides scan.snapshot-id: bind it with reset_consumer
 //	salvage.postgres-no-specific-offset    the Postgres CDC connector starts at the slot, not an LSN: advance the slot first

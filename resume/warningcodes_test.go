@@ -31,7 +31,7 @@ func TestWarningCodeTable(t *testing.T) {
 	var defined []string
 	seen := map[string]string{}
 	fset := token.NewFileSet()
-	for _, dir := range []string{".", "../flinkckpt", "../flinkckpt/salvage", "../kafkaoffset", "../paimon"} {
+	for _, dir := range []string{".", "../flinkckpt", "../flinkckpt/salvage", "../flinkckpt/record", "../kafkaoffset", "../paimon"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		for _, f := range files {
 			if strings.HasSuffix(f, "_test.go") {
