@@ -42,8 +42,8 @@ func ExampleOptions_sinkCommitted() {
 		fmt.Println(c.Guarantee, pos.Sinks[0].UID, pos.Sinks[0].Pending, "lost", pos.Sinks[0].Lost)
 	}
 	// Output:
-	// data-loss Sink Committer: orders-sink [{41 false 1}] lost 1
-	// exact-input Sink Committer: orders-sink [{41 false 1}] lost 0
+	// data-loss Sink Committer: orders-sink [{41 false 1 [] 1}] lost 1
+	// exact-input Sink Committer: orders-sink [{41 false 1 [] 1}] lost 0
 }
 
 // onePendingCommittable is a committer subtask's list state element as

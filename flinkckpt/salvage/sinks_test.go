@@ -99,13 +99,13 @@ func TestSinkTransactionsPending(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []salvage.SinkPending{{OperatorID: "5abb6f104479fbc38acf37f2d04fd907", UID: "Sink Committer: sink",
-		Pending: []sinkstate.Pending{{CheckpointID: 8, Committables: 2}}, Lost: 2}}
+		Pending: []sinkstate.Pending{{CheckpointID: 8, Committables: 2, Other: 2}}, Lost: 2}}
 	got, _ := json.Marshal(pos.Sinks)
 	wantJSON, _ := json.Marshal(want)
 	if string(got) != string(wantJSON) {
 		t.Errorf("sinks %s, want %s", got, wantJSON)
 	}
-	if string(got) != `[{"operator_id":"5abb6f104479fbc38acf37f2d04fd907","uid":"Sink Committer: sink","pending":[{"checkpoint_id":8,"committables":2}],"lost":2}]` {
+	if string(got) != `[{"operator_id":"5abb6f104479fbc38acf37f2d04fd907","uid":"Sink Committer: sink","pending":[{"checkpoint_id":8,"committables":2,"other":2}],"lost":2}]` {
 		t.Errorf("sinks JSON %s", got)
 	}
 	facts := pos.Facts()

@@ -85,12 +85,12 @@ func TestGoldenFlink120(t *testing.T) {
 			var want []sinkstate.Subtask
 			for i := range int32(2) {
 				want = append(want, sinkstate.Subtask{Subtask: i, Version: 2, Checkpoints: []sinkstate.Checkpoint{
-					{CheckpointID: tc.id, WriterSubtasks: 2, Writers: 1, Pending: 1}}})
+					{CheckpointID: tc.id, WriterSubtasks: 2, Writers: 1, Pending: 1, Other: 1}}})
 			}
 			if d := cmp.Diff(want, c.Subtasks); d != "" {
 				t.Errorf("subtasks (-want +got):\n%s", d)
 			}
-			if d := cmp.Diff([]sinkstate.Pending{{CheckpointID: tc.id, Committables: 2}}, c.Pending()); d != "" || c.PendingCommittables() != 2 {
+			if d := cmp.Diff([]sinkstate.Pending{{CheckpointID: tc.id, Committables: 2, Other: 2}}, c.Pending()); d != "" || c.PendingCommittables() != 2 {
 				t.Errorf("pending (-want +got):\n%s", d)
 			}
 		})
@@ -131,8 +131,8 @@ func TestGoldenFlink114UnifiedSink(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s %s %d %+v", c.OperatorID, c.Format, c.Elements, c.Pending()))
 	}
 	want := []string{
-		"4823ae75213a57b57c5ccbb78b9cbe49 committable-collector 1 [{CheckpointID:0 Legacy:true Committables:1}]",
-		"709a96cf35a587d849796342cfd36979 committable-collector 1 [{CheckpointID:0 Legacy:true Committables:1}]",
+		"4823ae75213a57b57c5ccbb78b9cbe49 committable-collector 1 [{CheckpointID:0 Legacy:true Committables:1 Kafka:[] Other:1}]",
+		"709a96cf35a587d849796342cfd36979 committable-collector 1 [{CheckpointID:0 Legacy:true Committables:1 Kafka:[] Other:1}]",
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
@@ -162,8 +162,8 @@ func TestCollectorVersions(t *testing.T) {
 					drained = 5
 				}
 				want := sinkstate.Subtask{Version: 2, Checkpoints: []sinkstate.Checkpoint{
-					{CheckpointID: 7, WriterSubtasks: ws, Writers: 2, Pending: 2, Committed: 1, Failed: 1, Drained: drained},
-					{CheckpointID: sinkstate.EndOfInput, WriterSubtasks: ws, Writers: 1, Pending: 1}}}
+					{CheckpointID: 7, WriterSubtasks: ws, Writers: 2, Pending: 2, Committed: 1, Failed: 1, Drained: drained, Other: 2},
+					{CheckpointID: sinkstate.EndOfInput, WriterSubtasks: ws, Writers: 1, Pending: 1, Other: 1}}}
 				if d := cmp.Diff(want, got); d != "" {
 					t.Errorf("(-want +got):\n%s", d)
 				}
@@ -181,7 +181,7 @@ func TestCollectorVersions(t *testing.T) {
 	a, _ := sinkstate.ParseCollector(2, collectorV2(1, 1, checkpoint{id: 9, writers: []writer{{requests: reqs[:1]}}}, checkpoint{id: 4, writers: []writer{{requests: reqs[:2]}}}))
 	b, _ := sinkstate.ParseCollector(2, collectorV2(1, 1, checkpoint{id: 9, writers: []writer{{requests: reqs[:2]}}}))
 	c.Subtasks = []sinkstate.Subtask{a, b}
-	if d := cmp.Diff([]sinkstate.Pending{{CheckpointID: 4, Committables: 2}, {CheckpointID: 9, Committables: 3}}, c.Pending()); d != "" || c.PendingCommittables() != 5 {
+	if d := cmp.Diff([]sinkstate.Pending{{CheckpointID: 4, Committables: 2, Other: 2}, {CheckpointID: 9, Committables: 3, Other: 3}}, c.Pending()); d != "" || c.PendingCommittables() != 5 {
 		t.Errorf("(-want +got):\n%s", d)
 	}
 }

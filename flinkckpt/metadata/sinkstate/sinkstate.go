@@ -124,6 +124,21 @@ type Checkpoint struct {
 	// Drained counts committables already committed and passed on
 	// (subtask serializer versions 0 and 1 record it).
 	Drained int
+	// Kafka are the pending committables that are KafkaSink transactions
+	// (ParseKafkaCommittable); Other counts the pending ones of any other
+	// type (a connector resumekit does not decode: possibly pending
+	// output all the same).
+	Kafka []KafkaCommittable
+	Other int
+}
+
+// committable records a pending committable's type.
+func (cp *Checkpoint) committable(version int32, b []byte) {
+	if k, err := ParseKafkaCommittable(version, b); err == nil {
+		cp.Kafka = append(cp.Kafka, k)
+		return
+	}
+	cp.Other++
 }
 
 // Pending is the pending committables of one checkpoint, summed over a
@@ -133,6 +148,10 @@ type Pending struct {
 	// Legacy: committables without a checkpoint id (collector version 1).
 	Legacy       bool `json:"legacy,omitempty"`
 	Committables int  `json:"committables"`
+	// Kafka are the KafkaSink transactions among them (every subtask's),
+	// Other counts the committables of any other type.
+	Kafka []KafkaCommittable `json:"kafka,omitempty"`
+	Other int                `json:"other,omitempty"`
 }
 
 // Pending returns the checkpoints that still have pending committables,
@@ -150,6 +169,8 @@ func (c *Committer) Pending() []Pending {
 				i = len(out) - 1
 			}
 			out[i].Committables += cp.Pending
+			out[i].Kafka = append(out[i].Kafka, cp.Kafka...)
+			out[i].Other += cp.Other
 		}
 	}
 	if c.Paimon != nil {
@@ -329,14 +350,15 @@ func parseCollector(version int32, data []byte) (Subtask, error) {
 	case 1:
 		// StreamingCommitterState: the committable serializer's version
 		// and the committables, none with a checkpoint id.
-		c.I32("committable serializer version")
+		cv := c.I32("committable serializer version")
 		n := c.Count("committables", 4)
+		cp := Checkpoint{Legacy: true, Pending: n}
 		for i := 0; i < n && c.Err == nil; i++ {
-			c.Bytes("committable")
+			cp.committable(cv, c.Bytes("committable"))
 		}
 		c.End()
 		if c.Err == nil && n > 0 {
-			st.Checkpoints = append(st.Checkpoints, Checkpoint{Legacy: true, Pending: n})
+			st.Checkpoints = append(st.Checkpoints, cp)
 		}
 	case 2:
 		sv := c.I32("checkpoint serializer version")
@@ -434,8 +456,8 @@ func parseSubtask(version int32, b []byte, cp *Checkpoint) error {
 			break
 		}
 		r := newCursor("CommittableCollector request", 0, rb)
-		r.I32("committable serializer version")
-		r.Bytes("committable")
+		cv := r.I32("committable serializer version")
+		cb := r.Bytes("committable")
 		if retries := r.I32("number of retries"); r.Err == nil && retries < 0 {
 			r.Off -= 4
 			r.Fail("number of retries %d", retries)
@@ -456,6 +478,7 @@ func parseSubtask(version int32, b []byte, cp *Checkpoint) error {
 		switch state {
 		case stateReceived, stateRetry:
 			cp.Pending++
+			cp.committable(cv, cb)
 		case stateFailed:
 			cp.Failed++
 		case stateCommitted:
