@@ -6,8 +6,8 @@
 // is found by time, and the consumer is bound with ResetConsumer before the
 // job starts, so snapshot expiry cannot remove the start snapshot first.
 //
-// It needs nothing: the table is written in memory (memblob) with real Paimon
-// file formats. Run it with
+// It needs nothing: the table is written to a temporary directory (localblob)
+// with real Paimon file formats. Run it with
 //
 //	go run ./examples/paimon-lost-savepoint
 package main
@@ -17,14 +17,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
-
-	"gocloud.dev/blob/memblob"
 
 	"github.com/resumekit/resumekit/examples/internal/scenario"
 	"github.com/resumekit/resumekit/paimon"
 	"github.com/resumekit/resumekit/resume"
-	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
+	"github.com/resumekit/resumekit/resume/localblob"
 )
 
 func main() {
@@ -36,13 +35,20 @@ func main() {
 
 func run(w io.Writer) error {
 	ctx := context.Background()
-	mem := memblob.OpenBucket(nil)
-	defer mem.Close()
-	bucket, rec := blobtest.Wrap(mem, nil) // only to pin modification times: memblob stamps "now"
+	dir, err := os.MkdirTemp("", "paimon-lost-savepoint-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	bucket, err := localblob.OpenBucket(dir, &localblob.Options{NoSync: true})
+	if err != nil {
+		return err
+	}
 	defer bucket.Close()
+	// Paimon's consumer files are judged by their modification times: the
+	// story sets them as a job would have written them.
 	story, err := scenario.BuildPaimon(&scenario.Env{Bucket: bucket, Touch: func(k string, t time.Time) error {
-		rec.SetModTime(k, t)
-		return nil
+		return os.Chtimes(filepath.Join(dir, filepath.FromSlash(k)), t, t)
 	}}, "")
 	if err != nil {
 		return err
@@ -93,7 +99,10 @@ func run(w io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(w, "bound %s (same as %s)\n", plan.Key, plan.SQL)
-	rec.SetModTime(plan.Key, scenario.Now) // written at the story's now, whatever this machine's clock says
+	// Written at the story's now, whatever this machine's clock says.
+	if err := os.Chtimes(filepath.Join(dir, filepath.FromSlash(plan.Key)), scenario.Now, scenario.Now); err != nil {
+		return err
+	}
 
 	// Resolving again now finds the consumer file and starts there: still
 	// replay, as the start by time was (a consumer file behind the latest

@@ -26,7 +26,7 @@ type Env struct {
 	// "file:///tmp/demo/" for a fileblob bucket on /tmp/demo), used for the
 	// absolute paths Flink writes into _metadata.
 	Root string
-	// Touch sets an object's modification time (os.Chtimes for fileblob,
+	// Touch sets an object's modification time (os.Chtimes for a local directory,
 	// blobtest.Recorder.SetModTime for memblob): Flink's _metadata holds no
 	// time, and Paimon consumer files are judged by theirs.
 	Touch func(key string, t time.Time) error

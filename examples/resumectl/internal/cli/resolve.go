@@ -4,19 +4,19 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kgo"
+
 	"github.com/resumekit/resumekit/flinkckpt"
-	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
-	"github.com/resumekit/resumekit/kafkaoffset"
 	"github.com/resumekit/resumekit/paimon"
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/k8s"
-	"github.com/resumekit/resumekit/resume/livecheck/mysqlcheck"
-	"github.com/resumekit/resumekit/resume/livecheck/pgcheck"
+	"github.com/resumekit/resumekit/resume/livecheck"
 	"github.com/resumekit/resumekit/resume/redact"
 )
 
@@ -35,70 +35,92 @@ const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flin
         [--json | --format text|json|k8s|html [--k8s-nonce N]] [--fail-on-warning CODE[,CODE]] [--now TIME]
         [--verbose] [--progress]`
 
-// resolveFlags are the flags of resumectl resolve.
+// resolveFlags are the flags of resumectl resolve: one group per source
+// (flags_<source>.go), the live checkers' group, and the policy and
+// output flags every resolve has.
 type resolveFlags struct {
-	flinkCheckpoints, flinkSavepoints, flinkJobID, flinkRoot string
-	flinkStrict, flinkSources, flinkSinkCommitted            bool
-	flink                                                    flinkFlags
-	flinkJob                                                 jobFlags // the new job (flink_compat.go)
-	flinkAllowNonRestored                                    bool
-	// flinkAnchor is --flink-anchor's operators once read (flinkResolvers),
-	// for the salvage resolver's choice of snapshot too.
-	flinkAnchor                             *jobgraph.Job
-	paimonTable, paimonConsumer, paimonMode string
-	paimonWrittenMode, paimonVersion        string
-	paimonOptions                           keyValueFlag
-	paimonFrom                              timeFlag
-	kafkaBrokers, kafkaTopic, kafkaGroup    string
-	postgresDSN, postgresSlot, mysqlDSN     string
-	kafkaIsolation, kafkaCommitSource       string
-	kafkaStrict                             bool
-	kafkaFrom                               timeFlag
-	kafkaRewind, kafkaObserve               durationFlag
-	together                                bool
-	minGuarantee                            string
-	maxAge, timeout, minValidity            durationFlag
-	jsonOut                                 bool
-	format                                  string
-	k8sNonce                                int64
-	failOnWarning                           string
-	verbose, progress                       bool
-	onFailure                               string
-	now                                     timeFlag
+	flink  flinkFlags  // flags_flink.go
+	paimon paimonFlags // flags_paimon.go
+	kafka  kafkaFlags  // flags_kafka.go
+	live   liveFlags   // flags_live.go
+
+	together                     bool
+	minGuarantee                 string
+	maxAge, timeout, minValidity durationFlag
+	jsonOut                      bool
+	format                       string
+	k8sNonce                     int64
+	failOnWarning                string
+	verbose, progress            bool
+	onFailure                    string
+	now                          timeFlag
+}
+
+// flagGroup is one group of resolve's flags: a source's (Flink, Paimon,
+// Kafka), or the live checkers'. Adding a source to resolve is adding a
+// group: its own file (flags_<source>.go) with these four methods, listed
+// in groups and buildOrder.
+type flagGroup interface {
+	// register adds the group's flags.
+	register(fs *flag.FlagSet, e *env)
+	// set reports whether any of the group's options was given.
+	set() bool
+	// check refuses bad combinations before any I/O (exit 2), knowing
+	// which sources the command names.
+	check(s sources) error
+	// build opens what the group names and adds it to b: resolvers,
+	// closers, the systems a later group checks against.
+	build(ctx context.Context, e *env, b *built) error
+}
+
+// groups are resolve's flag groups, in the order they register and check
+// (which error a command with two mistakes gets first).
+func (f *resolveFlags) groups() []flagGroup {
+	return []flagGroup{&f.flink, &f.paimon, &f.kafka, &f.live}
+}
+
+// buildOrder is the order the groups build: the sources whose systems the
+// live checkers use (Paimon's table, Kafka's client) first, then the live
+// checkers, then Flink, whose snapshots are checked against them.
+func (f *resolveFlags) buildOrder() []flagGroup {
+	return []flagGroup{&f.paimon, &f.kafka, &f.live, &f.flink}
+}
+
+// sources says which sources a resolve names, for the groups' checks.
+type sources struct{ flink, paimon, kafka bool }
+
+func (f *resolveFlags) sources() sources {
+	return sources{flink: f.flink.names(), paimon: f.paimon.names(), kafka: f.kafka.names()}
+}
+
+// built is what the groups' build made, group after group.
+type built struct {
+	now     func() time.Time
+	closers []func()
+	// kafka is the Kafka group's client, paimon its table: the live
+	// checkers check against them.
+	kafka  *kgo.Client
+	paimon *paimon.Table
+	// live is the one set of live checkers (the live group's build; nil
+	// when no live system is given), for the restore and the salvage path.
+	live *livecheck.Checkers
+	// restore are the Flink resolvers (restore, then salvage): first in
+	// the chain. stateless are the Paimon and Kafka resolvers.
+	restore, stateless []resume.Resolver
+}
+
+func (b *built) close() {
+	for i := len(b.closers) - 1; i >= 0; i-- {
+		b.closers[i]()
+	}
 }
 
 func runResolve(e *env, args []string) error {
 	var f resolveFlags
 	fs := newFlags(e, "resolve", resolveUsage)
-	fs.StringVar(&f.flinkCheckpoints, "flink-checkpoints", "", "checkpoint root (`URL`): <dir>/<job-id>/chk-<n>, one job dir, or chk dirs without job dirs")
-	fs.StringVar(&f.flinkSavepoints, "flink-savepoints", "", "savepoint directory (`URL`) holding savepoint-<6 hex>-<12 hex>/ dirs; with --flink-checkpoints both are read by one resolver (applications and lineage across both)")
-	fs.StringVar(&f.flinkJobID, "flink-job-id", "", "only this job's checkpoints and savepoints (32 hex)")
-	fs.StringVar(&f.flinkRoot, "flink-root", "", "the Flink file-system `URI` of the location (s3a://bucket/ck) or of the bucket root (s3a://bucket/); inferred when absent")
-	fs.BoolVar(&f.flinkStrict, "flink-strict", false, "deprecated: references that cannot be checked are refused by default (see --flink-allow-unverified)")
-	fs.BoolVar(&f.flinkSources, "flink-sources", false, "also offer a stateless start at the source positions stored in the chosen snapshot (salvage); --kafka-brokers and --paimon-table check them live")
-	fs.BoolVar(&f.flinkSinkCommitted, "flink-sink-committed", false, "you checked the sink: every transaction of the salvaged snapshot was committed, so the prepared transactions its Sink V2 committer holds (which a stateless start never commits) are no loss (without it they grade the salvage data-loss)")
-	f.flink.register(fs.FlagSet) // registers --flink-version, which the new job's plan reads too
-	f.flinkJob.register(fs.FlagSet, "flink-", e.stdin())
-	fs.BoolVar(&f.flinkAllowNonRestored, "flink-allow-non-restored-state", false, "the new job starts with --allowNonRestoredState: offer snapshots whose state it drops in part (exact-input at best)")
-	fs.StringVar(&f.paimonTable, "paimon-table", "", "Paimon table (`URL`), e.g. file:///wh/db.db/orders")
-	fs.StringVar(&f.paimonConsumer, "paimon-consumer", "", "the job's consumer-id")
-	fs.StringVar(&f.paimonMode, "paimon-mode", "", "consumer.mode of the new job: exactly-once or at-least-once (default: the table's)")
-	fs.Var(&f.paimonFrom, "paimon-from", "start `TIME` when the consumer has no file (RFC 3339, unix ms, or -15m)")
-	fs.StringVar(&f.paimonWrittenMode, "paimon-written-mode", "", "consumer.mode the old job ran with (`MODE`: exactly-once or at-least-once); decides exact-input vs replay (default: the table's, else exactly-once, assumed with a warning)")
-	fs.StringVar(&f.paimonVersion, "paimon-version", "", "Paimon release the new job reads with (`V`, e.g. 0.8 or 1.4.1; default: the newest behaviour)")
-	fs.Var(&f.paimonOptions, "paimon-option", "override a table option, `KEY=VALUE` (repeatable), e.g. changelog.time-retained=7d")
-	fs.StringVar(&f.kafkaBrokers, "kafka-brokers", "", "seed brokers, `H:P[,H:P]`")
-	fs.StringVar(&f.kafkaTopic, "kafka-topic", "", "topic(s) the job reads, `T[,T]`")
-	fs.StringVar(&f.mysqlDSN, "mysql-dsn", "", "MySQL or MariaDB server (`DSN`, user:pass@tcp(host:3306)/) whose binary logs check the snapshots' Flink CDC MySQL positions (the password never shows)")
-	fs.StringVar(&f.postgresDSN, "postgres-dsn", "", "PostgreSQL server (`DSN`, postgres://user:pass@host:5432/db) whose replication slot checks the snapshots' Flink CDC Postgres positions (the password never shows)")
-	fs.StringVar(&f.postgresSlot, "postgres-slot", "", "the Postgres CDC source's replication slot (`NAME`, its slot.name: the snapshot does not record it)")
-	fs.StringVar(&f.kafkaGroup, "kafka-group", "", "the group KafkaSource committed offsets to (its group.id); a salvaged start begins partitions the old job had not started at its commits")
-	fs.Var(&f.kafkaFrom, "kafka-from", "start `TIME` for partitions without a commit (or all, without --kafka-group)")
-	fs.Var(&f.kafkaRewind, "kafka-rewind", "like --kafka-from, as a `DUR` before now (e.g. 15m)")
-	fs.Var(&f.kafkaObserve, "kafka-observe", "watch the group's offsets this long (`DUR`) and fail if they move: the old job still runs")
-	fs.StringVar(&f.kafkaIsolation, "kafka-isolation", "", "the new job's isolation.level: read_committed (default: starts stay below open transactions) or read_uncommitted")
-	fs.StringVar(&f.kafkaCommitSource, "kafka-commit-source", "", "how the old job committed: checkpoint (default, assumed), auto (enable.auto.commit: data loss) or unknown (data loss)")
-	fs.BoolVar(&f.kafkaStrict, "kafka-strict", false, "grade as data loss what may be lost but cannot be shown (compacted topics further behind than delete.retention.ms)")
+	for _, g := range f.groups() {
+		g.register(fs.FlagSet, e)
+	}
 	fs.BoolVar(&f.together, "together", false, "the job reads the Paimon table and the Kafka topic together: one position for both")
 	fs.StringVar(&f.minGuarantee, "min-guarantee", "", "weakest acceptable guarantee: data-loss, replay (default), exact-input, exactly-once")
 	fs.Var(&f.maxAge, "max-age", "reject positions older than this `DUR` (e.g. 7d)")
@@ -121,10 +143,6 @@ func runResolve(e *env, args []string) error {
 	if len(pos) > 0 {
 		return usagef("resolve takes no arguments, got %s", redact.Quote(strings.Join(pos, " ")))
 	}
-	// One --flink-version for both of its uses: the run line's claim-mode
-	// flag (flinkckpt.Options.FlinkVersion) and the planner's uid rules
-	// for --flink-plan (jobgraph.PlanOptions.FlinkVersion).
-	f.flinkJob.flinkVersion = f.flink.version
 	if f.jsonOut {
 		if f.format != "text" && f.format != "json" {
 			return usagef("resolve: --json and --format %s are exclusive", f.format)
@@ -138,8 +156,8 @@ func runResolve(e *env, args []string) error {
 	}
 	if f.now.set {
 		// Relative times ("-15m") count back from --now, not the clock.
-		f.paimonFrom.rebase(f.now.t)
-		f.kafkaFrom.rebase(f.now.t)
+		f.paimon.from.rebase(f.now.t)
+		f.kafka.from.rebase(f.now.t)
 	}
 	policy, err := f.policy()
 	if err != nil {
@@ -261,148 +279,45 @@ func (f *resolveFlags) policy() (resume.Policy, error) {
 	return p, nil
 }
 
-// check refuses bad flag combinations before any I/O (exit 2).
+// check refuses bad flag combinations before any I/O (exit 2): each
+// group's own, then those across groups.
 func (f *resolveFlags) check() error {
-	hasFlink := f.flinkCheckpoints != "" || f.flinkSavepoints != ""
-	hasPaimon := f.paimonTable != "" || f.paimonConsumer != ""
-	hasKafka := f.kafkaBrokers != "" || f.kafkaTopic != ""
-	switch {
-	case !hasFlink && !hasPaimon && !hasKafka:
+	s := f.sources()
+	if !s.flink && !s.paimon && !s.kafka {
 		return usagef("resolve: name at least one source: --flink-checkpoints, --flink-savepoints, --paimon-table or --kafka-brokers")
-	case !hasFlink && (f.flinkJobID != "" || f.flinkRoot != "" || f.flinkStrict || f.flink.set()):
-		return usagef("resolve: --flink-job-id, --flink-root and the other --flink-… options need --flink-checkpoints or --flink-savepoints")
-	case f.flinkSources && !hasFlink:
-		return usagef("resolve: --flink-sources needs --flink-checkpoints or --flink-savepoints")
-	case f.flinkSinkCommitted && !hasFlink:
-		return usagef("resolve: --flink-sink-committed needs --flink-checkpoints or --flink-savepoints")
-	case !hasFlink && (f.flinkJob.given() || f.flinkAllowNonRestored):
-		return usagef("resolve: --flink-plan, --flink-uid, --flink-sink-uid, --flink-uid-hash, --flink-operator-id and --flink-allow-non-restored-state need --flink-checkpoints or --flink-savepoints")
-	case f.flinkAllowNonRestored && !f.flinkJob.given():
-		return usagef("resolve: --flink-allow-non-restored-state needs the new job's operators (--flink-plan, --flink-uid, --flink-sink-uid, --flink-uid-hash or --flink-operator-id): without them nothing says which state would be dropped")
-	case hasPaimon && (f.paimonTable == "" || f.paimonConsumer == "") && !(hasFlink && f.paimonTable != ""):
-		return usagef("resolve: --paimon-table and --paimon-consumer go together")
-	case !hasPaimon && (f.paimonMode != "" || f.paimonFrom.set || f.paimonWrittenMode != "" || f.paimonVersion != "" || len(f.paimonOptions.m) > 0):
-		return usagef("resolve: --paimon-mode, --paimon-from, --paimon-written-mode, --paimon-version and --paimon-option need --paimon-table")
-	case hasKafka && (f.kafkaBrokers == "" || f.kafkaTopic == "") && !(hasFlink && f.kafkaBrokers != ""):
-		return usagef("resolve: --kafka-brokers and --kafka-topic go together (or --kafka-brokers alone with a Flink location, to check the snapshots' Kafka offsets)")
-	case hasFlink && f.kafkaTopic == "" && f.kafkaBrokers != "" && (f.kafkaFrom.set || f.kafkaRewind.d != 0 || f.kafkaObserve.d != 0 ||
-		f.kafkaIsolation != "" || f.kafkaCommitSource != "" || f.kafkaStrict):
-		// --kafka-group alone serves the salvaged start: partitions the old
-		// job had not started from its group's commit start at the commit.
-		return usagef("resolve: --kafka-from, --kafka-rewind, --kafka-observe, --kafka-isolation, --kafka-commit-source and --kafka-strict need --kafka-topic")
-	case f.kafkaFrom.set && f.kafkaRewind.d != 0:
-		return usagef("resolve: --kafka-from and --kafka-rewind are exclusive")
-	case hasKafka && f.kafkaTopic != "" && f.kafkaGroup == "" && !f.kafkaFrom.set && f.kafkaRewind.d == 0:
-		return usagef("resolve: Kafka needs --kafka-group, --kafka-from or --kafka-rewind")
-	case !hasKafka && (f.kafkaGroup != "" || f.kafkaFrom.set || f.kafkaRewind.d != 0 || f.kafkaObserve.d != 0 ||
-		f.kafkaIsolation != "" || f.kafkaCommitSource != "" || f.kafkaStrict):
-		return usagef("resolve: --kafka-group, --kafka-from, --kafka-rewind, --kafka-observe, --kafka-isolation, --kafka-commit-source and --kafka-strict need --kafka-brokers")
-	case (f.postgresDSN != "" || f.postgresSlot != "" || f.mysqlDSN != "") && !hasFlink:
-		return usagef("resolve: --mysql-dsn, --postgres-dsn and --postgres-slot need --flink-checkpoints or --flink-savepoints")
-	case (f.postgresDSN == "") != (f.postgresSlot == ""):
-		return usagef("resolve: --postgres-dsn and --postgres-slot go together (the snapshot does not record the slot)")
-	case f.together && !(f.paimonConsumer != "" && f.kafkaTopic != ""):
-		return usagef("resolve: --together needs both --paimon-table and --kafka-brokers")
 	}
-	if err := f.flinkJob.check(); err != nil {
-		return usagef("resolve: %v", err)
+	for _, g := range f.groups() {
+		if err := g.check(s); err != nil {
+			return err
+		}
+	}
+	if f.together && !(f.paimon.consumer != "" && f.kafka.topic != "") {
+		return usagef("resolve: --together needs both --paimon-table and --kafka-brokers")
 	}
 	return nil
 }
 
 // build opens every source and returns the chain's resolvers, in the order
-// checkpoints, savepoints, Paimon, Kafka (the order breaks ties).
+// checkpoints, savepoints, salvage, Paimon, Kafka (the order breaks ties).
 func (f *resolveFlags) build(ctx context.Context, e *env) ([]resume.Resolver, func(), error) {
-	var closers []func()
-	closeAll := func() {
-		for i := len(closers) - 1; i >= 0; i-- {
-			closers[i]()
+	b := &built{now: f.clock()}
+	for _, g := range f.buildOrder() {
+		if err := g.build(ctx, e, b); err != nil {
+			return nil, b.close, err
 		}
 	}
-	var out []resume.Resolver
-	var stateless []resume.Resolver
-	var checks salvageChecks
-	if f.paimonTable != "" {
-		loc, err := openLocation(ctx, e, f.paimonTable)
-		if err != nil {
-			return nil, closeAll, err
-		}
-		closers = append(closers, func() { loc.Close(ctx) })
-		table, err := paimon.NewTable(loc.Bucket, loc.Prefix, &paimon.TableOptions{Location: loc.Display, Wait: e.tableWait()})
-		if err != nil {
-			return nil, closeAll, usagef("resolve: --paimon-table: %v", err)
-		}
-		checks.paimon = table
-		if f.paimonConsumer != "" {
-			r, err := paimon.NewResolver(table, f.paimonConsumer, &paimon.Options{
-				StartTime: f.paimonFrom.t, Mode: f.paimonMode, WrittenMode: f.paimonWrittenMode,
-				PaimonVersion: f.paimonVersion, TableOptions: f.paimonOptions.m, Now: f.clock(),
-			})
-			if err != nil {
-				return nil, closeAll, usagef("resolve: %v", err)
-			}
-			stateless = append(stateless, r)
+	if f.flink.wantSalvage() {
+		if err := f.salvageResolver(ctx, e, b); err != nil {
+			return nil, b.close, err
 		}
 	}
-	if f.kafkaBrokers != "" {
-		at := f.kafkaFrom.t
-		if f.kafkaRewind.d != 0 {
-			at = f.clock()().Add(-f.kafkaRewind.d)
-		}
-		cl, err := dialKafka("--kafka-brokers", f.kafkaBrokers)
-		if err != nil {
-			return nil, closeAll, err
-		}
-		closers = append(closers, cl.Close)
-		checks.kafka = cl
-		if f.kafkaTopic != "" {
-			r, err := kafkaoffset.NewResolver(cl, splitComma(f.kafkaTopic), &kafkaoffset.Options{
-				Group: f.kafkaGroup, At: at, ObserveWindow: f.kafkaObserve.d, Now: f.clock(),
-				IsolationLevel: kafkaoffset.IsolationLevel(f.kafkaIsolation), CommitSource: kafkaoffset.CommitSource(f.kafkaCommitSource), Strict: f.kafkaStrict,
-			})
-			if err != nil {
-				return nil, closeAll, usagef("resolve: %v", err)
-			}
-			stateless = append(stateless, r)
-		}
-	}
-	if f.mysqlDSN != "" {
-		srv, err := mysqlcheck.New(f.mysqlDSN)
-		if err != nil {
-			return nil, closeAll, usagef("resolve: --mysql-dsn: %v", err)
-		}
-		checks.mysql = srv
-	}
-	if f.postgresDSN != "" {
-		srv, err := pgcheck.New(f.postgresDSN)
-		if err != nil {
-			return nil, closeAll, usagef("resolve: --postgres-dsn: %v", err)
-		}
-		checks.postgres, checks.postgresSlot = srv, f.postgresSlot
-	}
-	// The Flink resolvers come first in the chain, and check the restore
-	// candidate's sources against the Kafka cluster and the Paimon table
-	// whenever those are given.
-	flinkRs, flinkClose, err := f.flinkResolvers(ctx, e, checks)
-	closers = append(closers, flinkClose)
-	if err != nil {
-		return nil, closeAll, err
-	}
-	out = append(flinkRs, out...)
-	if f.wantSalvage() {
-		r, closeSalvage, err := f.salvageResolver(ctx, e, checks)
-		closers = append(closers, closeSalvage)
-		if err != nil {
-			return nil, closeAll, err
-		}
-		out = append(out, r)
-	}
+	out := b.restore
 	if f.together {
-		out = append(out, resume.All("paimon+kafka", stateless...))
+		out = append(out, resume.All("paimon+kafka", b.stateless...))
 	} else {
-		out = append(out, stateless...)
+		out = append(out, b.stateless...)
 	}
-	return out, closeAll, nil
+	return out, b.close, nil
 }
 
 func (f *resolveFlags) print(e *env, d *resume.Decision, code int) error {

@@ -3,65 +3,28 @@ package cli
 import (
 	"context"
 
-	"github.com/twmb/franz-go/pkg/kgo"
-
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/salvage"
-	"github.com/resumekit/resumekit/kafkaoffset"
-	"github.com/resumekit/resumekit/paimon"
-	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/livecheck"
 )
-
-// salvageChecks are the live systems --kafka-brokers and --paimon-table
-// name, for checking salvaged positions.
-type salvageChecks struct {
-	kafka        *kgo.Client
-	paimon       *paimon.Table
-	postgres     livecheck.PostgresSlots
-	postgresSlot string
-	mysql        livecheck.MySQLBinlogs
-}
-
-// live returns the checkers of the restore candidate's sources; nil when
-// neither system is given.
-func (c salvageChecks) live() *livecheck.Checkers {
-	if c.kafka == nil && c.paimon == nil && c.postgres == nil && c.mysql == nil {
-		return nil
-	}
-	l := &livecheck.Checkers{Postgres: c.postgres, PostgresSlot: c.postgresSlot, MySQL: c.mysql}
-	if c.kafka != nil {
-		l.Kafka = kafkaoffset.Log{Client: c.kafka}
-	}
-	if c.paimon != nil {
-		l.Paimon = c.paimon
-	}
-	return l
-}
-
-// wantSalvage reports whether resolve offers the salvage candidate: asked
-// for with --flink-sources, or whenever the new job is given with a Flink
-// location — a refactored job whose state no longer fits then gets the
-// snapshot's exact source positions instead of nothing.
-func (f *resolveFlags) wantSalvage() bool {
-	return f.flinkSources || (f.flinkCheckpoints != "" || f.flinkSavepoints != "") && f.flinkJob.given()
-}
 
 // salvageResolver builds the resolver of --flink-sources: the source
 // positions in the snapshot a flinkckpt resolver chooses at the
 // checkpoint and savepoint locations, checked against the
-// Kafka cluster and the Paimon table when given. With the new job given,
+// live checkers (built.live: the Kafka cluster, the Paimon table, the
+// CDC servers) when given. With the new job given,
 // it salvages only a snapshot the job cannot restore (salvage.Options.Job).
-// This is where the two sides meet: package salvage knows neither
-// kafkaoffset nor paimon.
-func (f *resolveFlags) salvageResolver(ctx context.Context, e *env, checks salvageChecks) (resume.Resolver, func(), error) {
-	job, err := f.flinkJob.job()
+// This is where the groups meet: package salvage knows neither
+// kafkaoffset nor paimon, and the Kafka group's --kafka-group and the
+// Paimon group's --paimon-consumer bind the salvaged start.
+func (f *resolveFlags) salvageResolver(ctx context.Context, e *env, b *built) error {
+	job, err := f.flink.job.job()
 	if err != nil {
-		return nil, func() {}, err
+		return err
 	}
-	url := f.flinkCheckpoints
+	url := f.flink.checkpoints
 	if url == "" {
-		url = f.flinkSavepoints
+		url = f.flink.savepoints
 	}
 	// The snapshot is chosen among the same application's (JobID, the
 	// anchor, the new job's operators) and read with the same file-system
@@ -69,37 +32,36 @@ func (f *resolveFlags) salvageResolver(ctx context.Context, e *env, checks salva
 	// anything to salvage: salvage restores no operator state.
 	// --flink-observe holds here too: a salvage start while the old job
 	// still checkpoints is as wrong as a restore.
-	fo := &flinkckpt.Options{JobID: f.flinkJobID, FlinkRoot: f.flinkRoot, DefaultFS: f.flink.defaultFS,
-		MaxMetadataSize: f.flink.maxMetadata.n, Anchor: f.flinkAnchor, Observe: f.flink.observe.d, Wait: e.flinkWait()}
+	fo := &flinkckpt.Options{JobID: f.flink.jobID, FlinkRoot: f.flink.root, DefaultFS: f.flink.defaultFS,
+		MaxMetadataSize: f.flink.maxMetadata.n, Anchor: f.flink.anchorJob, Observe: f.flink.observe.d, Wait: e.flinkWait()}
 	loc, err := openFlink(ctx, e, url, fo)
 	if err != nil {
-		return nil, func() {}, err
+		return err
 	}
-	closeAll := func() { loc.Close(ctx) }
-	if f.flinkCheckpoints != "" && f.flinkSavepoints != "" {
+	b.closers = append(b.closers, func() { loc.Close(ctx) })
+	if f.flink.checkpoints != "" && f.flink.savepoints != "" {
 		// Chosen among both locations, as the Flink resolver chooses.
-		so := &flinkckpt.Options{FlinkRoot: f.flinkRoot, DefaultFS: f.flink.defaultFS}
-		sp, err := openFlink(ctx, e, f.flinkSavepoints, so)
+		so := &flinkckpt.Options{FlinkRoot: f.flink.root, DefaultFS: f.flink.defaultFS}
+		sp, err := openFlink(ctx, e, f.flink.savepoints, so)
 		if err != nil {
-			closeAll()
-			return nil, func() {}, err
+			return err
 		}
-		closeAll = func() { loc.Close(ctx); sp.Close(ctx) }
+		b.closers = append(b.closers, func() { sp.Close(ctx) })
 		fo.Locations = []flinkckpt.Location{{Bucket: sp.Bucket, Prefix: sp.Prefix, FlinkRoot: so.FlinkRoot, FallbackFlinkRoot: so.FallbackFlinkRoot}}
 	}
 	// The restore's checker set; the slot also names the launch's
 	// slot.name when no server is given.
 	live := livecheck.Checkers{}
-	if l := checks.live(); l != nil {
-		live = *l
+	if b.live != nil {
+		live = *b.live
 	}
-	live.PostgresSlot = f.postgresSlot
-	opts := &salvage.Options{Flink: fo, PaimonConsumer: f.paimonConsumer, Job: job, KafkaGroup: f.kafkaGroup,
-		Live: &live, SinkCommitted: f.flinkSinkCommitted}
+	live.PostgresSlot = f.live.postgresSlot
+	opts := &salvage.Options{Flink: fo, PaimonConsumer: f.paimon.consumer, Job: job, KafkaGroup: f.kafka.group,
+		Live: &live, SinkCommitted: f.flink.sinkCommitted}
 	r, err := salvage.NewResolver(loc.Bucket, loc.Prefix, opts)
 	if err != nil {
-		closeAll()
-		return nil, func() {}, usagef("resolve: %v", err)
+		return usagef("resolve: %v", err)
 	}
-	return r, closeAll, nil
+	b.restore = append(b.restore, r)
+	return nil
 }

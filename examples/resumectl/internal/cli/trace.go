@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"sort"
@@ -11,14 +10,14 @@ import (
 	"gocloud.dev/blob"
 
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/blobwatch"
 	"github.com/resumekit/resumekit/resume/redact"
-	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
 )
 
 // tracer follows every storage call of a command: the calls still waiting,
 // which a timeout names; with verbose, each call's line on stderr; and the
-// progress line's count of calls. It sees the calls through blobtest's
-// bucket wrapper (its Before and After hooks).
+// progress line's count of calls. It sees the calls through
+// blobwatch's bucket observer.
 type tracer struct {
 	mu       sync.Mutex
 	buckets  int // the buckets wrapped so far, numbering their calls apart
@@ -29,9 +28,12 @@ type tracer struct {
 	now   func() time.Time
 }
 
-// callKey names one call: the wrapped bucket's number and blobtest's
+// callKey names one call: the wrapped bucket's number and blobwatch's
 // sequence number of the call in it.
-type callKey struct{ bucket, call int }
+type callKey struct {
+	bucket int
+	call   int64
+}
 
 type traceCall struct {
 	op, key string
@@ -50,21 +52,29 @@ func (t *tracer) wrap(b *blob.Bucket, display string) *blob.Bucket {
 	t.buckets++
 	n := t.buckets
 	t.mu.Unlock()
-	call := func(c blobtest.Call) (callKey, traceCall) {
-		key := c.Key
-		if key == "" && display != "" {
-			key = display + " (root)"
-		}
-		return callKey{n, c.All}, traceCall{op: string(c.Op), key: key}
+	return blobwatch.Wrap(b, bucketTrace{t: t, n: n, display: display})
+}
+
+// bucketTrace is the observer of one wrapped bucket.
+type bucketTrace struct {
+	t       *tracer
+	n       int
+	display string
+}
+
+func (b bucketTrace) call(c blobwatch.Call) (callKey, traceCall) {
+	key := c.Key
+	if key == "" && b.display != "" {
+		key = b.display + " (root)"
 	}
-	w, _ := blobtest.Wrap(b, &blobtest.Options{
-		Before: func(_ context.Context, c blobtest.Call, _ *blob.Bucket) { t.begin(call(c)) },
-		After: func(c blobtest.Call, err error) {
-			k, tc := call(c)
-			t.end(k, tc, err)
-		},
-	})
-	return w
+	return callKey{b.n, c.Seq}, traceCall{op: string(c.Op), key: key}
+}
+
+func (b bucketTrace) Begin(c blobwatch.Call) { b.t.begin(b.call(c)) }
+
+func (b bucketTrace) End(c blobwatch.Call, err error) {
+	k, tc := b.call(c)
+	b.t.end(k, tc, err)
 }
 
 func (t *tracer) begin(k callKey, c traceCall) {

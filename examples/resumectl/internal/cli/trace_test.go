@@ -12,7 +12,7 @@ import (
 	"github.com/resumekit/resumekit/resume"
 )
 
-// TestTracerSeesEveryCall: the tracer built on blobtest's wrapper reports
+// TestTracerSeesEveryCall: the tracer built on blobwatch's observer reports
 // each call once with its error — a read of a missing key, a listing of
 // the root key (named by the location), a call whose context had already
 // ended (it never reached the store) — and leaves nothing waiting; two
