@@ -29,7 +29,8 @@ type Policy struct {
 	Now func() time.Time
 	// MinValidity warns (chain.short-validity) when the chosen candidate's
 	// ValidUntil is less than this long after now: its input may leave
-	// retention before the job has started and read it. 0: no warning
+	// retention before the job has started and read it. 0: no warning but
+	// for a ValidUntil already past, which warns whatever MinValidity is
 	// (resumectl's --min-validity defaults to DefaultMinValidity). Not
 	// recorded in the decision document.
 	MinValidity time.Duration
@@ -346,9 +347,18 @@ func continueWarnings(w *Candidate, cands []*Candidate, winner int) {
 const DefaultMinValidity = time.Hour
 
 // validityWarning warns when the winner's input may leave retention within
-// min of now.
+// min of now, and whenever its valid_until is already past, whatever min
+// is (0 too).
 func validityWarning(w *Candidate, min time.Duration, now time.Time) {
-	if min <= 0 || w.ValidUntil.IsZero() || w.ValidUntil.Sub(now) >= min {
+	if w.ValidUntil.IsZero() {
+		return
+	}
+	if w.ValidUntil.After(now) && (min <= 0 || w.ValidUntil.Sub(now) >= min) {
+		return
+	}
+	if !w.ValidUntil.After(now) {
+		w.Warnings = append(w.Warnings, Warnf(WarnShortValidity, "the position was valid until %s (%s ago), already past: its input may have left retention already; check it before deploying",
+			formatAt(w.ValidUntil), now.Sub(w.ValidUntil).Round(time.Second)))
 		return
 	}
 	left := w.ValidUntil.Sub(now).Round(time.Second)

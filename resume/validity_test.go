@@ -13,7 +13,8 @@ import (
 
 // ValidUntil goes into the document as valid_until (RFC 3339 UTC, omitted
 // when unknown) and comes back; the chosen candidate is warned about when
-// it is within Policy.MinValidity of now, not otherwise.
+// it is within Policy.MinValidity of now, or already past (whatever
+// MinValidity is), not otherwise.
 func TestValidUntil(t *testing.T) {
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
@@ -28,6 +29,9 @@ func TestValidUntil(t *testing.T) {
 		{"Close", now.Add(59 * time.Minute), time.Hour, true},
 		{"Past", now.Add(-time.Minute), time.Hour, true},
 		{"NoMinimum", now.Add(time.Minute), 0, false},
+		// Issue 33 item 6: already past warns whatever MinValidity is.
+		{"PastNoMinimum", now.Add(-time.Minute), 0, true},
+		{"PastSmallMinimum", now.Add(-time.Minute), time.Second, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := resume.Candidate{Position: resumetest.Position{PositionKind: "test", Summary: "p"}, Guarantee: resume.ExactlyOnce,
