@@ -37,6 +37,7 @@ func (r *Resolver) candidate(best *snap, heads []*snap, v *Verification, path st
 	}
 	c.Reasons = append(c.Reasons, fmt.Sprintf("%s: %s _metadata version %d, checkpoint id %d, %d operators, written %s (object modification time: _metadata records no time)",
 		best.name(), kind, best.md.Version, best.md.CheckpointID, len(best.md.Operators), best.mod.UTC().Format(time.RFC3339)))
+	c.Reasons = append(c.Reasons, r.versionReason(best))
 	if b := best.facts.backend; b != "" {
 		c.Reasons = append(c.Reasons, fmt.Sprintf("%s: state backend %s (from its keyed state handles)", best.name(), b))
 	}
@@ -124,7 +125,7 @@ func (r *Resolver) claimNativeSavepointWarning(best *snap, path string) (resume.
 // Unless the sources were checked live (unchecked), going back also means
 // what the live check would decide per source: said in the warning.
 func passedWarnings(above []passed, unchecked bool) []resume.Warning {
-	var broken, unverified, refused, failing []string
+	var broken, unverified, refused, failing, unreadable []string
 	for _, p := range above {
 		switch p.kind {
 		case passBroken:
@@ -135,6 +136,8 @@ func passedWarnings(above []passed, unchecked bool) []resume.Warning {
 			refused = append(refused, p.name)
 		case passFailingRestore:
 			failing = append(failing, p.name)
+		case passUnreadable:
+			unreadable = append(unreadable, p.name)
 		case passIncompatible:
 			// applyJob warns about those (WarnOlderThanIncompatible).
 		}
@@ -153,6 +156,9 @@ func passedWarnings(above []passed, unchecked bool) []resume.Warning {
 	}
 	if len(failing) > 0 {
 		out = append(out, resume.Warnf(WarnOlderThanFailingRestore, "older snapshot chosen because newer ones would fail to restore (%s: a source's input expired, see the reasons): %s", strings.Join(failing, ", "), dup))
+	}
+	if len(unreadable) > 0 {
+		out = append(out, resume.Warnf(WarnOlderThanUnreadable, "older snapshot chosen because the new job's Flink cannot read newer ones (%s: a _metadata version it does not register, see the reasons): %s", strings.Join(unreadable, ", "), dup))
 	}
 	if len(refused) > 0 {
 		out = append(out, resume.Warnf(WarnOlderThanRefused, "older snapshot chosen because newer ones cannot serve an upgrade (%s): %s", strings.Join(refused, ", "), dup))

@@ -66,7 +66,7 @@ func passOutcome(k passKind) string {
 	switch k {
 	case passUnverified:
 		return ConsideredUnverified
-	case passRefused:
+	case passRefused, passUnreadable:
 		return ConsideredRefused
 	case passIncompatible:
 		return ConsideredIncompatible

@@ -149,6 +149,15 @@ type Options struct {
 	// "2.0"): it picks the claim-mode flag of the run line (-claimMode from
 	// 1.20, -restoreMode from 1.15) and, before 1.15, leaves claim modes
 	// out. Unknown when empty: the launch's configuration carries the mode.
+	// It also decides what the new job can read: a snapshot whose
+	// _metadata version it does not register (a version 5 or 6 written by
+	// Flink 2.x, for a 1.20 job) is passed over with Flink's own error
+	// ("Unrecognized checkpoint version number: 6") and an older one
+	// chosen; a Flink 1.x snapshot for a 2.x job carries the
+	// flink.major-upgrade warning, and its legacy source and sink state and
+	// Kryo-serialized state are named (flinkversion.go). LEGACY claim mode
+	// is refused from Flink 2.4. When empty, the reasons say what was
+	// assumed.
 	FlinkVersion string
 	// ClaimMode overrides the claim mode of the launch; ClaimAuto (the
 	// zero value) chooses NO_CLAIM, or CLAIM for changelog snapshots. Set
@@ -242,6 +251,10 @@ func (o *Options) validate() error {
 		}
 		if !v.hasClaimModes() && o.ClaimMode != ClaimAuto {
 			return fmt.Errorf("flinkckpt: claim mode %s needs Flink 1.15 or later, not %s", o.ClaimMode, o.FlinkVersion)
+		}
+		if o.ClaimMode == ClaimLegacy && v.AtLeast(legacyClaimRemovedIn.major, legacyClaimRemovedIn.minor) {
+			return fmt.Errorf("flinkckpt: claim mode LEGACY is removed in Flink %d.%d (deprecated since 1.19, FLIP-416), and the new job runs %s: use NO_CLAIM or CLAIM",
+				legacyClaimRemovedIn.major, legacyClaimRemovedIn.minor, o.FlinkVersion)
 		}
 	}
 	return nil

@@ -301,7 +301,7 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 	// Passed-over snapshots that are probably fine (their files could not
 	// be checked, or they do not fit the intent) make "nothing restorable"
 	// a failure: a chain must not start stateless in their place.
-	mappingFailures, unverified, refused, incompatible := 0, 0, 0, 0
+	mappingFailures, unverified, refused, incompatible, unreadable := 0, 0, 0, 0, 0
 	for {
 		var heads []*snap
 		for _, s := range sources {
@@ -326,9 +326,12 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 			case refused > 0:
 				return resume.Candidate{}, fmt.Errorf("flinkckpt: nothing under %s serves an %s, and %d snapshots were refused for it (%s): %w",
 					r.where(), r.opts.Intent, refused, reasons, ErrIntent)
-			case incompatible > 0:
+			case unreadable > 0 && incompatible == 0:
+				return resume.Candidate{}, fmt.Errorf("flinkckpt: nothing under %s that Flink %s can read: %d snapshot(s) have a _metadata version it does not register (%s): %w",
+					r.where(), r.opts.FlinkVersion, unreadable, reasons, ErrIncompatible)
+			case incompatible+unreadable > 0:
 				return resume.Candidate{}, fmt.Errorf("flinkckpt: nothing under %s restores into the new job: %d snapshot(s) cannot (%s): %w",
-					r.where(), incompatible, reasons, ErrIncompatible)
+					r.where(), incompatible+unreadable, reasons, ErrIncompatible)
 			}
 			broken := 0
 			for _, s := range sources {
@@ -362,13 +365,28 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 				savepoint: best.savepoint, mod: best.mod, ancestors: best.ancestors, kind: kind})
 			return r.advance(ctx, src)
 		}
+		// The new job's Flink version (Options.FlinkVersion) must read the
+		// _metadata's version: Flink fails the restore with "Unrecognized
+		// checkpoint version number: N" otherwise (a rollback 2.x → 1.x).
 		// The new job's check (Options.Job) reads only the parsed
 		// _metadata: a snapshot it rejects costs no storage call and is
-		// never settled or verified.
+		// never settled or verified. Both say why when both refuse it.
+		unread := r.opts.unreadable(best.md)
 		jc := r.gradeForJob(best) // compatgrade.go
 		if jc != nil && jc.reject != "" {
 			incompatible++
-			if err := skip(jc.reject, passIncompatible); err != nil {
+			why := jc.reject
+			if unread != "" {
+				why += "; and " + unread
+			}
+			if err := skip(why, passIncompatible); err != nil {
+				return resume.Candidate{}, err
+			}
+			continue
+		}
+		if unread != "" {
+			unreadable++
+			if err := skip(unread, passUnreadable); err != nil {
 				return resume.Candidate{}, err
 			}
 			continue
@@ -444,6 +462,7 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 		above := outranking(best, src, sources, r.opts.Intent)
 		c := r.candidate(best, heads, v, path, collectReasons(sources, skipped), above)
 		r.applyJob(&c, jc, above) // compatgrade.go
+		r.versionFacts(&c, best)  // flinkversion.go
 		withConsidered(&c, sources, heads, best, r.opts.Intent)
 		live.apply(&c, best)
 		if w, ok := restartedRunWarning(best, src.job); ok {

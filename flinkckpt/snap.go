@@ -69,6 +69,9 @@ const (
 	// passFailingRestore: a live check says its restore fails (a Paimon
 	// source whose next snapshot expired).
 	passFailingRestore
+	// passUnreadable: the new job's Flink cannot read its _metadata
+	// version (Options.FlinkVersion).
+	passUnreadable
 )
 
 // passed is a completed snapshot that was passed over, kept to tell

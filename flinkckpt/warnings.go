@@ -140,3 +140,24 @@ const (
 	// the binlog file was checked.
 	WarnMariaDBGTIDs = "flink.mariadb-gtids-not-checked"
 )
+
+// Codes of the warnings about the new job's Flink version (flinkversion.go).
+const (
+	// WarnOlderThanUnreadable: newer snapshots have a _metadata version
+	// the new job's Flink cannot read ("Unrecognized checkpoint version
+	// number: N"; a rollback from 2.x to 1.x).
+	WarnOlderThanUnreadable = "flink.older-than-unreadable"
+	// WarnVersionAssumed: the new job's Flink version was not given and
+	// the chosen snapshot's _metadata version is one only Flink 2.x reads.
+	WarnVersionAssumed = "flink.version-assumed"
+	// WarnMajorUpgrade: a Flink 1.x snapshot restored by Flink 2.x.
+	WarnMajorUpgrade = "flink.major-upgrade"
+	// WarnUpgradeDropsState: a Flink 1.x snapshot holds legacy
+	// SourceFunction or SinkFunction state (FlinkKafkaConsumer, Debezium,
+	// Paimon's MonitorFunction, TwoPhaseCommitSinkFunction) that Flink 2.x
+	// has no operator for: dropped, graded data-loss.
+	WarnUpgradeDropsState = "flink.upgrade-drops-state"
+	// WarnKryoState: a Flink 1.x snapshot holds state serialized by Kryo,
+	// which Flink 2.x (Kryo 5) cannot read.
+	WarnKryoState = "flink.kryo-state"
+)

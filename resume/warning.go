@@ -68,6 +68,11 @@ type Warning struct {
 //	flink.finished-vertices                a changed job restores finished operators: its chaining (not known) may fail the restore
 //	flink.unaligned-changed-job            in-flight data into a changed job: its chaining (not known) may fail the restore
 //	flink.older-than-incompatible          the new job cannot restore newer snapshots: duplicates downstream
+//	flink.older-than-unreadable            the new job's Flink cannot read newer snapshots' _metadata version: duplicates downstream
+//	flink.version-assumed                  no --flink-version and a _metadata only Flink 2.x reads: a 1.x rollback would fail
+//	flink.major-upgrade                    a Flink 1.x snapshot restored by Flink 2.x: state compatibility not guaranteed
+//	flink.upgrade-drops-state              legacy SourceFunction/SinkFunction state Flink 2.x has no operator for: dropped (data-loss)
+//	flink.kryo-state                       state Kryo 2 serialized, which Flink 2.x (Kryo 5) cannot read: exact-input at best
 //	kafka.no-commits                       the group has no commits on the topics: every partition starts by time
 //	kafka.uncommitted-partitions           partitions without a commit start at the log start offset
 //	kafka.uncommitted-partition-truncated  partitions without a commit had records deleted: possibly never read (data-loss)

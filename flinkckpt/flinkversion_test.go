@@ -1,0 +1,237 @@
+package flinkckpt_test
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"gocloud.dev/blob/fileblob"
+
+	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/flinkckpt/internal/fixtures"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
+	"github.com/resumekit/resumekit/resume"
+)
+
+// rollbackEnv is a 1.20 job's checkpoint (job A, _metadata version 4)
+// followed by the same application on Flink 2.1 (job B, version 6
+// checkpoints, newer).
+func rollbackEnv(t *testing.T) *env {
+	e := newEnv(t, "ck/", "s3a://bucket/", nil)
+	e.chk(jobA, 5, t0, &flinkckpttest.Checkpoint{Shared: shared("a", 1)})
+	e.chk(jobB, 6, t0.Add(time.Minute), &flinkckpttest.Checkpoint{Version: 6, Shared: shared("b", 1)})
+	e.chk(jobB, 7, t0.Add(2*time.Minute), &flinkckpttest.Checkpoint{Version: 6, Shared: shared("c", 1)})
+	return e
+}
+
+// TestFlinkVersionRefusesUnreadableMetadata (#29 item 3, the review's
+// rollback case): a version 6 checkpoint offered to a Flink 1.20 job is
+// refused with Flink's own error — 1.20's MetadataSerializers registers
+// versions 1–4 — and the last version 4 snapshot is chosen; Flink 2.0
+// (1–5) refuses it too, 2.1 reads it.
+func TestFlinkVersionRefusesUnreadableMetadata(t *testing.T) {
+	for _, tc := range []struct {
+		version string
+		want    string // chosen
+		refused bool
+	}{
+		{"1.20", "chk-5", true},
+		{"1.20.3", "chk-5", true},
+		{"2.0", "chk-5", true},
+		{"2.1", "chk-7", false},
+		{"2.3.0", "chk-7", false},
+	} {
+		t.Run(tc.version, func(t *testing.T) {
+			e := rollbackEnv(t)
+			c, p := e.mustResolve(&flinkckpt.Options{FlinkVersion: tc.version})
+			if got := lastSegment(p.Key); got != tc.want {
+				t.Fatalf("chose %s (%s), want %s; reasons %q", got, p, tc.want, c.Reasons)
+			}
+			if c.HasWarning(flinkckpt.WarnOlderThanUnreadable) != tc.refused {
+				t.Errorf("older-than-unreadable %v, want %v: %q", c.HasWarning(flinkckpt.WarnOlderThanUnreadable), tc.refused, c.Warnings)
+			}
+			if !tc.refused {
+				return
+			}
+			reasons := strings.Join(c.Reasons, "\n")
+			for _, chk := range []string{"chk-7", "chk-6"} {
+				if !strings.Contains(reasons, chk+" of job "+jobB+": Flink "+tc.version+" cannot read it: \"Unrecognized checkpoint version number: 6\"") {
+					t.Errorf("no refusal of %s with Flink's text in the reasons:\n%s", chk, reasons)
+				}
+			}
+			if p.Version != 4 || c.Guarantee != resume.ExactlyOnce {
+				t.Errorf("version %d, grade %s", p.Version, c.Guarantee)
+			}
+			var refused int
+			for _, s := range p.Considered {
+				if s.Outcome == flinkckpt.ConsideredRefused && strings.Contains(s.Why, "Unrecognized checkpoint version number: 6") {
+					refused++
+				}
+			}
+			if refused != 2 {
+				t.Errorf("%d considered snapshots refused for their version, want 2: %+v", refused, p.Considered)
+			}
+		})
+	}
+}
+
+func lastSegment(key string) string {
+	key = strings.TrimSuffix(key, "/")
+	return key[strings.LastIndex(key, "/")+1:]
+}
+
+// TestFlinkVersionNothingReadable: when the new job's Flink reads none of
+// the snapshots, Resolve fails (exit 5, incompatible), never "nothing to
+// restore" (a first deploy starting empty), and says Flink's text.
+func TestFlinkVersionNothingReadable(t *testing.T) {
+	e := newEnv(t, "ck/", "s3a://bucket/", nil)
+	e.chk(jobB, 7, t0, &flinkckpttest.Checkpoint{Version: 6, Shared: shared("c", 1)})
+	_, err := e.resolve(&flinkckpt.Options{FlinkVersion: "1.20"})
+	if !errors.Is(err, flinkckpt.ErrIncompatible) || !errors.Is(err, resume.ErrIncompatible) {
+		t.Fatalf("err %v, want ErrIncompatible", err)
+	}
+	if !strings.Contains(err.Error(), "Unrecognized checkpoint version number: 6") {
+		t.Errorf("error without Flink's text: %v", err)
+	}
+}
+
+// TestFlinkVersionNotGiven: without the new job's version nothing is
+// refused; the reasons say what was assumed, and a snapshot only Flink 2.x
+// reads carries flink.version-assumed (a 1.x rollback would fail on it).
+func TestFlinkVersionNotGiven(t *testing.T) {
+	e := rollbackEnv(t)
+	c, p := e.mustResolve(&flinkckpt.Options{})
+	if p.CheckpointID != 7 || !c.HasWarning(flinkckpt.WarnVersionAssumed) {
+		t.Fatalf("chose %s, warnings %q", p, c.Warnings)
+	}
+	if !strings.Contains(strings.Join(c.Reasons, "\n"), "the new job's Flink version is not given (--flink-version, Options.FlinkVersion): assumed to read _metadata version 6") {
+		t.Errorf("no assumption in the reasons: %q", c.Reasons)
+	}
+	e2 := newEnv(t, "ck/", "s3a://bucket/", nil)
+	e2.chk(jobA, 5, t0, &flinkckpttest.Checkpoint{Shared: shared("a", 1)})
+	c, _ = e2.mustResolve(&flinkckpt.Options{})
+	if c.HasWarning(flinkckpt.WarnVersionAssumed) || c.HasWarning(flinkckpt.WarnMajorUpgrade) {
+		t.Errorf("version 4 without a version: %q", c.Warnings)
+	}
+}
+
+// legacyKafkaConsumer is a FlinkKafkaConsumer's operator state: its union
+// list state "topic-partition-offset-states" (the element bytes are not
+// read).
+func legacyKafkaConsumer(uid string) flinkckpttest.Source {
+	return flinkckpttest.Source{UID: uid, ListStates: []flinkckpttest.ListState{{Name: "topic-partition-offset-states",
+		Elements: []flinkckpttest.ListElement{{Data: binary.BigEndian.AppendUint64(nil, 42)}}}}}
+}
+
+// TestMajorUpgradeLegacyKafkaConsumer (#29 item 4, the review's upgrade
+// case): a version 4 savepoint holding FlinkKafkaConsumer state, restored
+// by Flink 2.x, is not exactly-once: it carries flink.major-upgrade on the
+// candidate and the dropped-source verdict naming the operator and the
+// state. The same savepoint for a 1.20 job is exactly-once without them.
+func TestMajorUpgradeLegacyKafkaConsumer(t *testing.T) {
+	for _, v := range []string{"2.0", "2.1", "2.3"} {
+		t.Run(v, func(t *testing.T) {
+			e := newEnv(t, "sp/", "s3a://bucket/", nil)
+			e.savepoint(flinkckpttest.SavepointName(jobA, 1), 9, t0, &flinkckpttest.Checkpoint{Savepoint: true, Format: "CANONICAL",
+				Sources: []flinkckpttest.Source{legacyKafkaConsumer("kafka-in")}})
+			o := withRoot(e)
+			o.FlinkVersion = v
+			c, _ := e.mustResolve(o)
+			if c.Guarantee == resume.ExactlyOnce || c.Guarantee != resume.DataLoss {
+				t.Errorf("grade %s, want data-loss", c.Guarantee)
+			}
+			if !c.HasWarning(flinkckpt.WarnMajorUpgrade) || !c.HasWarning(flinkckpt.WarnUpgradeDropsState) {
+				t.Fatalf("warnings %q", c.Warnings)
+			}
+			for _, w := range c.Warnings {
+				if w.Code == flinkckpt.WarnUpgradeDropsState {
+					for _, want := range []string{"operator " + jobgraph.OperatorID("kafka-in"), `"topic-partition-offset-states"`, "FlinkKafkaConsumer", "scan.startup.specific-offsets"} {
+						if !strings.Contains(w.Text, want) {
+							t.Errorf("dropped-source verdict without %q: %s", want, w.Text)
+						}
+					}
+				}
+			}
+		})
+	}
+	e := newEnv(t, "sp/", "s3a://bucket/", nil)
+	e.savepoint(flinkckpttest.SavepointName(jobA, 1), 9, t0, &flinkckpttest.Checkpoint{Savepoint: true, Format: "CANONICAL",
+		Sources: []flinkckpttest.Source{legacyKafkaConsumer("kafka-in")}})
+	o := withRoot(e)
+	o.FlinkVersion = "1.20"
+	c, _ := e.mustResolve(o)
+	if c.Guarantee != resume.ExactlyOnce || c.HasWarning(flinkckpt.WarnMajorUpgrade) || c.HasWarning(flinkckpt.WarnUpgradeDropsState) {
+		t.Errorf("1.20 target: grade %s, warnings %q", c.Guarantee, c.Warnings)
+	}
+}
+
+// TestMajorUpgradeWithoutLegacyState: a version 4 checkpoint of FLIP-27
+// sources for Flink 2.x keeps its grade and carries flink.major-upgrade
+// only; a version 5 snapshot (written by 2.0) carries neither.
+func TestMajorUpgradeWithoutLegacyState(t *testing.T) {
+	e := newEnv(t, "ck/", "s3a://bucket/", nil)
+	e.chk(jobA, 5, t0, &flinkckpttest.Checkpoint{Shared: shared("a", 1), Sources: []flinkckpttest.Source{flinkckpttest.KafkaSource("in", "t", 10)}})
+	c, _ := e.mustResolve(&flinkckpt.Options{FlinkVersion: "2.1"})
+	if c.Guarantee != resume.ExactlyOnce || !c.HasWarning(flinkckpt.WarnMajorUpgrade) || c.HasWarning(flinkckpt.WarnUpgradeDropsState) || c.HasWarning(flinkckpt.WarnKryoState) {
+		t.Errorf("grade %s, warnings %q", c.Guarantee, c.Warnings)
+	}
+	e = newEnv(t, "ck/", "s3a://bucket/", nil)
+	e.chk(jobA, 5, t0, &flinkckpttest.Checkpoint{Version: 5, Shared: shared("a", 1)})
+	c, _ = e.mustResolve(&flinkckpt.Options{FlinkVersion: "2.1"})
+	if c.HasWarning(flinkckpt.WarnMajorUpgrade) {
+		t.Errorf("a 2.0 snapshot for 2.1 called a major upgrade: %q", c.Warnings)
+	}
+}
+
+// TestMajorUpgradeKryoStateRealFlink: a real Flink 1.16 checkpoint (the
+// changelog fixture, Scala state with a Try[...] whose Throwable Kryo
+// serializes) for a Flink 2.x job: the Kryo-serialized state is found from
+// the serializer snapshot class names in its inline state meta info and
+// named per operator and state.
+func TestMajorUpgradeKryoStateRealFlink(t *testing.T) {
+	root := fixtures.Dir(t)
+	b, err := fileblob.OpenBucket(root, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	r, err := flinkckpt.NewResolver(b, "v4-flink1.16-changelog-checkpoint/", &flinkckpt.Options{FlinkRoot: "file:///fixtures", FlinkVersion: "2.1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := r.Resolve(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text string
+	for _, w := range c.Warnings {
+		if w.Code == flinkckpt.WarnKryoState {
+			text = w.Text
+		}
+	}
+	if text == "" || !c.HasWarning(flinkckpt.WarnMajorUpgrade) || c.Guarantee > resume.ExactInput {
+		t.Fatalf("grade %s, warnings %q", c.Guarantee, c.Warnings)
+	}
+	if !strings.Contains(text, `keyed state "tryState" (value)`) || !strings.Contains(text, "FLINK-37661") {
+		t.Errorf("Kryo state not named per state: %s", text)
+	}
+	if strings.Contains(text, `"collectionState"`) {
+		t.Errorf("state without Kryo named: %s", text)
+	}
+}
+
+// TestLegacyClaimRefusedFromFlink24: LEGACY is refused for the version
+// that removes it, and accepted before.
+func TestLegacyClaimRefusedFromFlink24(t *testing.T) {
+	b := newEnv(t, "ck/", "", nil).bucket
+	if _, err := flinkckpt.NewResolver(b, "ck/", &flinkckpt.Options{ClaimMode: flinkckpt.ClaimLegacy, FlinkVersion: "2.4"}); err == nil || !strings.Contains(err.Error(), "LEGACY is removed in Flink 2.4") {
+		t.Errorf("2.4: %v", err)
+	}
+	if _, err := flinkckpt.NewResolver(b, "ck/", &flinkckpt.Options{ClaimMode: flinkckpt.ClaimLegacy, FlinkVersion: "2.3"}); err != nil {
+		t.Errorf("2.3: %v", err)
+	}
+}
