@@ -14,12 +14,12 @@ import (
 // kept library over a hand-written decoder), which does no I/O of its own.
 func TestPureImports(t *testing.T) {
 	allowed := map[string]bool{
-		"github.com/resumekit/resumekit/flinkckpt/metadata":             true,
-		"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate": true, // sinkstate reads list state through it
-		"github.com/resumekit/resumekit/flinkckpt/internal/javaio":      true,
-		"github.com/klauspost/compress/snappy":                          true,
+		"github.com/resumekit/resumekit/flinkckpt/metadata":         true,
+		"github.com/resumekit/resumekit/flinkckpt/metadata/opstate": true, // sourcestate and sinkstate read list state through it
+		"github.com/resumekit/resumekit/flinkckpt/internal/javaio":  true,
+		"github.com/klauspost/compress/snappy":                      true,
 	}
-	for _, dir := range []string{".", "sourcestate", "sinkstate", filepath.Join("..", "internal", "javaio")} {
+	for _, dir := range []string{".", "opstate", "sourcestate", "sinkstate", filepath.Join("..", "internal", "javaio")} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil {
 			t.Fatal(err)

@@ -18,8 +18,8 @@ import (
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
+	"github.com/resumekit/resumekit/flinkckpt/metadata/opstate"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sinkstate"
-	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 	"github.com/resumekit/resumekit/flinkckpt/salvage"
 	"github.com/resumekit/resumekit/kafkaoffset"
 	"github.com/resumekit/resumekit/resume"
@@ -293,7 +293,7 @@ func k1Element(t *testing.T) []byte {
 				if err != nil {
 					t.Fatal(err)
 				}
-				elems, err := sourcestate.ReadListElements(stream, st.Name, st.Offsets, 0, 0)
+				elems, err := opstate.ReadListElements(stream, st.Name, st.Offsets, 0, 0)
 				if err != nil || len(elems) != 1 {
 					t.Fatalf("elements %d: %v", len(elems), err)
 				}

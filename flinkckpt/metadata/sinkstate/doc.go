@@ -43,7 +43,8 @@
 // It is pure, like packages metadata and sourcestate beside it: bytes in,
 // model out. State held in files is read through [Options.ReadStream], as
 // in sourcestate (package flinkckpt does that from a bucket), and the list
-// elements are located with [sourcestate.ReadListElements], so inline and
+// elements are located with package opstate (the operator state stream,
+// shared with sourcestate; sinkstate does not import sourcestate), so inline and
 // file state, file-merged segments and Snappy-compressed streams are read
 // alike.
 //
@@ -61,9 +62,12 @@
 // of that size is allocated; an element is limited to
 // [Options.MaxStreamSize]. Errors about content wrap [ErrMalformed] and
 // are a [*FormatError] naming the structure, the byte offset and the
-// problem (errors of the state stream's framing come from sourcestate and
-// wrap sourcestate.ErrMalformed as well); state in a file that was not
-// read wraps [sourcestate.ErrNotRead]. [Decode] returns every committer it
+// problem (errors of the state stream's framing come from opstate and
+// wrap opstate.ErrMalformed as well); state in a file that was not
+// read wraps opstate.ErrNotRead; more than the limits, opstate.ErrTooLarge
+// (offsets not strictly increasing are refused, and a compressed stream is
+// decoded once, within [Options.MaxStreamSize] and the snapshot's
+// [Options.MaxDecodedSize]). [Decode] returns every committer it
 // found, each with its own Err, and joins those errors in its own. The
 // decoder is fuzzed (FuzzCollector) with a seed corpus in testdata/fuzz.
 package sinkstate

@@ -9,7 +9,7 @@ import (
 
 // ErrMalformed is wrapped by every error about the content of committer
 // state (check with errors.Is); the error is a [*FormatError], or for the
-// state stream's framing a sourcestate.FormatError.
+// state stream's framing an opstate.FormatError.
 var ErrMalformed = errors.New("sinkstate: malformed committer state")
 
 // FormatError says where and what committer state is malformed.

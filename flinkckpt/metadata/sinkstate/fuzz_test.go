@@ -9,8 +9,8 @@ import (
 
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
+	"github.com/resumekit/resumekit/flinkckpt/metadata/opstate"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sinkstate"
-	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 )
 
 // collectorSeeds are collectors of every serializer version, and one of
@@ -68,7 +68,7 @@ func realK1Element() []byte {
 					if err != nil {
 						panic(err)
 					}
-					el, err := sourcestate.ReadListElements(stream, st.Name, st.Offsets, 0, 0)
+					el, err := opstate.ReadListElements(stream, st.Name, st.Offsets, 0, 0)
 					if err != nil || len(el) != 1 || el[0].Version != 2 {
 						panic(fmt.Sprintf("K1 committer element: %v", err))
 					}

@@ -14,8 +14,8 @@ import (
 
 	"github.com/resumekit/resumekit/flinkckpt/internal/fixtures"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
+	"github.com/resumekit/resumekit/flinkckpt/metadata/opstate"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sinkstate"
-	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 )
 
 // conformance is the frozen export of real Flink 1.20.3 trees
@@ -105,7 +105,7 @@ func TestGoldenFlink120(t *testing.T) {
 func TestGoldenK4ZeroFilled(t *testing.T) {
 	root := filepath.Join(conformance, "K4")
 	st, err := decodeDir(t, root, "file:///work/wt-conf/conformance/harness/target/work/K4/", "ck/d511dcf32be4a9364d147255ce425704/chk-5")
-	if !errors.Is(err, sinkstate.ErrMalformed) || !errors.Is(err, sourcestate.ErrMalformed) || !strings.Contains(err.Error(), "subtask 1") ||
+	if !errors.Is(err, sinkstate.ErrMalformed) || !errors.Is(err, opstate.ErrMalformed) || !strings.Contains(err.Error(), "subtask 1") ||
 		!strings.Contains(err.Error(), "proxy version 0") {
 		t.Fatalf("err %v", err)
 	}

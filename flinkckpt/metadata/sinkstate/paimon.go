@@ -7,7 +7,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
-	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
+	"github.com/resumekit/resumekit/flinkckpt/metadata/opstate"
 )
 
 // CommitUserStateName is the operator union list state in which Paimon's
@@ -190,11 +190,11 @@ const maxStringValue = 1 << 16
 // readCommitUser reads the Java String (Flink's StringValue encoding) at
 // offset off of a subtask's operator state stream, asking the stream for
 // only as many bytes as the string needs so far.
-func readCommitUser(stream []byte, off int64, subtask int32, maxSize int64) (string, error) {
+func readCommitUser(stream *opstate.Stream, off int64, subtask int32) (string, error) {
 	what := fmt.Sprintf("%s element of subtask %d", CommitUserStateName, subtask)
 	n := int64(1)
 	for {
-		b, err := sourcestate.ReadStreamAt(stream, off, n, maxSize, what)
+		b, err := stream.At(off, n, what)
 		if err != nil {
 			return "", err
 		}
@@ -282,17 +282,20 @@ func isPaimon(op *metadata.Operator) bool {
 
 // readCommitUsers reads one subtask's commit_user_state elements into p:
 // every element must name the same user (Paimon fails a restore otherwise).
-func readCommitUsers(p *PaimonCommitter, h *metadata.OperatorHandle, offsets []int64, subtask int32, opts *Options) error {
-	stream, err := opts.Stream(h.Stream)
+func readCommitUsers(p *PaimonCommitter, h *metadata.OperatorHandle, offsets []int64, subtask int32, opts *Options, budget *opstate.Budget) error {
+	raw, err := opts.Stream(h.Stream)
 	if err != nil {
 		return err
 	}
-	max := int64(0)
-	if opts != nil {
-		max = opts.MaxStreamSize
+	if err := opstate.CheckOffsets(CommitUserStateName, offsets, subtask); err != nil {
+		return err
+	}
+	stream, err := opstate.Open(raw, budget, offsets)
+	if err != nil {
+		return err
 	}
 	for _, off := range offsets {
-		u, err := readCommitUser(stream, off, subtask, max)
+		u, err := readCommitUser(stream, off, subtask)
 		if err != nil {
 			return err
 		}

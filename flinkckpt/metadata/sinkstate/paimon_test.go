@@ -12,8 +12,8 @@ import (
 
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
+	"github.com/resumekit/resumekit/flinkckpt/metadata/opstate"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sinkstate"
-	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 )
 
 // These helpers write Paimon's committer state as paimon-flink 1.3 does:
@@ -325,7 +325,11 @@ func TestStringValue(t *testing.T) {
 // TestReadStreamAtShort: the stream reader refuses to read past the end.
 func TestReadStreamAtShort(t *testing.T) {
 	stream := be32(nil, 6) // proxy version 6, uncompressed header follows
-	if _, err := sourcestate.ReadStreamAt(stream, 4, 1, 0, "x"); err == nil {
+	s, err := opstate.Open(stream, nil, []int64{4})
+	if err == nil {
+		_, err = s.At(4, 1, "x")
+	}
+	if err == nil {
 		t.Fatal("read past the end")
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
-	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
+	"github.com/resumekit/resumekit/flinkckpt/metadata/opstate"
 )
 
 // CommitterStateName is the name of the operator list state in which a
@@ -30,10 +30,12 @@ const EndOfInput = math.MaxInt64
 const maxID = 1 << 62
 
 // Options configures [Decode]: how state held outside _metadata is read.
-// It is sourcestate's: ReadStream returns a file's (or a merged file
-// segment's) bytes, MaxStreamSize bounds a stream and an element. A nil
-// *Options reads inline state only.
-type Options = sourcestate.Options
+// It is opstate's, shared with sourcestate: ReadStream returns a file's (or
+// a merged file segment's) bytes, MaxStreamSize bounds a stream and an
+// element, MaxDecodedSize the bytes decoded out of the snapshot's
+// compressed streams, Context stops a decode. A nil *Options reads inline
+// state only.
+type Options = opstate.Options
 
 // Format is the format of a committer operator's state.
 type Format string
@@ -213,8 +215,12 @@ func (c *Committer) PendingCommittables() int {
 func Decode(cp *metadata.Checkpoint, opts *Options) (*State, error) {
 	st := &State{CheckpointID: cp.CheckpointID}
 	var errs []error
+	budget := opts.NewBudget()
 	for i := range cp.Operators {
-		c, ok := decodeOperator(&cp.Operators[i], opts)
+		if err := budget.Err(); err != nil {
+			return st, errors.Join(append(errs, err)...)
+		}
+		c, ok := decodeOperator(&cp.Operators[i], opts, budget)
 		if !ok {
 			continue
 		}
@@ -236,12 +242,12 @@ func (s *State) Committer(id string) *Committer {
 	return nil
 }
 
-func decodeOperator(op *metadata.Operator, opts *Options) (Committer, bool) {
+func decodeOperator(op *metadata.Operator, opts *Options, budget *opstate.Budget) (Committer, bool) {
 	c := Committer{OperatorID: op.ID, Name: op.Name, UID: op.UID}
 	found := false
 	var errs []error
 	fail := func(sub int32, err error) {
-		if errors.Is(err, sourcestate.ErrMalformed) && !errors.Is(err, ErrMalformed) {
+		if errors.Is(err, opstate.ErrMalformed) && !errors.Is(err, ErrMalformed) {
 			err = fmt.Errorf("%w: %w", ErrMalformed, err)
 		}
 		errs = append(errs, fmt.Errorf("sinkstate: committer %s: subtask %d: %w", op.ID, sub, err))
@@ -251,10 +257,6 @@ func decodeOperator(op *metadata.Operator, opts *Options) (Committer, bool) {
 	if paimon {
 		c.Paimon = &PaimonCommitter{}
 	}
-	max := int64(0)
-	if opts != nil {
-		max = opts.MaxStreamSize
-	}
 	for _, sub := range op.SubtaskStates {
 		h := sub.ManagedOperator
 		if h == nil {
@@ -262,7 +264,7 @@ func decodeOperator(op *metadata.Operator, opts *Options) (Committer, bool) {
 		}
 		for _, s := range h.States {
 			if paimon && s.Name == CommitUserStateName && len(s.Offsets) > 0 {
-				if err := readCommitUsers(c.Paimon, h, s.Offsets, sub.Index, opts); err != nil {
+				if err := readCommitUsers(c.Paimon, h, s.Offsets, sub.Index, opts, budget); err != nil {
 					fail(sub.Index, err)
 				}
 				continue
@@ -279,7 +281,11 @@ func decodeOperator(op *metadata.Operator, opts *Options) (Committer, bool) {
 				fail(sub.Index, err)
 				continue
 			}
-			elems, err := sourcestate.ReadListElements(stream, CommitterStateName, s.Offsets, sub.Index, max)
+			var elems []opstate.Element
+			ls, err := opstate.Open(stream, budget, s.Offsets)
+			if err == nil {
+				elems, err = ls.Elements(CommitterStateName, "element", s.Offsets, sub.Index)
+			}
 			c.Elements += len(elems)
 			if err != nil {
 				fail(sub.Index, err)
@@ -327,7 +333,7 @@ func decodeOperator(op *metadata.Operator, opts *Options) (Committer, bool) {
 
 // looksCollector reports an element of a CommittableCollectorSerializer
 // version that starts with its magic number.
-func looksCollector(e sourcestate.RawSplit) bool {
+func looksCollector(e opstate.Element) bool {
 	return (e.Version == 1 || e.Version == 2) && len(e.Data) >= 4 &&
 		uint32(e.Data[0])<<24|uint32(e.Data[1])<<16|uint32(e.Data[2])<<8|uint32(e.Data[3]) == Magic
 }

@@ -7,15 +7,16 @@ import (
 	"slices"
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
+	"github.com/resumekit/resumekit/flinkckpt/metadata/opstate"
 )
 
 // DefaultMaxStreamSize is the default limit on a state stream read through
 // Options.ReadStream and on one decoded element.
-const DefaultMaxStreamSize int64 = 64 << 20
+const DefaultMaxStreamSize = opstate.DefaultMaxStreamSize
 
 // ErrNotRead is wrapped by a Source's Err when its state is in a file and no
 // Options.ReadStream was given to read it. Check it with errors.Is.
-var ErrNotRead = errors.New("sourcestate: state in a file not read")
+var ErrNotRead = opstate.ErrNotRead
 
 // Names of operator states of legacy SourceFunction sources.
 const (
@@ -24,25 +25,11 @@ const (
 	legacyDebezium     = "offset-states"                 // Flink CDC 1.x DebeziumSourceFunction
 )
 
-// Options configures [Decode]. A nil *Options means defaults.
-type Options struct {
-	// ReadStream returns the bytes of a state stream held outside
-	// _metadata: a file's content (handle types 2 and 6), or for a segment
-	// of a merged file (type 15) the segment's byte range only. When nil,
-	// state in files is not read: those operators get an Err wrapping
-	// ErrNotRead.
-	ReadStream func(h *metadata.StreamHandle) ([]byte, error)
-	// MaxStreamSize bounds a stream ReadStream returns and one decoded
-	// element; 0 means DefaultMaxStreamSize.
-	MaxStreamSize int64
-}
-
-func (o *Options) maxSize() int64 {
-	if o == nil || o.MaxStreamSize <= 0 {
-		return DefaultMaxStreamSize
-	}
-	return o.MaxStreamSize
-}
+// Options configures [Decode] (a nil *Options means defaults): how state
+// held outside _metadata is read (ReadStream), the limits on a stream and
+// an element (MaxStreamSize) and on the bytes decoded out of a snapshot's
+// compressed streams (MaxDecodedSize), and a Context that stops a decode.
+type Options = opstate.Options
 
 // Decode finds every source operator of cp — one whose operator state
 // holds "SourceReaderState" (FLIP-27), a legacy source state Paimon's
@@ -58,8 +45,12 @@ func (o *Options) maxSize() int64 {
 func Decode(cp *metadata.Checkpoint, opts *Options) (*State, error) {
 	st := &State{CheckpointID: cp.CheckpointID}
 	var errs []error
+	budget := opts.NewBudget()
 	for i := range cp.Operators {
-		src, ok := decodeOperator(&cp.Operators[i], opts)
+		if err := budget.Err(); err != nil {
+			return st, errors.Join(append(errs, err)...)
+		}
+		src, ok := decodeOperator(&cp.Operators[i], opts, budget)
 		if !ok {
 			continue
 		}
@@ -82,53 +73,30 @@ func (s *State) Source(id string) *Source {
 }
 
 type operatorDecoder struct {
-	opts *Options
-	src  *Source
-	errs []error
+	opts   *Options
+	budget *opstate.Budget
+	src    *Source
+	errs   []error
 }
 
 func (d *operatorDecoder) errorf(err error, format string, args ...any) {
-	d.errs = append(d.errs, fmt.Errorf("sourcestate: operator %s: %s: %w", d.src.OperatorID, fmt.Sprintf(format, args...), err))
+	d.errs = append(d.errs, fmt.Errorf("sourcestate: operator %s: %s: %w", d.src.OperatorID, fmt.Sprintf(format, args...), framing(err)))
 }
 
 func (d *operatorDecoder) stream(h *metadata.StreamHandle) ([]byte, error) {
-	return d.opts.Stream(h)
-}
-
-// Stream returns the bytes of the state stream h: inline bytes (handle
-// type 1), none for an empty segment, or for a file or a segment of a
-// merged file what ReadStream returns (an error wrapping [ErrNotRead] when
-// ReadStream is nil, [ErrTooLarge] above MaxStreamSize). A nil *Options
-// reads inline bytes only.
-func (o *Options) Stream(h *metadata.StreamHandle) ([]byte, error) {
-	if h == nil {
-		return nil, errors.New("no state stream")
-	}
-	switch h.Type {
-	case metadata.TypeByteStream:
-		return h.Data, nil
-	case metadata.TypeEmptySegment:
-		return nil, nil
-	case metadata.TypeFile, metadata.TypeRelativeFile, metadata.TypeSegment:
-	default:
-		return nil, fmt.Errorf("state stream of handle type %s", h.Type)
-	}
-	if o == nil || o.ReadStream == nil {
-		return nil, fmt.Errorf("%w: %s (%s)", ErrNotRead, h.Path, h.Type)
-	}
-	b, err := o.ReadStream(h)
+	b, err := d.opts.Stream(h)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", h.Path, err)
+		return nil, err
 	}
-	if int64(len(b)) > o.maxSize() {
-		return nil, fmt.Errorf("%w: %s: %d bytes, limit %d", ErrTooLarge, h.Path, len(b), o.maxSize())
+	if err := d.budget.Err(); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
 
-func decodeOperator(op *metadata.Operator, opts *Options) (Source, bool) {
+func decodeOperator(op *metadata.Operator, opts *Options, budget *opstate.Budget) (Source, bool) {
 	src := Source{OperatorID: op.ID, Name: op.Name, UID: op.UID, SplitVersion: -1}
-	d := &operatorDecoder{opts: opts, src: &src}
+	d := &operatorDecoder{opts: opts, budget: budget, src: &src}
 	var reader, legacyPaimon bool
 	var legacy []string
 	for _, sub := range op.SubtaskStates {
@@ -136,12 +104,11 @@ func decodeOperator(op *metadata.Operator, opts *Options) (Source, bool) {
 		if h == nil {
 			continue
 		}
-		var stream []byte
-		var header StreamHeader
+		var stream *opstate.Stream
 		read := false
 		load := func() bool {
 			if read {
-				return stream != nil || header.Version != 0
+				return stream != nil
 			}
 			read = true
 			b, err := d.stream(h.Stream)
@@ -152,12 +119,16 @@ func decodeOperator(op *metadata.Operator, opts *Options) (Source, bool) {
 			if len(b) == 0 {
 				return false
 			}
-			hd, err := parseStreamHeader(b)
+			offsets := make([][]int64, 0, len(h.States))
+			for _, s := range h.States {
+				offsets = append(offsets, s.Offsets)
+			}
+			st, err := opstate.Open(b, d.budget, offsets...)
 			if err != nil {
 				d.errorf(err, "subtask %d", sub.Index)
 				return false
 			}
-			stream, header = b, hd
+			stream = st
 			return true
 		}
 		for _, s := range h.States {
@@ -167,7 +138,7 @@ func decodeOperator(op *metadata.Operator, opts *Options) (Source, bool) {
 				if len(s.Offsets) == 0 || !load() {
 					continue
 				}
-				splits, err := readSplits(stream, s.Offsets, sub.Index, opts.maxSize())
+				splits, err := stream.Elements(ReaderStateName, "split", s.Offsets, sub.Index)
 				src.Splits = append(src.Splits, splits...)
 				if err != nil {
 					d.errorf(err, "subtask %d", sub.Index)
@@ -177,8 +148,12 @@ func decodeOperator(op *metadata.Operator, opts *Options) (Source, bool) {
 				if len(s.Offsets) == 0 || !load() {
 					continue
 				}
+				if err := opstate.CheckOffsets(s.Name, s.Offsets, sub.Index); err != nil {
+					d.errorf(err, "subtask %d", sub.Index)
+					continue
+				}
 				for i, off := range s.Offsets {
-					b, err := at(stream, header, off, 8, opts.maxSize(), fmt.Sprintf("%q element %d of subtask %d", s.Name, i, sub.Index))
+					b, err := stream.At(off, 8, fmt.Sprintf("%q element %d of subtask %d", s.Name, i, sub.Index))
 					if err != nil {
 						d.errorf(err, "subtask %d", sub.Index)
 						break

@@ -26,10 +26,10 @@
 // _metadata model comes from [metadata.Parse]; reader state held in files
 // (large states, savepoints' relative files, file-merged segments) is read
 // by the caller and handed over through [Options.ReadStream] (package
-// flinkckpt does that from a bucket). Snappy-compressed operator state
-// (execution.checkpointing.snapshot-compression) is decoded with a small
-// decoder of the package's own, so that it imports only the standard
-// library.
+// flinkckpt does that from a bucket). The operator state stream itself —
+// its header, the list elements at their offsets, the Snappy framing of
+// compressed state (execution.checkpointing.snapshot-compression) — is
+// read by package opstate, shared with sinkstate.
 //
 //	cp, _ := metadata.Parse(data, nil)
 //	st, err := sourcestate.Decode(cp, &sourcestate.Options{ReadStream: read})
@@ -53,9 +53,10 @@
 // Every count and length is checked against the bytes left before
 // anything of that size is allocated; a stream read through ReadStream and
 // one decoded element are limited to [Options.MaxStreamSize] (default
-// [DefaultMaxStreamSize]); Snappy chunks decode to at most 64 KiB each and
-// are checked against their CRC-32C, so a compressed stream is never
-// misread. Java-serialized Paimon splits are walked by the one shape Paimon
+// [DefaultMaxStreamSize]); list-state offsets must be strictly increasing;
+// a compressed stream is decoded once, its chunks checked against their
+// CRC-32C (never misread), and the bytes decoded out of a snapshot's
+// compressed streams are limited to [Options.MaxDecodedSize]. Java-serialized Paimon splits are walked by the one shape Paimon
 // writes (a class descriptor and block data), nothing is deserialized.
 // Every decoder is fuzzed (FuzzReadSplits, FuzzCoordinator, FuzzKafka,
 // FuzzPaimon, FuzzMySQL, FuzzDecode) with a seed corpus in testdata/fuzz.

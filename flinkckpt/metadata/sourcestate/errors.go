@@ -3,6 +3,8 @@ package sourcestate
 import (
 	"errors"
 	"fmt"
+
+	"github.com/resumekit/resumekit/flinkckpt/metadata/opstate"
 )
 
 // ErrMalformed is wrapped by every error about the content of source state
@@ -10,8 +12,10 @@ import (
 var ErrMalformed = errors.New("sourcestate: malformed source state")
 
 // ErrTooLarge is wrapped when a state stream or an element is larger than
-// the limit ([Options.MaxStreamSize]). Check it with errors.Is.
-var ErrTooLarge = errors.New("sourcestate: source state too large")
+// the limit ([Options.MaxStreamSize]), or more bytes would be decoded out
+// of compressed streams than [Options.MaxDecodedSize] allows: opstate's
+// ErrTooLarge. Check it with errors.Is.
+var ErrTooLarge = opstate.ErrTooLarge
 
 // maxID is the largest offset or snapshot id accepted in source state: 2^62,
 // as metadata.MaxCheckpointID and paimon.MaxID. A larger value is

@@ -1,5 +1,7 @@
 package sourcestate
 
+import "github.com/resumekit/resumekit/flinkckpt/metadata/opstate"
+
 // The per-format parsers are unexported: users decode whole snapshots with
 // Decode. The fuzz and hostile-input tests, which build their input with
 // flinkckpttest's encoder (which imports this package, so they cannot be
@@ -13,7 +15,7 @@ var (
 	ParsePaimonJavaSplit    = parsePaimonJavaSplit
 	ParsePaimonEnumerator   = parsePaimonEnumerator
 	ParseMonitorSplit       = parseMonitorSplit
-	ParseStreamHeader       = parseStreamHeader
+	ParseStreamHeader       = opstate.ParseStreamHeader
 	ReadSplits              = readSplits
 	ParseCoordinator        = parseCoordinator
 	ParsePostgresSplit      = parsePostgresSplit

@@ -1,4 +1,4 @@
-package sourcestate
+package opstate
 
 import (
 	"bytes"
@@ -20,7 +20,12 @@ func maskedCRC(b []byte) uint32 {
 func decodeBlock(block, want []byte) ([]byte, error) {
 	data := append(binary.LittleEndian.AppendUint32(nil, maskedCRC(want)), block...)
 	chunk := append([]byte{0x00, byte(len(data)), byte(len(data) >> 8), byte(len(data) >> 16)}, data...)
-	return snappyFrames(chunk, 0, int64(len(want)), "hand-written block")
+	stream := append([]byte{0, 0, 0, 6, 1}, chunk...) // proxy header v6, compressed
+	s, err := Open(stream, nil, []int64{5})
+	if err != nil {
+		return nil, err
+	}
+	return s.At(5, int64(len(want)), "hand-written block")
 }
 
 // snappyOp is one element of a Snappy block, written by hand from the
@@ -114,7 +119,7 @@ func TestSnappyHandWrittenFrames(t *testing.T) {
 	stream = append(stream, chunk(0x00, withCRC(want, block))...)
 	stream = append(stream, chunk(0x85, []byte("skip me"))...)
 	stream = append(stream, chunk(0x01, withCRC(tail, tail))...)
-	splits, err := readSplits(stream, []int64{offset}, 0, 0)
+	splits, err := ReadListElements(stream, "test", []int64{offset}, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +128,7 @@ func TestSnappyHandWrittenFrames(t *testing.T) {
 	}
 	// A reserved unskippable chunk type (0x02) is an error, not skipped.
 	bad := append(stream[:offset:offset], chunk(0x02, []byte("?"))...)
-	if _, err := readSplits(bad, []int64{offset}, 0, 0); err == nil {
+	if _, err := ReadListElements(bad, "test", []int64{offset}, 0, 0); err == nil {
 		t.Error("reserved chunk type skipped")
 	}
 }

@@ -1,4 +1,4 @@
-package sourcestate
+package opstate
 
 import (
 	"bytes"
@@ -43,7 +43,7 @@ func TestSnappyAgainstKlauspost(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	splits, err := readSplits(raw.Bytes(), offsets, 0, 0)
+	splits, err := ReadListElements(raw.Bytes(), "test", offsets, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestSnappyAgainstKlauspost(t *testing.T) {
 	// A flipped byte in a chunk fails the checksum: never misread.
 	bad := bytes.Clone(raw.Bytes())
 	bad[offsets[1]+20] ^= 0x40
-	if _, err := readSplits(bad, offsets[1:2], 0, 0); err == nil {
+	if _, err := ReadListElements(bad, "test", offsets[1:2], 0, 0); err == nil {
 		t.Error("corrupt chunk read without error")
 	}
 }
