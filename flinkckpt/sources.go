@@ -48,7 +48,7 @@ func Sources(ctx context.Context, b *blob.Bucket, key string, opts *Options) (*S
 	}
 	o = o.withDefaults()
 	rd := &stateReader{ctx: ctx, b: b, snap: s, limit: sourcestate.DefaultMaxStreamSize}
-	st, err := sourcestate.Decode(s.Metadata, &sourcestate.Options{ReadStream: rd.read})
+	st, err := sourcestate.Decode(s.Metadata, &sourcestate.Options{ReadStream: rd.read, Context: ctx})
 	if err != nil {
 		err = fmt.Errorf("flinkckpt: source state of %s: %w", redact.QuoteKey(s.Key), err)
 	}
@@ -143,7 +143,7 @@ func SinkState(ctx context.Context, b *blob.Bucket, s *Snapshot) (*sinkstate.Sta
 		return nil, errors.New("flinkckpt: SinkState: snapshot without _metadata")
 	}
 	rd := &stateReader{ctx: ctx, b: b, snap: s, limit: sourcestate.DefaultMaxStreamSize}
-	st, err := sinkstate.Decode(s.Metadata, &sinkstate.Options{ReadStream: rd.read})
+	st, err := sinkstate.Decode(s.Metadata, &sinkstate.Options{ReadStream: rd.read, Context: ctx})
 	if err != nil {
 		err = fmt.Errorf("flinkckpt: committer state of %s: %w", redact.QuoteKey(s.Key), err)
 	}
