@@ -1,6 +1,7 @@
 package sourcestate_test
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -256,6 +257,12 @@ func paimonSeeds() []sourcestate.RawSplit {
 	}
 	co, _ := flinkckpttest.PaimonEnumerator(sourcestate.PaimonEnumerator{Splits: []sourcestate.PaimonSplit{{ID: "y", Snapshot: 8}}, NextSnapshot: 9})
 	out = append(out, sourcestate.RawSplit{Version: co.Version, Data: co.Data})
+	// Issue 31: a Java-serialized split with empty blocks before its data.
+	if java, err := flinkckpttest.PaimonJavaSplit(sourcestate.PaimonSplit{Snapshot: 6, Bucket: 1}); err == nil {
+		i := bytes.Index(java, []byte{0x78, 0x70}) + 2
+		empty := append(bytes.Clone(java[:i]), bytes.Repeat([]byte{0x77, 0}, 100)...)
+		out = append(out, sourcestate.RawSplit{Data: java}, sourcestate.RawSplit{Data: append(empty, java[i:]...)})
+	}
 	return append(out, flinkckpttest.MonitorSplit(sourcestate.MonitorSplit{Kind: sourcestate.MonitorNextSnapshot, CheckpointID: 3, NextSnapshot: 4}))
 }
 

@@ -26,7 +26,7 @@ const (
 
 // javaObject reads one serialized object with custom writeObject data at
 // c's position. The block data is copied only when it spans several
-// blocks.
+// blocks, into one buffer; an empty block is refused.
 func javaObject(c *cursor) (class string, data []byte) {
 	if m := c.Take(4, "Java serialization magic"); c.Err == nil && (m[0] != 0xAC || m[1] != 0xED || m[2] != 0 || m[3] != 5) {
 		c.Off -= 4
@@ -84,21 +84,19 @@ func javaObject(c *cursor) (class string, data []byte) {
 		c.Off--
 		c.Fail("class %s has a serializable superclass (type code 0x%02x): not a Paimon split", class, t)
 	}
-	var parts [][]byte
-	total := 0
+	// The blocks' bytes are appended into one buffer (the first block is
+	// used in place when it is the only one). ObjectOutputStream never
+	// writes an empty block (BlockDataOutputStream.drain returns at 0), so
+	// one is refused: millions of them would cost far more than their bytes.
+	blocks := 0
 	for c.Err == nil {
 		t := c.U8("object data type code")
+		n := 0
 		switch t {
 		case tcBlockData:
-			n := int(c.U8("block data length"))
-			parts = append(parts, c.Take(n, "block data"))
-			total += n
-			continue
+			n = int(c.U8("block data length"))
 		case tcBlockDataLong:
-			n := c.Count("block data length", 1)
-			parts = append(parts, c.Take(n, "block data"))
-			total += n
-			continue
+			n = c.Count("block data length", 1)
 		case tcEndBlockData:
 		default:
 			if c.Err == nil {
@@ -106,17 +104,26 @@ func javaObject(c *cursor) (class string, data []byte) {
 				c.Fail("object data type code 0x%02x: only block data is expected", t)
 			}
 		}
-		break
+		if c.Err != nil || t == tcEndBlockData {
+			break
+		}
+		if n == 0 {
+			c.Off -= 2
+			if t == tcBlockDataLong {
+				c.Off -= 3
+			}
+			c.Fail("empty block data (Java's ObjectOutputStream never writes one)")
+			break
+		}
+		b := c.Take(n, "block data")
+		if blocks++; blocks == 1 {
+			data = b // Take's slice has no spare capacity: a second block copies
+		} else {
+			data = append(data, b...)
+		}
 	}
 	if c.Err != nil {
 		return class, nil
-	}
-	if len(parts) == 1 {
-		return class, parts[0]
-	}
-	data = make([]byte, 0, total)
-	for _, p := range parts {
-		data = append(data, p...)
 	}
 	return class, data
 }
