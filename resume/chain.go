@@ -205,6 +205,7 @@ func (c *Chain) Resolve(ctx context.Context) (*Decision, error) {
 			o.Verdict = VerdictChosen
 			o.Why = "safest acceptable candidate"
 			continueWarnings(o.Candidate, cands, winner)
+			otherSourceWarnings(o.Candidate, cands, winner)
 			validityWarning(o.Candidate, c.Policy.MinValidity, now)
 			d.Chosen = o.Candidate
 			continue
@@ -339,6 +340,61 @@ func continueWarnings(w *Candidate, cands []*Candidate, winner int) {
 		// A restore graded below exactly-once (its input proved lost)
 		// still restores its state.
 		w.Warnings = append(w.Warnings, Warning{Code: WarnStateStartsEmpty, Text: "operator state starts empty: aggregations, joins and deduplication lose what was in state (stateful jobs set the minimum guarantee to exactly-once to refuse such restarts)"})
+	}
+}
+
+// otherSourceWarnings names, on the winner, what each other source's
+// candidate found when the winner does not start that candidate's inputs:
+// two sources resolved as alternatives (a Paimon consumer, a Kafka group),
+// not --together, must not hide the one found lost behind the one chosen.
+// A candidate whose inputs the winner starts too ([InputStarter], e.g. a
+// restored KafkaSource and the group's commits) is an alternative for the
+// same input and says nothing new, and so is a whole job's position (a
+// Flink checkpoint, savepoint or salvage: kind flink-*, or a launch that
+// restores state), which starts every input the job reads.
+func otherSourceWarnings(w *Candidate, cands []*Candidate, winner int) {
+	wholeJob := func(c *Candidate) bool {
+		return strings.HasPrefix(c.Position.Kind(), "flink-") || c.Position.Launch().RestorePath() != ""
+	}
+	if w.Guarantee >= ExactlyOnce || wholeJob(w) {
+		return // state restored: the whole job's position
+	}
+	covered := map[string]bool{}
+	if is, ok := w.Position.(InputStarter); ok {
+		for _, s := range is.InputStarts() {
+			covered[s.Input] = true
+		}
+	}
+	for k, c := range cands {
+		if k == winner || c == nil || c.Resolver == w.Resolver || wholeJob(c) {
+			continue
+		}
+		if is, ok := c.Position.(InputStarter); ok && len(covered) > 0 {
+			starts, all := is.InputStarts(), true
+			for _, s := range starts {
+				all = all && covered[s.Input]
+			}
+			if len(starts) > 0 && all {
+				continue
+			}
+		}
+		found := c.Guarantee.String()
+		if f, ok := c.Position.(Facter); ok {
+			var loss []string
+			for _, x := range f.Facts() {
+				if x.Label == FactLoss {
+					loss = append(loss, x.Text)
+				}
+			}
+			if len(loss) > 3 {
+				loss = append(loss[:3], fmt.Sprintf("and %d more", len(loss)-3))
+			}
+			if len(loss) > 0 {
+				found += ", lost " + strings.Join(loss, "; ")
+			}
+		}
+		w.Warnings = append(w.Warnings, Warnf(WarnOtherSource, "%s, another source not chosen, found %s at %s: the chosen position does not start its input; if the job reads that input too, this decision does not cover it (resolve the sources together, resumectl --together)",
+			c.Resolver, found, c.Position.String()))
 	}
 }
 

@@ -456,3 +456,33 @@ func TestAllFailureWithEmptyPartStaysAFailure(t *testing.T) {
 		t.Errorf("the empty part is not mentioned: %v", d.Considered[0].Err)
 	}
 }
+
+// TestOtherSourceNamed (issue 33 item 10): a Paimon consumer and a Kafka
+// group resolved as alternatives (not --together): the consumer is chosen
+// exact-input while the Kafka candidate found the job's Kafka input lost;
+// the chosen candidate names that, not only OTHERS. A checkpoint chosen
+// (the whole job's state) says nothing of the kind.
+func TestOtherSourceNamed(t *testing.T) {
+	paimon := resumetest.Static("paimon-consumer", resume.Candidate{
+		Position:  resumetest.Position{PositionKind: "paimon-snapshot", Summary: "snapshot 58"},
+		Guarantee: resume.ExactInput, At: t0, Reasons: []string{"consumer file"},
+	})
+	kafka := resumetest.Static("kafka-offsets", resume.Candidate{
+		Position: lossyPosition{resumetest.Position{PositionKind: "kafka-offsets", Summary: "orders: partition:0,offset:50 (group g)"},
+			[]resume.Fact{{Label: resume.FactLoss, Text: "orders/0: 40 records (offsets 10..49)"}}},
+		Guarantee: resume.DataLoss, At: t0, Reasons: []string{"data loss on 1 partition(s)"},
+	})
+	d, err := (&resume.Chain{Resolvers: []resume.Resolver{paimon, kafka}}).Resolve(context.Background())
+	if err != nil || d.Chosen == nil || d.Chosen.Resolver != "paimon-consumer" {
+		t.Fatalf("chosen %+v, %v", d.Chosen, err)
+	}
+	want := "kafka-offsets, another source not chosen, found data-loss, lost orders/0: 40 records (offsets 10..49) at orders: partition:0,offset:50 (group g)"
+	if !d.Chosen.HasWarning(resume.WarnOtherSource) || !strings.Contains(strings.Join(warningTexts(d.Chosen), "\n"), want) {
+		t.Errorf("warnings %q, want %q", d.Chosen.Warnings, want)
+	}
+	ckpt := static("flink-checkpoints", resume.ExactlyOnce, t0)
+	d, err = (&resume.Chain{Resolvers: []resume.Resolver{ckpt, kafka}}).Resolve(context.Background())
+	if err != nil || d.Chosen.HasWarning(resume.WarnOtherSource) {
+		t.Errorf("a restored checkpoint: %v, %v", d.Chosen, err)
+	}
+}

@@ -32,6 +32,7 @@ type Warning struct {
 //	chain.source-failed                    a resolver failed and the candidate was chosen anyway
 //	chain.short-validity                   the chosen position's input may leave retention within Policy.MinValidity
 //	chain.proved-lost                      another candidate proved input this position starts below gone: graded data-loss
+//	chain.other-source                     another source's candidate (an input the chosen one does not start) found this
 //	flink.older-than-broken                newer snapshots completed but are broken: duplicates downstream
 //	flink.older-than-pathless              (no longer emitted: a newest snapshot without Flink path fails)
 //	flink.older-than-unverified            newer snapshots could not be verified: duplicates downstream
@@ -177,6 +178,11 @@ const (
 	// position starts below gone; the chain graded it data-loss
 	// ([InputStarter]).
 	WarnProvedLost = "chain.proved-lost"
+	// WarnOtherSource: another source's candidate, of an input the chosen
+	// position does not start (or may not), was not chosen; the warning
+	// names what it found (its guarantee and what it would lose), so that
+	// a job reading both inputs is not told only the good half.
+	WarnOtherSource = "chain.other-source"
 	// WarnShortValidity: the chosen candidate's ValidUntil is less than
 	// Policy.MinValidity after now.
 	WarnShortValidity = "chain.short-validity"
