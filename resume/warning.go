@@ -136,6 +136,7 @@ type Warning struct {
 //	salvage.source-notes                   what a source's state held but its position leaves out
 //	salvage.sink-transactions-pending      a sink committer held prepared transactions a stateless start never commits (data-loss)
 //	salvage.sink-committed-asserted        a sink committer held prepared transactions; the caller asserted the old job committed them
+//	salvage.sink-committed-by-stop         a sink committer held a completed stop-with-savepoint's transactions, committed before the job ended (the proof is named)
 //
 // A code is a [WarningCode]; each is also a constant of the emitting package
 // (flinkckpt.WarnOlderThanBroken, kafkaoffset.WarnNotObserved, …);

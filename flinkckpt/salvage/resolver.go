@@ -109,6 +109,15 @@ type Options struct {
 	// ([WarnSinkTransactionsPending]); with it the grade stands and the
 	// candidate carries [WarnSinkCommittedAsserted].
 	SinkCommitted bool
+	// StopProof, when set, is asked for the salvaged snapshot whether the
+	// old job is known to have ended by a completed stop-with-savepoint at
+	// it (a JobResultStore's clean entry of the job, finished after that
+	// savepoint, is such proof): it returns what proves it, "" when
+	// nothing does. A savepoint whose _metadata records a stop (post-
+	// checkpoint action SUSPEND or TERMINATE) needs no hook. Either way
+	// the committers' prepared transactions count as committed
+	// ([WarnSinkCommittedByStop]). An error is a failure to look.
+	StopProof func(ctx context.Context, snap *flinkckpt.Snapshot) (string, error)
 }
 
 // Resolver turns the source positions inside a Flink snapshot into a

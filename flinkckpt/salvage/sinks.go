@@ -9,6 +9,7 @@ import (
 	"gocloud.dev/blob"
 
 	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sinkstate"
 	"github.com/resumekit/resumekit/resume"
 )
@@ -35,6 +36,10 @@ type SinkPending struct {
 	// CommittedAsserted: Options.SinkCommitted asserts the old job
 	// committed every transaction (Lost is 0).
 	CommittedAsserted bool `json:"committed_asserted,omitempty"`
+	// CommittedByStop names what proved the snapshot a completed
+	// stop-with-savepoint's, whose transactions the old job committed
+	// before it ended (Lost is 0).
+	CommittedByStop string `json:"committed_by_stop,omitempty"`
 }
 
 // label names the committer by uid when known, and by operator id.
@@ -95,6 +100,10 @@ func (x *resolution) sinks(ctx context.Context, bucket *blob.Bucket, snap *flink
 		}
 		return fmt.Errorf("salvage: %w", err)
 	}
+	stop, err := x.stopProof(ctx, snap)
+	if err != nil {
+		return err
+	}
 	for i := range st.Committers {
 		c := &st.Committers[i]
 		sp := SinkPending{OperatorID: c.OperatorID, UID: c.UID, Pending: c.Pending()}
@@ -112,10 +121,14 @@ func (x *resolution) sinks(ctx context.Context, bucket *blob.Bucket, snap *flink
 		case len(sp.Pending) == 0:
 			continue // an empty collector: nothing to commit, nothing lost
 		}
-		if x.r.o.SinkCommitted {
+		switch {
+		case stop != "":
+			sp.CommittedByStop = stop
+			x.warn(WarnSinkCommittedByStop, "%s; %s: Flink ends a stopped job only after its sink committers committed the savepoint's transactions (notifyCheckpointComplete of the synchronous savepoint), so none is lost", sp.text(), stop)
+		case x.r.o.SinkCommitted:
 			sp.CommittedAsserted = true
 			x.warn(WarnSinkCommittedAsserted, "%s; SinkCommitted (--flink-sink-committed) asserts the old job committed every transaction of the snapshot, so none is lost", sp.text())
-		} else {
+		default:
 			sp.Lost = sp.committables()
 			x.grade(resume.DataLoss)
 			x.reason("%s: a stateless start never commits them (only a restore of this snapshot does: Flink re-commits restored committables), so their output is lost unless the old job committed them before it stopped: graded data-loss", sp.text())
@@ -140,4 +153,26 @@ func pendingIDs(s SinkPending) string {
 		return "of the snapshot"
 	}
 	return strings.Join(ids, ", ")
+}
+
+// stopProof says what proves the snapshot a completed stop-with-savepoint's
+// ("" when nothing does): its properties' post-checkpoint action, else
+// Options.StopProof.
+func (x *resolution) stopProof(ctx context.Context, snap *flinkckpt.Snapshot) (string, error) {
+	if md := snap.Metadata; md != nil && md.Savepoint {
+		switch md.Action {
+		case metadata.ActionSuspend:
+			return fmt.Sprintf("the savepoint's _metadata properties record a stop-with-savepoint (post-checkpoint action SUSPEND: flink stop) at checkpoint %d", md.CheckpointID), nil
+		case metadata.ActionTerminate:
+			return fmt.Sprintf("the savepoint's _metadata properties record a stop-with-savepoint (post-checkpoint action TERMINATE: flink stop --drain) at checkpoint %d", md.CheckpointID), nil
+		}
+	}
+	if x.r.o.StopProof == nil {
+		return "", nil
+	}
+	p, err := x.r.o.StopProof(ctx, snap)
+	if err != nil {
+		return "", fmt.Errorf("salvage: whether the job stopped at %s: %w", snap.Path, err)
+	}
+	return p, nil
 }

@@ -59,4 +59,12 @@ const (
 	// and [Options.SinkCommitted] asserts the old job committed every one
 	// of them: the grade stands on that assertion.
 	WarnSinkCommittedAsserted = "salvage.sink-committed-asserted"
+	// WarnSinkCommittedByStop: a committer held prepared transactions of a
+	// savepoint taken by a completed stop-with-savepoint (flink stop): the
+	// job ended only after its committers committed the savepoint's
+	// transactions (StreamTask waits for the synchronous savepoint's
+	// notifyCheckpointComplete), so none is lost. The warning names what
+	// proved the stop: the savepoint's properties (SUSPEND or TERMINATE)
+	// or [Options.StopProof].
+	WarnSinkCommittedByStop = "salvage.sink-committed-by-stop"
 )
