@@ -13,7 +13,7 @@ import (
 // position, the reasons (what was skipped, what was checked, why it ranks
 // above the other heads) and the warnings about it.
 func (r *Resolver) candidate(best *snap, heads []*snap, v *Verification, path string, skipped []string, above []passed) resume.Candidate {
-	mode, _ := r.opts.claimFor(best.facts.backend)
+	mode, _ := r.claimFor(best)
 	pos := Position{Key: best.key, Location: best.loc.index, JobID: best.job, CheckpointID: best.md.CheckpointID, Savepoint: best.savepoint,
 		Format: string(best.md.Format), Version: best.md.Version, Drained: best.md.Drained, KindUnknown: best.kindUnknown,
 		Path: strings.TrimSuffix(path, "/"), ClaimMode: string(mode), FlinkVersion: r.opts.FlinkVersion,
@@ -85,14 +85,14 @@ func (r *Resolver) candidate(best *snap, heads []*snap, v *Verification, path st
 
 // keepAdvice is the warning on keeping the chosen snapshot, by claim mode.
 func (r *Resolver) keepAdvice(best *snap, path string) resume.Warning {
-	mode, why := r.opts.claimFor(best.facts.backend)
+	mode, why := r.claimFor(best)
 	return keepAdvice(strings.TrimSuffix(path, "/"), mode, why)
 }
 
 // claimFlagWarning says when the launch's run line had to assume the Flink
 // version to name the claim mode (see launch); false when it did not.
 func (r *Resolver) claimFlagWarning(best *snap) (resume.Warning, bool) {
-	mode, _ := r.opts.claimFor(best.facts.backend)
+	mode, _ := r.claimFor(best)
 	v, _ := parseFlinkVersion(r.opts.FlinkVersion)
 	if v.Known() || mode == ClaimNoClaim || mode == ClaimAuto {
 		return resume.Warning{}, false
@@ -112,12 +112,16 @@ func (r *Resolver) claimFlagWarning(best *snap) (resume.Warning, bool) {
 // resumekit, so every version with claim modes is warned about). NO_CLAIM
 // is not affected: its first checkpoint is a full one sharing no file.
 func (r *Resolver) claimNativeSavepointWarning(best *snap, path string) (resume.Warning, bool) {
-	mode, _ := r.opts.claimFor(best.facts.backend)
+	mode, _ := r.claimFor(best)
 	if mode != ClaimClaim || !best.savepoint || best.md.Format != metadata.FormatNative || best.facts.backend != BackendRocksDBIncremental {
 		return resume.Warning{}, false
 	}
-	return resume.Warnf(WarnClaimNativeSavepoint, "CLAIM restore of the native savepoint %s (incremental RocksDB state): the new job's incremental checkpoints, from its first, may reference the savepoint's files by relative names resolved against their own chk-<n> dirs, where they are not, and then cannot be restored (FileNotFoundException; FLINK-39964, seen on Flink 1.20.3 in conformance F9); restore in NO_CLAIM mode instead (its first checkpoint is full and shares no file with the savepoint)",
-		strings.TrimSuffix(path, "/")), true
+	way := "restore in NO_CLAIM mode instead (its first checkpoint is full and shares no file with the savepoint)"
+	if best.changelogLineage != "" {
+		way = "NO_CLAIM is no way out: the job runs the changelog state backend (" + best.changelogLineage + "), which cannot take NO_CLAIM's full first checkpoint; take a canonical savepoint (stop --type canonical) and restore that in CLAIM"
+	}
+	return resume.Warnf(WarnClaimNativeSavepoint, "CLAIM restore of the native savepoint %s (incremental RocksDB state): the new job's incremental checkpoints, from its first, may reference the savepoint's files by relative names resolved against their own chk-<n> dirs, where they are not, and then cannot be restored (FileNotFoundException; FLINK-39964, seen on Flink 1.20.3 in conformance F9); %s",
+		strings.TrimSuffix(path, "/"), way), true
 }
 
 // passedWarnings warn about completed snapshots ranked above the choice

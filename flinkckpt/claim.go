@@ -15,7 +15,9 @@ import (
 //
 // The position's launch names the restore path and the claim mode
 // ([ClaimMode]): NO_CLAIM by default, CLAIM for snapshots of the changelog
-// state backend (NO_CLAIM forces a full first checkpoint it cannot take).
+// state backend (NO_CLAIM forces a full first checkpoint it cannot take)
+// and for the savepoints of a job whose checkpoints in the locations show
+// it (a savepoint holds only the nested backend's state).
 // The keep-advice follows the mode, and the position carries what the
 // snapshot allows: verified or not, state backend family, unaligned,
 // finished operators, savepoint format and post-checkpoint action.
@@ -128,6 +130,61 @@ func (o Options) claimFor(backend Backend) (ClaimMode, string) {
 		return ClaimClaim, "changelog state backend: NO_CLAIM forces a full first checkpoint, which the changelog backend cannot take — FLINK-38307"
 	}
 	return ClaimNoClaim, "Flink's default"
+}
+
+// claimFor is Options.claimFor for the snapshot s: a savepoint whose own
+// handles show only the nested backend, of a job whose checkpoints show
+// the changelog state backend (changelogLineage), is launched in CLAIM as
+// a changelog snapshot is. Flink 1.20 restores such a savepoint in NO_CLAIM
+// and then fails the new job's first checkpoint ("Configured state
+// backend (ChangelogStateBackend) does not support enforcing a full
+// snapshot. If you are restoring in NO_CLAIM mode, please consider
+// choosing CLAIM mode"), with a restart strategy in a loop.
+func (r *Resolver) claimFor(s *snap) (ClaimMode, string) {
+	mode, why := r.opts.claimFor(s.facts.backend)
+	if s.changelogLineage != "" && mode == ClaimNoClaim && r.opts.ClaimMode == ClaimAuto {
+		return ClaimClaim, fmt.Sprintf("the job runs the changelog state backend (its checkpoint %s shows it; the savepoint holds only the nested backend's state): NO_CLAIM forces a full first checkpoint, which the changelog backend cannot take — the new job would restore, then fail every first checkpoint", s.changelogLineage)
+	}
+	return mode, why
+}
+
+// changelogLineage finds, for a chosen savepoint whose handles do not show
+// the changelog backend, the checkpoint that shows its job runs it: the
+// newest checkpoint read of the savepoint's own job (job dirs whose id
+// starts with the 6 characters of its savepoint-<job>-… name), or, with
+// none in the locations, the newest checkpoint read of the application.
+// "" when that checkpoint does not run the changelog backend.
+func changelogLineage(best *snap, sources []*source) string {
+	if !best.savepoint || best.facts.backend == BackendChangelog {
+		return ""
+	}
+	prefix := ""
+	if name := lastSegment(best.key); strings.HasPrefix(name, "savepoint-") {
+		if rest := strings.TrimPrefix(name, "savepoint-"); len(rest) > 6 && rest[6] == '-' {
+			prefix = rest[:6]
+		}
+	}
+	var own, any *snap
+	for _, s := range sources {
+		h := s.head
+		if s.job == nil || h == nil || h.savepoint {
+			continue
+		}
+		if any == nil || h.mod.After(any.mod) {
+			any = h
+		}
+		if prefix != "" && strings.HasPrefix(s.job.job, prefix) && (own == nil || h.mod.After(own.mod)) {
+			own = h
+		}
+	}
+	pick := own
+	if pick == nil {
+		pick = any
+	}
+	if pick == nil || pick.facts.backend != BackendChangelog {
+		return ""
+	}
+	return pick.name()
 }
 
 // keepAdvice is the warning about keeping the restored snapshot, which

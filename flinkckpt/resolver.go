@@ -459,6 +459,7 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 				continue
 			}
 		}
+		best.changelogLineage = changelogLineage(best, sources) // claim.go
 		above := outranking(best, src, sources, r.opts.Intent)
 		c := r.candidate(best, heads, v, path, collectReasons(sources, skipped), above)
 		r.applyJob(&c, jc, above) // compatgrade.go

@@ -36,6 +36,11 @@ type snap struct {
 	contradiction string
 	ancestors     map[string]bool // other job dir keys whose files it references
 	facts         restoreFacts
+	// changelogLineage names the checkpoint of the savepoint's job (or
+	// application) in the locations that shows the changelog state
+	// backend which the savepoint's own handles do not ("" when none; set
+	// for the chosen snapshot by changelogLineage).
+	changelogLineage string
 	// Set by rank for the current heads: eff is the newest _metadata time
 	// of the snapshot and the heads it descends from (transitively), via
 	// the head that time comes from (nil: its own); descends the heads it
