@@ -16,7 +16,7 @@ import (
 // savepoints returns a flinkckpttest layout at prefix ("" or "sp/") over
 // a new memblob bucket, closed with the test, whose key "" Flink names
 // s3a://b/: the store most salvage tests write their savepoints to.
-func savepoints(t *testing.T, prefix string) *flinkckpttest.Layout {
+func savepoints(t testing.TB, prefix string) *flinkckpttest.Layout {
 	t.Helper()
 	b := memblob.OpenBucket(nil)
 	t.Cleanup(func() { b.Close() })

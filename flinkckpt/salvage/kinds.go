@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
+	"github.com/resumekit/resumekit/internal/quotecap"
 	"github.com/resumekit/resumekit/internal/specificoffsets"
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/livecheck"
@@ -27,12 +28,17 @@ func (x *resolution) kafka(ctx context.Context, label string, s *sourcestate.Sou
 		return fmt.Errorf("salvage: KafkaSource %s holds no partition: %w", label, resume.ErrNoPosition)
 	}
 	if len(notes) > 0 {
-		x.warn(WarnSourceNotes, "KafkaSource %s: %s", label, strings.Join(notes, "; "))
+		x.warn(WarnSourceNotes, "KafkaSource %s: %s", label, quotecap.Join(notes, "; "))
 	}
 	var topics []string
-	for _, p := range ps {
+	seen := map[string]bool{} // topics in first-seen order, one lookup per split
+	for i, p := range ps {
+		if i%4096 == 4095 && ctx.Err() != nil {
+			return ctx.Err()
+		}
 		out.Kafka = append(out.Kafka, KafkaStart{Topic: p.Topic, Partition: p.Partition, Offset: p.Offset, Marker: p.Marker})
-		if !slices.Contains(topics, p.Topic) {
+		if !seen[p.Topic] {
+			seen[p.Topic] = true
 			topics = append(topics, p.Topic)
 		}
 	}
@@ -87,8 +93,11 @@ func (x *resolution) kafka(ctx context.Context, label string, s *sourcestate.Sou
 			k.Offset, k.Lost = v.Offset, v.Lost
 			k.Resolved = k.Marker != sourcestate.MarkerNone
 		}
-		for _, topic := range topics {
+		for _, topic := range topics[:min(len(topics), quotecap.Max)] {
 			x.reason("KafkaSource %s: topic %s checked against the live log: every partition's log start and end offset listed", label, topic)
+		}
+		if len(topics) > quotecap.Max {
+			x.reason("KafkaSource %s: %d more topics checked against the live log likewise", label, len(topics)-quotecap.Max)
 		}
 		x.valid(res.ValidUntil, res.ValidWhy)
 		out.Checked = true
@@ -102,10 +111,10 @@ func (x *resolution) kafka(ctx context.Context, label string, s *sourcestate.Sou
 	}
 	if len(lost) > 0 {
 		x.grade(resume.DataLoss)
-		x.warn(WarnDataLoss, "data loss: KafkaSource %s: records the old job had not read were deleted: %s; those partitions start at today's log start", label, strings.Join(lost, ", "))
+		x.warn(WarnDataLoss, "data loss: KafkaSource %s: records the old job had not read were deleted: %s; those partitions start at today's log start", label, quotecap.Join(lost, ", "))
 	}
 	if len(resolved) > 0 {
-		x.warn(WarnResolvedMarker, "KafkaSource %s: partitions the old job had not started reading start where a restore would start them, resolved today: %s", label, strings.Join(resolved, ", "))
+		x.warn(WarnResolvedMarker, "KafkaSource %s: partitions the old job had not started reading start where a restore would start them, resolved today: %s", label, quotecap.Join(resolved, ", "))
 	}
 	if len(unresolved) > 0 {
 		x.grade(resume.Replay)
@@ -122,7 +131,7 @@ func (x *resolution) kafka(ctx context.Context, label string, s *sourcestate.Sou
 			}
 		}
 		x.warn(WarnUnresolvedMarker, "KafkaSource %s: partitions the old job had not started reading have no offset to start from (%s): %s; they are left out of the specific offsets, so the connector starts them at the group's committed offset or by properties.auto.offset.reset — set it to earliest",
-			label, why, strings.Join(unresolved, ", "))
+			label, why, quotecap.Join(unresolved, ", "))
 	}
 	var concrete []KafkaStart
 	for _, k := range out.Kafka {
@@ -155,20 +164,30 @@ func (x *resolution) kafka(ctx context.Context, label string, s *sourcestate.Sou
 // form, or one table per topic with its own specific offsets.
 func (x *resolution) severalTopics(label string, topics []string, concrete []KafkaStart) {
 	x.grade(resume.DataLoss)
+	// The starts grouped by topic in one pass (a map, not a scan of every
+	// start per topic); the warning quotes the first quotecap.Max topics.
+	byTopic := map[string][]KafkaStart{}
+	for _, k := range concrete {
+		byTopic[k.Topic] = append(byTopic[k.Topic], k)
+	}
 	var per []string
 	for _, t := range topics {
-		var ks []KafkaStart
-		for _, k := range concrete {
-			if k.Topic == t {
-				ks = append(ks, k)
-			}
+		if len(per) == quotecap.Max {
+			break
 		}
-		if len(ks) > 0 {
+		if ks := byTopic[t]; len(ks) > 0 {
 			per = append(per, fmt.Sprintf("topic %s: scan.startup.specific-offsets=%s", t, specificOffsets(ks)))
 		}
 	}
+	if n := len(byTopic) - len(per); n > 0 {
+		per = append(per, quotecap.More(n)+" topics (the candidate's position lists every start)")
+	}
+	form := dataStreamForm(concrete[:min(len(concrete), quotecap.Max)])
+	if n := len(concrete) - quotecap.Max; n > 0 {
+		form += " (" + quotecap.More(n) + " partitions: the candidate's position lists every start)"
+	}
 	x.warn(WarnSeveralTopics, "KafkaSource %s read %d topics (%s): Flink SQL's Kafka table refuses scan.startup.specific-offsets unless it reads one topic (the option's entries name no topic), so the launch has no start for this source, and a job started with it starts where its table's scan.startup.mode says (group-offsets by default: the group's commits, which can be past the snapshot): possible loss, graded as loss. The offsets themselves are exact: start a DataStream KafkaSource with %s, or read each topic with its own table and scan.startup.mode=specific-offsets (%s)",
-		label, len(topics), strings.Join(topics, ", "), strings.TrimPrefix(dataStreamForm(concrete), "DataStream: "), strings.Join(per, "; "))
+		label, len(topics), quotecap.Join(topics, ", "), strings.TrimPrefix(form, "DataStream: "), strings.Join(per, "; "))
 }
 
 // specificOffsets renders the scan.startup.specific-offsets value.

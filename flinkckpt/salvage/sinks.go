@@ -11,6 +11,7 @@ import (
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sinkstate"
+	"github.com/resumekit/resumekit/internal/quotecap"
 	"github.com/resumekit/resumekit/resume"
 )
 
@@ -76,7 +77,7 @@ func (s SinkPending) checkpoints() string {
 	if len(ids) > 1 {
 		word = "checkpoints "
 	}
-	return word + strings.Join(ids, ", ")
+	return word + quotecap.Join(ids, ", ")
 }
 
 // text says what the committer held, in one line.
@@ -152,7 +153,7 @@ func pendingIDs(s SinkPending) string {
 	if len(ids) == 0 {
 		return "of the snapshot"
 	}
-	return strings.Join(ids, ", ")
+	return quotecap.Join(ids, ", ")
 }
 
 // stopProof says what proves the snapshot a completed stop-with-savepoint's

@@ -1,6 +1,7 @@
 package sinkstate
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -159,41 +160,42 @@ type Pending struct {
 // Pending returns the checkpoints that still have pending committables,
 // each with their count summed over the subtasks, by checkpoint id.
 func (c *Committer) Pending() []Pending {
-	var out []Pending
+	type key struct {
+		id     int64
+		legacy bool
+	}
+	n := 0
+	for _, s := range c.Subtasks {
+		n += len(s.Checkpoints)
+	}
+	out := make([]Pending, 0, min(n, 1024))
+	at := make(map[key]int, n) // one lookup per subtask checkpoint: linear in the state
+	slot := func(id int64, legacy bool) *Pending {
+		i, ok := at[key{id, legacy}]
+		if !ok {
+			i = len(out)
+			at[key{id, legacy}] = i
+			out = append(out, Pending{CheckpointID: id, Legacy: legacy})
+		}
+		return &out[i]
+	}
 	for _, s := range c.Subtasks {
 		for _, cp := range s.Checkpoints {
 			if cp.Pending == 0 {
 				continue
 			}
-			i := slices.IndexFunc(out, func(p Pending) bool { return p.CheckpointID == cp.CheckpointID && p.Legacy == cp.Legacy })
-			if i < 0 {
-				out = append(out, Pending{CheckpointID: cp.CheckpointID, Legacy: cp.Legacy})
-				i = len(out) - 1
-			}
-			out[i].Committables += cp.Pending
-			out[i].Kafka = append(out[i].Kafka, cp.Kafka...)
-			out[i].Other += cp.Other
+			p := slot(cp.CheckpointID, cp.Legacy)
+			p.Committables += cp.Pending
+			p.Kafka = append(p.Kafka, cp.Kafka...)
+			p.Other += cp.Other
 		}
 	}
 	if c.Paimon != nil {
 		for _, pc := range c.Paimon.Committables {
-			i := slices.IndexFunc(out, func(p Pending) bool { return p.CheckpointID == pc.Identifier && !p.Legacy })
-			if i < 0 {
-				out = append(out, Pending{CheckpointID: pc.Identifier})
-				i = len(out) - 1
-			}
-			out[i].Committables++
+			slot(pc.Identifier, false).Committables++
 		}
 	}
-	slices.SortFunc(out, func(a, b Pending) int {
-		switch {
-		case a.CheckpointID < b.CheckpointID:
-			return -1
-		case a.CheckpointID > b.CheckpointID:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(out, func(a, b Pending) int { return cmp.Compare(a.CheckpointID, b.CheckpointID) })
 	return out
 }
 
