@@ -50,7 +50,7 @@ func (f *flinkFlags) register(fs *flag.FlagSet, e *env) {
 	// (flinkckpt.Options.FlinkVersion) and the planner's uid rules for
 	// --flink-plan (jobgraph.PlanOptions.FlinkVersion): check hands it to
 	// the job.
-	fs.StringVar(&f.version, "flink-version", "", "the new job's Flink version (`X.Y`): picks the run line's claim-mode flag and, with --flink-plan, the planner's uid rules (default there: the plan's flinkVersion)")
+	fs.StringVar(&f.version, "flink-version", "", "the new job's Flink version (`X.Y`): which _metadata versions it reads (a 2.x snapshot for a 1.x job is passed over; a 1.x snapshot for 2.x is checked as a major upgrade), the run line's claim-mode flag and, with --flink-plan, the planner's uid rules (default there: the plan's flinkVersion)")
 	fs.StringVar(&f.claimMode, "flink-claim-mode", "", "claim mode of the restore (`MODE`: NO_CLAIM, CLAIM or LEGACY; default NO_CLAIM, CLAIM for changelog snapshots; CLAIM too when the new job enables the changelog state backend)")
 	fs.Var(&f.maxMetadata, "flink-max-metadata-size", "the largest _metadata to read (`BYTES`, e.g. 4GiB; default 2GiB)")
 	fs.Var(&f.observe, "flink-observe", "list the checkpoints again after this long (`DUR`) and fail if a new one appeared: the old job still runs")
