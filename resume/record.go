@@ -1,6 +1,7 @@
 package resume
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -183,4 +184,18 @@ func recordSays(s RecordSource) string {
 		return "unreadable: " + s.Err.Error()
 	}
 	return s.Says
+}
+
+// Explain returns the record section of the report (what Decision.Explain
+// prints under RECORD), "" when there is no record.
+func (r *Record) Explain() string {
+	b := &report{width: ReportWidth}
+	writeRecord(b, r)
+	return b.b.String()
+}
+
+// MarshalJSON encodes the record section as the decision document carries
+// it under "record".
+func (r Record) MarshalJSON() ([]byte, error) {
+	return json.Marshal(toRecordJSON(&r))
 }

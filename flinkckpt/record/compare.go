@@ -2,10 +2,13 @@ package record
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
 	"time"
+
+	"gocloud.dev/gcerrors"
 
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/resume"
@@ -174,7 +177,7 @@ func (c *comparer) chosenText() string {
 func (c *comparer) instead(kind resume.RecordKind) string {
 	what := "restore " + c.chosenText()
 	if c.chosen == nil {
-		what = "start without state only if losing it is acceptable (" + c.chosenText() + ")"
+		what = "restore the newest restorable snapshot storage holds (resumectl resolve names it)"
 	}
 	switch kind {
 	case resume.RecordFlinkHA:
@@ -295,11 +298,19 @@ func (c *comparer) ha(ctx context.Context, s *resume.RecordSource, h *HA) {
 		return
 	}
 	s.CheckpointID = latest.ID
+	var pointerNote string
 	if latest.Err != nil {
-		s.Says = fmt.Sprintf("HA recovery restores checkpoint %d (%s), whose entry or pointer file is unreadable: the recovery fails", latest.ID, latest.Name)
-		s.Storage = "HA pointer: " + latest.Err.Error()
-		s.Warnings = append(s.Warnings, resume.Warnf(WarnBroken, "HA recovery of job %s reads checkpoint %d's pointer and fails (%v); %s", job, latest.ID, latest.Err, c.instead(s.Kind)))
-		return
+		if !flinkFailsOn(latest.Err) {
+			// resumekit did not read the pointer file (outside the storage
+			// dir given, storage unreachable): Flink may; judge by the id.
+			pointerNote = "pointer file not read: " + latest.Err.Error()
+			s.Warnings = append(s.Warnings, resume.Warnf(WarnUnreadable, "HA store of job %s: checkpoint %d's %s; judged by its id", job, latest.ID, pointerNote))
+		} else {
+			s.Says = fmt.Sprintf("HA recovery restores checkpoint %d (%s), whose entry or pointer file is missing or malformed: the recovery fails", latest.ID, latest.Name)
+			s.Storage = "HA pointer: " + latest.Err.Error()
+			s.Warnings = append(s.Warnings, resume.Warnf(WarnBroken, "HA recovery of job %s reads checkpoint %d's pointer and fails (%v); %s", job, latest.ID, latest.Err, c.instead(s.Kind)))
+			return
+		}
 	}
 	ref := Ref{JobID: job, CheckpointID: latest.ID}
 	if cc := latest.Completed; cc != nil {
@@ -311,13 +322,24 @@ func (c *comparer) ha(ctx context.Context, s *resume.RecordSource, h *HA) {
 	s.Says = fmt.Sprintf("HA recovery restores checkpoint %d", latest.ID)
 	if s.Path != "" {
 		s.Says += " at " + s.Path
-	} else {
+	} else if pointerNote == "" {
 		s.Says += " (pointer file not read: give the HA storage dir)"
 	}
 	if j.JobGraph {
 		s.Says += "; the job graph is stored: a recovering JobManager resubmits the job"
 	}
 	c.judge(ctx, s, ref, "HA recovery")
+}
+
+// flinkFailsOn reports whether Flink's own recovery fails on the entry's
+// error too: the handle or the pointer file is malformed, or the file is
+// gone. A path outside the storage dir resumekit was given, or storage
+// resumekit could not reach, says nothing about Flink.
+func flinkFailsOn(err error) bool {
+	if errors.Is(err, ErrOutsideStore) {
+		return false
+	}
+	return errors.Is(err, ErrMalformed) || gcerrors.Code(err) == gcerrors.NotFound
 }
 
 func (c *comparer) jobResults(s *resume.RecordSource, rs []JobResult) {

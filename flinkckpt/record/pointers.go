@@ -2,6 +2,7 @@ package record
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -72,6 +73,11 @@ func readCompleted(ctx context.Context, b *blob.Bucket, storageDir string, c *HA
 	return done, nil
 }
 
+// ErrOutsideStore marks a pointer file path outside the HA storage dir
+// given (check with errors.Is): resumekit did not read it; Flink, whose
+// storageDir it is, may.
+var ErrOutsideStore = errors.New("record: path outside the HA storage dir")
+
 // KeyUnder returns the bucket key of a file path Flink wrote (an absolute
 // URI such as s3://bucket/ha/completedCheckpoint1f2e or
 // file:/flink/ha/completedCheckpoint1f2e) relative to dir, the URI the
@@ -85,16 +91,16 @@ func KeyUnder(dir, file string) (string, error) {
 		return "", fmt.Errorf("path %s is not a URI", redact.Quote(file))
 	}
 	if scheme(du.Scheme) != scheme(fu.Scheme) || du.Host != fu.Host {
-		return "", fmt.Errorf("path %s is outside the HA storage dir %s", redact.Quote(file), redact.Quote(dir))
+		return "", fmt.Errorf("path %s is outside the HA storage dir %s: %w", redact.Quote(file), redact.Quote(dir), ErrOutsideStore)
 	}
 	dp := path.Clean("/" + du.Path)
 	fp := path.Clean("/" + fu.Path)
 	if strings.Contains(fu.Path, "/../") || strings.HasSuffix(fu.Path, "/..") {
-		return "", fmt.Errorf("path %s climbs out with ..", redact.Quote(file))
+		return "", fmt.Errorf("path %s climbs out with ..: %w", redact.Quote(file), ErrOutsideStore)
 	}
 	rel, ok := strings.CutPrefix(fp, strings.TrimSuffix(dp, "/")+"/")
 	if !ok || rel == "" {
-		return "", fmt.Errorf("path %s is outside the HA storage dir %s", redact.Quote(file), redact.Quote(dir))
+		return "", fmt.Errorf("path %s is outside the HA storage dir %s: %w", redact.Quote(file), redact.Quote(dir), ErrOutsideStore)
 	}
 	return rel, nil
 }

@@ -45,8 +45,9 @@ type BucketStorage struct {
 	// given.
 	Savepoints       *blob.Bucket
 	SavepointsPrefix string
-	// Options are the resolve's flinkckpt options (roots, limits).
-	Options *flinkckpt.Options
+	// Options are the resolve's flinkckpt options (roots, limits) for the
+	// checkpoint root; SavepointOptions for the savepoint dir (nil: Options).
+	Options, SavepointOptions *flinkckpt.Options
 }
 
 var chkPathRE = regexp.MustCompile(`/([0-9a-f]{32})/chk-([0-9]{1,19})/?$`)
@@ -64,16 +65,20 @@ func (s *BucketStorage) Lookup(ctx context.Context, ref Ref) (*flinkckpt.Snapsho
 	}
 	var b *blob.Bucket
 	var key string
+	opts := s.Options
 	base := path.Base(strings.TrimSuffix(ref.Path, "/"))
 	switch {
 	case !ref.Savepoint && job != "" && id > 0 && s.Checkpoints != nil:
 		b, key = s.Checkpoints, keyprefix.Normalize(s.CheckpointsPrefix)+job+"/chk-"+strconv.FormatInt(id, 10)+"/"
 	case ref.Path != "" && strings.HasPrefix(base, "savepoint-") && s.Savepoints != nil:
 		b, key = s.Savepoints, keyprefix.Normalize(s.SavepointsPrefix)+base+"/"
+		if s.SavepointOptions != nil {
+			opts = s.SavepointOptions
+		}
 	default:
 		return nil, false, fmt.Errorf("record: no storage location given holds %s", refString(ref))
 	}
-	snap, err := flinkckpt.Inspect(ctx, b, key, s.Options)
+	snap, err := flinkckpt.Inspect(ctx, b, key, opts)
 	if errors.Is(err, flinkckpt.ErrNoMetadata) {
 		it := b.List(&blob.ListOptions{Prefix: key})
 		if _, lerr := it.Next(ctx); lerr == io.EOF {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
+	"github.com/resumekit/resumekit/flinkckpt/record"
 )
 
 // flinkFlags are resolve's Flink group: the checkpoint and savepoint
@@ -163,6 +164,7 @@ func (f *flinkFlags) build(ctx context.Context, e *env, b *built) error {
 			return err
 		}
 		locs = append(locs, loc)
+		f.recordStorage(b, src.name == flinkckpt.DefaultName, loc, opts)
 		if own == nil {
 			own, ownLoc = &opts, loc
 			continue
@@ -180,6 +182,21 @@ func (f *flinkFlags) build(ctx context.Context, e *env, b *built) error {
 		b.restore = append(b.restore, r)
 	}
 	return nil
+}
+
+// recordStorage adds the location to where the record group looks the
+// records' snapshots up (built.flinkStorage), with the location's own
+// options (its Flink root).
+func (f *flinkFlags) recordStorage(b *built, checkpoints bool, loc *location, opts flinkckpt.Options) {
+	if b.flinkStorage == nil {
+		b.flinkStorage = &record.BucketStorage{}
+	}
+	opts.Locations = nil
+	if checkpoints {
+		b.flinkStorage.Checkpoints, b.flinkStorage.CheckpointsPrefix, b.flinkStorage.Options = loc.Bucket, loc.Prefix, &opts
+		return
+	}
+	b.flinkStorage.Savepoints, b.flinkStorage.SavepointsPrefix, b.flinkStorage.SavepointOptions = loc.Bucket, loc.Prefix, &opts
 }
 
 // wantSalvage reports whether resolve offers the salvage candidate: asked

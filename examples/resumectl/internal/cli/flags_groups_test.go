@@ -20,8 +20,11 @@ func TestResolveFlagGroups(t *testing.T) {
 		&f.paimon: {"paimon-"},
 		&f.kafka:  {"kafka-"},
 		&f.live:   {"mysql-", "postgres-"},
+		// Flink's own record (the HA store, JobResultStore, REST) and the
+		// operator's resources.
+		&f.record: {"flink-ha-", "flink-zookeeper", "flink-cluster-id", "flink-job-result-store", "flink-rest", "k8s-"},
 	}
-	names := map[flagGroup]string{&f.flink: "flink", &f.paimon: "paimon", &f.kafka: "kafka", &f.live: "live"}
+	names := map[flagGroup]string{&f.flink: "flink", &f.paimon: "paimon", &f.kafka: "kafka", &f.live: "live", &f.record: "record"}
 	if len(f.groups()) != len(f.buildOrder()) {
 		t.Fatalf("groups %d, buildOrder %d: a group missing from one", len(f.groups()), len(f.buildOrder()))
 	}
@@ -51,6 +54,7 @@ func TestResolveFlagGroups(t *testing.T) {
 		{&f.paimon, []string{"-paimon-mode", "exactly-once"}},
 		{&f.kafka, []string{"-kafka-strict"}},
 		{&f.live, []string{"-mysql-dsn", "x"}},
+		{&f.record, []string{"-flink-rest", "http://127.0.0.1:8081"}},
 	} {
 		var fresh resolveFlags
 		var g flagGroup

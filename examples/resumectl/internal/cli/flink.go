@@ -19,12 +19,13 @@ const flinkUsage = `list URL [--json] [--job-id ID] [--flink-root URI] [--flink-
            [--flink-extra-root FLINKURI=BUCKETURL]... [--flink-max-metadata-size BYTES] [--strict] [--timeout DUR]
        resumectl flink sources SNAPSHOT [--json] [--flink-root URI] [--flink-default-fs URI] [--flink-max-metadata-size BYTES]
            [--timeout DUR]
-       resumectl flink ` + flinkCompatUsage
+       resumectl flink ` + flinkCompatUsage + `
+       resumectl flink ` + flinkRecordUsage
 
 // runFlink implements "resumectl flink list" and "resumectl flink inspect".
 func runFlink(e *env, args []string) error {
 	if len(args) == 0 {
-		return usagef("flink: want a subcommand: list, inspect, compat or sources (usage: resumectl flink %s)", flinkUsage)
+		return usagef("flink: want a subcommand: list, inspect, compat, sources or record (usage: resumectl flink %s)", flinkUsage)
 	}
 	sub := args[0]
 	if isHelp(sub) {
@@ -32,6 +33,9 @@ func runFlink(e *env, args []string) error {
 	}
 	if sub == "compat" {
 		return runFlinkCompat(e, args[1:])
+	}
+	if sub == "record" {
+		return runFlinkRecord(e, args[1:])
 	}
 	fs := newFlags(e, "flink "+sub, subUsage("flink", flinkUsage, sub))
 	asJSON := fs.Bool("json", false, "print JSON")
@@ -86,7 +90,7 @@ func runFlink(e *env, args []string) error {
 	case "sources":
 		return flinkSources(ctx, e, pos[0], &flinkckpt.Options{FlinkRoot: *root, DefaultFS: *defaultFS, MaxMetadataSize: maxSize.n}, *asJSON)
 	default:
-		return usagef("flink: unknown subcommand %s: want list, inspect, compat or sources", redact.Quote(sub))
+		return usagef("flink: unknown subcommand %s: want list, inspect, compat, sources or record", redact.Quote(sub))
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/record"
 	"github.com/resumekit/resumekit/paimon"
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/k8s"
@@ -32,6 +33,8 @@ const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flin
          [--kafka-isolation read_committed|read_uncommitted] [--kafka-commit-source checkpoint|auto|unknown] [--kafka-strict]]
         [--mysql-dsn DSN] [--postgres-dsn DSN --postgres-slot NAME]
         [--together] [--min-guarantee NAME] [--max-age DUR] [--min-validity DUR] [--timeout DUR] [--on-failure block-weaker|choose-anyway]
+        [--flink-ha-configmaps FILE | --flink-zookeeper ADDR --flink-cluster-id ID [--flink-zookeeper-root PATH]] [--flink-ha-storage URL [--flink-ha-storage-dir URI]]
+        [--flink-job-result-store URL] [--flink-rest URL] [--k8s-resource FILE]... [--k8s-savepoint-history-max-count N] [--k8s-savepoint-history-max-age DUR]
         [--json | --format text|json|k8s|html [--k8s-nonce N]] [--fail-on-warning CODE[,CODE]] [--now TIME]
         [--verbose] [--progress]`
 
@@ -43,6 +46,7 @@ type resolveFlags struct {
 	paimon paimonFlags // flags_paimon.go
 	kafka  kafkaFlags  // flags_kafka.go
 	live   liveFlags   // flags_live.go
+	record recordFlags // flags_record.go
 
 	together                     bool
 	minGuarantee                 string
@@ -76,14 +80,14 @@ type flagGroup interface {
 // groups are resolve's flag groups, in the order they register and check
 // (which error a command with two mistakes gets first).
 func (f *resolveFlags) groups() []flagGroup {
-	return []flagGroup{&f.flink, &f.paimon, &f.kafka, &f.live}
+	return []flagGroup{&f.flink, &f.paimon, &f.kafka, &f.live, &f.record}
 }
 
 // buildOrder is the order the groups build: the sources whose systems the
 // live checkers use (Paimon's table, Kafka's client) first, then the live
 // checkers, then Flink, whose snapshots are checked against them.
 func (f *resolveFlags) buildOrder() []flagGroup {
-	return []flagGroup{&f.paimon, &f.kafka, &f.live, &f.flink}
+	return []flagGroup{&f.paimon, &f.kafka, &f.live, &f.flink, &f.record}
 }
 
 // sources says which sources a resolve names, for the groups' checks.
@@ -107,6 +111,9 @@ type built struct {
 	// restore are the Flink resolvers (restore, then salvage): first in
 	// the chain. stateless are the Paimon and Kafka resolvers.
 	restore, stateless []resume.Resolver
+	// flinkStorage is the Flink group's locations, where the record group
+	// looks up the snapshots records name.
+	flinkStorage *record.BucketStorage
 }
 
 func (b *built) close() {
@@ -178,6 +185,11 @@ func runResolve(e *env, args []string) error {
 	policy.OnEvent = e.onEvent
 	d, rerr := (&resume.Chain{Resolvers: resolvers, Policy: policy}).Resolve(ctx)
 	e.prog.stop()
+	// The records' second opinion, beside storage: warnings only, the
+	// choice and the exit status stand (unless --fail-on-warning names one).
+	if err := f.record.compare(ctx, d); err != nil && rerr == nil {
+		rerr = err
+	}
 	waiting := ""
 	if ctx.Err() != nil {
 		waiting = e.trace.waiting() // the calls the deadline caught
@@ -283,6 +295,7 @@ func (f *resolveFlags) policy() (resume.Policy, error) {
 // group's own, then those across groups.
 func (f *resolveFlags) check() error {
 	s := f.sources()
+	f.record.jobID = f.flink.jobID
 	if !s.flink && !s.paimon && !s.kafka {
 		return usagef("resolve: name at least one source: --flink-checkpoints, --flink-savepoints, --paimon-table or --kafka-brokers")
 	}

@@ -52,6 +52,25 @@ func Start(t testing.TB) *Server {
 		t.Skip("zktest: no java or /usr/share/java/zookeeper.jar: install Debian's zookeeper to run this test")
 	}
 	dir := t.TempDir()
+	// A port picked free may be taken again before the JVM binds it (a
+	// busy machine): the server then exits, and Start tries another.
+	for attempt := 1; ; attempt++ {
+		s, exited := start(t, java, jar, filepath.Join(dir, fmt.Sprint(attempt)))
+		if s != nil {
+			return s
+		}
+		if attempt == 3 {
+			t.Fatalf("zktest: the server exited three times:\n%s", exited)
+		}
+	}
+}
+
+// start runs one server in dir; nil and its log when it exited before a
+// session was had.
+func start(t testing.TB, java, jar, dir string) (*Server, string) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -69,9 +88,11 @@ func Start(t testing.TB) *Server {
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("zktest: start: %v", err)
 	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
 	t.Cleanup(func() {
 		cmd.Process.Kill()
-		cmd.Wait()
+		<-exited
 		logf.Close()
 	})
 	s := &Server{Addr: fmt.Sprintf("127.0.0.1:%d", port), t: t}
@@ -81,7 +102,6 @@ func Start(t testing.TB) *Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(conn.Close)
 	deadline := time.After(120 * time.Second)
 	var seen []string
 	for up := false; !up; {
@@ -89,13 +109,18 @@ func Start(t testing.TB) *Server {
 		case ev := <-events:
 			seen = append(seen, ev.State.String())
 			up = ev.State == zk.StateHasSession
+		case <-exited:
+			conn.Close()
+			b, _ := os.ReadFile(filepath.Join(dir, "log"))
+			return nil, string(b)
 		case <-deadline:
 			b, _ := os.ReadFile(filepath.Join(dir, "log"))
 			t.Fatalf("zktest: no session on %s within 120 s (client states %v):\n%s", s.Addr, seen, b)
 		}
 	}
+	t.Cleanup(conn.Close)
 	s.Conn = conn
-	return s
+	return s, ""
 }
 
 // Create creates the node at path with data, and its missing parents.
