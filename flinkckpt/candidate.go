@@ -19,9 +19,11 @@ func (r *Resolver) candidate(best *snap, heads []*snap, v *Verification, path st
 		Path: strings.TrimSuffix(path, "/"), ClaimMode: string(mode), FlinkVersion: r.opts.FlinkVersion,
 		StateBackend: best.facts.backend, Unaligned: best.facts.channels > 0, FinishedOperators: len(best.facts.finished),
 		PostCheckpointAction: string(best.md.Action)}
+	vd := classify(best.contradiction, v) // state.go
 	if v != nil {
-		pos.Verified = v.Verified()
-		pos.ReferencedFiles, pos.CheckedFiles, pos.UncheckedFiles = len(v.Files), v.Checked(), v.Unchecked
+		pos.Verified = vd.state == StateComplete
+		pos.ReferencedFiles, pos.CheckedFiles, pos.UncheckedFiles = len(v.Files), v.Checked(), v.Unchecked+v.Unmapped
+		pos.ExtraRoots = extraRootsUsed(v)
 	} else {
 		pos.ReferencedFiles = len(distinctPaths(best))
 		pos.UncheckedFiles = pos.ReferencedFiles
@@ -44,6 +46,10 @@ func (r *Resolver) candidate(best *snap, heads []*snap, v *Verification, path st
 	if v != nil {
 		c.Reasons = append(c.Reasons, fmt.Sprintf("%s: all %d checked referenced files exist with their recorded sizes (%d listing(s), %d attribute calls)",
 			best.name(), v.Checked(), v.Lists, v.Attributes))
+		if len(pos.ExtraRoots) > 0 {
+			c.Reasons = append(c.Reasons, fmt.Sprintf("%s: referenced files outside its root checked through the extra root(s) %s (Options.ExtraRoots, --flink-extra-root): Flink reads them at those paths",
+				best.name(), strings.Join(pos.ExtraRoots, ", ")))
+		}
 	}
 	for _, h := range heads {
 		if h != best {
@@ -74,8 +80,8 @@ func (r *Resolver) candidate(best *snap, heads []*snap, v *Verification, path st
 	switch {
 	case v == nil:
 		c.Warnings = append(c.Warnings, resume.Warnf(WarnVerificationOff, "referenced files not checked: verification is off"))
-	case v.Unchecked > 0:
-		c.Warnings = append(c.Warnings, resume.Warnf(WarnUnverifiedReferences, "references not checked (allowed by Options.AllowUnverified): %s", v.Problem()))
+	case vd.state == StateUnverified:
+		c.Warnings = append(c.Warnings, resume.Warnf(WarnUnverifiedReferences, "references not checked (allowed by Options.AllowUnverified): %s", vd.why))
 	}
 	if best.fromFallback {
 		c.Warnings = append(c.Warnings, resume.Warnf(WarnPathFromLocation, "the Flink path %s comes from the storage location (the snapshot's references are all relative): if Flink names this file system differently (s3a://, s3p://, an HDFS name service), pass the Flink root", pos.Path))
@@ -175,6 +181,20 @@ func distinctPaths(s *snap) map[string]bool {
 	out := map[string]bool{}
 	for _, f := range s.md.Files {
 		out[f.Path] = true
+	}
+	return out
+}
+
+// extraRootsUsed returns the extra roots (their Flink roots, in the order
+// first used) through which verified files were mapped.
+func extraRootsUsed(v *Verification) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range v.Files {
+		if f.Root != "" && f.Checked && !seen[f.Root] {
+			seen[f.Root] = true
+			out = append(out, f.Root)
+		}
 	}
 	return out
 }

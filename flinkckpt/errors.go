@@ -107,6 +107,13 @@ func (e *NoFlinkPathError) Unwrap() error { return ErrNoFlinkPath }
 // errors.Is.
 var ErrMapping = errors.New("flinkckpt: Flink paths do not map to the location")
 
+// ErrLayoutBelow is wrapped when a location holds no chk-<n> or savepoint
+// dir but Flink's layout is one level below it (the location is a level
+// too high: F1 where the checkpoint root is F1/ck). It is a failure that
+// says where, never "no position": a deploy script reads that as a first
+// deploy and starts the job empty. Check it with errors.Is.
+var ErrLayoutBelow = errors.New("flinkckpt: Flink's layout is one level below the location")
+
 // ErrUnverified is wrapped when nothing restorable was offered and
 // snapshots were passed over because references could not be checked (no
 // root maps them): the state is probably there, so this is a failure, not

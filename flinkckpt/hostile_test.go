@@ -60,7 +60,9 @@ func TestEscapingRelativePathsRefused(t *testing.T) {
 // another scheme are never mapped into this bucket: they are not checked,
 // so the snapshot is not offered unless unverified snapshots are allowed.
 // A reference on the snapshot's own file system (s3a://) in another bucket
-// is a mapping error until an extra root maps that bucket.
+// is a mapping error until an extra root maps that bucket: unverified (it
+// lies outside the root), never broken, so AllowUnverified takes it with
+// its warning (issue 33 item 3).
 func TestAbsoluteReferencesElsewhereNotChecked(t *testing.T) {
 	t.Run("OtherSchemes", func(t *testing.T) {
 		e := newEnv(t, "ck/", "s3a://bucket/", nil)
@@ -90,15 +92,20 @@ func TestAbsoluteReferencesElsewhereNotChecked(t *testing.T) {
 		e.chk(jobA, 1, t0, &flinkckpttest.Checkpoint{Shared: shared("s", 2), Absolute: []string{
 			"s3a://other-bucket/ck/" + jobA + "/shared/s-0000.sst", // same key, other bucket
 		}})
-		for _, opts := range []*flinkckpt.Options{{}, {FlinkRoot: "s3a://bucket/ck"}, {AllowUnverified: true}} {
+		for _, opts := range []*flinkckpt.Options{{}, {FlinkRoot: "s3a://bucket/ck"}} {
 			_, err := e.resolve(opts)
-			if !errors.Is(err, flinkckpt.ErrMapping) || errors.Is(err, resume.ErrNoPosition) ||
+			if !errors.Is(err, flinkckpt.ErrMapping) || !errors.Is(err, flinkckpt.ErrUnverified) || errors.Is(err, resume.ErrNoPosition) ||
 				!strings.Contains(err.Error(), "first: s3a://other-bucket/ck/"+jobA+"/shared/s-0000.sst") {
 				t.Errorf("%+v: err %v", opts, err)
 			}
 		}
-		c, p := e.mustResolve(&flinkckpt.Options{ExtraRoots: []flinkckpt.ExtraRoot{{FlinkRoot: "s3a://other-bucket/", Bucket: other}}})
-		if !p.Verified || p.CheckedFiles != 4 || c.HasWarning(flinkckpt.WarnUnverifiedReferences) {
+		c, p := e.mustResolve(&flinkckpt.Options{AllowUnverified: true})
+		if p.Verified || p.UncheckedFiles != 1 || !hasWarning(c.Warnings, flinkckpt.WarnUnverifiedReferences, `s3a://other-bucket/ck/`) {
+			t.Errorf("allowed unverified: %+v, warnings %q", p, c.Warnings)
+		}
+		c, p = e.mustResolve(&flinkckpt.Options{ExtraRoots: []flinkckpt.ExtraRoot{{FlinkRoot: "s3a://other-bucket/", Bucket: other}}})
+		if !p.Verified || p.CheckedFiles != 4 || c.HasWarning(flinkckpt.WarnUnverifiedReferences) ||
+			len(p.ExtraRoots) != 1 || p.ExtraRoots[0] != "s3a://other-bucket/" {
 			t.Errorf("extra root: %+v, warnings %q", p, c.Warnings)
 		}
 		if err := other.Delete(e.ctx, "ck/"+jobA+"/shared/s-0000.sst"); err != nil {

@@ -51,6 +51,29 @@ func chkID(name string) (int64, bool) {
 	return id, err == nil && id <= maxCheckpointID
 }
 
+// fixedJobIDRE matches the job ids application mode fixes when HA is on:
+// 000…0 before Flink 1.16, and since 1.16 (FLINK-19358) a JobID whose lower
+// part is the hash code of high-availability.cluster-id and whose upper
+// part is 0 (ApplicationDispatcherBootstrap), printed as 16 hex digits of
+// the (sign-extended) hash and 16 zeros: 0000000011f0e4ed0000000000000000,
+// ffffffffa24a3fb20000000000000000. Every run of the application
+// checkpoints into that one job dir.
+var fixedJobIDRE = regexp.MustCompile(`^[0-9a-f]{16}0{16}$`)
+
+// isFixedJobID reports whether a job id has the shape of application
+// mode's fixed ids.
+func isFixedJobID(job string) bool { return fixedJobIDRE.MatchString(job) }
+
+// savepointPrefix returns the job id prefix of a savepoint dir name
+// (savepoint-<first 6 of the job id>-<12 hex>), "" for other names.
+func savepointPrefix(key string) string {
+	name := lastSegment(key) + "/"
+	if !savepointDirRE.MatchString(name) {
+		return ""
+	}
+	return name[len("savepoint-") : len("savepoint-")+6]
+}
+
 // jobDir is one job dir (or the root itself when it holds chk-<n> dirs).
 type jobDir struct {
 	key string  // bucket key, ending in "/"
@@ -233,4 +256,55 @@ func isSavepointDir(dir string) bool {
 // over the size limit is neither: it was not looked at (TooLargeError).
 func isContentError(err error) bool {
 	return errors.Is(err, ErrNoMetadata) || errors.Is(err, metadata.ErrMalformed)
+}
+
+// maxBelowProbes bounds the dirs looked into one level below a location
+// that holds no snapshot dir.
+const maxBelowProbes = 16
+
+// layoutBelow returns the dirs one level below prefix that hold Flink's
+// layout (<job-id>/chk-<n>/, savepoint-…/, chk-<n>/, a _metadata): the
+// location was given one level too high (F1 for the root F1/ck). It looks
+// into at most maxBelowProbes dirs, at most conc listings at once.
+func layoutBelow(ctx context.Context, b *blob.Bucket, prefix string, conc int) ([]string, error) {
+	var dirs []string
+	if _, err := listDir(ctx, b, prefix, func(o *blob.ListObject) {
+		if o.IsDir && len(dirs) < maxBelowProbes {
+			dirs = append(dirs, o.Key)
+		}
+	}); err != nil {
+		return nil, err
+	}
+	has := make([]bool, len(dirs))
+	if err := parallel(ctx, len(dirs), conc, func(i int) error {
+		l, err := discover(ctx, b, dirs[i], "", conc)
+		if err != nil {
+			return err
+		}
+		has[i] = len(l.jobs) > 0 || len(l.savepoints) > 0 || l.direct
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	var out []string
+	for i, d := range dirs {
+		if has[i] {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+// belowError is the error for a location one level above Flink's layout,
+// wrapping ErrLayoutBelow; nil when below is empty.
+func belowError(where string, below []string) error {
+	if len(below) == 0 {
+		return nil
+	}
+	quoted := make([]string, len(below))
+	for i, d := range below {
+		quoted[i] = redact.QuoteKey(d)
+	}
+	return fmt.Errorf("flinkckpt: no chk-<n> or savepoint dir under %s, but Flink's layout (<job-id>/chk-<n>/_metadata, savepoint-…) is one level below it, in %s: give that location (the checkpoint root or the savepoint dir itself): %w",
+		where, strings.Join(quoted, ", "), ErrLayoutBelow)
 }

@@ -3,7 +3,6 @@ package flinkckpt
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -15,19 +14,6 @@ import (
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/redact"
 )
-
-// fixedJobIDRE matches the job ids application mode fixes when HA is on:
-// 000…0 before Flink 1.16, and since 1.16 (FLINK-19358) a JobID whose lower
-// part is the hash code of high-availability.cluster-id and whose upper
-// part is 0 (ApplicationDispatcherBootstrap), printed as 16 hex digits of
-// the (sign-extended) hash and 16 zeros: 0000000011f0e4ed0000000000000000,
-// ffffffffa24a3fb20000000000000000. Every run of the application
-// checkpoints into that one job dir.
-var fixedJobIDRE = regexp.MustCompile(`^[0-9a-f]{16}0{16}$`)
-
-// isFixedJobID reports whether a job id has the shape of application
-// mode's fixed ids.
-func isFixedJobID(job string) bool { return fixedJobIDRE.MatchString(job) }
 
 // maxRunProbes bounds the attribute calls spent ordering one job dir's
 // runs; runs beyond it keep id order, after the timed ones.
@@ -173,16 +159,6 @@ func restartedRunWarning(best *snap, j *jobDir) (resume.Warning, bool) {
 	o := j.runs
 	return resume.Warnf(WarnRestartedRun, "in job dir %s a lower checkpoint id is newer than a higher one (chk-%d written %s, chk-%d written %s): a restarted run continued from its savepoint's id, or started again at 1 after losing its HA store, so ids are not time order here; %s is of the newest run",
 		j.key, o.newest.at, o.newest.mod.UTC().Format(time.RFC3339), o.highest.at, o.highest.mod.UTC().Format(time.RFC3339), best.name()), true
-}
-
-// savepointPrefix returns the job id prefix of a savepoint dir name
-// (savepoint-<first 6 of the job id>-<12 hex>), "" for other names.
-func savepointPrefix(key string) string {
-	name := lastSegment(key) + "/"
-	if !savepointDirRE.MatchString(name) {
-		return ""
-	}
-	return name[len("savepoint-") : len("savepoint-")+6]
 }
 
 // lineageWarnings are the warnings about the chosen snapshot's place in its

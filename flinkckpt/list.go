@@ -14,32 +14,6 @@ import (
 	"github.com/resumekit/resumekit/resume/redact"
 )
 
-// State is the state of a checkpoint or savepoint dir.
-type State string
-
-// The states List reports.
-const (
-	// StateComplete: _metadata parses and every checked file exists with
-	// its recorded size.
-	StateComplete State = "complete"
-	// StateIncomplete: no _metadata (in progress, failed, or being deleted).
-	StateIncomplete State = "incomplete"
-	// StateBroken: _metadata does not parse, or references files that are
-	// missing, of the wrong size, or refused, or its Flink paths do not map
-	// (a root that contradicts its references, references on its own file
-	// system outside the root).
-	StateBroken State = "broken"
-	// StateUnverified: _metadata parses and every checked file is there,
-	// but some references could not be checked (no root maps them): not
-	// "complete", Flink may still fail on one of them.
-	StateUnverified State = "unverified"
-	// StateTooLarge: _metadata is larger than Options.MaxMetadataSize and
-	// was not read.
-	StateTooLarge State = "too-large"
-	// StateUnknown: storage failed while looking (Snapshot.Err says how).
-	StateUnknown State = "unknown"
-)
-
 // Snapshot is one checkpoint or savepoint dir and its state.
 type Snapshot struct {
 	// Key of the dir in the bucket, ending in "/".
@@ -93,6 +67,15 @@ func List(ctx context.Context, b *blob.Bucket, prefix string, opts *Options) ([]
 	l, err := discover(ctx, b, prefix, o.JobID, o.Concurrency)
 	if err != nil {
 		return nil, err
+	}
+	if len(l.jobs) == 0 && len(l.savepoints) == 0 && !l.direct && l.entries > 0 {
+		below, err := layoutBelow(ctx, b, prefix, o.Concurrency)
+		if err != nil {
+			return nil, err
+		}
+		if err := belowError(redact.QuoteKey(prefix), below); err != nil {
+			return nil, err
+		}
 	}
 	var out []Snapshot
 	for _, j := range l.jobs {
@@ -180,7 +163,8 @@ func inspect(ctx context.Context, b *blob.Bucket, s *Snapshot, rs *roots, o Opti
 		}
 		return err, nil
 	case err != nil && isContentError(err):
-		s.State, s.Reason = StateBroken, err.Error()
+		vd := unparsed(err) // state.go
+		s.State, s.Reason = vd.state, vd.why
 		return err, nil
 	case err != nil:
 		s.State, s.Reason, s.Err = StateUnknown, err.Error(), err
@@ -219,33 +203,34 @@ func inspect(ctx context.Context, b *blob.Bucket, s *Snapshot, rs *roots, o Opti
 	if !hasPath {
 		noPath += "; no Flink path: pass the Flink URI of the location (Options.FlinkRoot, --flink-root)"
 	}
-	if contradiction != "" {
-		s.State, s.Reason = StateBroken, "Flink root contradicts its references: "+contradiction
-		return fmt.Errorf("flinkckpt: %s: %s", redact.QuoteKey(s.Key), s.Reason), nil
+	var v *Verification
+	if !o.SkipVerify {
+		v, err = verify(ctx, b, s.Key, path, md, m, rs, o.Concurrency)
+		if err != nil {
+			s.State, s.Reason, s.Err = StateUnknown, err.Error(), err
+			return nil, err
+		}
+		v.Attributes += probes
+		s.Verification = v
 	}
-	if o.SkipVerify {
-		s.State, s.Reason = StateUnverified, fmt.Sprintf("_metadata version %d parses (%d file references not checked: verification is off)%s", md.Version, len(md.Files), noPath)
-		return nil, nil
+	vd := classify(contradiction, v) // state.go: the one rule
+	s.State = vd.state
+	strict := ""
+	if o.Strict {
+		strict = " (strict mode: refused)"
 	}
-	v, err := verify(ctx, b, s.Key, path, md, m, rs, o.Concurrency)
-	if err != nil {
-		s.State, s.Reason, s.Err = StateUnknown, err.Error(), err
-		return nil, err
-	}
-	v.Attributes += probes
-	s.Verification = v
 	switch {
-	case !v.OK():
-		s.State, s.Reason = StateBroken, v.Problem()+noPath
+	case vd.state == StateBroken:
+		s.Reason = vd.why + noPath
 		return fmt.Errorf("flinkckpt: %s: %s", redact.QuoteKey(s.Key), s.Reason), nil
-	case v.Unchecked > 0 && o.Strict:
-		s.State, s.Reason = StateBroken, v.Problem()+" (strict mode)"+noPath
-		return fmt.Errorf("flinkckpt: %s: %s", redact.QuoteKey(s.Key), s.Reason), nil
-	case v.Unchecked > 0:
-		s.State, s.Reason = StateUnverified, fmt.Sprintf("_metadata version %d, %d operators, %d checked referenced files exist with their recorded sizes; %s%s",
-			md.Version, len(md.Operators), v.Checked(), v.Problem(), noPath)
+	case vd.mapping:
+		s.Reason = vd.why + strict + noPath
+	case v == nil:
+		s.Reason = fmt.Sprintf("_metadata version %d parses (%d file references not checked: verification is off)%s", md.Version, len(md.Files), noPath)
+	case vd.state == StateUnverified:
+		s.Reason = fmt.Sprintf("_metadata version %d, %d operators, %d checked referenced files exist with their recorded sizes; %s%s%s",
+			md.Version, len(md.Operators), v.Checked(), vd.why, strict, noPath)
 	default:
-		s.State = StateComplete
 		s.Reason = fmt.Sprintf("_metadata version %d, %d operators, %d referenced files exist with their recorded sizes%s", md.Version, len(md.Operators), len(v.Files), noPath)
 	}
 	return nil, nil

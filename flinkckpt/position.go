@@ -49,6 +49,10 @@ type Position struct {
 	ReferencedFiles int `json:"referenced_files"`
 	CheckedFiles    int `json:"checked_files"`
 	UncheckedFiles  int `json:"unchecked_files"`
+	// ExtraRoots are the Flink roots of Options.ExtraRoots through which
+	// referenced files were found and checked (a copied tree's old place,
+	// DSTL files under another base path): the restore reads them there.
+	ExtraRoots []string `json:"extra_roots,omitempty"`
 	// ClaimMode is the launch's claim mode (NO_CLAIM, CLAIM, LEGACY); ""
 	// when the new job's Flink has none (before 1.15).
 	ClaimMode string `json:"claim_mode,omitempty"`

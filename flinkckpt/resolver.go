@@ -61,8 +61,14 @@ import (
 // sibling prefix's files never decide or contradict the root — and
 // through [Options.ExtraRoots] to other buckets. A reference on the snapshot's own
 // file system that maps nowhere, or a given root that contradicts where
-// the references say the snapshot lives, is a mapping error, not a
-// warning. [List] reports every snapshot's state (complete, unverified,
+// the references say the snapshot lives (a copied tree), makes the
+// snapshot unverified, never broken: refused ([ErrMapping],
+// [ErrUnverified]) unless [Options.AllowUnverified], which offers it with
+// a warning; an extra root that maps the old place checks the references
+// there, and Position.ExtraRoots records it. One classification (state.go)
+// decides complete, broken and unverified for List, Inspect and Resolve
+// alike. A location holding no snapshot dir with Flink's layout one level
+// below it fails with [ErrLayoutBelow], naming where, never "no position". [List] reports every snapshot's state (complete, unverified,
 // incomplete, broken, too-large) and [Inspect] one; [Sources] reads where
 // each source of a snapshot was (package flinkckpt/metadata/sourcestate
 // decodes it; package flinkckpt/salvage turns it into a stateless start).
@@ -188,10 +194,11 @@ func (r *Resolver) advance(ctx context.Context, s *source) error {
 				continue
 			}
 			if isContentError(err) {
-				s.reasons = append(s.reasons, sn.name()+": broken: "+err.Error())
+				vd := unparsed(err) // state.go
+				s.reasons = append(s.reasons, sn.name()+": broken: "+vd.why)
 				sn.mod = mod
-				s.considered = append(s.considered, sn.consider(ConsideredBroken, "broken: "+err.Error()))
-				s.passed = append(s.passed, passed{loc: s.loc, name: sn.name(), key: dir, jobKey: jobKey, id: id, savepoint: sn.savepoint, mod: mod})
+				s.considered = append(s.considered, sn.consider(passOutcome(vd.passKind()), "broken: "+vd.why))
+				s.passed = append(s.passed, passed{loc: s.loc, name: sn.name(), key: dir, jobKey: jobKey, id: id, savepoint: sn.savepoint, mod: mod, kind: vd.passKind()})
 				continue
 			}
 			return err
@@ -238,7 +245,19 @@ func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
 	return c, err
 }
 
-func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
+// found is what the locations hold: their layouts, and one source per job
+// dir, savepoint dir or location that is itself a snapshot.
+type found struct {
+	layouts []*layout
+	sources []*source
+	jobs    []*jobDir
+	jobKeys map[*loc][]string // each location's job dir keys
+}
+
+// find lists every location (concurrently) and orders each job dir's
+// runs. It fails with ErrEmptyLocation when nothing at all is stored, and
+// when no chk-<n> or savepoint dir is found (noSnapshotDir).
+func (r *Resolver) find(ctx context.Context) (*found, error) {
 	layouts := make([]*layout, len(r.locs))
 	if err := parallel(ctx, len(r.locs), len(r.locs), func(i int) error {
 		lc := r.locs[i]
@@ -251,35 +270,42 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 		_, err = orderRuns(ctx, lc.bucket, l.jobs, r.opts.Concurrency)
 		return err
 	}); err != nil {
-		return resume.Candidate{}, err
+		return nil, err
 	}
 	entries := 0
-	var sources []*source
-	var jobs []*jobDir
-	jobKeys := map[*loc][]string{}
+	f := &found{layouts: layouts, jobKeys: map[*loc][]string{}}
 	for i, l := range layouts {
 		lc := r.locs[i]
 		entries += l.entries
 		for _, j := range l.jobs {
-			sources = append(sources, &source{loc: lc, job: j})
-			jobs = append(jobs, j)
+			f.sources = append(f.sources, &source{loc: lc, job: j})
+			f.jobs = append(f.jobs, j)
 			if j.key != "" {
-				jobKeys[lc] = append(jobKeys[lc], j.key)
+				f.jobKeys[lc] = append(f.jobKeys[lc], j.key)
 			}
 		}
 		for _, sp := range l.savepoints {
-			sources = append(sources, &source{loc: lc, dir: sp})
+			f.sources = append(f.sources, &source{loc: lc, dir: sp})
 		}
 		if l.direct {
-			sources = append(sources, &source{loc: lc, dir: lc.prefix})
+			f.sources = append(f.sources, &source{loc: lc, dir: lc.prefix})
 		}
 	}
 	if entries == 0 {
-		return resume.Candidate{}, fmt.Errorf("flinkckpt: %s: %w", r.where(), ErrEmptyLocation)
+		return nil, fmt.Errorf("flinkckpt: %s: %w", r.where(), ErrEmptyLocation)
 	}
-	if len(sources) == 0 {
-		return resume.Candidate{}, fmt.Errorf("flinkckpt: no chk-<n> or savepoint dir under %s: %w", r.where(), resume.ErrNoPosition)
+	if len(f.sources) == 0 {
+		return nil, r.noSnapshotDir(ctx)
 	}
+	return f, nil
+}
+
+func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
+	f, err := r.find(ctx)
+	if err != nil {
+		return resume.Candidate{}, err
+	}
+	sources, jobKeys := f.sources, f.jobKeys
 	if err := parallel(ctx, len(sources), r.opts.Concurrency, func(i int) error {
 		return r.advance(ctx, sources[i])
 	}); err != nil {
@@ -301,7 +327,7 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 	// Passed-over snapshots that are probably fine (their files could not
 	// be checked, or they do not fit the intent) make "nothing restorable"
 	// a failure: a chain must not start stateless in their place.
-	mappingFailures, unverified, refused, incompatible, unreadable := 0, 0, 0, 0, 0
+	var counts passCounts
 	for {
 		var heads []*snap
 		for _, s := range sources {
@@ -315,40 +341,7 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 		rank(heads)
 		best := pick(heads, r.opts.Intent)
 		if best == nil {
-			reasons := strings.Join(collectReasons(sources, skipped), "; ")
-			switch {
-			case mappingFailures > 0:
-				return resume.Candidate{}, fmt.Errorf("flinkckpt: nothing restorable under %s, and %d snapshots failed because their Flink paths do not map to it (%s): %w",
-					r.where(), mappingFailures, reasons, ErrMapping)
-			case unverified > 0:
-				return resume.Candidate{}, fmt.Errorf("flinkckpt: nothing verified under %s, and %d snapshots have references that could not be checked (%s): %w",
-					r.where(), unverified, reasons, ErrUnverified)
-			case refused > 0:
-				return resume.Candidate{}, fmt.Errorf("flinkckpt: nothing under %s serves an %s, and %d snapshots were refused for it (%s): %w",
-					r.where(), r.opts.Intent, refused, reasons, ErrIntent)
-			case unreadable > 0 && incompatible == 0:
-				return resume.Candidate{}, fmt.Errorf("flinkckpt: nothing under %s that Flink %s can read: %d snapshot(s) have a _metadata version it does not register (%s): %w",
-					r.where(), r.opts.FlinkVersion, unreadable, reasons, ErrIncompatible)
-			case incompatible+unreadable > 0:
-				return resume.Candidate{}, fmt.Errorf("flinkckpt: nothing under %s restores into the new job: %d snapshot(s) cannot (%s): %w",
-					r.where(), incompatible+unreadable, reasons, ErrIncompatible)
-			}
-			broken := 0
-			for _, s := range sources {
-				for _, p := range s.passed {
-					if p.kind == passBroken || p.kind == passFailingRestore {
-						broken++
-					}
-				}
-			}
-			if broken > 0 {
-				// The job had state and every snapshot of it is lost: never
-				// "nothing to restore" (a first deploy would start it empty).
-				return resume.Candidate{}, fmt.Errorf("flinkckpt: no restorable checkpoint or savepoint under %s: %d snapshot(s) with _metadata cannot be restored (%s): %w",
-					r.where(), broken, reasons, ErrBroken)
-			}
-			return resume.Candidate{}, fmt.Errorf("flinkckpt: no restorable checkpoint or savepoint under %s (%s): %w",
-				r.where(), reasons, resume.ErrNoPosition)
+			return resume.Candidate{}, r.nothingRestorable(sources, skipped, counts)
 		}
 		var src *source
 		for _, s := range sources {
@@ -374,7 +367,7 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 		unread := r.opts.unreadable(best.md)
 		jc := r.gradeForJob(best) // compatgrade.go
 		if jc != nil && jc.reject != "" {
-			incompatible++
+			counts.incompatible++
 			why := jc.reject
 			if unread != "" {
 				why += "; and " + unread
@@ -385,31 +378,17 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 			continue
 		}
 		if unread != "" {
-			unreadable++
+			counts.unreadable++
 			if err := skip(unread, passUnreadable); err != nil {
 				return resume.Candidate{}, err
 			}
 			continue
 		}
-		if !best.settled {
-			if err := ctx.Err(); err != nil {
-				return resume.Candidate{}, err
-			}
-			m, calls, err := settle(ctx, best.loc.bucket, best.inf)
-			if err != nil {
-				return resume.Candidate{}, err
-			}
-			best.m, best.probes, best.settled = m, calls, true
-		}
-		if best.contradiction != "" {
-			mappingFailures++
-			if err := skip("Flink root contradicts its references: "+best.contradiction, passUnverified); err != nil {
-				return resume.Candidate{}, err
-			}
-			continue
+		if err := best.settle(ctx); err != nil {
+			return resume.Candidate{}, err
 		}
 		if r.opts.Intent == IntentUpgrade && best.facts.channels > 0 && !best.savepoint {
-			refused++
+			counts.refused++
 			if err := skip("refused for an upgrade: an unaligned checkpoint (in-flight data recorded) restores neither across a Flink minor version nor into a changed job (only rescaling and patch upgrades)", passRefused); err != nil {
 				return resume.Candidate{}, err
 			}
@@ -420,28 +399,29 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 		if err != nil {
 			return resume.Candidate{}, err
 		}
+		// The one classification (state.go), as List and Inspect say it.
+		vd := classify(best.contradiction, v)
 		var why string
-		var kind passKind
 		switch {
-		case v != nil && v.Unmapped > 0:
-			mappingFailures++
-			why, kind = "Flink paths do not map: "+v.Problem(), passUnverified
-		case v != nil && !v.OK():
-			why, kind = "broken: "+v.Problem(), passBroken
+		case vd.state == StateBroken:
+			why = "broken: " + vd.why
+		case vd.mapping && r.opts.refuseUnverified():
+			counts.mapping++
+			why = vd.why + " — or accept that (Options.AllowUnverified, --flink-allow-unverified)"
 		case !hasPath:
 			// Verified as far as it goes, and the one to choose: choosing an
 			// older snapshot instead would roll back what this one
 			// committed, and "no position" a stateless start.
 			return resume.Candidate{}, r.noFlinkPath(best)
-		case v != nil && v.Unchecked > 0 && r.opts.refuseUnverified():
-			unverified++
-			why, kind = "unverified: "+v.Problem()+" — map them (Options.ExtraRoots, --flink-extra-root) or accept that (Options.AllowUnverified, --flink-allow-unverified)", passUnverified
+		case vd.state == StateUnverified && v != nil && r.opts.refuseUnverified():
+			counts.unverified++
+			why = "unverified: " + vd.why + " — map them (Options.ExtraRoots, --flink-extra-root) or accept that (Options.AllowUnverified, --flink-allow-unverified)"
 			if r.opts.Strict {
 				why += " (strict mode)"
 			}
 		}
 		if why != "" {
-			if err := skip(why, kind); err != nil {
+			if err := skip(why, vd.passKind()); err != nil {
 				return resume.Candidate{}, err
 			}
 			continue
@@ -466,26 +446,9 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 		r.versionFacts(&c, best)  // flinkversion.go
 		withConsidered(&c, sources, heads, best, r.opts.Intent)
 		live.apply(&c, best)
-		if w, ok := restartedRunWarning(best, src.job); ok {
-			c.Warnings = append(c.Warnings, w)
-		}
-		c.Warnings = append(c.Warnings, lineageWarnings(best, heads, jobs)...)
-		c.Warnings = append(c.Warnings, nearTieWarnings(best, heads, r.opts.Intent)...)
-		if w, ok := r.notObservedWarning(newest); ok {
-			c.Warnings = append(c.Warnings, w)
-		}
-		if w, ok := fixedJobWarning(best); ok {
-			c.Warnings = append(c.Warnings, w)
-		}
-		c.Warnings = append(c.Warnings, r.keepAdvice(best, path))
-		if w, ok := r.claimFlagWarning(best); ok {
-			c.Warnings = append(c.Warnings, w)
-		}
-		if w, ok := r.claimNativeSavepointWarning(best, path); ok {
-			c.Warnings = append(c.Warnings, w)
-		}
+		r.warn(&c, best, src, heads, f.jobs, newest, path)
 		if r.opts.Observe > 0 {
-			reason, err := r.observe(ctx, layouts)
+			reason, err := r.observe(ctx, f.layouts)
 			if err != nil {
 				return resume.Candidate{}, err
 			}
@@ -493,6 +456,116 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 		}
 		return c, nil
 	}
+}
+
+// warn adds the warnings about the chosen snapshot's place: its run, its
+// lineage, near ties, a job that may still run, a fixed job id, keeping
+// it, the run line's claim flag.
+func (r *Resolver) warn(c *resume.Candidate, best *snap, src *source, heads []*snap, jobs []*jobDir, newest *snap, path string) {
+	if w, ok := restartedRunWarning(best, src.job); ok {
+		c.Warnings = append(c.Warnings, w)
+	}
+	c.Warnings = append(c.Warnings, lineageWarnings(best, heads, jobs)...)
+	c.Warnings = append(c.Warnings, nearTieWarnings(best, heads, r.opts.Intent)...)
+	if w, ok := r.notObservedWarning(newest); ok {
+		c.Warnings = append(c.Warnings, w)
+	}
+	if w, ok := fixedJobWarning(best); ok {
+		c.Warnings = append(c.Warnings, w)
+	}
+	c.Warnings = append(c.Warnings, r.keepAdvice(best, path))
+	if w, ok := r.claimFlagWarning(best); ok {
+		c.Warnings = append(c.Warnings, w)
+	}
+	if w, ok := r.claimNativeSavepointWarning(best, path); ok {
+		c.Warnings = append(c.Warnings, w)
+	}
+}
+
+// noSnapshotDir is the error when the locations hold entries but no
+// chk-<n> or savepoint dir: ErrLayoutBelow when Flink's layout is one
+// level below one of them, else one wrapping resume.ErrNoPosition.
+func (r *Resolver) noSnapshotDir(ctx context.Context) error {
+	for _, lc := range r.locs {
+		below, err := layoutBelow(ctx, lc.bucket, lc.prefix, r.opts.Concurrency)
+		if err != nil {
+			return err
+		}
+		if err := belowError(r.where(), below); err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("flinkckpt: no chk-<n> or savepoint dir under %s: %w", r.where(), resume.ErrNoPosition)
+}
+
+// settle settles the snapshot's inferred mapping (flinkpath.go's settle:
+// at most one attribute call) once; a given root is settled already.
+func (s *snap) settle(ctx context.Context) error {
+	if s.settled {
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	m, calls, err := settle(ctx, s.loc.bucket, s.inf)
+	if err != nil {
+		return err
+	}
+	s.m, s.probes, s.settled = m, calls, true
+	return nil
+}
+
+// passCounts count the snapshots the resolve loop passed over that are
+// probably fine, by why: they make "nothing restorable" a failure, not a
+// first deploy.
+type passCounts struct {
+	mapping, unverified, refused, incompatible int
+	// unreadable: a _metadata version the new job's Flink does not
+	// register (Options.FlinkVersion).
+	unreadable int
+}
+
+// nothingRestorable is Resolve's error when no snapshot is left to offer:
+// the most telling cause first — snapshots that did not map, could not be
+// verified, cannot serve the intent, do not fit the new job (each a
+// failure: a chain must not start stateless in their place), then
+// snapshots with _metadata that cannot be restored (ErrBroken: the state
+// is lost, not absent), and only then "no position".
+func (r *Resolver) nothingRestorable(sources []*source, skipped []string, n passCounts) error {
+	reasons := strings.Join(collectReasons(sources, skipped), "; ")
+	switch {
+	case n.mapping > 0:
+		return fmt.Errorf("flinkckpt: nothing restorable under %s, and %d snapshots failed because their Flink paths do not map to it (%s): %w (%w)",
+			r.where(), n.mapping, reasons, ErrMapping, ErrUnverified)
+	case n.unverified > 0:
+		return fmt.Errorf("flinkckpt: nothing verified under %s, and %d snapshots have references that could not be checked (%s): %w",
+			r.where(), n.unverified, reasons, ErrUnverified)
+	case n.refused > 0:
+		return fmt.Errorf("flinkckpt: nothing under %s serves an %s, and %d snapshots were refused for it (%s): %w",
+			r.where(), r.opts.Intent, n.refused, reasons, ErrIntent)
+	case n.unreadable > 0 && n.incompatible == 0:
+		return fmt.Errorf("flinkckpt: nothing under %s that Flink %s can read: %d snapshot(s) have a _metadata version it does not register (%s): %w",
+			r.where(), r.opts.FlinkVersion, n.unreadable, reasons, ErrIncompatible)
+	case n.incompatible+n.unreadable > 0:
+		return fmt.Errorf("flinkckpt: nothing under %s restores into the new job: %d snapshot(s) cannot (%s): %w",
+			r.where(), n.incompatible+n.unreadable, reasons, ErrIncompatible)
+	}
+	broken := 0
+	for _, s := range sources {
+		for _, p := range s.passed {
+			if p.kind == passBroken || p.kind == passFailingRestore {
+				broken++
+			}
+		}
+	}
+	if broken > 0 {
+		// The job had state and every snapshot of it is lost: never
+		// "nothing to restore" (a first deploy would start it empty).
+		return fmt.Errorf("flinkckpt: no restorable checkpoint or savepoint under %s: %d snapshot(s) with _metadata cannot be restored (%s): %w",
+			r.where(), broken, reasons, ErrBroken)
+	}
+	return fmt.Errorf("flinkckpt: no restorable checkpoint or savepoint under %s (%s): %w",
+		r.where(), reasons, resume.ErrNoPosition)
 }
 
 // verify checks every file the snapshot at path references (path "" when

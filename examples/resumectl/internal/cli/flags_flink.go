@@ -44,7 +44,7 @@ func (f *flinkFlags) register(fs *flag.FlagSet, e *env) {
 	fs.BoolVar(&f.sinkCommitted, "flink-sink-committed", false, "you checked the sink: every transaction of the salvaged snapshot was committed, so the prepared transactions its Sink V2 committer holds (which a stateless start never commits) are no loss (without it they grade the salvage data-loss)")
 	fs.StringVar(&f.defaultFS, "flink-default-fs", "", "the file system of paths without an authority (`URI`: Hadoop's fs.defaultFS, e.g. hdfs://ns)")
 	fs.Var(&f.extraRoots, "flink-extra-root", "map another Flink root to a storage location, `FLINKURI=BUCKETURL` (repeatable): changelog dstl.dfs.base-path, files of a checkpoint copied from another bucket")
-	fs.BoolVar(&f.allowUnverified, "flink-allow-unverified", false, "offer snapshots with references that could not be checked (with a warning)")
+	fs.BoolVar(&f.allowUnverified, "flink-allow-unverified", false, "offer unverified snapshots, whose references outside the root (another file system, a copied tree's old place, DSTL files elsewhere) could not be checked (with a warning)")
 	fs.StringVar(&f.anchor, "flink-anchor", "", "a snapshot (`URL` of its dir) known to be this job's, e.g. the savepoint it last started from: its operators identify the application")
 	fs.StringVar(&f.intent, "flink-intent", "", "what the restart is for: restart (default) or upgrade (a savepoint first, in --flink-savepoints and --flink-checkpoints alike; unaligned checkpoints refused)")
 	// --flink-version serves both the run line's claim-mode flag
