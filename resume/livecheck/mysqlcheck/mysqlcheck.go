@@ -7,9 +7,11 @@ package mysqlcheck
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-sql-driver/mysql"
 
@@ -22,33 +24,82 @@ import (
 // connection: SHOW GLOBAL VARIABLES and SHOW BINARY LOGS. It is safe for
 // concurrent use.
 type Server struct {
-	dsn string
+	cfg *mysql.Config
 }
 
 var _ livecheck.MySQLBinlogs = (*Server)(nil)
 
-// New checks dsn's syntax (no I/O). Errors never show the password.
+// Timeouts a DSN that sets none gets (the driver's timeout and readTimeout
+// parameters): a silent server fails the check instead of hanging it, even
+// when the caller's context has no deadline.
+const (
+	DefaultConnectTimeout = 10 * time.Second
+	DefaultReadTimeout    = 30 * time.Second
+)
+
+// New checks dsn's syntax (no I/O) and returns the server. The network
+// must be tcp, tcp6 or unix. Errors never quote the connection string
+// (it holds the password): they say "connection string (not shown)" and
+// the driver's message with every quoted value masked. A DSN without
+// timeout or readTimeout gets DefaultConnectTimeout and
+// DefaultReadTimeout.
 func New(dsn string) (*Server, error) {
-	if _, err := mysql.ParseDSN(dsn); err != nil {
-		return nil, fmt.Errorf("mysqlcheck: DSN %s: %s", redactDSN(dsn), redact.Text(err.Error()))
+	cfg, err := mysql.ParseDSN(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("mysqlcheck: connection string (not shown): %s", maskQuoted(err.Error()))
 	}
-	return &Server{dsn: dsn}, nil
+	switch cfg.Net {
+	case "tcp", "tcp6", "unix":
+	default:
+		// A DSN with a space where the @ belongs parses with the user
+		// and password as the network: never quoted, never dialled.
+		return nil, errors.New("mysqlcheck: connection string (not shown): its network is not tcp, tcp6 or unix (user:password@tcp(host:port)/ — is the @ missing?)")
+	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = DefaultConnectTimeout
+	}
+	if cfg.ReadTimeout == 0 {
+		cfg.ReadTimeout = DefaultReadTimeout
+	}
+	return &Server{cfg: cfg}, nil
 }
 
-// redactDSN masks the password of user:pass@tcp(…)/ DSNs.
-func redactDSN(dsn string) string {
-	at := strings.LastIndex(dsn, "@")
-	if c := strings.Index(dsn, ":"); at > 0 && c >= 0 && c < at {
-		return dsn[:c+1] + "xxxxx" + dsn[at:]
+// Secrets returns the password dsn holds (mysql.ParseDSN), for a program
+// to mask wherever it prints; none when dsn does not parse.
+func Secrets(dsn string) []string {
+	cfg, err := mysql.ParseDSN(dsn)
+	if err != nil || cfg.Passwd == "" {
+		return nil
 	}
-	return redact.URL(dsn)
+	return []string{cfg.Passwd}
+}
+
+// maskQuoted masks every '…'-quoted value of a driver message (the
+// driver quotes parts of the DSN, the network among them).
+func maskQuoted(msg string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(msg, '\'')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(msg[i+1:], '\'')
+		if j < 0 {
+			break
+		}
+		b.WriteString(msg[:i+1] + "(not shown)'")
+		msg = msg[i+1+j+1:]
+	}
+	b.WriteString(msg)
+	return redact.Text(b.String())
 }
 
 func (s *Server) open(ctx context.Context) (*sql.Conn, func(), error) {
-	db, err := sql.Open("mysql", s.dsn)
+	c, err := mysql.NewConnector(s.cfg)
 	if err != nil {
-		return nil, nil, fmt.Errorf("mysqlcheck: %s", redact.Text(err.Error()))
+		return nil, nil, fmt.Errorf("mysqlcheck: connection string (not shown): %s", maskQuoted(err.Error()))
 	}
+	db := sql.OpenDB(c)
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		db.Close()

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -18,28 +19,57 @@ import (
 )
 
 // Server is a PostgreSQL server reached by a connection string (a URL
-// postgres://user:pass@host:port/db or key=value pairs). Each Slot call
+// postgres://user:pass@host:port/db or key=value pairs; the password may
+// come from PGPASSWORD or ~/.pgpass instead, as libpq's). Each Slot call
 // opens one connection and runs one statement. It is safe for concurrent
 // use.
 type Server struct {
-	dsn string
+	cfg *pgx.ConnConfig
 }
 
 var _ livecheck.PostgresSlots = (*Server)(nil)
 
+// Timeouts a connection string that sets none gets: a silent server fails
+// the check instead of hanging it, even when the caller's context has no
+// deadline. DefaultConnectTimeout applies when the string has no
+// connect_timeout; DefaultReadTimeout bounds each Slot call's statement.
+const (
+	DefaultConnectTimeout = 10 * time.Second
+	DefaultReadTimeout    = 30 * time.Second
+)
+
 // New checks dsn's syntax (no I/O) and returns the server. Errors never
-// show the password.
+// quote the connection string (it holds the password): they say
+// "connection string (not shown)" and pgx's own message, which masks the
+// password.
 func New(dsn string) (*Server, error) {
-	if _, err := pgx.ParseConfig(dsn); err != nil {
-		return nil, fmt.Errorf("pgcheck: connection string %s: %s", redact.URL(dsn), redact.Text(err.Error()))
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("pgcheck: connection string (not shown): %s", redact.Text(err.Error()))
 	}
-	return &Server{dsn: dsn}, nil
+	if cfg.ConnectTimeout == 0 {
+		cfg.ConnectTimeout = DefaultConnectTimeout
+	}
+	return &Server{cfg: cfg}, nil
+}
+
+// Secrets returns the password dsn resolves to (pgx.ParseConfig: the
+// string's, PGPASSWORD's or ~/.pgpass's), for a program to mask wherever
+// it prints; none when dsn does not parse.
+func Secrets(dsn string) []string {
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil || cfg.Password == "" {
+		return nil
+	}
+	return []string{cfg.Password}
 }
 
 // Slot reads the slot named name from pg_replication_slots:
 // confirmed_flush_lsn, restart_lsn, wal_status, safe_wal_size and active.
 func (s *Server) Slot(ctx context.Context, name string) (livecheck.PostgresSlot, bool, error) {
-	conn, err := pgx.Connect(ctx, s.dsn)
+	ctx, cancel := context.WithTimeout(ctx, DefaultReadTimeout)
+	defer cancel()
+	conn, err := pgx.ConnectConfig(ctx, s.cfg)
 	if err != nil {
 		return livecheck.PostgresSlot{}, false, fmt.Errorf("pgcheck: connect: %s", redact.Text(err.Error()))
 	}
