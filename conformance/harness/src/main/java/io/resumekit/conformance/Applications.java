@@ -4,7 +4,6 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ArrayNode;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.core.execution.RestoreMode;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 
 import java.nio.file.Path;
@@ -28,7 +27,7 @@ final class Applications {
      */
     static boolean judge(Scenarios h, Path w, JsonNode sc, JsonNode stage, Configuration tconf, MiniCluster mc,
                          List<Scenarios.Snap> snaps, Scenarios.Snap chosenSnap, int rc, String err, List<JsonNode> runFacts,
-                         RestoreMode mode, String tagBase, ObjectNode fl) throws Exception {
+                         String mode, String tagBase, ObjectNode fl) throws Exception {
         List<Scenarios.Snap> common = new ArrayList<>();
         for (Scenarios.Snap sn : snaps) {
             if (sn.trial.path("restorable").asBoolean()) {

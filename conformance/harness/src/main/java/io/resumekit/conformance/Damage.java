@@ -27,7 +27,7 @@ final class Damage {
                 cs.add(s);
             }
         }
-        cs.sort(Comparator.comparingLong((Scenarios.Snap s) -> s.id));
+        cs.sort(Scenarios.LINEAGE);
         if (cs.isEmpty()) {
             throw new Scenarios.Mismatch("damage deleteFileOfNewest: no completed checkpoint");
         }
@@ -81,7 +81,7 @@ final class Damage {
                 cs.add(s);
             }
         }
-        cs.sort(Comparator.comparingLong((Scenarios.Snap s) -> s.id));
+        cs.sort(Scenarios.LINEAGE);
         if (cs.isEmpty()) {
             throw new Scenarios.Mismatch("damage truncateSegmentOfNewest: no completed checkpoint");
         }

@@ -81,7 +81,7 @@ final class Export {
         }
         ObjectNode facts = Flink.JSON.createObjectNode();
         facts.put("scenario", result.get("name").asText());
-        facts.put("flink", "1.20.3");
+        facts.put("flink", FlinkLine.version());
         facts.put("root", w.toUri().toString());
         ArrayNode arr = facts.putArray("snapshots");
         String rootUri = w.toUri().toString();
@@ -104,6 +104,12 @@ final class Export {
                 }
             }
             if (s.hasMetadata) {
+                try (java.io.DataInputStream in = new java.io.DataInputStream(Files.newInputStream(s.dir.resolve("_metadata")))) {
+                    in.readInt(); // the magic number
+                    o.put("metadataVersion", in.readInt()); // what the _metadata header says, read here, not by Flink
+                } catch (Exception e) {
+                    o.put("metadataVersionError", e.toString());
+                }
                 try {
                     CheckpointMetadata md = References.load(s.dir);
                     ArrayNode refs = o.putArray("references");

@@ -5,7 +5,6 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.Arra
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.core.execution.RestoreMode;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.checkpoint.CompletedCheckpointStats;
 import org.apache.flink.runtime.checkpoint.RestoredCheckpointStats;
@@ -46,9 +45,8 @@ public final class FlinkNode {
             jg.setJobID(id);
             JsonNode r = spec.get("restore");
             if (r != null && !r.isNull()) {
-                jg.setSavepointRestoreSettings(SavepointRestoreSettings.forPath(r.get("path").asText(),
-                        r.path("allowNonRestoredState").asBoolean(false),
-                        RestoreMode.valueOf(r.path("claimMode").asText("NO_CLAIM"))));
+                jg.setSavepointRestoreSettings(FlinkLine.restore(r.get("path").asText(),
+                        r.path("allowNonRestoredState").asBoolean(false), r.path("claimMode").asText("NO_CLAIM")));
             }
             facts.put("jobId", id.toHexString());
             mc.submitJob(jg).get(60, TimeUnit.SECONDS);

@@ -95,7 +95,7 @@ final class GeneratedIds {
         Random r = new Random(seed);
         ObjectNode facts = Flink.JSON.createObjectNode();
         facts.put("scenario", sc.get("name").asText());
-        facts.put("flink", "1.20.3");
+        facts.put("flink", FlinkLine.version());
         facts.put("seed", seed);
         ArrayNode tops = facts.putArray("topologies");
         int operators = 0;
@@ -157,7 +157,7 @@ final class GeneratedIds {
             Files.copy(out, dst.resolve("ids.json.gz"));
             ObjectNode small = Flink.JSON.createObjectNode();
             small.put("scenario", sc.get("name").asText());
-            small.put("flink", "1.20.3");
+            small.put("flink", FlinkLine.version());
             small.put("generated_ids", "ids.json.gz");
             small.set("result", result.deepCopy());
             Flink.writeJson(dst.resolve("facts.json"), small);
@@ -314,7 +314,7 @@ final class GeneratedIds {
         int sk = r.nextInt(5);
         String[] kinds = {"sink-writer", "sink-committer", "sink-global-committer", "sink-pre-write", "sink-legacy"};
         Op sinkOp = new Op(name, kinds[sk]);
-        DataStreamSink<Long> sink = sk == 4 ? cur.addSink(new org.apache.flink.streaming.api.functions.sink.DiscardingSink<>())
+        DataStreamSink<Long> sink = sk == 4 ? FlinkLine.legacyDiscardingSink(cur)
                 : cur.sinkTo(sk == 0 ? new DiscardingSink<>() : sk == 1 ? new CommitSink() : sk == 2 ? new GlobalSink() : new PreWriteSink());
         sink.name(name);
         int m = r.nextInt(100);
@@ -504,7 +504,7 @@ final class GeneratedIds {
         private transient ValueState<Long> n;
 
         @Override
-        public void open(Configuration parameters) {
+        public void open(org.apache.flink.api.common.functions.OpenContext ctx) {
             n = getRuntimeContext().getState(new ValueStateDescriptor<>("n", Types.LONG));
         }
 
@@ -556,13 +556,7 @@ final class GeneratedIds {
     }
 
     /** A SinkV2 sink with a committer (writer and "Sink Committer"). */
-    static class CommitSink implements Sink<Long>, SupportsCommitter<String> {
-        @Override
-        @Deprecated
-        public SinkWriter<Long> createWriter(InitContext context) {
-            throw new UnsupportedOperationException("never run");
-        }
-
+    static class CommitSink extends SinkBase<Long> implements SupportsCommitter<String> {
         @Override
         public CommittingSinkWriter<Long, String> createWriter(WriterInitContext context) {
             throw new UnsupportedOperationException("never run");

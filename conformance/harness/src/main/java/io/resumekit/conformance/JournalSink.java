@@ -30,7 +30,7 @@ import java.util.UUID;
  * was already committed before the crash is not written twice). Reading the journal dir across
  * runs gives the output as a read_committed consumer would see it.
  */
-public final class JournalSink implements Sink<String>, SupportsCommitter<JournalSink.Batch> {
+public final class JournalSink extends SinkBase<String> implements SupportsCommitter<JournalSink.Batch> {
     private static final long serialVersionUID = 1L;
     private final String dir;
     private final String tag;
@@ -49,12 +49,6 @@ public final class JournalSink implements Sink<String>, SupportsCommitter<Journa
             this.name = name;
             this.lines = lines;
         }
-    }
-
-    @Override
-    @Deprecated
-    public org.apache.flink.api.connector.sink2.SinkWriter<String> createWriter(InitContext context) {
-        throw new UnsupportedOperationException("createWriter(WriterInitContext) is used");
     }
 
     @Override

@@ -161,6 +161,43 @@ final class KafkaScenario {
         return CountJob.finish(env, ids, job, Flink.JSON.createObjectNode(), journal, tag);
     }
 
+    /**
+     * The input ids a decision's position reports lost, from every position shape the decision
+     * document has: a committed-offsets position ({@code partitions}: from the commit, or from 0 for a
+     * partition started at its log start, up to the start offset) and a salvage position
+     * ({@code sources[].positions}: the {@code lost} records below {@code log_start}). Ids are
+     * produced round-robin, so offset k of partition p holds id k*partitions+p.
+     */
+    static java.util.TreeSet<Long> reportedLost(JsonNode position, int parts) {
+        java.util.TreeSet<Long> reported = new java.util.TreeSet<>();
+        for (JsonNode pt : position.path("partitions")) {
+            long from;
+            if (!pt.path("committed").isNull() && !pt.path("committed").isMissingNode()) {
+                from = pt.get("committed").asLong();
+            } else if (pt.path("from").asText().equals("log-start")) {
+                from = 0;
+            } else {
+                continue;
+            }
+            for (long k = from; k < pt.get("offset").asLong(); k++) {
+                reported.add(k * parts + pt.get("partition").asInt());
+            }
+        }
+        for (JsonNode src : position.path("sources")) {
+            for (JsonNode pt : src.path("positions")) {
+                long lost = pt.path("lost").asLong(0);
+                if (lost <= 0 || !pt.has("log_start")) {
+                    continue;
+                }
+                long end = pt.get("log_start").asLong();
+                for (long k = Math.max(0, end - lost); k < end; k++) {
+                    reported.add(k * parts + pt.path("partition").asInt());
+                }
+            }
+        }
+        return reported;
+    }
+
     static void launch(Path w, JsonNode sc, int si, ObjectNode job, JsonNode chosen, Configuration tconf, MiniCluster mc,
                        ObjectNode fl) throws Exception {
         Map<String, String> hints = new java.util.LinkedHashMap<>();
@@ -238,21 +275,7 @@ final class KafkaScenario {
             // it chose; ids are produced round-robin, so offset k of partition p holds id k*partitions+p.
             // A partition without a commit started at a log start above 0 reports offsets 0..start-1
             // lost (kafka.uncommitted-partition-truncated): its range begins at 0.
-            int parts = job.path("keys").asInt(3);
-            java.util.TreeSet<Long> reported = new java.util.TreeSet<>();
-            for (JsonNode pt : chosen.path("position").path("partitions")) {
-                long from;
-                if (!pt.path("committed").isNull() && !pt.path("committed").isMissingNode()) {
-                    from = pt.get("committed").asLong();
-                } else if (pt.path("from").asText().equals("log-start")) {
-                    from = 0;
-                } else {
-                    continue;
-                }
-                for (long k = from; k < pt.get("offset").asLong(); k++) {
-                    reported.add(k * parts + pt.get("partition").asInt());
-                }
-            }
+            java.util.TreeSet<Long> reported = reportedLost(chosen.path("position"), job.path("keys").asInt(3));
             java.util.TreeSet<Long> missing = o.missing(sc.get("job").path("records").asLong());
             fl.put("reported_lost", reported.size());
             java.util.TreeSet<Long> unreported = new java.util.TreeSet<>(missing);

@@ -116,6 +116,9 @@ public final class References {
             for (Tuple2<StreamStateHandle, Long> t : ((ChangelogStateHandleStreamImpl) h).getHandlesAndOffsets()) {
                 collect(t.f0, out, segs);
             }
+        } else if (FlinkLine.mergedChannelDelegate(h) != null) {
+            // Flink 2.x: one subtask's channel states merged into one handle (_metadata v6 types 3, 4)
+            collect(FlinkLine.mergedChannelDelegate(h), out, segs);
         } else if (h instanceof AbstractChannelStateHandle) {
             collect(((AbstractChannelStateHandle<?>) h).getDelegate(), out, segs);
         } else if (h.getClass().getSimpleName().equals("EmptySegmentFileStateHandle")) {
@@ -147,6 +150,7 @@ public final class References {
             boolean sub = op.getSubtaskStates().values().stream().anyMatch(OperatorSubtaskState::hasState);
             o.put("subtaskState", sub);
             o.put("coordinatorState", op.getCoordinatorState() != null);
+            FlinkLine.nameAndUid(op, o);
         }
         return a;
     }

@@ -8,7 +8,6 @@ import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.client.cli.CliFrontendParser;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.core.execution.RestoreMode;
 import org.apache.flink.runtime.checkpoint.RestoredCheckpointStats;
 import org.apache.flink.runtime.checkpoint.metadata.CheckpointMetadata;
 import org.apache.flink.runtime.jobgraph.JobGraph;
@@ -68,6 +67,7 @@ public final class Scenarios {
         String jobId;
         long id = -1;
         boolean savepoint;
+        int run = -1; // the scenario's run that completed it, when Flink reported it (see assignRuns)
         boolean hasMetadata;
         long mtime;
         ArrayNode references; // the files its _metadata references, as Flink resolves them
@@ -157,13 +157,15 @@ public final class Scenarios {
             kind.afterRuns(w, sc, flink);
             // Flink's view of every snapshot on disk, before any damage.
             List<Snap> snaps = kind.inventories(sc) ? inventory(w) : new ArrayList<>();
+            assignRuns(snaps, runFacts);
             if (kind.inventories(sc) && snaps.isEmpty()
                     && runFacts.stream().anyMatch(f -> f.path("completed").size() > 0)) {
                 // never a vacuous pass: Flink reported completed snapshots, so they must be on disk here
                 throw new Mismatch("Flink completed " + runFacts.get(0).path("completed").size()
                         + " snapshot(s) but none is under " + w.resolve("ck") + " or " + w.resolve("sp"));
             }
-            for (JsonNode f : runFacts) {
+            for (int fi = 0; fi < runFacts.size(); fi++) {
+                JsonNode f = runFacts.get(fi);
                 if (f.has("restoredPath")) {
                     // did the restored snapshot survive the run (CLAIM lets the new job delete it)?
                     Path from = Paths.get(java.net.URI.create(f.get("restoredPath").asText()));
@@ -173,7 +175,7 @@ public final class Scenarios {
                     Snap first = null;
                     for (Snap sn : snaps) {
                         if (!sn.savepoint && sn.hasMetadata && f.path("jobId").asText().equals(sn.jobId)
-                                && (first == null || sn.id < first.id)) {
+                                && (sn.run < 0 || sn.run == fi) && (first == null || sn.id < first.id)) {
                             first = sn;
                         }
                     }
@@ -587,7 +589,7 @@ public final class Scenarios {
         JsonNode variant = stage.path("newJob").path("variant");
         ArrayNode restorable = fl.putArray("restorable");
         ArrayNode refused = fl.putArray("not_restorable");
-        RestoreMode trialMode = RestoreMode.valueOf(stage.path("trialClaimMode").asText("NO_CLAIM"));
+        String trialMode = stage.path("trialClaimMode").asText("NO_CLAIM");
         boolean trialAllow = stage.path("trialAllowNonRestoredState").asBoolean(false);
         int k = 0;
         for (Snap sn : snaps) {
@@ -603,7 +605,7 @@ public final class Scenarios {
             // e.g. the chosen snapshot under another claim mode, to record Flink's verdict
             Snap sn = find(snaps, chosenPath);
             if (sn != null) {
-                ObjectNode t = trial(w, sc, variant, tconf, mc, sn, RestoreMode.valueOf(extra.path("claimMode").asText()),
+                ObjectNode t = trial(w, sc, variant, tconf, mc, sn, extra.path("claimMode").asText(),
                         extra.path("allowNonRestoredState").asBoolean(false), si + "-x" + (k++));
                 fl.putArray("also_tried").addObject().put("claimMode", extra.path("claimMode").asText())
                         .set("outcome", t);
@@ -715,7 +717,7 @@ public final class Scenarios {
                      ObjectNode out) throws Exception {
         Snap sn = null;
         for (Snap s : snaps) {
-            if (s.savepoint && s.hasMetadata && (sn == null || s.id > sn.id)) {
+            if (s.savepoint && s.hasMetadata && (sn == null || newer(s, sn))) {
                 sn = s;
             }
         }
@@ -741,7 +743,7 @@ public final class Scenarios {
             throw new Mismatch("resumectl flink compat exit " + p.exitValue() + " printed no JSON: " + Files.readString(w.resolve("compat-" + si + ".err")));
         }
         boolean allow = stage.path("trialAllowNonRestoredState").asBoolean(false);
-        ObjectNode t = trial(w, sc, stage.path("newJob").path("variant"), tconf, mc, sn, RestoreMode.NO_CLAIM, allow, si + "-compat");
+        ObjectNode t = trial(w, sc, stage.path("newJob").path("variant"), tconf, mc, sn, "NO_CLAIM", allow, si + "-compat");
         out.set("compat_args", stage.get("compat"));
         out.put("compat_snapshot", w.relativize(sn.dir).toString());
         out.put("compat_allow_non_restored_state", allow);
@@ -847,7 +849,34 @@ public final class Scenarios {
         }
     }
 
+    /** Oldest first by {@link #newer}: the order a job dir's lineage gives its snapshots. */
+    static final Comparator<Snap> LINEAGE = (a, b) -> newer(a, b) ? 1 : newer(b, a) ? -1 : 0;
+
+    /**
+     * Marks each snapshot with the run that completed it (the runs' facts list their completed
+     * checkpoints and savepoints by path); a later run's completion of the same path wins.
+     */
+    static void assignRuns(List<Snap> snaps, List<JsonNode> runFacts) {
+        for (int i = 0; i < runFacts.size(); i++) {
+            for (JsonNode c : runFacts.get(i).path("completed")) {
+                Snap sn = find(snaps, c.path("path").asText(null));
+                if (sn != null) {
+                    sn.run = i;
+                }
+            }
+        }
+    }
+
+    /**
+     * Whether a is newer than b as a restart should see it: in one job dir that holds two runs (a
+     * run restored from a savepoint continues from its id, one that lost its HA store restarts at
+     * 1), the later run's snapshots are newer whatever their ids, as resumekit orders a job dir by
+     * run; within a run, or between savepoints, the higher id; across jobs, the later _metadata.
+     */
     static boolean newer(Snap a, Snap b) {
+        if (a.jobId != null && a.jobId.equals(b.jobId) && a.run >= 0 && b.run >= 0 && a.run != b.run) {
+            return a.run > b.run;
+        }
         if (a.jobId != null && a.jobId.equals(b.jobId) || a.savepoint || b.savepoint) {
             if (a.id != b.id) {
                 return a.id > b.id;
@@ -862,7 +891,8 @@ public final class Scenarios {
         }
         String u = uri.endsWith("/") ? uri.substring(0, uri.length() - 1) : uri;
         for (Snap s : snaps) {
-            if (s.uri().equals(u) || s.dir.toString().equals(u) || ("file://" + s.dir).equals(u)) {
+            // Flink reports a completed snapshot's external path as file:/… (its Path drops the empty authority)
+            if (s.uri().equals(u) || s.dir.toString().equals(u) || ("file://" + s.dir).equals(u) || ("file:" + s.dir).equals(u)) {
                 return s;
             }
         }
@@ -870,9 +900,9 @@ public final class Scenarios {
     }
 
     ObjectNode trial(Path w, JsonNode sc, JsonNode variant, Configuration tconf, MiniCluster mc, Snap sn,
-                     RestoreMode mode, boolean allowNonRestored, String tag) throws Exception {
+                     String mode, boolean allowNonRestored, String tag) throws Exception {
         ObjectNode t = Flink.JSON.createObjectNode();
-        t.put("claimMode", mode.name());
+        t.put("claimMode", mode);
         ObjectNode v = variant.isObject() ? ((ObjectNode) variant).deepCopy() : Flink.JSON.createObjectNode();
         v.put("rate", sc.path("job").path("trialRate").asDouble(200));
         ObjectNode tjob = ((ObjectNode) sc.get("job")).deepCopy();
@@ -884,7 +914,7 @@ public final class Scenarios {
         jg.setJobID(id);
         // A CLAIM trial does not delete the claimed snapshot: trial jobs retain 1000 checkpoints, so
         // nothing is subsumed before the trial is cancelled (and cancel retains).
-        jg.setSavepointRestoreSettings(SavepointRestoreSettings.forPath(sn.uri(), allowNonRestored, mode));
+        jg.setSavepointRestoreSettings(FlinkLine.restore(sn.uri(), allowNonRestored, mode));
         Capture.clear();
         ObjectNode r = runToFirstCheckpoint(mc, jg, id, Duration.ofSeconds(60), false);
         t.setAll(r);
@@ -1112,7 +1142,7 @@ public final class Scenarios {
                         cs.add(s);
                     }
                 }
-                cs.sort(Comparator.comparingLong(s -> s.id));
+                cs.sort(LINEAGE);
                 if (cs.size() < 2) {
                     throw new Mismatch("damage " + op + ": fewer than two completed checkpoints");
                 }
@@ -1216,7 +1246,7 @@ public final class Scenarios {
     static Snap newestCheckpoint(List<Snap> snaps) throws Mismatch {
         Snap n = null;
         for (Snap s : snaps) {
-            if (!s.savepoint && s.hasMetadata && (n == null || s.id > n.id)) {
+            if (!s.savepoint && s.hasMetadata && (n == null || newer(s, n))) {
                 n = s;
             }
         }

@@ -357,7 +357,7 @@ final class SqlPlanJob {
 
         @Override
         public CompletableFuture<JobClient> execute(Pipeline p, Configuration c, ClassLoader cl) throws Exception {
-            graph = PipelineExecutorUtils.getJobGraph(p, c, cl);
+            graph = FlinkLine.jobGraph(p, c, cl);
             final JobID id = graph.getJobID();
             return CompletableFuture.completedFuture(new JobClient() {
                 @Override
@@ -531,7 +531,7 @@ final class SqlPlanJob {
      * after checkpoint e−1 of this lineage (the writer's restored checkpoint id + 1, then each
      * checkpoint id + 1 as the writer snapshots). The writer's state is empty.
      */
-    static final class RowJournalSink implements Sink<RowData>, SupportsCommitter<JournalSink.Batch>,
+    static final class RowJournalSink extends SinkBase<RowData> implements SupportsCommitter<JournalSink.Batch>,
             SupportsWriterState<RowData, Long> {
         private static final long serialVersionUID = 1L;
         final JournalSink lines;
@@ -543,12 +543,6 @@ final class SqlPlanJob {
         }
 
         interface Writer extends CommittingSinkWriter<RowData, JournalSink.Batch>, StatefulSinkWriter<RowData, Long> {}
-
-        @Override
-        @Deprecated
-        public org.apache.flink.api.connector.sink2.SinkWriter<RowData> createWriter(InitContext context) {
-            throw new UnsupportedOperationException("createWriter(WriterInitContext) is used");
-        }
 
         @Override
         public Writer createWriter(WriterInitContext context) {

@@ -107,9 +107,13 @@ public final class ZooKeeperHa implements AutoCloseable {
         return out;
     }
 
-    /** Whether Flink's ZooKeeper JobGraphStore holds the job (a {@code jobgraphs} node with a child named after it). */
+    /**
+     * Whether Flink's ZooKeeper JobGraphStore holds the job: a {@code jobgraphs} node (Flink 1.20) or an
+     * {@code execution-plans} node (Flink 2.x's ExecutionPlanStore, high-availability.zookeeper.path.execution-plans)
+     * with a child named after it.
+     */
     public boolean holdsJobGraph(String jobId) {
-        return holds("/", "jobgraphs", jobId);
+        return holds("/", "jobgraphs", jobId) || holds("/", "execution-plans", jobId);
     }
 
     private boolean holds(String path, String parentName, String child) {
