@@ -14,6 +14,7 @@ import (
 
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
+	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 	"github.com/resumekit/resumekit/resume"
 )
@@ -33,8 +34,16 @@ type realFlinkFacts struct {
 		Error      string   `json:"error"`
 		RestoredID *int64   `json:"restoredId"`
 		References []string `json:"references"`
-		Operators  []struct {
-			ID               string `json:"id"`
+		// MetadataVersion is the version the _metadata header states,
+		// read by the harness from the file's first bytes (0 in exports
+		// made before it recorded it).
+		MetadataVersion int `json:"metadataVersion"`
+		Operators       []struct {
+			ID string `json:"id"`
+			// Name and UID as Flink's own reader returns them from a
+			// _metadata v5+ (Flink 2.x exports only).
+			Name             string `json:"name"`
+			UID              string `json:"uid"`
 			MaxParallelism   int    `json:"maxParallelism"`
 			Parallelism      int    `json:"parallelism"`
 			SubtaskState     bool   `json:"subtaskState"`
@@ -75,6 +84,15 @@ func realFlinkDir(t *testing.T) string {
 	return filepath.Join("testdata", "conformance")
 }
 
+// realFlink2xDir is $RESUMEKIT_CONFORMANCE_2X_DIR (a fresh conformance/run
+// --flink 2.x --export) or the frozen export of Flink 2.x runs under testdata.
+func realFlink2xDir() string {
+	if d := os.Getenv("RESUMEKIT_CONFORMANCE_2X_DIR"); d != "" {
+		return d
+	}
+	return filepath.Join("testdata", "conformance-2.x")
+}
+
 // TestRealFlink reads trees written by real Flink 1.20 (conformance/run
 // --export) and checks resumekit against what Flink did with each snapshot,
 // with no JVM: List's state (in progress → incomplete, restored by Flink →
@@ -86,6 +104,33 @@ func realFlinkDir(t *testing.T) string {
 // Flink's committed output says it was taken at.
 func TestRealFlink(t *testing.T) {
 	dir := realFlinkDir(t)
+	seen := checkRealFlinkExport(t, dir)
+	// The export must exercise every kind of check, or the test proves little.
+	if seen.incomplete == 0 || seen.complete == 0 || seen.broken == 0 || seen.compat == 0 || seen.savepoints == 0 || seen.plans == 0 || seen.positions == 0 || seen.ha == 0 {
+		t.Errorf("real Flink export %s checks too little: %+v", dir, seen)
+	}
+	t.Logf("%s: %+v", dir, seen)
+}
+
+// TestRealFlink2x runs TestRealFlink's checks on the trees real Flink 2.x
+// wrote (conformance/run --flink 2.x --export, frozen under
+// testdata/conformance-2.x), and checks the format of 2.x's _metadata
+// against Flink's own reader: the version each header states (5 or 6,
+// never read by Flink 1.20) is the one the parser reports, and every
+// operator's name and uid (v5+) are the ones Flink read.
+func TestRealFlink2x(t *testing.T) {
+	dir := realFlink2xDir()
+	seen := checkRealFlinkExport(t, dir)
+	if seen.incomplete == 0 || seen.complete == 0 || seen.broken == 0 || seen.savepoints == 0 || seen.compat == 0 || seen.ha == 0 ||
+		seen.files == 0 || seen.operators == 0 || seen.v5plus == 0 || seen.uids == 0 || seen.names == 0 || seen.channel == 0 {
+		t.Errorf("real Flink 2.x export %s checks too little: %+v", dir, seen)
+	}
+	t.Logf("%s: %+v", dir, seen)
+}
+
+// checkRealFlinkExport runs checkRealFlink on every scenario dir of an
+// export.
+func checkRealFlinkExport(t *testing.T, dir string) realFlinkSeen {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatalf("real Flink export %s: %v", dir, err)
@@ -97,16 +142,17 @@ func TestRealFlink(t *testing.T) {
 		}
 		t.Run(e.Name(), func(t *testing.T) { checkRealFlink(t, filepath.Join(dir, e.Name()), &seen) })
 	}
-	// The export must exercise every kind of check, or the test proves little.
-	if seen.incomplete == 0 || seen.complete == 0 || seen.broken == 0 || seen.compat == 0 || seen.savepoints == 0 || seen.plans == 0 || seen.positions == 0 || seen.ha == 0 {
-		t.Errorf("real Flink export %s checks too little: %+v", dir, seen)
-	}
-	t.Logf("%s: %+v", dir, seen)
+	return seen
 }
 
 // realFlinkSeen counts what TestRealFlink compared.
 type realFlinkSeen struct {
 	incomplete, complete, broken, savepoints, files, operators, compat, plans, positions, ha int
+	// v5plus counts _metadata of version 5 or later (Flink 2.x), names
+	// and uids the operators' names and uids compared.
+	v5plus, names, uids int
+	// channel counts the channel-state (unaligned) files compared.
+	channel int
 }
 
 // realFlinkHA is the HA oracle's ha.json in a scenario's export: the
@@ -193,6 +239,17 @@ func checkRealFlink(t *testing.T, dir string, seen *realFlinkSeen) {
 		if s.CheckpointID != want.ID {
 			t.Errorf("%s: checkpoint id %d, Flink %d", want.Dir, s.CheckpointID, want.ID)
 		}
+		if want.MetadataVersion != 0 && s.Metadata.Version != want.MetadataVersion {
+			t.Errorf("%s: _metadata version %d, its header says %d", want.Dir, s.Metadata.Version, want.MetadataVersion)
+		}
+		if s.Metadata.Version >= 5 {
+			seen.v5plus++
+		}
+		for _, op := range s.Metadata.Operators {
+			for _, ch := range op.SubtaskStates {
+				seen.channel += len(ch.InputChannels) + len(ch.ResultSubpartitions)
+			}
+		}
 		if s.Savepoint != want.Savepoint {
 			t.Errorf("%s: savepoint %v, Flink %v", want.Dir, s.Savepoint, want.Savepoint)
 		}
@@ -237,6 +294,23 @@ func checkRealFlink(t *testing.T, dir string, seen *realFlinkSeen) {
 			}
 			if g.HasState != (op.SubtaskState || op.CoordinatorState) || g.CoordinatorState != op.CoordinatorState {
 				t.Errorf("%s: operator %s has state %v (coordinator %v), Flink %v (coordinator %v)", want.Dir, op.ID, g.HasState, g.CoordinatorState, op.SubtaskState || op.CoordinatorState, op.CoordinatorState)
+			}
+		}
+		// Names and uids (v5+): the parser's against Flink's reader's.
+		parsed := map[string]metadata.Operator{}
+		for _, op := range s.Metadata.Operators {
+			parsed[op.ID] = op
+		}
+		for _, op := range want.Operators {
+			p := parsed[op.ID]
+			if p.Name != op.Name || p.UID != op.UID {
+				t.Errorf("%s: operator %s name %q uid %q, Flink read name %q uid %q", want.Dir, op.ID, p.Name, p.UID, op.Name, op.UID)
+			}
+			if op.Name != "" {
+				seen.names++
+			}
+			if op.UID != "" {
+				seen.uids++
 			}
 		}
 		if !c.Compatible {
@@ -376,56 +450,60 @@ func checkRealFlink(t *testing.T, dir string, seen *realFlinkSeen) {
 }
 
 // TestRealFlinkResolverChoosesWhatFlinkRestores resolves the checkpoint
-// roots real Flink 1.20 left after a crash (the frozen export) and checks
+// roots real Flink 1.20 and 2.x left after a crash (the frozen exports) and checks
 // the Resolver chooses the newest checkpoint Flink itself restored into
 // the same job: F1 (the newest in progress, no _metadata), F2 (the newest
 // references a deleted shared/ sst) and F6 (savepoints between
 // checkpoints).
 func TestRealFlinkResolverChoosesWhatFlinkRestores(t *testing.T) {
-	dir := realFlinkDir(t)
-	for _, name := range []string{"F1", "F2", "F6"} {
-		t.Run(name, func(t *testing.T) {
-			sd := filepath.Join(dir, name)
-			raw, err := os.ReadFile(filepath.Join(sd, "facts.json"))
-			if err != nil {
-				t.Skipf("%s not in the export %s", name, dir)
-			}
-			var f realFlinkFacts
-			if err := json.Unmarshal(raw, &f); err != nil {
-				t.Fatal(err)
-			}
-			var want int64 = -1
-			for _, s := range f.Snapshots {
-				if strings.HasPrefix(s.Dir, "ck/") && s.Restorable && s.ID > want {
-					want = s.ID
-				}
-			}
-			if want < 0 {
-				t.Fatalf("%s: Flink restored no checkpoint", name)
-			}
-			b, err := fileblob.OpenBucket(sd, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer b.Close()
-			r, err := flinkckpt.NewResolver(b, "ck/", &flinkckpt.Options{FlinkRoot: strings.TrimSuffix(f.Root, "/") + "/ck"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			c, err := r.Resolve(context.Background())
-			if err != nil {
-				t.Fatalf("Resolve: %v", err)
-			}
-			p, ok := c.Position.(flinkckpt.Position)
-			if !ok {
-				t.Fatalf("position %T", c.Position)
-			}
-			if p.CheckpointID != want {
-				t.Errorf("chose checkpoint %d (%s); Flink restored %d as the newest: %v", p.CheckpointID, c.Guarantee, want, c.Reasons)
-			}
-			if c.Guarantee != resume.ExactlyOnce {
-				t.Errorf("graded %s: %v", c.Guarantee, c.Reasons)
-			}
-		})
+	for _, dir := range []string{realFlinkDir(t), realFlink2xDir()} {
+		for _, name := range []string{"F1", "F2", "F6"} {
+			t.Run(filepath.Base(dir)+"/"+name, func(t *testing.T) { checkResolverChoosesWhatFlinkRestores(t, filepath.Join(dir, name), name) })
+		}
+	}
+}
+
+// checkResolverChoosesWhatFlinkRestores resolves one exported scenario's
+// checkpoint root and compares the choice with Flink's newest restore.
+func checkResolverChoosesWhatFlinkRestores(t *testing.T, sd, name string) {
+	raw, err := os.ReadFile(filepath.Join(sd, "facts.json"))
+	if err != nil {
+		t.Skipf("%s not in the export %s", name, filepath.Dir(sd))
+	}
+	var f realFlinkFacts
+	if err := json.Unmarshal(raw, &f); err != nil {
+		t.Fatal(err)
+	}
+	var want int64 = -1
+	for _, s := range f.Snapshots {
+		if strings.HasPrefix(s.Dir, "ck/") && s.Restorable && s.ID > want {
+			want = s.ID
+		}
+	}
+	if want < 0 {
+		t.Fatalf("%s: Flink restored no checkpoint", name)
+	}
+	b, err := fileblob.OpenBucket(sd, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	r, err := flinkckpt.NewResolver(b, "ck/", &flinkckpt.Options{FlinkRoot: strings.TrimSuffix(f.Root, "/") + "/ck"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := r.Resolve(context.Background())
+	if err != nil {
+		t.Fatalf("Resolve: %v", err)
+	}
+	p, ok := c.Position.(flinkckpt.Position)
+	if !ok {
+		t.Fatalf("position %T", c.Position)
+	}
+	if p.CheckpointID != want {
+		t.Errorf("chose checkpoint %d (%s); Flink restored %d as the newest: %v", p.CheckpointID, c.Guarantee, want, c.Reasons)
+	}
+	if c.Guarantee != resume.ExactlyOnce {
+		t.Errorf("graded %s: %v", c.Guarantee, c.Reasons)
 	}
 }

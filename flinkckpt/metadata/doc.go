@@ -17,6 +17,21 @@
 // The layouts are those of Flink's MetadataV2V3SerializerBase and its
 // version subclasses; ../shared/FORMATS.md in the project documents them.
 //
+// # Real samples
+//
+// Versions 4 and 6 are checked against files real Flink wrote, read by
+// Flink's own Checkpoints.loadCheckpointMetadata beside this parser
+// (flinkckpt's TestRealFlink and TestRealFlink2x): Flink 1.20.3 writes
+// version 4, Flink 2.2.0 version 6 — for every checkpoint and savepoint,
+// aligned or not, so a 2.2 snapshot is never version 5. Version 6 records
+// each operator's name and uid (as version 5 does; the uid is "" for an
+// operator without one) and writes an unaligned checkpoint's channel state
+// as merged handles (types 3 and 4: one file per subtask for all its
+// input channels, one for all its result subpartitions), which Flink 2.2
+// reads back as MergedInputChannelStateHandle and
+// MergedResultSubpartitionStateHandle. Versions 2, 3, 5 and 7 have no real
+// sample here.
+//
 // # Bounds
 //
 // [Read] reads at most [ReadOptions.MaxSize] bytes (default
