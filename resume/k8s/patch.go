@@ -72,6 +72,12 @@ type Patch struct {
 const (
 	AnnotationWarningCodes = "resumekit.io/warning-codes"
 	AnnotationWarnings     = "resumekit.io/warnings"
+	// AnnotationRecord is set when Options.Record is: one line per record
+	// (Flink's HA store, JobResultStore, REST API, the operator's own
+	// resources) saying what it will restore and what storage says of that
+	// snapshot, so the resource shows the record beside the restore path
+	// storage chose.
+	AnnotationRecord = "resumekit.io/record"
 )
 
 // Metadata is the part of the resource's metadata the patch sets.
@@ -112,6 +118,9 @@ type Options struct {
 	// candidate, derived from its position, so that applying the patch of
 	// the same decision twice redeploys once.
 	Nonce int64
+	// Record is the decision's record section (resume.Decision.Record),
+	// shown in the [AnnotationRecord] annotation; nil sets none.
+	Record *resume.Record
 }
 
 // NewPatch returns the patch that redeploys the job from c's checkpoint or
@@ -156,6 +165,20 @@ func NewPatch(c *resume.Candidate, opts *Options) (*Patch, error) {
 			AnnotationWarningCodes: strings.Join(codes, ","),
 			AnnotationWarnings:     strings.Join(lines, "\n"),
 		}}
+	}
+	if opts != nil && opts.Record != nil && len(opts.Record.Sources) > 0 {
+		var lines []string
+		for _, s := range opts.Record.Sources {
+			line := s.String()
+			if s.Storage != "" {
+				line += "; storage: " + s.Storage
+			}
+			lines = append(lines, strings.Join(strings.Fields(line), " "))
+		}
+		if p.Metadata == nil {
+			p.Metadata = &Metadata{Annotations: map[string]string{}}
+		}
+		p.Metadata.Annotations[AnnotationRecord] = strings.Join(lines, "\n")
 	}
 	return p, nil
 }

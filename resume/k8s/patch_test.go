@@ -249,3 +249,24 @@ func TestPatchWarningAnnotations(t *testing.T) {
 		t.Errorf("a candidate without warnings: %s", body)
 	}
 }
+
+// TestPatchRecordAnnotation: the decision's record section shows on the
+// resource beside the restore path storage chose, one line per record.
+func TestPatchRecordAnnotation(t *testing.T) {
+	c := checkpoint(chk42, t0, nil)
+	rec := &resume.Record{Sources: []resume.RecordSource{
+		{Kind: resume.RecordFlinkHA, Source: "ha.json", Says: "HA recovery restores checkpoint 43", Storage: "broken: 1 of 17 referenced files missing"},
+		{Kind: resume.RecordFlinkREST, Source: "http://jm:8081", Err: errors.New("connection refused")},
+	}}
+	p, err := k8s.NewPatch(c, &k8s.Options{Record: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "flink-ha ha.json: HA recovery restores checkpoint 43; storage: broken: 1 of 17 referenced files missing\nflink-rest http://jm:8081: unreadable: connection refused"
+	if got := p.Metadata.Annotations[k8s.AnnotationRecord]; got != want {
+		t.Errorf("record annotation %q, want %q", got, want)
+	}
+	if p, _ := k8s.NewPatch(c, &k8s.Options{}); p.Metadata != nil {
+		t.Errorf("no record, annotations %v", p.Metadata)
+	}
+}

@@ -62,6 +62,10 @@ func TestResolveRecordHABroken(t *testing.T) {
 	if code != ExitWarningRefused {
 		t.Errorf("--fail-on-warning record.broken: exit %d, want %d", code, ExitWarningRefused)
 	}
+	patch, _, code := run(t, append(append([]string{"resolve", "--format", "k8s"}, f2Args(t)...), haArgs(t)...)...)
+	if code != ExitOK || !strings.Contains(patch, `"resumekit.io/record": "flink-ha `) || !strings.Contains(patch, "record.broken") {
+		t.Errorf("--format k8s: exit %d, patch %s", code, patch)
+	}
 	text, _, code := run(t, append(append([]string{"resolve"}, f2Args(t)...), haArgs(t)...)...)
 	if code != ExitOK || !strings.Contains(text, "RECORD  (what Flink and the operator will restore by themselves, beside storage)") ||
 		!strings.Contains(text, "flink-ha ") || !strings.Contains(text, "HA recovery restores checkpoint 4 at file:/work/wt-ha/") {

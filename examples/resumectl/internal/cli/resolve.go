@@ -361,7 +361,7 @@ func (f *resolveFlags) print(e *env, d *resume.Decision, code int) error {
 // kubectl patch flinkdeployment NAME --type merge -p "$(resumectl resolve ... --format k8s)".
 // A stateless choice has no patch: exit 6.
 func writeK8sPatch(e *env, d *resume.Decision, nonce int64) error {
-	patch, err := k8s.NewPatch(d.Chosen, &k8s.Options{Nonce: nonce})
+	patch, err := k8s.NewPatch(d.Chosen, &k8s.Options{Nonce: nonce, Record: d.Record})
 	if errors.Is(err, k8s.ErrStateless) {
 		return withExit(ExitFormat, fmt.Errorf("--format k8s: %w", err))
 	}

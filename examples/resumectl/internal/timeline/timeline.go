@@ -120,6 +120,14 @@ type page struct {
 	Sources                    []sourceView
 	Outcomes                   []outcomeRow
 	Snapshots                  []snapshotRow
+	Records                    []recordRow
+}
+
+// recordRow is one record of the decision's record section: what Flink or
+// the operator will restore, beside what storage says of it.
+type recordRow struct {
+	Kind, Source, Says, Storage, At, Class string
+	Warnings                               []string
 }
 
 type chosenView struct {
@@ -356,9 +364,61 @@ func build(d *resume.Decision, ex *docExtra) *page {
 			pts = append(pts, point{t: vu, row: r, m: mark{Class: "valid-until", Shape: "bar", Title: c.Position.String() + ": valid until " + fmtTime(vu)}})
 		}
 	}
+	// The record: each source on its own row, its snapshot a diamond beside
+	// storage's marks.
+	if d.Record != nil {
+		for _, rs := range d.Record.Sources {
+			rr := recordRow{Kind: string(rs.Kind), Source: rs.Source, Says: rs.Says, Storage: rs.Storage, At: fmtTime(rs.At), Class: recordClass(rs)}
+			if rs.Err != nil {
+				rr.Says = "unreadable: " + rs.Err.Error()
+			}
+			for _, w := range rs.Warnings {
+				rr.Warnings = append(rr.Warnings, w.Text+" ["+string(w.Code)+"]")
+			}
+			p.Records = append(p.Records, rr)
+			r := addRow("record", string(rs.Kind))
+			if rs.Err != nil || (rs.CheckpointID == 0 && rs.Path == "") {
+				rows[r].Note, rows[r].NoteClass = oneLine(rr.Says), rr.Class
+				continue
+			}
+			title := "record " + string(rs.Kind) + ": " + rs.Says
+			if rs.Storage != "" {
+				title += "\nstorage: " + rs.Storage
+			}
+			for _, w := range rr.Warnings {
+				title += "\nwarning: " + w
+			}
+			label := fmt.Sprintf("record: %d", rs.CheckpointID)
+			if rs.CheckpointID == 0 {
+				label = "record: " + shortName(rs.Path)
+			}
+			pts = append(pts, point{t: rs.At, row: r, m: mark{Class: rr.Class, Shape: "diamond", Title: title, Label: label}})
+		}
+	}
 	p.Axis = layoutAxis(now, d.Policy.MaxAge, rows, pts)
 	return p
 }
+
+// recordClass colours a record: broken or gone red, agreeing with the
+// choice green, any other disagreement purple, unreadable grey.
+func recordClass(rs resume.RecordSource) string {
+	if rs.Err != nil {
+		return "rejected"
+	}
+	cls := "chosen"
+	for _, w := range rs.Warnings {
+		switch w.Code {
+		case "record.broken", "record.gone":
+			return "broken"
+		case "record.finished-cleanly":
+		default:
+			cls = "unverified"
+		}
+	}
+	return cls
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func whyOf(o resume.Outcome) string {
 	if o.Why != "" {

@@ -121,3 +121,37 @@ func FuzzRender(f *testing.F) {
 		}
 	})
 }
+
+// TestRecordBesideStorage: the decision's record section is drawn beside
+// storage: a row per record with a diamond at its snapshot's time, red when
+// the record's snapshot is broken, and the records table; markup in a
+// record is shown as text.
+func TestRecordBesideStorage(t *testing.T) {
+	d := hostileDecision()
+	at := time.Date(2026, 11, 29, 11, 43, 0, 0, time.UTC)
+	d.Record = &resume.Record{Sources: []resume.RecordSource{
+		{Kind: resume.RecordFlinkHA, Source: "ha.json", CheckpointID: 42, Path: "s3a://b/ck/j/chk-42", At: at,
+			Says: "HA recovery restores checkpoint 42", Storage: "broken: 1 of 17 referenced files missing",
+			Warnings: []resume.Warning{{Code: "record.broken", Text: "HA recovery fails " + hostile}}},
+		{Kind: resume.RecordFlinkREST, Source: "http://jm:8081", Err: os.ErrDeadlineExceeded},
+	}}
+	var b bytes.Buffer
+	if err := timeline.RenderDecision(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{
+		`<table id="records">`,
+		"HA recovery restores checkpoint 42",
+		"storage: broken: 1 of 17 referenced files missing",
+		`class="lbl broken">record: 42</text>`,
+		"unreadable: i/o timeout",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if strings.Contains(page, "<script") {
+		t.Error("markup in a record is not escaped")
+	}
+}
