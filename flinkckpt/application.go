@@ -184,7 +184,7 @@ func (r *Resolver) selectApplication(sources []*source) ([]*source, []string, er
 		switch {
 		case r.opts.Anchor != nil:
 			id, by = r.opts.Anchor, "the anchor snapshot's"
-		case r.opts.Job != nil:
+		case r.opts.Job != nil && !r.opts.Job.ParallelismOnly():
 			id, by = r.opts.Job, "the new job's"
 		}
 		why := "the job is not identified (pass Options.JobID, Options.Anchor or Options.Job; --flink-job-id, --flink-anchor)"

@@ -130,6 +130,10 @@ type Options struct {
 	//     the new job would not take is not offered — it is rejected with
 	//     the operators named, and an older one is tried — unless
 	//     AllowNonRestoredState is set.
+	// A Job with only Parallelism or MaxParallelism (no operators) is the
+	// unchanged job at that parallelism: no application check, and every
+	// snapshot is checked against it as Flink does ("Max parallelism
+	// mismatch", a parallelism above the snapshot's max parallelism).
 	Job *Job
 	// AllowNonRestoredState is set when the new job will be started with
 	// --allowNonRestoredState: a snapshot whose state it drops in part is
@@ -220,10 +224,10 @@ func (o *Options) validate() error {
 		return errors.New("flinkckpt: Strict and AllowUnverified contradict each other")
 	case o.Observe < 0:
 		return fmt.Errorf("flinkckpt: negative observation window %s", o.Observe)
-	case o.AllowNonRestoredState && o.Job == nil:
+	case o.AllowNonRestoredState && (o.Job == nil || o.Job.ParallelismOnly()):
 		return errors.New("flinkckpt: AllowNonRestoredState needs Options.Job: without the new job's operators nothing says which state would be dropped")
-	case o.Job != nil && len(o.Job.Operators) == 0 && len(o.Job.Unpredictable) == 0:
-		return errors.New("flinkckpt: Options.Job has no operators")
+	case o.Job != nil && len(o.Job.Operators) == 0 && len(o.Job.Unpredictable) == 0 && !o.Job.ParallelismOnly():
+		return errors.New("flinkckpt: Options.Job has no operators (nor a parallelism or max parallelism: the unchanged job at one)")
 	}
 	if o.DefaultFS != "" {
 		if _, err := parseDefaultFS(o.DefaultFS); err != nil {

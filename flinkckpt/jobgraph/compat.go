@@ -260,7 +260,9 @@ func hasKeyedState(op *metadata.Operator) bool {
 // lacks is dropped only when its id cannot be one the new job generates:
 // the job names all its operators (Job.AllUIDs), or the snapshot records
 // the operator's uid (version 5 on); otherwise it is MatchUnknown. A nil
-// job has no operators. It is pure: no I/O.
+// job has no operators. A job described by its parallelism alone
+// (Job.ParallelismOnly) is the snapshot's job unchanged: every operator is
+// restored and checked against it. It is pure: no I/O.
 func CheckCompat(cp *metadata.Checkpoint, job *Job) *Compat {
 	if job == nil {
 		job = &Job{}
@@ -314,6 +316,14 @@ func CheckCompat(cp *metadata.Checkpoint, job *Job) *Compat {
 			Parallelism:      op.Parallelism, MaxParallelism: op.MaxParallelism, SubtaskEntries: len(op.SubtaskStates),
 			Finished: op.Finished, ChannelState: hasChannelState(op)}
 		ji, ok := byID[op.ID]
+		if job.ParallelismOnly() {
+			// The unchanged job at a known parallelism: every operator
+			// restored, checked by the same rule as a named one.
+			co.Match = MatchRestored
+			c.Problems = append(c.Problems, parallelismProblems(co, JobOperator{}, job)...)
+			c.Operators = append(c.Operators, co)
+			continue
+		}
 		// setUidHash: an operator recorded with a uid whose id is not that
 		// uid's was given a uid hash, which Flink prefers over the uid. A
 		// new job named by the uid restores it only if it keeps the hash.
@@ -364,6 +374,9 @@ func CheckCompat(cp *metadata.Checkpoint, job *Job) *Compat {
 	}
 	c.Compatible = c.Restorable(false) && len(c.Unknown) == 0
 	c.Notes = append(c.Notes, job.Notes...)
+	if job.ParallelismOnly() {
+		c.Notes = append(c.Notes, "the new job's operators are not described, only its parallelism or max parallelism: it is taken to be the snapshot's job unchanged")
+	}
 	if len(hashNotes) > 0 {
 		c.Notes = append(c.Notes, fmt.Sprintf("%s: recorded with a uid the new job has but an id that is not that uid's, so the old job set a uid hash (setUidHash), which Flink prefers over the uid: restored only if the new job keeps that hash (describe it with Job.AddUIDWithHash, --flink-uid-hash); resumekit cannot see whether it does",
 			strings.Join(hashNotes, ", ")))

@@ -9,6 +9,12 @@ import (
 	"github.com/resumekit/resumekit/resume/redact"
 )
 
+// ParallelismOnly reports whether the job is described by its parallelism
+// or max parallelism alone (see Job.Parallelism): the unchanged job.
+func (j *Job) ParallelismOnly() bool {
+	return j != nil && len(j.Operators) == 0 && len(j.Unpredictable) == 0 && (j.Parallelism > 0 || j.MaxParallelism > 0)
+}
+
 // Job describes the job that will restore a snapshot: its operators, by
 // Flink operator id. It is what a grade depends on when it is about the new
 // job rather than the snapshot — which snapshots belong to this job, which
@@ -31,7 +37,11 @@ type Job struct {
 	Notes []string
 	// Parallelism and MaxParallelism of the new job's operators when known
 	// and not set per operator (JobOperator); 0 when unknown. A plan does
-	// not record them.
+	// not record them. A Job with one of them and no operators (nor
+	// Unpredictable) describes the unchanged job at that parallelism
+	// (resumectl resolve --flink-parallelism, --flink-max-parallelism
+	// alone): CheckCompat takes every snapshot operator as restored and
+	// checks only these.
 	Parallelism    int
 	MaxParallelism int
 	// AllUIDs says that Operators are all of the new job's operators: each

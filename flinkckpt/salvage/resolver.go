@@ -170,7 +170,7 @@ func NewResolver(bucket *blob.Bucket, prefix string, opts *Options) (*Resolver, 
 		// The window is watched once, below, whichever way the snapshot
 		// is chosen.
 		fo.Name, fo.SkipVerify, fo.Observe = o.Name+"-snapshot", true, 0
-		if o.Job != nil {
+		if o.Job != nil && !o.Job.ParallelismOnly() {
 			// The job identifies its application; allowing non-restored
 			// state, and leaving out the parallelism the restore check
 			// would refuse, keeps the newest snapshot in play whatever the

@@ -65,7 +65,7 @@ func (f *flinkFlags) names() bool { return f.checkpoints != "" || f.savepoints !
 
 // set reports whether any of the options that read the locations was given.
 func (f *flinkFlags) set() bool {
-	return f.jobID != "" || f.root != "" || f.strict || f.defaultFS != "" || len(f.extraRoots) > 0 || f.allowUnverified ||
+	return f.job.parallelism != 0 || f.job.maxParallelism != 0 || f.jobID != "" || f.root != "" || f.strict || f.defaultFS != "" || len(f.extraRoots) > 0 || f.allowUnverified ||
 		f.anchor != "" || f.intent != "" || f.version != "" || f.claimMode != "" || f.maxMetadata.n != 0 || f.observe.d != 0 || f.require
 }
 

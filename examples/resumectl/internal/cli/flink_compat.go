@@ -63,9 +63,9 @@ func (j *jobFlags) register(fs *flag.FlagSet, prefix string, stdin io.Reader) {
 	if prefix == "" {
 		j.ownVersion = true
 		fs.StringVar(&j.flinkVersion, "flink-version", "", "the Flink `VERSION` that will run the plan (default: the plan's flinkVersion)")
-		fs.IntVar(&j.parallelism, "parallelism", 0, "the new job's parallelism (`N`), to check it against the snapshot's max parallelism")
-		fs.IntVar(&j.maxParallelism, "max-parallelism", 0, "the new job's configured max parallelism (`N`), to check it against the snapshot's")
 	}
+	fs.IntVar(&j.parallelism, prefix+"parallelism", 0, "the new job's parallelism (`N`), to check it against the snapshot's max parallelism")
+	fs.IntVar(&j.maxParallelism, prefix+"max-parallelism", 0, "the new job's configured max parallelism (`N`, pipeline.max-parallelism), to check it against the snapshot's: Flink refuses a mismatch")
 }
 
 // given reports whether any flag names the new job's operators.
@@ -93,7 +93,7 @@ func (j *jobFlags) check() error {
 		return usagef("%splan-config and --flink-version apply to %splan", p, p)
 	}
 	if j.parallelism < 0 || j.maxParallelism < 0 {
-		return usagef("--parallelism and --max-parallelism must not be negative")
+		return usagef("%sparallelism and %smax-parallelism must not be negative", p, p)
 	}
 	for _, kv := range j.planConfig {
 		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
@@ -137,6 +137,11 @@ func (j *jobFlags) check() error {
 // reads standard input, within --timeout like any other input.
 func (j *jobFlags) job() (*jobgraph.Job, error) {
 	if !j.given() {
+		if !j.ownVersion && (j.parallelism > 0 || j.maxParallelism > 0) {
+			// resolve --flink-parallelism/--flink-max-parallelism alone:
+			// the unchanged job at that parallelism.
+			return &jobgraph.Job{Parallelism: j.parallelism, MaxParallelism: j.maxParallelism}, nil
+		}
 		return nil, nil
 	}
 	if j.built == nil && j.builtErr == nil {

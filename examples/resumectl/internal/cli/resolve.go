@@ -26,7 +26,7 @@ const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flin
         [--flink-anchor URL] [--flink-intent restart|upgrade] [--flink-version X.Y] [--flink-claim-mode MODE]
         [--flink-max-metadata-size BYTES] [--flink-observe DUR] [--flink-require] [--flink-sources] [--flink-sink-committed]
         [--flink-plan FILE | --flink-uid UID... | --flink-sink-uid UID... | --flink-uid-hash HEX... | --flink-operator-id HEX...] [--flink-all-uids]
-        [--flink-plan-config KEY=VALUE...] [--flink-allow-non-restored-state]
+        [--flink-plan-config KEY=VALUE...] [--flink-allow-non-restored-state] [--flink-parallelism N] [--flink-max-parallelism N]
         [--paimon-table URL --paimon-consumer ID [--paimon-mode exactly-once|at-least-once] [--paimon-from TIME]
          [--paimon-written-mode MODE] [--paimon-version V] [--paimon-option KEY=VALUE]...]
         [--kafka-brokers H:P --kafka-topic T [--kafka-group G] [--kafka-from TIME | --kafka-rewind DUR] [--kafka-observe DUR]
