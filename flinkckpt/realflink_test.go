@@ -117,7 +117,8 @@ func TestRealFlink(t *testing.T) {
 // testdata/conformance-2.x), and checks the format of 2.x's _metadata
 // against Flink's own reader: the version each header states (5 or 6,
 // never read by Flink 1.20) is the one the parser reports, and every
-// operator's name and uid (v5+) are the ones Flink read.
+// operator's name and uid (v5+) are the ones Flink read. The export holds
+// ForSt's checkpoints too (F15).
 func TestRealFlink2x(t *testing.T) {
 	dir := realFlink2xDir()
 	seen := checkRealFlinkExport(t, dir)
