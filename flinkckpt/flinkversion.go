@@ -164,7 +164,7 @@ func (r *Resolver) majorUpgrade(c *resume.Candidate, best *snap) {
 		text := "Flink " + r.opts.FlinkVersion + " has no operator for the legacy source and sink state of " + strings.Join(dropped, "; ") +
 			": it is dropped, graded data-loss — the source starts from its own startup options, prepared transactions are not committed"
 		if source {
-			text += "; salvage the source positions into a FLIP-27 source instead (a KafkaSource started with scan.startup.specific-offsets: --flink-salvage, package flinkckpt/salvage) or take a canonical savepoint on 1.20 after moving the job to FLIP-27 sources"
+			text += "; salvage the source positions into a FLIP-27 source instead (a KafkaSource started with scan.startup.specific-offsets: resolve offers it as flink-salvage when the new job is named or with --flink-sources; package flinkckpt/salvage) or take a canonical savepoint on 1.20 after moving the job to FLIP-27 sources"
 		}
 		c.Warnings = append(c.Warnings, resume.Warnf(WarnUpgradeDropsState, "%s", text))
 	}

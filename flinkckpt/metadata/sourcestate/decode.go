@@ -97,7 +97,7 @@ func (d *operatorDecoder) stream(h *metadata.StreamHandle) ([]byte, error) {
 func decodeOperator(op *metadata.Operator, opts *Options, budget *opstate.Budget) (Source, bool) {
 	src := Source{OperatorID: op.ID, Name: op.Name, UID: op.UID, SplitVersion: -1}
 	d := &operatorDecoder{opts: opts, budget: budget, src: &src}
-	var reader, legacyPaimon bool
+	var reader, legacyPaimon, legacyKafka bool
 	var legacy []string
 	for _, sub := range op.SubtaskStates {
 		h := sub.ManagedOperator
@@ -169,7 +169,29 @@ func decodeOperator(op *metadata.Operator, opts *Options, budget *opstate.Budget
 					src.Paimon.LegacyNextSnapshots = append(src.Paimon.LegacyNextSnapshots, n)
 				}
 			case legacyKafkaOffsets:
-				legacy = appendOnce(legacy, "legacy FlinkKafkaConsumer state \"topic-partition-offset-states\" (not decoded: use KafkaSource, or the group's committed offsets)")
+				legacyKafka = true
+				if len(s.Offsets) == 0 || !load() {
+					continue
+				}
+				if err := opstate.CheckOffsets(s.Name, s.Offsets, sub.Index); err != nil {
+					d.errorf(err, "subtask %d", sub.Index)
+					continue
+				}
+				for i, off := range s.Offsets {
+					next := int64(0)
+					if i+1 < len(s.Offsets) {
+						next = s.Offsets[i+1]
+					}
+					split, err := legacyKafkaElement(stream.At, off, next, sub.Index, fmt.Sprintf("%q element %d of subtask %d", s.Name, i, sub.Index))
+					if err != nil {
+						d.errorf(err, "subtask %d", sub.Index)
+						break
+					}
+					if src.Kafka == nil {
+						src.Kafka = &KafkaState{}
+					}
+					src.Kafka.Splits = append(src.Kafka.Splits, split)
+				}
 			case legacyDebezium:
 				legacy = appendOnce(legacy, "legacy DebeziumSourceFunction state \"offset-states\" (Flink CDC 1.x; not decoded)")
 			}
@@ -185,7 +207,7 @@ func decodeOperator(op *metadata.Operator, opts *Options, budget *opstate.Budget
 			src.Coordinator, coordErr = parseCoordinator(b)
 		}
 	}
-	if !reader && !legacyPaimon && len(legacy) == 0 {
+	if !reader && !legacyPaimon && !legacyKafka && len(legacy) == 0 {
 		// Not a source unless the coordinator state is a known enumerator.
 		if src.Coordinator == nil || src.Coordinator.Version == 0 && len(src.Coordinator.Data) == 0 {
 			return src, false
@@ -195,7 +217,7 @@ func decodeOperator(op *metadata.Operator, opts *Options, budget *opstate.Budget
 		}
 		src.Notes = append(src.Notes, "no reader state (every subtask finished, or none recorded): positions from the enumerator only")
 	}
-	if coordErr != nil && (reader || legacyPaimon) {
+	if coordErr != nil && (reader || legacyPaimon || legacyKafka) {
 		d.errorf(coordErr, "coordinator state")
 	}
 	src.Notes = append(src.Notes, legacy...)
@@ -211,6 +233,12 @@ func decodeOperator(op *metadata.Operator, opts *Options, budget *opstate.Budget
 			src.Paimon = &PaimonState{}
 		}
 		src.Notes = append(src.Notes, "legacy Paimon MonitorFunction (SourceFunction, Paimon 0.9 and older)")
+	case legacyKafka && !reader && !legacyPaimon:
+		src.Kind = KindKafka
+		if src.Kafka == nil {
+			src.Kafka = &KafkaState{}
+		}
+		src.Notes = append(src.Notes, "legacy FlinkKafkaConsumer (SourceFunction; removed in Flink 2.0 and connector 4.0): its \"topic-partition-offset-states\" record the last offset read per partition, so each split starts at the next one")
 	case len(legacy) > 0 && !reader:
 		src.Kind = KindUnknown
 	default:

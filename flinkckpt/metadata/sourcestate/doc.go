@@ -7,7 +7,10 @@
 //   - KafkaSource (flink-connector-kafka): splits (serializer version 0:
 //     topic, partition, next offset to read or the earliest -2, latest -1
 //     and committed -3 markers, stopping offset) and enumerator states of
-//     versions 0 to 3;
+//     versions 0 to 3; and the legacy FlinkKafkaConsumer's union list state
+//     "topic-partition-offset-states" (Kryo-serialized KafkaTopicPartition
+//     and the last offset read, as KafkaSource splits starting at the next
+//     one: how a 1.x job's offsets reach a Flink 2.x KafkaSource);
 //   - Paimon's ContinuousFileStoreSource (next snapshot to plan and the
 //     unfinished splits, DataSplit v1–v9, IncrementalSplit, ChainSplit),
 //     MonitorSource and the legacy MonitorFunction;

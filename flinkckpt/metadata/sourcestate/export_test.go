@@ -8,6 +8,7 @@ import "github.com/resumekit/resumekit/flinkckpt/metadata/opstate"
 // in-package), reach the parsers through these names.
 var (
 	ParseKafkaSplit         = parseKafkaSplit
+	ParseLegacyKafkaOffset  = parseLegacyKafkaOffset
 	ParseKafkaEnumerator    = parseKafkaEnumerator
 	ParseMySQLSplit         = parseMySQLSplit
 	ParseMySQLEnumerator    = parseMySQLEnumerator

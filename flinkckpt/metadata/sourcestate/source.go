@@ -5,7 +5,7 @@ type Kind string
 
 // Source kinds.
 const (
-	KindKafka    Kind = "kafka"     // KafkaSource (flink-connector-kafka)
+	KindKafka    Kind = "kafka"     // KafkaSource (flink-connector-kafka), or the legacy FlinkKafkaConsumer
 	KindPaimon   Kind = "paimon"    // Paimon's FLIP-27 source, MonitorSource or legacy MonitorFunction
 	KindMySQLCDC Kind = "mysql-cdc" // Flink CDC's MySQL source
 	// KindPostgresCDC (postgres.go): Flink CDC's Postgres source.
