@@ -190,6 +190,11 @@ type Options struct {
 	// checked (see Resolve). A source without one gets a
 	// flink.not-checked warning. nil checks nothing.
 	Live *livecheck.Checkers
+	// SinkCommitted says the operator checked the sink and every pending
+	// transaction of the snapshot was committed (--flink-sink-committed):
+	// no sink check, no assumed deadline, a flink.sink-committed-asserted
+	// warning instead.
+	SinkCommitted bool
 }
 
 // ExtraRoot maps a Flink file-system root to a bucket and key prefix: a

@@ -86,6 +86,12 @@ type Position struct {
 	// systems found (Options.Live); nil when nothing was checked. (A
 	// pointer keeps Position comparable.)
 	Live *LiveCheck `json:"live,omitempty"`
+	// Sinks are the snapshot's Sink V2 committers that held pending work,
+	// and what their sinks said of it; empty when none did.
+	Sinks []SinkCheck `json:"sinks,omitempty"`
+	// Inputs are where the snapshot's KafkaSources continue each
+	// partition, decoded with or without a live check (InputStarts).
+	Inputs []resume.InputStart `json:"-"`
 }
 
 // LiveCheck is what checking a snapshot's sources against the live
@@ -151,11 +157,13 @@ var _ resume.InputStarter = Position{}
 // InputStarts returns where the snapshot's KafkaSources continue each
 // partition, with the log start the live check listed (Live), so that a
 // chain grades it by what other candidates proved gone and others by what
-// it proved. Nil when nothing was checked: give the flinkckpt resolver the
-// same checkers as the other resolvers of the chain (Options.Live).
+// it proved. Without a live check (no Options.Live) the positions decoded
+// from the snapshot's inline source state, proving nothing gone
+// (GoneBelow -1): a chain in which another resolver proved records below
+// them deleted still grades the restore data-loss.
 func (p Position) InputStarts() []resume.InputStart {
 	if p.Live == nil {
-		return nil
+		return p.Inputs
 	}
 	var out []resume.InputStart
 	for _, s := range p.Live.Sources {

@@ -446,6 +446,15 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 		r.versionFacts(&c, best)  // flinkversion.go
 		withConsidered(&c, sources, heads, best, r.opts.Intent)
 		live.apply(&c, best)
+		sinks, err := r.checkSinks(ctx, best, path) // livesinks.go
+		if err != nil {
+			return resume.Candidate{}, err
+		}
+		sinks.apply(&c)
+		if p, ok := c.Position.(Position); ok {
+			p.Inputs = inputStarts(best, live)
+			c.Position = p
+		}
 		r.warn(&c, best, src, heads, f.jobs, newest, path)
 		if r.opts.Observe > 0 {
 			reason, err := r.observe(ctx, f.layouts)

@@ -125,6 +125,23 @@ const (
 	// for its kind, or its state could not be decoded): whether that input
 	// is still there is unknown.
 	WarnSourceNotChecked = "flink.not-checked"
+	// WarnSinkNotChecked: a Sink V2 committer of the snapshot held pending
+	// work that no sink checker answered for (or of a type resumekit does
+	// not decode): the grade stays, and the candidate's ValidUntil is an
+	// assumed transaction deadline (ValidUntilAssumed).
+	WarnSinkNotChecked = "flink.sink-not-checked"
+	// WarnSinkOutputLost: the sink's brokers aborted (or hold nothing open
+	// of) transactions the restore would commit: their output is lost
+	// (data-loss). The warning names the sink, the checkpoint and the
+	// transactional ids.
+	WarnSinkOutputLost = "flink.sink-output-lost"
+	// WarnSinkUnknown: the brokers cannot say what became of a pending
+	// transaction (an id they forgot, or one carrying several
+	// transactions): graded as if unchecked, with an assumed deadline.
+	WarnSinkUnknown = "flink.sink-unknown"
+	// WarnSinkCommittedAsserted: a committer held pending work;
+	// Options.SinkCommitted asserts the old job committed it.
+	WarnSinkCommittedAsserted = "flink.sink-committed-asserted"
 	// WarnSourceDataLoss: a live check found input a source of the
 	// snapshot had not read gone (Kafka records below today's log start):
 	// graded data-loss.

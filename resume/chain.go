@@ -197,7 +197,8 @@ func (c *Chain) Resolve(ctx context.Context) (*Decision, error) {
 	for k, i := range offered {
 		cands[k] = d.Considered[i].Candidate
 	}
-	provedLost(cands) // inputs.go
+	provedLost(cands)  // inputs.go
+	sinkPending(cands) // inputs.go
 	winner, whys := choose(cands, c.Policy, now, blockers)
 	for k, i := range offered {
 		o := &d.Considered[i]

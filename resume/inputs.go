@@ -77,3 +77,80 @@ func provedLost(cands []*Candidate) {
 		c.Guarantee = DataLoss
 	}
 }
+
+// SinkPender is implemented by positions of a snapshot whose sink
+// committer held output it had not committed, and that nothing proved or
+// asserted committed since (flinkckpt and salvage positions). Only a
+// restore of that snapshot commits it: any other start at or above the
+// snapshot's source positions never does, and the chain grades it
+// [DataLoss] ([WarnSinkPending]).
+type SinkPender interface {
+	// SinkPending returns what is pending (the sink, the checkpoint, the
+	// transactions), "" when nothing is; the snapshot's source positions
+	// are its InputStarts.
+	SinkPending() string
+}
+
+// sinkPending grades down every candidate that starts an input at or
+// above the source position of a snapshot whose sink output is pending
+// there, unless the candidate is a position of a snapshot itself (a
+// SinkPender grades its own sink: a restore commits it, a salvage counts
+// it).
+func sinkPending(cands []*Candidate) {
+	type pend struct {
+		starts   map[string]int64
+		what     string
+		resolver string
+	}
+	var pends []pend
+	for _, c := range cands {
+		sp, ok := c.Position.(SinkPender)
+		if !ok {
+			continue
+		}
+		what := sp.SinkPending()
+		is, ok := c.Position.(InputStarter)
+		if what == "" || !ok {
+			continue
+		}
+		p := pend{starts: map[string]int64{}, what: what, resolver: c.Resolver}
+		for _, s := range is.InputStarts() {
+			if s.Offset >= 0 {
+				p.starts[s.Input] = s.Offset
+			}
+		}
+		if len(p.starts) > 0 {
+			pends = append(pends, p)
+		}
+	}
+	for _, c := range cands {
+		if c.Guarantee <= DataLoss {
+			continue
+		}
+		if _, ok := c.Position.(SinkPender); ok {
+			continue
+		}
+		is, ok := c.Position.(InputStarter)
+		if !ok {
+			continue
+		}
+		for _, p := range pends {
+			var at []string
+			for _, s := range is.InputStarts() {
+				if o, ok := p.starts[s.Input]; ok && s.Offset >= o {
+					at = append(at, fmt.Sprintf("%s at %d (the snapshot's %d)", s.Input, s.Offset, o))
+				}
+			}
+			if len(at) == 0 {
+				continue
+			}
+			if len(at) > 10 {
+				at = append(at[:10], fmt.Sprintf("and %d more", len(at)-10))
+			}
+			c.Warnings = append(c.Warnings, Warnf(WarnSinkPending, "graded data-loss, not %s: this start is at or above the source position of %s's snapshot (%s), whose sink output there was pending and not proven committed: %s; only a restore of that snapshot commits it (check the sink, or assert it committed: --flink-sink-committed)",
+				c.Guarantee, p.resolver, strings.Join(at, ", "), p.what))
+			c.Guarantee = DataLoss
+			break
+		}
+	}
+}

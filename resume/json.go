@@ -45,12 +45,15 @@ type (
 		Guarantee Guarantee `json:"guarantee"`
 		At        string    `json:"at,omitempty"`
 		// ValidUntil is RFC 3339 UTC, omitted when unknown.
-		ValidUntil string          `json:"valid_until,omitempty"`
-		Position   json.RawMessage `json:"position"`
-		Summary    string          `json:"summary"`
-		Launch     Launch          `json:"launch"`
-		Reasons    []string        `json:"reasons"`
-		Warnings   []Warning       `json:"warnings"`
+		ValidUntil string `json:"valid_until,omitempty"`
+		// ValidUntilAssumed marks a valid_until that rests on an assumed
+		// setting (Candidate.ValidUntilAssumed).
+		ValidUntilAssumed bool            `json:"valid_until_assumed,omitempty"`
+		Position          json.RawMessage `json:"position"`
+		Summary           string          `json:"summary"`
+		Launch            Launch          `json:"launch"`
+		Reasons           []string        `json:"reasons"`
+		Warnings          []Warning       `json:"warnings"`
 	}
 )
 
@@ -180,6 +183,7 @@ func toCandidateJSON(c *Candidate) (*candidateJSON, error) {
 	}
 	if !c.ValidUntil.IsZero() {
 		cj.ValidUntil = formatAt(c.ValidUntil)
+		cj.ValidUntilAssumed = c.ValidUntilAssumed
 	}
 	return cj, nil
 }
@@ -293,7 +297,7 @@ func (cj *candidateJSON) candidate() (*Candidate, error) {
 		if err != nil {
 			return nil, fmt.Errorf("resume: decode candidate of %s: valid_until %s: not an RFC 3339 time", redact.Quote(cj.Resolver), redact.Quote(cj.ValidUntil))
 		}
-		c.ValidUntil = t.UTC()
+		c.ValidUntil, c.ValidUntilAssumed = t.UTC(), cj.ValidUntilAssumed
 	}
 	return c, nil
 }

@@ -150,6 +150,10 @@ type Candidate struct {
 	// fail. Zero when unknown. A reason (in Reasons) names the source and
 	// the rule; [Policy.MinValidity] warns when it is close.
 	ValidUntil time.Time
+	// ValidUntilAssumed: ValidUntil rests on an assumed setting, not on
+	// the live system's answer (a sink's transaction timeout nobody was
+	// asked for).
+	ValidUntilAssumed bool
 }
 
 // clone returns a copy of c whose slices are not shared with c.

@@ -60,7 +60,11 @@ func (d *Decision) ExplainWidth(width int) string {
 		if !c.ValidUntil.IsZero() {
 			// When the first input position may leave retention (the
 			// reason naming the source and the rule is among the whys).
-			fmt.Fprintf(b, "        valid until: %s\n", c.ValidUntil.UTC().Format(time.RFC3339))
+			assumed := ""
+			if c.ValidUntilAssumed {
+				assumed = " (assumed: nothing answered for it)"
+			}
+			fmt.Fprintf(b, "        valid until: %s%s\n", c.ValidUntil.UTC().Format(time.RFC3339), assumed)
 		}
 		writeRun(b, c.Position)
 		for _, f := range facts(c.Position) {

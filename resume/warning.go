@@ -39,6 +39,11 @@ type Warning struct {
 //	flink.older-than-refused               newer snapshots cannot serve the intent (upgrade): duplicates downstream
 //	flink.not-checked                      a source of the restored snapshot was not checked against its live system
 //	flink.source-data-loss                 a live check found input a restored source had not read gone
+//	flink.sink-not-checked                 a sink committer's pending work was not checked against its sink (assumed valid_until)
+//	flink.sink-output-lost                 the sink aborted transactions a restore would commit: their output is lost (data-loss)
+//	flink.sink-unknown                     the sink cannot say what became of a pending transaction (graded as unchecked)
+//	flink.sink-committed-asserted          a sink committer held pending work; the caller asserted the old job committed it
+//	chain.sink-pending                     a start at or above a snapshot's source positions whose sink output is pending there: inherits the loss
 //	flink.kafka-out-of-range               a restored KafkaSource below the log start: launched with earliest-offset
 //	flink.older-than-failing-restore       newer snapshots would fail to restore (a Paimon source's snapshot expired)
 //	flink.mariadb-gtids-not-checked        a MySQL CDC position with GTIDs on MariaDB: only its binlog file was checked
@@ -184,6 +189,11 @@ const (
 	// names what it found (its guarantee and what it would lose), so that
 	// a job reading both inputs is not told only the good half.
 	WarnOtherSource = "chain.other-source"
+	// WarnSinkPending: the position starts its inputs at or above the
+	// source positions of a snapshot whose sink committer held output not
+	// proven committed for that checkpoint: a start there never commits
+	// it, so it inherits the loss ([SinkPender]).
+	WarnSinkPending = "chain.sink-pending"
 	// WarnShortValidity: the chosen candidate's ValidUntil is less than
 	// Policy.MinValidity after now.
 	WarnShortValidity = "chain.short-validity"

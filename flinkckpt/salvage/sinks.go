@@ -13,6 +13,7 @@ import (
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sinkstate"
 	"github.com/resumekit/resumekit/internal/quotecap"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/livecheck"
 )
 
 // SinkPending is a Sink V2 committer of the salvaged snapshot that held
@@ -41,6 +42,12 @@ type SinkPending struct {
 	// stop-with-savepoint's, whose transactions the old job committed
 	// before it ended (Lost is 0).
 	CommittedByStop string `json:"committed_by_stop,omitempty"`
+	// Verdict is what the sink's brokers said of a KafkaSink's
+	// transactions (livecheck: committed, open, lost, unknown) when a sink
+	// checker was given (Options.Live); Transactions each one's answer.
+	// Only committed lifts the loss: a stateless start commits nothing.
+	Verdict      string                   `json:"verdict,omitempty"`
+	Transactions []livecheck.KafkaSinkTxn `json:"transactions,omitempty"`
 }
 
 // label names the committer by uid when known, and by operator id.
@@ -122,6 +129,29 @@ func (x *resolution) sinks(ctx context.Context, bucket *blob.Bucket, snap *flink
 		case len(sp.Pending) == 0:
 			continue // an empty collector: nothing to commit, nothing lost
 		}
+		if stop == "" && sp.Unknown == "" && x.r.o.live().SinkChecker() != nil && !x.r.o.SinkCommitted {
+			var txns []livecheck.KafkaPendingTxn
+			other := 0
+			for _, p := range sp.Pending {
+				other += p.Other
+				for _, k := range p.Kafka {
+					txns = append(txns, livecheck.KafkaPendingTxn{CheckpointID: p.CheckpointID, TransactionalID: k.TransactionalID, ProducerID: k.ProducerID, Epoch: k.Epoch})
+				}
+			}
+			if other == 0 && len(txns) > 0 {
+				res, err := livecheck.CheckKafkaSink(ctx, x.r.o.live().SinkChecker(), txns)
+				if err != nil {
+					return fmt.Errorf("salvage: KafkaSink committer %s: %w", sp.label(), err)
+				}
+				sp.Verdict, sp.Transactions = res.Sink.Verdict, res.Sink.Transactions
+				if res.Sink.Verdict == livecheck.SinkCommitted {
+					x.reason("%s: the sink's brokers answer CompleteCommit for every one: the old job committed them, nothing is lost", sp.text())
+					pos.Sinks = append(pos.Sinks, sp)
+					continue
+				}
+				x.reason("KafkaSink committer %s: the sink's brokers say %s: %s", sp.label(), res.Sink.Verdict, livecheck.TxnText(res.Sink.Transactions))
+			}
+		}
 		switch {
 		case stop != "":
 			sp.CommittedByStop = stop
@@ -176,4 +206,18 @@ func (x *resolution) stopProof(ctx context.Context, snap *flinkckpt.Snapshot) (s
 		return "", fmt.Errorf("salvage: whether the job stopped at %s: %w", snap.Path, err)
 	}
 	return p, nil
+}
+
+var _ resume.SinkPender = Position{}
+
+// SinkPending says which committers of the snapshot held output a start
+// at its positions loses (Lost > 0); "" when none.
+func (p Position) SinkPending() string {
+	var out []string
+	for _, s := range p.Sinks {
+		if s.Lost > 0 {
+			out = append(out, fmt.Sprintf("sink committer %s, %s", s.label(), s.checkpoints()))
+		}
+	}
+	return strings.Join(out, "; ")
 }

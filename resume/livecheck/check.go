@@ -40,6 +40,7 @@ type Result struct {
 	Paimon   *PaimonRange
 	MySQL    *MySQLBinlog
 	Postgres *PostgresSlotCheck
+	Sink     *KafkaSinkCheck
 }
 
 // valid keeps the earliest moment; a zero one only when nothing else is

@@ -234,4 +234,17 @@ type Checkers struct {
 	PostgresSlot string
 	// MySQL checks Flink CDC MySQL sources' binlog positions.
 	MySQL MySQLBinlogs
+	// KafkaSink answers for a KafkaSink's pending transactions when the
+	// sink writes to another cluster than the sources read; nil: the Kafka
+	// checker answers when it implements KafkaTransactions (SinkChecker).
+	KafkaSink KafkaTransactions
+	// KafkaSinkTimeout is the sink's transaction timeout assumed when no
+	// checker answers (the deadline of a sink-not-checked warning);
+	// DefaultKafkaTransactionTimeout when 0.
+	KafkaSinkTimeout time.Duration
+	// KafkaSinkPrefix is the KafkaSink's transactional id prefix
+	// (setTransactionalIdPrefix): with it, a stateless start at committed
+	// offsets lists the sink's transactions (ListTransactions) and finds
+	// those the old job left open or aborted.
+	KafkaSinkPrefix string
 }

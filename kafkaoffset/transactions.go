@@ -1,0 +1,81 @@
+package kafkaoffset
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+
+	"github.com/resumekit/resumekit/resume/livecheck"
+)
+
+var _ livecheck.KafkaTransactions = Log{}
+
+// DescribeTransactions describes the transactional ids ids in one kadm
+// call: one FindCoordinator batch and one DescribeTransactions request per
+// coordinator broker. An id the coordinator does not know
+// (TRANSACTIONAL_ID_NOT_FOUND) is left out; any other error of an id, or a
+// broker that did not answer, is an error naming it: never an unknown
+// passed off as an answer.
+func (l Log) DescribeTransactions(ctx context.Context, ids []string) (map[string]livecheck.KafkaTxn, error) {
+	if len(ids) == 0 {
+		return map[string]livecheck.KafkaTxn{}, nil
+	}
+	d, err := kadm.NewClient(l.Client).DescribeTransactions(ctx, ids...)
+	if err != nil {
+		return nil, fmt.Errorf("kafkaoffset: describe transactions: %w", err)
+	}
+	out := make(map[string]livecheck.KafkaTxn, len(ids))
+	var errs []error
+	for _, id := range ids {
+		t, ok := d[id]
+		switch {
+		case !ok:
+			errs = append(errs, fmt.Errorf("transactional id %s: no broker answered for it", id))
+			continue
+		case errors.Is(t.Err, kerr.TransactionalIDNotFound):
+			continue
+		case t.Err != nil:
+			errs = append(errs, fmt.Errorf("transactional id %s: %w", id, t.Err))
+			continue
+		}
+		k := livecheck.KafkaTxn{TransactionalID: id, State: t.State, ProducerID: t.ProducerID, Epoch: t.ProducerEpoch,
+			Timeout: time.Duration(t.TimeoutMillis) * time.Millisecond}
+		if t.StartTimestamp >= 0 {
+			k.Start = time.UnixMilli(t.StartTimestamp).UTC()
+		}
+		for _, tp := range t.Topics.Sorted() {
+			for _, p := range tp.Partitions {
+				k.Partitions = append(k.Partitions, fmt.Sprintf("%s/%d", tp.Topic, p))
+			}
+		}
+		out[id] = k
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("kafkaoffset: describe transactions: %w", errors.Join(errs...))
+	}
+	return out, nil
+}
+
+// ListTransactions lists the transactional ids that start with prefix
+// (ListTransactions on every broker), sorted. A broker that did not answer
+// is an error.
+func (l Log) ListTransactions(ctx context.Context, prefix string) ([]string, error) {
+	ls, err := kadm.NewClient(l.Client).ListTransactions(ctx, nil, nil)
+	if err != nil {
+		return nil, fmt.Errorf("kafkaoffset: list transactions: %w", err)
+	}
+	var out []string
+	for id := range ls {
+		if strings.HasPrefix(id, prefix) {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
