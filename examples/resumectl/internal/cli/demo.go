@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -51,6 +52,14 @@ func runDemo(e *env, args []string) error {
 			return usagef("demo --keep %s: want a local directory, not a storage URL", redact.URL(dir))
 		}
 		dir = abs
+		// A second run into the same dir failed halfway (the first run's
+		// files were in the way): only an empty or new dir is taken.
+		if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
+			return usagef("demo --keep %s: the directory is not empty (%d entries, e.g. %s): give a new or empty directory (remove the last demo's with rm -r)",
+				redact.Quote(dir), len(entries), redact.Quote(entries[0].Name()))
+		} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return usagef("demo --keep %s: %v", redact.Quote(dir), err)
+		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
 		}
@@ -91,6 +100,8 @@ func runDemo(e *env, args []string) error {
 	}
 	if *keep != "" {
 		fmt.Fprintf(d.w, "\nThe files are in %s: run the resumectl commands above on them (Kafka stopped with the demo).\n", dir)
+	} else {
+		fmt.Fprintf(d.w, "\n%s is deleted now that the demo ends, and its Kafka stopped: the commands above no longer run; to run them yourself, build the files to keep with resumectl demo --keep DIR.\n", dir)
 	}
 	return nil
 }
