@@ -242,3 +242,21 @@ func TestListParamsAreNoSecrets(t *testing.T) {
 		}
 	}
 }
+
+// AddSecrets registers values that are no URL (a DSN's parsed password):
+// masked from then on, while other goroutines print (go test -race).
+func TestAddSecrets(t *testing.T) {
+	r := redact.New()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 100 {
+			_ = r.String("password hunter2hunter2 in a driver error")
+		}
+	}()
+	r.AddSecrets("hunter2hunter2")
+	<-done
+	if got := r.String(`dial "root:hunter2hunter2" refused`); strings.Contains(got, "hunter2hunter2") {
+		t.Errorf("not masked: %s", got)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Secrets returns the secret values of a URL (user information, user name,
@@ -40,6 +41,7 @@ func Secrets(raw string) []string {
 // URL's credentials. The zero value masks by structure only. It is safe for
 // concurrent use once made.
 type Redactor struct {
+	mu    sync.RWMutex
 	known []string        // longest first
 	seen  map[string]bool // known, as a set
 }
@@ -51,20 +53,32 @@ func New(urls ...string) *Redactor {
 	return r
 }
 
-// Add registers the secrets of more URLs. It must not run concurrently with
-// other methods.
+// Add registers the secrets of more URLs. It is safe to call while other
+// goroutines print through r.
 func (r *Redactor) Add(urls ...string) {
+	var secrets []string
+	for _, u := range urls {
+		secrets = append(secrets, Secrets(u)...)
+	}
+	r.AddSecrets(secrets...)
+}
+
+// AddSecrets registers secret values that are no URL — a password parsed
+// out of a database connection string — so that every later output masks
+// them (and their pieces and quoted forms) wherever they appear. It is
+// safe to call while other goroutines print through r.
+func (r *Redactor) AddSecrets(secrets ...string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	if r.seen == nil {
 		r.seen = map[string]bool{}
 	}
-	for _, u := range urls {
-		for _, s := range Secrets(u) {
-			for _, p := range pieces(s) {
-				for _, v := range forms(p) {
-					if len(v) >= MinKnownSecret && !r.seen[v] {
-						r.seen[v] = true
-						r.known = append(r.known, v)
-					}
+	for _, s := range secrets {
+		for _, p := range pieces(s) {
+			for _, v := range forms(p) {
+				if len(v) >= MinKnownSecret && !r.seen[v] {
+					r.seen[v] = true
+					r.known = append(r.known, v)
 				}
 			}
 		}
@@ -130,6 +144,8 @@ func forms(s string) []string {
 // masked.
 func (r *Redactor) String(s string) string {
 	if r != nil {
+		r.mu.RLock()
+		defer r.mu.RUnlock()
 		// Every occurrence of every known secret, overlapping ones too:
 		// their union is masked, so that no tail of one outlives another.
 		var sp []span

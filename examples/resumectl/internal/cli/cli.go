@@ -80,6 +80,9 @@ type env struct {
 	// absolute paths, on stderr and on stdout unless rawStdout (JSON).
 	paths localPaths
 	hooks *hooks
+	// red masks secrets in everything written (both outputs share it);
+	// a command registers more (a DSN's password) as it learns them.
+	red *redact.Redactor
 	// stdoutTerm and stderrTerm say whether they are terminals.
 	stdoutTerm, stderrTerm bool
 	// errOut is stderr's output, for the live progress line.
@@ -252,7 +255,7 @@ func runHooked(args []string, stdout, stderr io.Writer, h *hooks) int {
 	out, errOut := newOutput(stdout, red, 0), newOutput(stderr, red, maxErrLine)
 	defer out.close()
 	defer errOut.close()
-	e := &env{hooks: h, expired: make(chan struct{})}
+	e := &env{hooks: h, red: red, expired: make(chan struct{})}
 	term := isTerminal
 	if h != nil && h.terminal != nil {
 		term = h.terminal

@@ -31,7 +31,7 @@ const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flin
          [--paimon-written-mode MODE] [--paimon-version V] [--paimon-option KEY=VALUE]...]
         [--kafka-brokers H:P --kafka-topic T [--kafka-group G] [--kafka-from TIME | --kafka-rewind DUR] [--kafka-observe DUR]
          [--kafka-isolation read_committed|read_uncommitted] [--kafka-commit-source checkpoint|auto|unknown] [--kafka-strict]]
-        [--mysql-dsn DSN] [--postgres-dsn DSN --postgres-slot NAME]
+        [--mysql-dsn DSN | --mysql-dsn-file FILE] [--postgres-dsn DSN | --postgres-dsn-file FILE] [--postgres-slot NAME]
         [--together] [--min-guarantee NAME] [--max-age DUR] [--min-validity DUR] [--timeout DUR] [--on-failure block-weaker|choose-anyway]
         [--flink-ha-configmaps FILE | --flink-zookeeper ADDR --flink-cluster-id ID [--flink-zookeeper-root PATH]] [--flink-ha-storage URL [--flink-ha-storage-dir URI]]
         [--flink-job-result-store URL] [--flink-rest URL] [--k8s-resource FILE]... [--k8s-savepoint-history-max-count N] [--k8s-savepoint-history-max-age DUR]

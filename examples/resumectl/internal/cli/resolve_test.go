@@ -126,4 +126,7 @@ func TestResolveNeverPrintsCredentials(t *testing.T) {
 	if !strings.Contains(out.String(), `"verdict": "failed"`) {
 		t.Errorf("no failed outcome in the document:\n%s", out.String())
 	}
+
+	// Database connection strings, both forms, every output format.
+	t.Run("DSN", resolveNeverPrintsDSNCredentials)
 }
