@@ -174,7 +174,8 @@ const (
 	// Paimon's MonitorFunction, TwoPhaseCommitSinkFunction) that Flink 2.x
 	// has no operator for: dropped, graded data-loss.
 	WarnUpgradeDropsState = "flink.upgrade-drops-state"
-	// WarnKryoState: a Flink 1.x snapshot holds state serialized by Kryo,
-	// which Flink 2.x (Kryo 5) cannot read.
+	// WarnKryoState: a Flink 1.x snapshot holds state serialized by Kryo
+	// 2, restored by Flink 2.x (Kryo 5): some classes read back, others
+	// fail (FLINK-37661).
 	WarnKryoState = "flink.kryo-state"
 )

@@ -78,7 +78,7 @@ type Warning struct {
 //	flink.version-assumed                  no --flink-version and a _metadata only Flink 2.x reads: a 1.x rollback would fail
 //	flink.major-upgrade                    a Flink 1.x snapshot restored by Flink 2.x: state compatibility not guaranteed
 //	flink.upgrade-drops-state              legacy SourceFunction/SinkFunction state Flink 2.x has no operator for: dropped (data-loss)
-//	flink.kryo-state                       state Kryo 2 serialized, which Flink 2.x (Kryo 5) cannot read: exact-input at best
+//	flink.kryo-state                       state Kryo 2 serialized, restored by Flink 2.x (Kryo 5): test the restore of its classes
 //	kafka.no-commits                       the group has no commits on the topics: every partition starts by time
 //	kafka.uncommitted-partitions           partitions without a commit start at the log start offset
 //	kafka.uncommitted-partition-truncated  partitions without a commit had records deleted: possibly never read (data-loss)
