@@ -63,7 +63,7 @@ type sinkSetup struct {
 	before time.Time
 }
 
-func newSinkSetup(t *testing.T, brokers int, txnID string) *sinkSetup {
+func newSinkSetup(t testing.TB, brokers int, txnID string) *sinkSetup {
 	t.Helper()
 	ctx := context.Background()
 	k := kafkaoffsettest.New(t, &kafkaoffsettest.Options{Brokers: brokers})
@@ -288,4 +288,48 @@ func TestChainWithoutLiveSeesDeletedRecords(t *testing.T) {
 		}
 	}
 	t.Fatalf("no restore candidate: %+v", d.Considered)
+}
+
+// BenchmarkRestoreSinkCheck: a restore of a checkpoint whose KafkaSink
+// committer holds one open transaction, checked on a 3-broker kfake
+// cluster (source log offsets and retention, then one DescribeTransactions
+// at the coordinator).
+func BenchmarkRestoreSinkCheck(b *testing.B) {
+	s := newSinkSetup(b, 3, "orders-sink-0-8")
+	r := s.r(&livecheck.Checkers{Kafka: kafkaoffset.Log{Client: s.k.Client}}, false)
+	count := requests(s.k, kmsg.DescribeTransactions)
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		if _, err := r.Resolve(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	total, most := count()
+	b.ReportMetric(float64(total)/float64(n), "DescribeTransactions/op")
+	b.ReportMetric(float64(most)/float64(n), "DescribeTransactions-per-broker/op")
+}
+
+// The sink's brokers down (a separate sink cluster, Options.Live.KafkaSink,
+// closed): the restore fails (a failure to look, never a better grade),
+// and the chain fails closed: the weaker kafka-offsets start is not chosen
+// in its place.
+func TestRestoreSinkBrokerDown(t *testing.T) {
+	s := newSinkSetup(t, 1, "orders-sink-0-8")
+	sink := kafkaoffsettest.New(t, nil)
+	sinkClient := sink.Client
+	sink.Kafka.Close()
+	s.k.Commit("g", "orders", map[int32]int64{0: 10, 1: 10})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	r := s.r(&livecheck.Checkers{Kafka: kafkaoffset.Log{Client: s.k.Client}, KafkaSink: kafkaoffset.Log{Client: sinkClient}}, false)
+	kr, err := kafkaoffset.NewResolver(s.k.Client, []string{"orders"}, &kafkaoffset.Options{Group: "g"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := (&resume.Chain{Resolvers: []resume.Resolver{r, kr}}).Resolve(ctx)
+	if err == nil || d.Chosen != nil || !strings.Contains(err.Error(), "orders-sink-0-8") {
+		t.Errorf("sink brokers down: chosen %v, %v", d.Chosen, err)
+	}
 }

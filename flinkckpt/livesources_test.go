@@ -43,7 +43,7 @@ func liveKafka(t *testing.T) *kafkaoffsettest.Cluster {
 }
 
 // liveCheckpoint writes chk-1 of liveJob with the given sources.
-func liveCheckpoint(t *testing.T, b *blob.Bucket, id int64, sources ...flinkckpttest.Source) {
+func liveCheckpoint(t testing.TB, b *blob.Bucket, id int64, sources ...flinkckpttest.Source) {
 	t.Helper()
 	l := &flinkckpttest.Layout{Bucket: b, Prefix: "ck/", Root: "s3a://b/"}
 	if _, err := l.Checkpoint(context.Background(), liveJob, id, &flinkckpttest.Checkpoint{Sources: sources}); err != nil {

@@ -99,7 +99,7 @@ type KafkaSinkCheck struct {
 	Transactions []KafkaSinkTxn `json:"transactions"`
 }
 
-// Lost, Unknown and Open return the transactions of that verdict.
+// of returns the transactions of verdict v.
 func (k *KafkaSinkCheck) of(v string) []KafkaSinkTxn {
 	var out []KafkaSinkTxn
 	for _, t := range k.Transactions {
@@ -119,7 +119,7 @@ func (k *KafkaSinkCheck) Unknown() []KafkaSinkTxn { return k.of(SinkUnknown) }
 // Open returns the transactions still open.
 func (k *KafkaSinkCheck) Open() []KafkaSinkTxn { return k.of(SinkOpen) }
 
-// Text names transactions: checkpoint, transactional id, producer id and
+// TxnText names transactions: checkpoint, transactional id, producer id and
 // epoch, partitions, and why.
 func TxnText(ts []KafkaSinkTxn) string {
 	var parts []string

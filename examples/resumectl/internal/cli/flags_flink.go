@@ -41,7 +41,7 @@ func (f *flinkFlags) register(fs *flag.FlagSet, e *env) {
 	fs.StringVar(&f.root, "flink-root", "", "the Flink file-system `URI` of the location (s3a://bucket/ck) or of the bucket root (s3a://bucket/); inferred when absent")
 	fs.BoolVar(&f.strict, "flink-strict", false, "deprecated: references that cannot be checked are refused by default (see --flink-allow-unverified)")
 	fs.BoolVar(&f.sources, "flink-sources", false, "also offer a stateless start at the source positions stored in the chosen snapshot (salvage); --kafka-brokers and --paimon-table check them live")
-	fs.BoolVar(&f.sinkCommitted, "flink-sink-committed", false, "you checked the sink: every transaction of the salvaged snapshot was committed, so the prepared transactions its Sink V2 committer holds (which a stateless start never commits) are no loss (without it they grade the salvage data-loss)")
+	fs.BoolVar(&f.sinkCommitted, "flink-sink-committed", false, "you checked the sink: every transaction the snapshot's Sink V2 committer holds was committed, so they are no loss to a salvage (which never commits them; without it they grade it data-loss) or to a stateless start at the snapshot's positions, and a restore needs no sink check (no assumed deadline)")
 	fs.StringVar(&f.defaultFS, "flink-default-fs", "", "the file system of paths without an authority (`URI`: Hadoop's fs.defaultFS, e.g. hdfs://ns)")
 	fs.Var(&f.extraRoots, "flink-extra-root", "map another Flink root to a storage location, `FLINKURI=BUCKETURL` (repeatable): changelog dstl.dfs.base-path, files of a checkpoint copied from another bucket")
 	fs.BoolVar(&f.allowUnverified, "flink-allow-unverified", false, "offer unverified snapshots, whose references outside the root (another file system, a copied tree's old place, DSTL files elsewhere) could not be checked (with a warning)")
@@ -131,6 +131,7 @@ func (f *flinkFlags) build(ctx context.Context, e *env, b *built) error {
 	base.Wait = e.flinkWait()
 	base.OnEvent = e.onEvent // the progress line, when there is one
 	base.Live = b.live
+	base.SinkCommitted = f.sinkCommitted
 	extras, err := f.extraRoots.open(ctx, e, &locs)
 	if err != nil {
 		return err

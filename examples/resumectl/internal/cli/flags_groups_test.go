@@ -20,11 +20,12 @@ func TestResolveFlagGroups(t *testing.T) {
 		&f.paimon: {"paimon-"},
 		&f.kafka:  {"kafka-"},
 		&f.live:   {"mysql-", "postgres-"},
+		&f.sink:   {"kafka-sink-"},
 		// Flink's own record (the HA store, JobResultStore, REST) and the
 		// operator's resources.
 		&f.record: {"flink-ha-", "flink-zookeeper", "flink-cluster-id", "flink-job-result-store", "flink-rest", "k8s-"},
 	}
-	names := map[flagGroup]string{&f.flink: "flink", &f.paimon: "paimon", &f.kafka: "kafka", &f.live: "live", &f.record: "record"}
+	names := map[flagGroup]string{&f.flink: "flink", &f.paimon: "paimon", &f.kafka: "kafka", &f.live: "live", &f.sink: "sink", &f.record: "record"}
 	if len(f.groups()) != len(f.buildOrder()) {
 		t.Fatalf("groups %d, buildOrder %d: a group missing from one", len(f.groups()), len(f.buildOrder()))
 	}
@@ -54,6 +55,7 @@ func TestResolveFlagGroups(t *testing.T) {
 		{&f.paimon, []string{"-paimon-mode", "exactly-once"}},
 		{&f.kafka, []string{"-kafka-strict"}},
 		{&f.live, []string{"-mysql-dsn", "x"}},
+		{&f.sink, []string{"-kafka-sink-transaction-timeout", "1m"}},
 		{&f.record, []string{"-flink-rest", "http://127.0.0.1:8081"}},
 	} {
 		var fresh resolveFlags

@@ -32,6 +32,7 @@ const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flin
         [--kafka-brokers H:P --kafka-topic T [--kafka-group G] [--kafka-from TIME | --kafka-rewind DUR] [--kafka-observe DUR]
          [--kafka-isolation read_committed|read_uncommitted] [--kafka-commit-source checkpoint|auto|unknown] [--kafka-strict]]
         [--mysql-dsn DSN | --mysql-dsn-file FILE] [--postgres-dsn DSN | --postgres-dsn-file FILE] [--postgres-slot NAME]
+        [--kafka-sink-brokers H:P] [--kafka-sink-transaction-timeout DUR] [--kafka-sink-transactional-id-prefix PREFIX]
         [--together] [--min-guarantee NAME] [--max-age DUR] [--min-validity DUR] [--timeout DUR] [--on-failure block-weaker|choose-anyway]
         [--flink-ha-configmaps FILE | --flink-zookeeper ADDR --flink-cluster-id ID [--flink-zookeeper-root PATH]] [--flink-ha-storage URL [--flink-ha-storage-dir URI]]
         [--flink-job-result-store URL] [--flink-rest URL] [--k8s-resource FILE]... [--k8s-savepoint-history-max-count N] [--k8s-savepoint-history-max-age DUR]
@@ -46,6 +47,7 @@ type resolveFlags struct {
 	paimon paimonFlags // flags_paimon.go
 	kafka  kafkaFlags  // flags_kafka.go
 	live   liveFlags   // flags_live.go
+	sink   sinkFlags   // flags_sink.go
 	record recordFlags // flags_record.go
 
 	together                     bool
@@ -80,14 +82,14 @@ type flagGroup interface {
 // groups are resolve's flag groups, in the order they register and check
 // (which error a command with two mistakes gets first).
 func (f *resolveFlags) groups() []flagGroup {
-	return []flagGroup{&f.flink, &f.paimon, &f.kafka, &f.live, &f.record}
+	return []flagGroup{&f.flink, &f.paimon, &f.kafka, &f.live, &f.sink, &f.record}
 }
 
 // buildOrder is the order the groups build: the sources whose systems the
 // live checkers use (Paimon's table, Kafka's client) first, then the live
 // checkers, then Flink, whose snapshots are checked against them.
 func (f *resolveFlags) buildOrder() []flagGroup {
-	return []flagGroup{&f.paimon, &f.kafka, &f.live, &f.flink, &f.record}
+	return []flagGroup{&f.paimon, &f.kafka, &f.live, &f.sink, &f.flink, &f.record}
 }
 
 // sources says which sources a resolve names, for the groups' checks.

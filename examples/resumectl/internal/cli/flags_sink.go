@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"context"
+	"flag"
+
+	"github.com/resumekit/resumekit/kafkaoffset"
+	"github.com/resumekit/resumekit/resume/livecheck"
+)
+
+// sinkFlags are resolve's sink group: the KafkaSink the snapshots'
+// committers wrote to, when its cluster is not --kafka-brokers', its
+// transaction timeout when nobody is asked, and its transactional id
+// prefix. Its build adds them to the one set of live checkers (built.live)
+// the restore and the salvage path check against.
+type sinkFlags struct {
+	brokers, prefix string
+	timeout         durationFlag
+}
+
+func (s *sinkFlags) register(fs *flag.FlagSet, _ *env) {
+	fs.StringVar(&s.brokers, "kafka-sink-brokers", "", "the KafkaSink's brokers (`H:P[,H:P]`) when it writes to another cluster than --kafka-brokers: asked (DescribeTransactions) what became of the transactions a snapshot's committer holds")
+	fs.Var(&s.timeout, "kafka-sink-transaction-timeout", "the KafkaSink's transaction timeout (`DUR`) assumed when no broker is asked (default 15m, the broker's transaction.max.timeout.ms): the deadline of a flink.sink-not-checked warning")
+	fs.StringVar(&s.prefix, "kafka-sink-transactional-id-prefix", "", "the KafkaSink's transactional id `PREFIX` (setTransactionalIdPrefix)")
+}
+
+// set reports whether any of the group's flags was given.
+func (s *sinkFlags) set() bool { return s.brokers != "" || s.prefix != "" || s.timeout.d != 0 }
+
+func (s *sinkFlags) check(src sources) error {
+	switch {
+	case s.set() && !src.flink && !src.kafka:
+		return usagef("resolve: --kafka-sink-brokers, --kafka-sink-transaction-timeout and --kafka-sink-transactional-id-prefix need --flink-checkpoints, --flink-savepoints or --kafka-topic")
+	case s.timeout.d < 0:
+		return usagef("resolve: --kafka-sink-transaction-timeout: negative")
+	}
+	return nil
+}
+
+// build adds the sink's checker and settings to built.live (making it when
+// the live group made none).
+func (s *sinkFlags) build(_ context.Context, _ *env, b *built) error {
+	if !s.set() {
+		return nil
+	}
+	if b.live == nil {
+		b.live = &livecheck.Checkers{}
+		if b.kafka != nil {
+			b.live.Kafka = kafkaoffset.Log{Client: b.kafka}
+		}
+	}
+	b.live.KafkaSinkTimeout, b.live.KafkaSinkPrefix = s.timeout.d, s.prefix
+	if s.brokers == "" {
+		return nil
+	}
+	cl, err := dialKafka("--kafka-sink-brokers", s.brokers)
+	if err != nil {
+		return err
+	}
+	b.closers = append(b.closers, cl.Close)
+	b.live.KafkaSink = kafkaoffset.Log{Client: cl}
+	return nil
+}

@@ -1,0 +1,87 @@
+package cli
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/flinkckpt/metadata/sinkstate"
+)
+
+// kafkaCommitterElement is a KafkaSink committer subtask's list state
+// element holding one pending KafkaCommittable of checkpoint id.
+func kafkaCommitterElement(id int64, txnID string, pid int64, epoch int16) []byte {
+	i32 := func(b []byte, v uint32) []byte { return binary.BigEndian.AppendUint32(b, v) }
+	frame := func(b, data []byte) []byte { return append(i32(b, uint32(len(data))), data...) }
+	kc := binary.BigEndian.AppendUint16(nil, uint16(epoch))
+	kc = binary.BigEndian.AppendUint64(kc, uint64(pid))
+	kc = binary.BigEndian.AppendUint16(kc, uint16(len(txnID)))
+	kc = append(kc, txnID...)
+	req := i32(i32(frame(i32(nil, 1), kc), 0), 0)
+	sub := frame(i32(i32(i32(nil, 0), 0), 1), req)
+	sub = i32(i32(i32(sub, 1), 0), 0)
+	cp := frame(i32(i32(i32(binary.BigEndian.AppendUint64(nil, uint64(id)), 1), 1), 1), sub)
+	col := frame(i32(i32(i32(nil, sinkstate.Magic), 1), 1), cp)
+	return frame(i32(i32(nil, uint32(len(col)+8)), 2), col)
+}
+
+// resolve with a KafkaSink committer and no sink broker: the restore keeps
+// its grade with flink.sink-not-checked and an assumed valid_until of the
+// snapshot's time + --kafka-sink-transaction-timeout; --flink-sink-committed
+// asserts it committed on the restore path too.
+func TestResolveSinkFlags(t *testing.T) {
+	dir, b := tempBucket(t)
+	root := "file://" + filepath.ToSlash(dir) + "/"
+	l := &flinkckpttest.Layout{Bucket: b, Prefix: "ck/", Root: root}
+	if _, err := l.Checkpoint(context.Background(), flinkTestJob, 8, &flinkckpttest.Checkpoint{Sources: []flinkckpttest.Source{
+		flinkckpttest.KafkaSource("src", "orders", 10, 10),
+		{UID: "Sink Committer: sink", Parallelism: 1, ListStates: []flinkckpttest.ListState{{Name: sinkstate.CommitterStateName,
+			Elements: []flinkckpttest.ListElement{{Data: kafkaCommitterElement(8, "orders-sink-0-8", 7, 0)}}}}},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	type doc struct {
+		Chosen *struct {
+			At                string `json:"at"`
+			ValidUntil        string `json:"valid_until"`
+			ValidUntilAssumed bool   `json:"valid_until_assumed"`
+			Guarantee         string `json:"guarantee"`
+			Warnings          []struct{ Code string }
+		} `json:"chosen"`
+	}
+	resolve := func(extra ...string) doc {
+		t.Helper()
+		out, errOut, code := runFlinkCLI(t, append([]string{"resolve", "--flink-checkpoints", filepath.Join(dir, "ck"), "--json"}, extra...)...)
+		if code != ExitOK {
+			t.Fatalf("%v: exit %d: %s", extra, code, errOut)
+		}
+		var d doc
+		if err := json.Unmarshal([]byte(out), &d); err != nil || d.Chosen == nil {
+			t.Fatalf("%v: %v\n%s", extra, err, out)
+		}
+		return d
+	}
+	codes := func(d doc) string {
+		var cs []string
+		for _, w := range d.Chosen.Warnings {
+			cs = append(cs, w.Code)
+		}
+		return strings.Join(cs, " ")
+	}
+	d := resolve("--kafka-sink-transaction-timeout", "2m")
+	at, _ := time.Parse(time.RFC3339Nano, d.Chosen.At)
+	until, _ := time.Parse(time.RFC3339Nano, d.Chosen.ValidUntil)
+	if d.Chosen.Guarantee != "exactly-once" || !d.Chosen.ValidUntilAssumed || !until.Equal(at.Add(2*time.Minute)) || !strings.Contains(codes(d), "flink.sink-not-checked") {
+		t.Errorf("timeout: %+v (%s)", *d.Chosen, codes(d))
+	}
+	d = resolve("--flink-sink-committed")
+	if d.Chosen.ValidUntilAssumed || !strings.Contains(codes(d), "flink.sink-committed-asserted") || strings.Contains(codes(d), "flink.sink-not-checked") {
+		t.Errorf("asserted: %+v (%s)", *d.Chosen, codes(d))
+	}
+}
