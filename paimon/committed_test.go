@@ -7,6 +7,7 @@ import (
 
 	"github.com/resumekit/resumekit/paimon"
 	"github.com/resumekit/resumekit/paimon/paimontest"
+	"github.com/resumekit/resumekit/resume/livecheck"
 	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
 )
 
@@ -35,7 +36,7 @@ func TestLatestCommitOf(t *testing.T) {
 	if !lc.Found || lc.SnapshotID != 4 || lc.Identifier != 4 || lc.Earliest != 1 || lc.Latest != 6 || lc.Read != 3 {
 		t.Fatalf("latest commit %+v", lc)
 	}
-	for id, want := range map[int64]paimon.CommitState{3: paimon.Committed, 4: paimon.Committed, 5: paimon.NotCommitted, 9: paimon.NotCommitted} {
+	for id, want := range map[int64]livecheck.PaimonCommitState{3: livecheck.PaimonCommitted, 4: livecheck.PaimonCommitted, 5: livecheck.PaimonNotCommitted, 9: livecheck.PaimonNotCommitted} {
 		if got := lc.Committed(id); got != want {
 			t.Errorf("checkpoint %d: %s, want %s (%s)", id, got, want, lc.Explain(id))
 		}
@@ -61,10 +62,10 @@ func TestLatestCommitOfNotCommitted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := lc.Committed(7); got != paimon.NotCommitted || lc.Read != 1 {
+	if got := lc.Committed(7); got != livecheck.PaimonNotCommitted || lc.Read != 1 {
 		t.Fatalf("%s after %d reads: %s", got, lc.Read, lc.Explain(7))
 	}
-	if got := lc.Committed(6); got != paimon.Committed {
+	if got := lc.Committed(6); got != livecheck.PaimonCommitted {
 		t.Fatalf("checkpoint 6: %s", got)
 	}
 }
@@ -82,7 +83,7 @@ func TestLatestCommitOfUnknown(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := lc.Committed(5); got != paimon.CommitUnknown || lc.Found || lc.Read != 2 {
+		if got := lc.Committed(5); got != livecheck.PaimonCommitUnknown || lc.Found || lc.Read != 2 {
 			t.Fatalf("%s: %+v", got, lc)
 		}
 		if e := lc.Explain(5); !strings.Contains(e, "no snapshot of commit user "+sinkUser+" among snapshots 2..3") {
@@ -96,7 +97,7 @@ func TestLatestCommitOfUnknown(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := lc.Committed(1); got != paimon.NotCommitted {
+		if got := lc.Committed(1); got != livecheck.PaimonNotCommitted {
 			t.Fatalf("%s: %+v", got, lc)
 		}
 	})
@@ -114,7 +115,7 @@ func TestLatestCommitOfUnknown(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := lc.Committed(5); got != paimon.CommitUnknown || lc.Vanished != 2 {
+		if got := lc.Committed(5); got != livecheck.PaimonCommitUnknown || lc.Vanished != 2 {
 			t.Fatalf("%s: %+v", got, lc)
 		}
 	})
@@ -132,3 +133,5 @@ func TestLatestCommitOfBadSnapshot(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 }
+
+var _ livecheck.PaimonSinkTable = (*paimon.Table)(nil)

@@ -48,6 +48,9 @@ type SinkPending struct {
 	// Only committed lifts the loss: a stateless start commits nothing.
 	Verdict      string                   `json:"verdict,omitempty"`
 	Transactions []livecheck.KafkaSinkTxn `json:"transactions,omitempty"`
+	// PaimonTable is what the Paimon sink's table answered for a Paimon
+	// committer's pending checkpoints (Live.PaimonSink).
+	PaimonTable *livecheck.PaimonSinkCheck `json:"paimon_table,omitempty"`
 }
 
 // label names the committer by uid when known, and by operator id.
@@ -152,6 +155,18 @@ func (x *resolution) sinks(ctx context.Context, bucket *blob.Bucket, snap *flink
 				x.reason("KafkaSink committer %s: the sink's brokers say %s: %s", sp.label(), res.Sink.Verdict, livecheck.TxnText(res.Sink.Transactions))
 			}
 		}
+		var table *livecheck.PaimonSinkCheck
+		if stop == "" && !x.r.o.SinkCommitted && c.Format == sinkstate.FormatPaimon && c.Err == nil && c.Paimon.CommitUser != "" && x.r.o.live().PaimonSink != nil {
+			var ids []int64
+			for _, p := range sp.Pending {
+				ids = append(ids, p.CheckpointID)
+			}
+			table, err = livecheck.CheckPaimonSink(ctx, x.r.o.live().PaimonSink, c.Paimon.CommitUser, ids)
+			if err != nil {
+				return fmt.Errorf("salvage: sink committer %s: %w", sp.label(), err)
+			}
+			sp.PaimonTable = table
+		}
 		switch {
 		case stop != "":
 			sp.CommittedByStop = stop
@@ -159,6 +174,13 @@ func (x *resolution) sinks(ctx context.Context, bucket *blob.Bucket, snap *flink
 		case x.r.o.SinkCommitted:
 			sp.CommittedAsserted = true
 			x.warn(WarnSinkCommittedAsserted, "%s; SinkCommitted (--flink-sink-committed) asserts the old job committed every transaction of the snapshot, so none is lost", sp.text())
+		case table != nil && table.State() == livecheck.PaimonCommitted:
+			x.warn(WarnSinkCommittedChecked, "%s; the Paimon sink table %s says they were committed (%s), so none is lost", sp.text(), table.Table, paimonWhy(table))
+		case table != nil:
+			sp.Lost = sp.committables()
+			x.grade(resume.DataLoss)
+			x.reason("%s; the Paimon sink table %s: %s: a stateless start never commits them (only a restore of this snapshot does), so their output is lost: graded data-loss", sp.text(), table.Table, paimonWhy(table))
+			x.warn(WarnSinkTransactionsPending, "%s; the Paimon sink table %s: %s: a stateless start never commits them, so their output is lost; a restore of this snapshot commits them (Paimon re-commits restored committables)", sp.text(), table.Table, paimonWhy(table))
 		default:
 			sp.Lost = sp.committables()
 			x.grade(resume.DataLoss)
@@ -220,4 +242,13 @@ func (p Position) SinkPending() string {
 		}
 	}
 	return strings.Join(out, "; ")
+}
+
+// paimonWhy joins what the table said about each pending checkpoint.
+func paimonWhy(t *livecheck.PaimonSinkCheck) string {
+	var w []string
+	for _, c := range t.Checkpoints {
+		w = append(w, c.Why)
+	}
+	return strings.Join(w, "; ")
 }

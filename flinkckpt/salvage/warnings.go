@@ -67,4 +67,9 @@ const (
 	// proved the stop: the savepoint's properties (SUSPEND or TERMINATE)
 	// or [Options.StopProof].
 	WarnSinkCommittedByStop = "salvage.sink-committed-by-stop"
+	// WarnSinkCommittedChecked: a Paimon committer held committables, and
+	// the sink's table (Live.PaimonSink) shows every one committed: its
+	// commit user's latest snapshot has a commitIdentifier at or above
+	// each checkpoint (Paimon's own rule).
+	WarnSinkCommittedChecked = "salvage.sink-committed-checked"
 )

@@ -247,4 +247,8 @@ type Checkers struct {
 	// offsets lists the sink's transactions (ListTransactions) and finds
 	// those the old job left open or aborted.
 	KafkaSinkPrefix string
+	// PaimonSink is the table a Paimon sink writes: a snapshot's Paimon
+	// committer's pending checkpoints are decided from its snapshots by
+	// commit user (CheckPaimonSink); nil leaves them unchecked.
+	PaimonSink PaimonSinkTable
 }
