@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -359,4 +360,43 @@ func mustPos(t *testing.T, d *resume.Decision) *flinkckpt.Position {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestHATruncatedMetadata: HA recovery reads a checkpoint's state handles
+// from the HA store's CompletedCheckpoint, not from _metadata (real Flink
+// restored one with a truncated _metadata: conformance F11), so a record
+// whose checkpoint's _metadata storage cannot read is not called a failing
+// recovery.
+func TestHATruncatedMetadata(t *testing.T) {
+	dir := t.TempDir()
+	src, _ := filepath.Abs(filepath.Join("..", "testdata", "conformance", "F2"))
+	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	meta := filepath.Join(dir, "ck", f2Job, "chk-4", "_metadata")
+	if err := os.Truncate(meta, 100); err != nil {
+		t.Fatal(err)
+	}
+	b, err := fileblob.OpenBucket(dir, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	opts := &flinkckpt.Options{FlinkRoot: exportRoots["F2"] + "ck"}
+	r, err := flinkckpt.NewResolver(b, "ck/", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := (&resume.Chain{Resolvers: []resume.Resolver{r}}).Resolve(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &record.BucketStorage{Checkpoints: b, CheckpointsPrefix: "ck/", Options: opts}
+	if err := record.Compare(context.Background(), d, []record.Input{haInput(t, "F2")}, &record.CompareOptions{Storage: st}); err != nil {
+		t.Fatal(err)
+	}
+	wantCodes(t, d, record.WarnDiffers)
+	if w := only(t, d).Warnings[0].Text; !strings.Contains(w, "HA store's own copy") {
+		t.Errorf("warning %s", w)
+	}
 }

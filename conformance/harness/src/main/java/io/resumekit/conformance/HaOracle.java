@@ -86,6 +86,7 @@ final class HaOracle {
         String error = facts.path("error").asText(null);
         // resumekit's choice for the restart (the first stage)
         JsonNode rk = stagesOut.size() > 0 ? stagesOut.get(0).path("resumekit") : Flink.JSON.createObjectNode();
+        checkRecord(rk, ha, haId, error);
         Long rkId = rk.has("chosen_id") ? rk.get("chosen_id").asLong() : null;
         String rkPath = rk.path("chosen").asText(null);
         boolean same = haId == null ? rkPath == null
@@ -117,6 +118,42 @@ final class HaOracle {
         }
         ha.put("why", why);
         ha.put("verdict", "differs, explained");
+    }
+
+    /**
+     * Flink's own record, as resumectl read it from this ZooKeeper and HA storage before the recovery
+     * (the first stage's resolve, {@code --flink-zookeeper}): it must name the checkpoint the recovery
+     * restored, and when the recovery failed, grade that checkpoint broken or gone (issue 32).
+     */
+    static void checkRecord(JsonNode rk, ObjectNode ha, Long haId, String error) throws Scenarios.Mismatch {
+        JsonNode src = null;
+        for (JsonNode s : rk.path("record").path("sources")) {
+            if (s.path("kind").asText().equals("flink-ha")) {
+                src = s;
+            }
+        }
+        if (src == null) {
+            throw new Scenarios.Mismatch("resumectl's decision has no flink-ha record (resolve --flink-zookeeper)");
+        }
+        Long recId = src.has("checkpoint_id") ? src.get("checkpoint_id").asLong() : null;
+        ha.put("record_checkpoint", recId);
+        ha.put("record_says", src.path("says").asText());
+        ArrayNode codes = ha.putArray("record_warnings");
+        boolean failureNamed = false;
+        for (JsonNode wn : src.path("warnings")) {
+            String code = wn.path("code").asText();
+            codes.add(code);
+            failureNamed |= code.equals("record.broken") || code.equals("record.gone");
+        }
+        if (haId != null && (recId == null || recId.longValue() != haId.longValue())) {
+            throw new Scenarios.Mismatch("resumectl's HA record names checkpoint " + recId + " (" + src.path("says").asText()
+                    + "), Flink's HA recovery restored " + haId);
+        }
+        if (error != null && !failureNamed) {
+            throw new Scenarios.Mismatch("Flink's HA recovery of checkpoint " + haId + " failed (" + error
+                    + ") but resumectl's HA record did not say it would (" + codes + ")");
+        }
+        ha.put("record_agrees", true);
     }
 
     /**

@@ -538,6 +538,18 @@ public final class Scenarios {
         for (JsonNode a : stage.get("resolve")) {
             cmd.add(PaimonDamage.subst(w, a.asText()));
         }
+        if (si == 0 && haZk != null && runFacts != null && !runFacts.isEmpty()) {
+            // Flink's own record beside storage (issue 32): the killed run's ZooKeeper HA store and
+            // its HA storage dir, read before the HA oracle's recovery runs; HaOracle checks that the
+            // record names the checkpoint the recovery restored (or its failure).
+            JsonNode runSpec = Flink.JSON.readTree(w.resolve("run-" + (runFacts.size() - 1) + ".json").toFile());
+            cmd.add("--flink-zookeeper");
+            cmd.add(haZk.quorum());
+            cmd.add("--flink-cluster-id");
+            cmd.add(runSpec.path("settings").path("high-availability.cluster-id").asText());
+            cmd.add("--flink-ha-storage");
+            cmd.add(w.resolve("ha").toString());
+        }
         cmd.add("--json");
         cmd.add("--timeout");
         cmd.add("60s");
@@ -571,6 +583,9 @@ public final class Scenarios {
         ArrayNode warn = rk.putArray("warnings");
         for (JsonNode wn : chosen.path("warnings")) {
             warn.add(wn.path("code").asText());
+        }
+        if (dec.has("record")) {
+            rk.set("record", dec.get("record")); // Flink's own record beside storage (HA scenarios)
         }
         // Only the snapshots under the locations resumekit was shown compete (candidatesUnder).
         if (stage.has("candidatesUnder")) {
