@@ -199,3 +199,19 @@ func (r *Record) Explain() string {
 func (r Record) MarshalJSON() ([]byte, error) {
 	return json.Marshal(toRecordJSON(&r))
 }
+
+// FinishedCleanly reports whether a record says the old job finished
+// cleanly (the JobResultStore's SUCCEEDED: a stop-with-savepoint that ended
+// it completed, and it cannot run on): the fact sink rules use to treat the
+// old job's last savepoint as final. False for a nil record.
+func (r *Record) FinishedCleanly() bool {
+	if r == nil {
+		return false
+	}
+	for _, s := range r.Sources {
+		if s.FinishedCleanly && s.Err == nil {
+			return true
+		}
+	}
+	return false
+}

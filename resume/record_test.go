@@ -102,3 +102,18 @@ func TestExplainRecord(t *testing.T) {
 		}
 	}
 }
+
+func TestRecordFinishedCleanly(t *testing.T) {
+	d := recordDecision()
+	if !d.Record.FinishedCleanly() {
+		t.Error("a SUCCEEDED JobResultStore entry is not a clean finish")
+	}
+	d.Record.Sources[1].FinishedCleanly = false
+	if d.Record.FinishedCleanly() {
+		t.Error("a clean finish without one")
+	}
+	var none *resume.Record
+	if none.FinishedCleanly() {
+		t.Error("a nil record finished cleanly")
+	}
+}
