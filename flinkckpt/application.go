@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/resume/redact"
 )
 
@@ -180,7 +181,7 @@ func (r *Resolver) selectApplication(sources []*source) ([]*source, []string, er
 	}
 	var errApps []Application
 	if chosen == nil {
-		var id *Job
+		var id *jobgraph.Job
 		switch {
 		case r.opts.Anchor != nil:
 			id, by = r.opts.Anchor, "the anchor snapshot's"

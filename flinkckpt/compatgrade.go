@@ -2,6 +2,7 @@ package flinkckpt
 
 import (
 	"fmt"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"strings"
 
@@ -11,7 +12,7 @@ import (
 // jobCheck is what the resolver learned about a snapshot from
 // Options.Job: the check itself, and whether the snapshot may be offered.
 type jobCheck struct {
-	compat *Compat
+	compat *jobgraph.Compat
 	// sources names the source state of each operator holding some (by
 	// operator id): a FLIP-27 reader's, a legacy SourceFunction's.
 	sources map[string]string
@@ -27,7 +28,7 @@ func (r *Resolver) gradeForJob(s *snap) *jobCheck {
 	if r.opts.Job == nil {
 		return nil
 	}
-	c := CheckCompat(s.md, r.opts.Job)
+	c := jobgraph.CheckCompat(s.md, r.opts.Job)
 	jc := &jobCheck{compat: c, sources: sourceStates(s.md)}
 	var fatal []string
 	for _, p := range c.Problems {
@@ -45,7 +46,7 @@ func (r *Resolver) gradeForJob(s *snap) *jobCheck {
 	return jc
 }
 
-func unpredictableHint(j *Job) string {
+func unpredictableHint(j *jobgraph.Job) string {
 	if len(j.Unpredictable) == 0 {
 		return ""
 	}
@@ -67,9 +68,9 @@ func (r *Resolver) applyJob(c *resume.Candidate, jc *jobCheck, above []passed) {
 	restored, stateless := 0, 0
 	for _, o := range cc.Operators {
 		switch o.Match {
-		case MatchRestored:
+		case jobgraph.MatchRestored:
 			restored++
-		case MatchStateless:
+		case jobgraph.MatchStateless:
 			stateless++
 		}
 	}
@@ -95,7 +96,7 @@ func (r *Resolver) applyJob(c *resume.Candidate, jc *jobCheck, above []passed) {
 	}
 	var maybe []string
 	for _, o := range cc.Operators {
-		if o.Match == MatchRestored && o.Maybe && o.HasState {
+		if o.Match == jobgraph.MatchRestored && o.Maybe && o.HasState {
 			maybe = append(maybe, describeOperator(o))
 		}
 	}
@@ -108,8 +109,8 @@ func (r *Resolver) applyJob(c *resume.Candidate, jc *jobCheck, above []passed) {
 	changed := len(cc.NewWithoutState) > 0
 	var finished, channels []string
 	for _, o := range cc.Operators {
-		changed = changed || o.Match != MatchRestored
-		if o.Match == MatchRestored && o.Finished {
+		changed = changed || o.Match != jobgraph.MatchRestored
+		if o.Match == jobgraph.MatchRestored && o.Finished {
 			finished = append(finished, describeOperator(o))
 		}
 		if o.ChannelState {
@@ -201,3 +202,6 @@ func sourceStates(md *metadata.Checkpoint) map[string]string {
 	}
 	return out
 }
+
+// describeOperator names a snapshot operator for compatgrade's messages.
+func describeOperator(o jobgraph.CompatOperator) string { return o.Describe() }

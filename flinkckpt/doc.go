@@ -24,10 +24,11 @@
 //     finished operators, format).
 //   - [List] and [Inspect] report every snapshot's state ([State]) without
 //     choosing; [Sources] reads where each source of a snapshot was.
-//   - The new job — [Job], a compiled plan, [CheckCompat] — is described in
-//     package [github.com/resumekit/resumekit/flinkckpt/jobgraph]; given as
-//     [Options.Job], the resolver rejects snapshots it cannot restore (graded
-//     in compatgrade.go). The names kept here for it are deprecated aliases.
+//   - The new job — a Job, a compiled plan, the compatibility check — is described in
+//     package [github.com/resumekit/resumekit/flinkckpt/jobgraph]
+//     (jobgraph.Job, jobgraph.CheckCompat); given as [Options.Job], the
+//     resolver rejects snapshots it cannot restore (graded in
+//     compatgrade.go).
 //
 // # Where the details live
 //

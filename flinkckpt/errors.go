@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/redact"
@@ -194,16 +193,3 @@ var ErrNoMetadata = errors.New("flinkckpt: no _metadata")
 // caller treats it as a failure to look, not as a snapshot without usable
 // source state. Check it with errors.Is.
 var ErrStateUnreadable = errors.New("flinkckpt: source state file unreadable")
-
-// Errors of compiled plans, which moved to package jobgraph with the rest
-// of the new job's description (issue 24).
-var (
-	// Deprecated: use jobgraph.ErrMalformedPlan; kept for one release.
-	ErrMalformedPlan = jobgraph.ErrMalformedPlan
-	// Deprecated: use jobgraph.ErrPlanTooLarge; kept for one release.
-	ErrPlanTooLarge = jobgraph.ErrPlanTooLarge
-	// Deprecated: use jobgraph.ErrUnknownNodeType; kept for one release.
-	ErrUnknownNodeType = jobgraph.ErrUnknownNodeType
-	// Deprecated: use jobgraph.ErrUIDCollision; kept for one release.
-	ErrUIDCollision = jobgraph.ErrUIDCollision
-)

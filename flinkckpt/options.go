@@ -10,6 +10,7 @@ import (
 
 	"gocloud.dev/blob"
 
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"github.com/resumekit/resumekit/internal/ctxtime"
 	"github.com/resumekit/resumekit/resume"
@@ -134,7 +135,7 @@ type Options struct {
 	// unchanged job at that parallelism: no application check, and every
 	// snapshot is checked against it as Flink does ("Max parallelism
 	// mismatch", a parallelism above the snapshot's max parallelism).
-	Job *Job
+	Job *jobgraph.Job
 	// AllowNonRestoredState is set when the new job will be started with
 	// --allowNonRestoredState: a snapshot whose state it drops in part is
 	// offered, graded exact-input at best (data-loss when a source
@@ -145,8 +146,8 @@ type Options struct {
 	AllowNonRestoredState bool
 	// Anchor identifies the application as the operators of a snapshot
 	// known to be this job's (the savepoint it was last started from:
-	// [JobOfCheckpoint]). It settles the application check like Job does.
-	Anchor *Job
+	// [jobgraph.JobOfCheckpoint]). It settles the application check like Job does.
+	Anchor *jobgraph.Job
 	// Intent is what the restart is for; the zero value IntentRestart.
 	Intent Intent
 	// FlinkVersion is the new job's Flink version ("1.20", "1.19.1",

@@ -9,6 +9,7 @@ import (
 	"gocloud.dev/blob/fileblob"
 
 	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 )
 
 // What the sink committer of a real Flink 1.20.3 checkpoint (the frozen
@@ -33,7 +34,7 @@ func ExampleSinkState() {
 		panic(err)
 	}
 	for _, c := range st.Committers {
-		fmt.Println(c.OperatorID == flinkckpt.OperatorID("Sink Committer: sink"), c.Format)
+		fmt.Println(c.OperatorID == jobgraph.OperatorID("Sink Committer: sink"), c.Format)
 		for _, p := range c.Pending() {
 			fmt.Printf("checkpoint %d: %d committable(s) pending\n", p.CheckpointID, p.Committables)
 		}

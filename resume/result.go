@@ -48,13 +48,6 @@ const (
 	ResultIncompatible
 )
 
-// ResultNothingAcceptable is the old name of [ResultNothingToRestore].
-//
-// Deprecated: candidates refused by the policy are [ResultRefused] and
-// snapshots the new job cannot restore [ResultIncompatible]; use
-// ResultNothingToRestore for "every source answered, empty".
-const ResultNothingAcceptable = ResultNothingToRestore
-
 // Exit statuses of resumectl, one meaning each; [Result.ExitCode] maps a
 // [Result] to the first six. A deploy tool written in Go that wraps the
 // chain can exit the same way.

@@ -4,9 +4,7 @@
 // into it does with each operator's state. It is bytes in, a description
 // out: it imports the _metadata model (flinkckpt/metadata) and the standard
 // library only, no storage (TestNoStorageDependencies). Package flinkckpt
-// uses it to reject snapshots the new job cannot restore (Options.Job) and
-// keeps its old names for these types as deprecated aliases for one
-// release.
+// uses it to reject snapshots the new job cannot restore (Options.Job).
 //
 // A snapshot restores into the job about to start only where their
 // operator ids meet. [Job] describes that job: user uids ([Job.AddUID],

@@ -9,6 +9,7 @@ import (
 
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sinkstate"
 	"github.com/resumekit/resumekit/flinkckpt/salvage"
 )
@@ -27,7 +28,7 @@ func ExampleOptions_sinkCommitted() {
 	l.Checkpoint(ctx, "6f1e0000000000000000000000000001", 41, &flinkckpttest.Checkpoint{
 		Sources: []flinkckpttest.Source{flinkckpttest.KafkaSource("orders-source", "orders", 1200), committer},
 	})
-	job := flinkckpt.JobFromUIDs("orders-source-v2") // the refactored job
+	job := jobgraph.JobFromUIDs("orders-source-v2") // the refactored job
 	job.AddSinkUID("orders-sink")
 	job.AllUIDs = true // every operator of the new job is named
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/opstate"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sinkstate"
@@ -40,8 +41,8 @@ const (
 
 // k1Job is the new job of the scenario family: the source's uid renamed
 // (src → src2), so chk-8 cannot be restored into it and is salvaged.
-func k1Job() *flinkckpt.Job {
-	j := flinkckpt.JobFromUIDs("src2", "parse-long", "parse", "count", "block")
+func k1Job() *jobgraph.Job {
+	j := jobgraph.JobFromUIDs("src2", "parse-long", "parse", "count", "block")
 	j.AddSinkUID("sink")
 	j.AllUIDs = true
 	return j
@@ -324,7 +325,7 @@ func TestSinkStateFileFaults(t *testing.T) {
 	}
 	var stateFile string
 	for _, f := range w.Files {
-		if strings.Contains(f, flinkckpt.OperatorID("Sink Committer: sink")[:8]+"-") {
+		if strings.Contains(f, jobgraph.OperatorID("Sink Committer: sink")[:8]+"-") {
 			stateFile = f
 		}
 	}
@@ -359,7 +360,7 @@ func TestSinkStateFileFaults(t *testing.T) {
 func TestNewResolversSinkCommitted(t *testing.T) {
 	ctx := context.Background()
 	_, b := committerSavepoint(t, k1Element(t))
-	job := flinkckpt.JobFromUIDs("src-v2")
+	job := jobgraph.JobFromUIDs("src-v2")
 	job.AddSinkUID("sink")
 	job.AllUIDs = true
 	for _, committed := range []bool{false, true} {
