@@ -238,3 +238,35 @@ func TestLegacyClaimRefusedFromFlink24(t *testing.T) {
 		t.Errorf("2.3: %v", err)
 	}
 }
+
+// TestRealFlinkUpgradeKryoSavepoint: a canonical savepoint real Flink
+// 1.20.3 wrote of a job with Kryo-serialized keyed state, which real Flink
+// 2.2.0 restored and read back (testdata/upgrade/README.md): for a 2.2 job
+// it carries flink.major-upgrade and flink.kryo-state naming the operator
+// and the state, and stays exactly-once; for a 1.20 job neither.
+func TestRealFlinkUpgradeKryoSavepoint(t *testing.T) {
+	b, err := fileblob.OpenBucket("testdata/upgrade", &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	for _, v := range []string{"2.2", "1.20"} {
+		r, err := flinkckpt.NewResolver(b, "savepoint-529162-40a12d962605/", &flinkckpt.Options{FlinkRoot: "file:///tmp/upg/", FlinkVersion: v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := r.Resolve(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		upgrade := v == "2.2"
+		if c.HasWarning(flinkckpt.WarnMajorUpgrade) != upgrade || c.HasWarning(flinkckpt.WarnKryoState) != upgrade || c.Guarantee != resume.ExactlyOnce {
+			t.Errorf("%s: grade %s, warnings %q", v, c.Guarantee, c.Warnings)
+		}
+		for _, w := range c.Warnings {
+			if w.Code == flinkckpt.WarnKryoState && !strings.Contains(w.Text, "operator "+jobgraph.OperatorID("stateful-kryo")+`: keyed state "kryo" (value)`) {
+				t.Errorf("Kryo state not named: %s", w.Text)
+			}
+		}
+	}
+}
