@@ -106,34 +106,16 @@ func (r *Resolver) checkSinks(ctx context.Context, s *snap, path string) (*sinkR
 	out := &sinkResult{}
 	name := s.name()
 	live := r.opts.Live
-	for i := range st.Committers {
-		c := &st.Committers[i]
-		sc := SinkCheck{OperatorID: c.OperatorID, UID: c.UID, Pending: c.Pending(), Type: SinkTypeKafka}
-		if op, ok := r.opts.Job.Operator(c.OperatorID); ok && op.UID != "" {
-			sc.UID = op.UID
-		}
+	for _, sc := range SinkCommitters(st, r.opts.Job) {
 		var txns []livecheck.KafkaPendingTxn
-		other := 0
 		for _, p := range sc.Pending {
-			other += p.Other
 			for _, k := range p.Kafka {
 				txns = append(txns, livecheck.KafkaPendingTxn{CheckpointID: p.CheckpointID, TransactionalID: k.TransactionalID, ProducerID: k.ProducerID, Epoch: k.Epoch})
 			}
 		}
-		switch {
-		case c.Err != nil:
-			sc.Type, sc.Undecodable = SinkTypeUnknown, c.Err.Error()
-		case c.Format == sinkstate.FormatUnknown:
-			sc.Type, sc.Undecodable = SinkTypeUnknown, fmt.Sprintf("%d element(s) of a committer state format resumekit does not decode: %s", c.Elements, strings.Join(c.Notes, "; "))
-		case c.Paimon != nil:
-			sc.Type = SinkTypePaimon
-		case len(sc.Pending) == 0:
-			continue // nothing to commit
-		case other > 0:
-			sc.Type = SinkTypeUnknown
-		}
-		if sc.Pending == nil {
-			sc.Pending = []sinkstate.Pending{}
+		other := 0
+		for _, p := range sc.Pending {
+			other += p.Other
 		}
 		switch {
 		case sc.Type == SinkTypePaimon:
@@ -184,6 +166,43 @@ func (r *Resolver) checkSinks(ctx context.Context, s *snap, path string) (*sinkR
 		out.sinks = append(out.sinks, sc)
 	}
 	return out, nil
+}
+
+// SinkCommitters lists the committers of st that hold pending work (or
+// whose state could not be decoded), each with its type: a KafkaSink's
+// (its transactions decoded), Paimon's, or unknown (possibly pending,
+// named). job names a committer by its uid when the snapshot does not.
+// Nothing is asked of any sink: Checked is false.
+func SinkCommitters(st *sinkstate.State, job *Job) []SinkCheck {
+	var out []SinkCheck
+	for i := range st.Committers {
+		c := &st.Committers[i]
+		sc := SinkCheck{OperatorID: c.OperatorID, UID: c.UID, Pending: c.Pending(), Type: SinkTypeKafka}
+		if op, ok := job.Operator(c.OperatorID); ok && op.UID != "" {
+			sc.UID = op.UID
+		}
+		other := 0
+		for _, p := range sc.Pending {
+			other += p.Other
+		}
+		switch {
+		case c.Err != nil:
+			sc.Type, sc.Undecodable = SinkTypeUnknown, c.Err.Error()
+		case c.Format == sinkstate.FormatUnknown:
+			sc.Type, sc.Undecodable = SinkTypeUnknown, fmt.Sprintf("%d element(s) of a committer state format resumekit does not decode: %s", c.Elements, strings.Join(c.Notes, "; "))
+		case c.Paimon != nil:
+			sc.Type = SinkTypePaimon
+		case len(sc.Pending) == 0:
+			continue // nothing to commit
+		case other > 0:
+			sc.Type = SinkTypeUnknown
+		}
+		if sc.Pending == nil {
+			sc.Pending = []sinkstate.Pending{}
+		}
+		out = append(out, sc)
+	}
+	return out
 }
 
 // txnIDs lists transactional ids.

@@ -18,6 +18,10 @@ type sourcesDoc struct {
 	Snapshot     string                `json:"snapshot"`
 	CheckpointID int64                 `json:"checkpoint_id"`
 	Sources      []sourcestate.Summary `json:"sources"`
+	// Sinks are the Sink V2 committers holding pending work, per
+	// checkpoint id (a KafkaSink's transactions decoded; any other type
+	// "unknown", possibly pending); omitted when none.
+	Sinks []flinkckpt.SinkCheck `json:"sinks,omitempty"`
 }
 
 // flinkSources implements "resumectl flink sources SNAPSHOT": the position
@@ -39,6 +43,15 @@ func flinkSources(ctx context.Context, e *env, raw string, opts *flinkckpt.Optio
 	doc := sourcesDoc{Snapshot: orKey(s.Path, loc.Display), CheckpointID: st.CheckpointID, Sources: []sourcestate.Summary{}}
 	for i := range st.Sources {
 		doc.Sources = append(doc.Sources, st.Sources[i].Summary())
+	}
+	if s != nil && s.Metadata != nil {
+		sinks, serr := flinkckpt.SinkState(ctx, loc.Bucket, s)
+		if sinks != nil {
+			doc.Sinks = flinkckpt.SinkCommitters(sinks, nil)
+		}
+		if err == nil && serr != nil && sinks == nil {
+			err = serr
+		}
 	}
 	if asJSON {
 		if err := writeJSON(e.stdout, doc); err != nil {
@@ -98,6 +111,30 @@ func writeSources(e *env, doc sourcesDoc) {
 		}
 		if s.Error != "" {
 			fmt.Fprintf(w, "    error: %s\n", oneLine(s.Error))
+		}
+	}
+	for _, c := range doc.Sinks {
+		name := c.OperatorID
+		if c.UID != "" {
+			name += " (uid " + c.UID + ")"
+		}
+		kind := c.Type + " sink committer"
+		if c.Type == flinkckpt.SinkTypeUnknown {
+			kind = "sink committer of unknown type, possibly pending"
+		}
+		fmt.Fprintf(w, "  %s: %s\n", name, kind)
+		if c.Undecodable != "" {
+			fmt.Fprintf(w, "    undecodable: %s\n", oneLine(c.Undecodable))
+		}
+		for _, p := range c.Pending {
+			fmt.Fprintf(w, "    checkpoint %d: %d committable(s) pending", p.CheckpointID, p.Committables)
+			for i, k := range p.Kafka {
+				if i == 0 {
+					fmt.Fprint(w, ": transactional ids")
+				}
+				fmt.Fprintf(w, " %s (producer id %d, epoch %d)", k.TransactionalID, k.ProducerID, k.Epoch)
+			}
+			fmt.Fprintln(w)
 		}
 	}
 }

@@ -46,6 +46,28 @@ func TestResolveSinkFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.Close()
+	// flink sources lists the committer beside the sources, per checkpoint.
+	out, errOut, code := runFlinkCLI(t, "flink", "sources", filepath.Join(dir, "ck", flinkTestJob, "chk-8"), "--json")
+	var src struct {
+		Sinks []struct {
+			Type    string
+			Pending []struct {
+				CheckpointID int64 `json:"checkpoint_id"`
+				Kafka        []struct {
+					TransactionalID string `json:"transactional_id"`
+				}
+			}
+		}
+	}
+	_ = json.Unmarshal([]byte(out), &src)
+	if code != ExitOK || len(src.Sinks) != 1 || src.Sinks[0].Type != "kafka" || len(src.Sinks[0].Pending) != 1 || src.Sinks[0].Pending[0].CheckpointID != 8 ||
+		len(src.Sinks[0].Pending[0].Kafka) != 1 || src.Sinks[0].Pending[0].Kafka[0].TransactionalID != "orders-sink-0-8" {
+		t.Errorf("flink sources --json: exit %d %s\n%s", code, errOut, out)
+	}
+	out, _, _ = runFlinkCLI(t, "flink", "sources", filepath.Join(dir, "ck", flinkTestJob, "chk-8"))
+	if !strings.Contains(out, "kafka sink committer") || !strings.Contains(out, "checkpoint 8: 1 committable(s) pending: transactional ids orders-sink-0-8 (producer id 7, epoch 0)") {
+		t.Errorf("flink sources:\n%s", out)
+	}
 	type doc struct {
 		Chosen *struct {
 			At                string `json:"at"`
