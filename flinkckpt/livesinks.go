@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sinkstate"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 	"github.com/resumekit/resumekit/resume"
@@ -173,7 +174,7 @@ func (r *Resolver) checkSinks(ctx context.Context, s *snap, path string) (*sinkR
 // (its transactions decoded), Paimon's, or unknown (possibly pending,
 // named). job names a committer by its uid when the snapshot does not.
 // Nothing is asked of any sink: Checked is false.
-func SinkCommitters(st *sinkstate.State, job *Job) []SinkCheck {
+func SinkCommitters(st *sinkstate.State, job *jobgraph.Job) []SinkCheck {
 	var out []SinkCheck
 	for i := range st.Committers {
 		c := &st.Committers[i]
