@@ -20,6 +20,8 @@ import (
 	"gocloud.dev/blob"
 	"gocloud.dev/blob/driver"
 	"gocloud.dev/gcerrors"
+
+	"github.com/resumekit/resumekit/internal/blobfwd"
 )
 
 // Op is a kind of bucket call.
@@ -113,12 +115,7 @@ func (b *bucket) Attributes(ctx context.Context, key string) (_ *driver.Attribut
 	if err != nil {
 		return nil, err
 	}
-	return &driver.Attributes{
-		CacheControl: a.CacheControl, ContentDisposition: a.ContentDisposition,
-		ContentEncoding: a.ContentEncoding, ContentLanguage: a.ContentLanguage,
-		ContentType: a.ContentType, Metadata: a.Metadata, CreateTime: a.CreateTime,
-		ModTime: a.ModTime, Size: a.Size, MD5: a.MD5, ETag: a.ETag,
-	}, nil
+	return blobfwd.Attributes(key, a, nil), nil
 }
 
 func (b *bucket) ListPaged(ctx context.Context, opts *driver.ListOptions) (_ *driver.ListPage, err error) {
@@ -127,31 +124,7 @@ func (b *bucket) ListPaged(ctx context.Context, opts *driver.ListOptions) (_ *dr
 	if err != nil {
 		return nil, err
 	}
-	if opts.BeforeList != nil {
-		if err := opts.BeforeList(func(any) bool { return false }); err != nil {
-			return nil, err
-		}
-	}
-	pageSize := opts.PageSize
-	if pageSize == 0 {
-		pageSize = 1000
-	}
-	token := opts.PageToken
-	if len(token) == 0 {
-		token = blob.FirstPageToken // the portable API reads a nil token as "no more pages"
-	}
-	objs, next, err := b.inner.ListPage(ctx, token, pageSize, &blob.ListOptions{Prefix: opts.Prefix, Delimiter: opts.Delimiter})
-	if err != nil {
-		return nil, err
-	}
-	page := &driver.ListPage{Objects: make([]*driver.ListObject, len(objs))}
-	if len(next) > 0 {
-		page.NextPageToken = next
-	}
-	for i, o := range objs {
-		page.Objects[i] = &driver.ListObject{Key: o.Key, ModTime: o.ModTime, Size: o.Size, MD5: o.MD5, IsDir: o.IsDir}
-	}
-	return page, nil
+	return blobfwd.ListPage(ctx, b.inner, opts, nil)
 }
 
 func (b *bucket) NewRangeReader(ctx context.Context, key string, offset, length int64, opts *driver.ReaderOptions) (_ driver.Reader, err error) {
@@ -189,18 +162,7 @@ func (b *bucket) NewTypedWriter(ctx context.Context, key, contentType string, op
 	if err != nil {
 		return nil, err
 	}
-	if opts.BeforeWrite != nil {
-		if err := opts.BeforeWrite(func(any) bool { return false }); err != nil {
-			return nil, err
-		}
-	}
-	return b.inner.NewWriter(ctx, key, &blob.WriterOptions{
-		BufferSize: opts.BufferSize, MaxConcurrency: opts.MaxConcurrency, CacheControl: opts.CacheControl,
-		ContentDisposition: opts.ContentDisposition, ContentEncoding: opts.ContentEncoding,
-		ContentLanguage: opts.ContentLanguage, ContentType: contentType, ContentMD5: opts.ContentMD5,
-		Metadata: opts.Metadata, DisableContentTypeDetection: opts.DisableContentTypeDetection,
-		IfNotExist: opts.IfNotExist,
-	})
+	return blobfwd.NewWriter(ctx, b.inner, key, contentType, opts)
 }
 
 func (b *bucket) Copy(ctx context.Context, dstKey, srcKey string, _ *driver.CopyOptions) (err error) {

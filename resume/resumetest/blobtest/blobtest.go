@@ -60,6 +60,8 @@ import (
 	"gocloud.dev/blob"
 	"gocloud.dev/blob/driver"
 	"gocloud.dev/gcerrors"
+
+	"github.com/resumekit/resumekit/internal/blobfwd"
 )
 
 // Op is a kind of bucket call.
@@ -422,12 +424,7 @@ func (b *bucket) Attributes(ctx context.Context, key string) (_ *driver.Attribut
 	if err != nil {
 		return nil, err
 	}
-	return &driver.Attributes{
-		CacheControl: a.CacheControl, ContentDisposition: a.ContentDisposition,
-		ContentEncoding: a.ContentEncoding, ContentLanguage: a.ContentLanguage,
-		ContentType: a.ContentType, Metadata: a.Metadata, CreateTime: a.CreateTime,
-		ModTime: b.rec.modTime(key, a.ModTime), Size: a.Size, MD5: a.MD5, ETag: a.ETag,
-	}, nil
+	return blobfwd.Attributes(key, a, b.rec.modTime), nil
 }
 
 func (b *bucket) ListPaged(ctx context.Context, opts *driver.ListOptions) (_ *driver.ListPage, err error) {
@@ -436,35 +433,12 @@ func (b *bucket) ListPaged(ctx context.Context, opts *driver.ListOptions) (_ *dr
 	if err != nil {
 		return nil, err
 	}
-	if opts.BeforeList != nil {
-		if err := opts.BeforeList(func(any) bool { return false }); err != nil {
-			return nil, err
-		}
-	}
-	pageSize := opts.PageSize
-	if pageSize == 0 {
-		pageSize = 1000
-	}
-	token := opts.PageToken
-	if len(token) == 0 {
-		token = blob.FirstPageToken // the portable API reads a nil token as "no more pages"
-	}
-	objs, next, err := b.inner.ListPage(ctx, token, pageSize, &blob.ListOptions{Prefix: opts.Prefix, Delimiter: opts.Delimiter})
+	page, err := blobfwd.ListPage(ctx, b.inner, opts, b.rec.modTime)
 	if err != nil {
 		return nil, err
 	}
-	page := &driver.ListPage{Objects: make([]*driver.ListObject, len(objs))}
-	if len(next) > 0 {
-		page.NextPageToken = next
-	}
-	for i, o := range objs {
-		page.Objects[i] = &driver.ListObject{Key: o.Key, ModTime: b.rec.modTime(o.Key, o.ModTime), Size: o.Size, MD5: o.MD5, IsDir: o.IsDir}
-		if o.IsDir {
-			page.Objects[i].ModTime = time.Time{}
-		}
-	}
 	b.rec.mu.Lock()
-	b.rec.listed += len(objs)
+	b.rec.listed += len(page.Objects)
 	b.rec.mu.Unlock()
 	return page, nil
 }
@@ -538,23 +512,7 @@ func (b *bucket) NewTypedWriter(ctx context.Context, key, contentType string, op
 	if err != nil {
 		return nil, err
 	}
-	wopts := &blob.WriterOptions{
-		BufferSize: opts.BufferSize, MaxConcurrency: opts.MaxConcurrency, CacheControl: opts.CacheControl,
-		ContentDisposition: opts.ContentDisposition, ContentEncoding: opts.ContentEncoding,
-		ContentLanguage: opts.ContentLanguage, ContentType: contentType, ContentMD5: opts.ContentMD5,
-		Metadata: opts.Metadata, DisableContentTypeDetection: opts.DisableContentTypeDetection,
-		IfNotExist: opts.IfNotExist,
-	}
-	if opts.BeforeWrite != nil {
-		if err := opts.BeforeWrite(func(any) bool { return false }); err != nil {
-			return nil, err
-		}
-	}
-	w, err := b.inner.NewWriter(ctx, key, wopts)
-	if err != nil {
-		return nil, err
-	}
-	return w, nil
+	return blobfwd.NewWriter(ctx, b.inner, key, contentType, opts)
 }
 
 func (b *bucket) Copy(ctx context.Context, dstKey, srcKey string, opts *driver.CopyOptions) (err error) {
