@@ -96,7 +96,8 @@ public final class HaRecoveryNode {
                 facts.put("tasksRunning", runTasks);
                 mc.cancelJob(id).get(30, TimeUnit.SECONDS);
                 JobResult jr = mc.requestJobResult(id).get(60, TimeUnit.SECONDS);
-                facts.put("cancelled", jr.getApplicationStatus().name());
+                // the cancel's outcome (informational; JobResult.getApplicationStatus is gone in Flink 2.3)
+                facts.put("cancelled", jr.isSuccess() ? "SUCCEEDED" : "CANCELED");
             }
             facts.put("seconds", Math.round((System.nanoTime() - t0) / 1e8) / 10.0);
             Flink.writeJson(factsFile, facts);
