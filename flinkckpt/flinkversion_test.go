@@ -239,33 +239,48 @@ func TestLegacyClaimRefusedFromFlink24(t *testing.T) {
 	}
 }
 
-// TestRealFlinkUpgradeKryoSavepoint: a canonical savepoint real Flink
-// 1.20.3 wrote of a job with Kryo-serialized keyed state, which real Flink
-// 2.2.0 restored and read back (testdata/upgrade/README.md): for a 2.2 job
-// it carries flink.major-upgrade and flink.kryo-state naming the operator
-// and the state, and stays exactly-once; for a 1.20 job neither.
-func TestRealFlinkUpgradeKryoSavepoint(t *testing.T) {
+// TestRealFlinkUpgradeSavepoints: the savepoints real Flink 1.20.3 wrote
+// (canonical and native; POJO, Kryo generic type, List and Map state),
+// each of which real Flink 2.2.0 restored and read back
+// (testdata/upgrade/README.md): for a 2.2 job resumekit offers each,
+// exactly-once, with flink.major-upgrade, and flink.kryo-state naming the
+// operator and the state where Kryo serialized it; for a 1.20 job neither.
+func TestRealFlinkUpgradeSavepoints(t *testing.T) {
 	b, err := fileblob.OpenBucket("testdata/upgrade", &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	for _, v := range []string{"2.2", "1.20"} {
-		r, err := flinkckpt.NewResolver(b, "savepoint-529162-40a12d962605/", &flinkckpt.Options{FlinkRoot: "file:///tmp/upg/", FlinkVersion: v})
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := r.Resolve(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		upgrade := v == "2.2"
-		if c.HasWarning(flinkckpt.WarnMajorUpgrade) != upgrade || c.HasWarning(flinkckpt.WarnKryoState) != upgrade || c.Guarantee != resume.ExactlyOnce {
-			t.Errorf("%s: grade %s, warnings %q", v, c.Guarantee, c.Warnings)
-		}
-		for _, w := range c.Warnings {
-			if w.Code == flinkckpt.WarnKryoState && !strings.Contains(w.Text, "operator "+jobgraph.OperatorID("stateful-kryo")+`: keyed state "kryo" (value)`) {
-				t.Errorf("Kryo state not named: %s", w.Text)
+	for _, tc := range []struct {
+		dir, variant, format string
+		kryo                 bool
+	}{
+		{"savepoint-529162-40a12d962605", "kryo", "CANONICAL", true},
+		{"savepoint-68659e-80938512c2f8", "kryo", "NATIVE", true},
+		{"savepoint-a3b480-3b55ee5a6781", "pojo", "CANONICAL", false},
+		{"savepoint-279aaf-0835603f2ba2", "pojo", "NATIVE", false},
+		{"savepoint-2ef539-d556a4024cbc", "listmap", "CANONICAL", false},
+		{"savepoint-e56423-317098aac3a2", "listmap", "NATIVE", false},
+	} {
+		for _, v := range []string{"2.2", "1.20"} {
+			r, err := flinkckpt.NewResolver(b, tc.dir+"/", &flinkckpt.Options{FlinkRoot: "file:///tmp/upg/", FlinkVersion: v})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := r.Resolve(context.Background())
+			if err != nil {
+				t.Fatalf("%s %s: %v", tc.dir, v, err)
+			}
+			p, _ := flinkckpt.PositionOf(c.Position)
+			upgrade := v == "2.2"
+			if p.Format != tc.format || c.HasWarning(flinkckpt.WarnMajorUpgrade) != upgrade || c.HasWarning(flinkckpt.WarnKryoState) != (upgrade && tc.kryo) ||
+				c.HasWarning(flinkckpt.WarnUpgradeDropsState) || c.Guarantee != resume.ExactlyOnce {
+				t.Errorf("%s (%s %s) for %s: format %s, grade %s, warnings %q", tc.dir, tc.variant, tc.format, v, p.Format, c.Guarantee, c.Warnings)
+			}
+			for _, w := range c.Warnings {
+				if w.Code == flinkckpt.WarnKryoState && !strings.Contains(w.Text, "operator "+jobgraph.OperatorID("stateful-kryo")+`: keyed state "kryo" (value)`) {
+					t.Errorf("%s: Kryo state not named: %s", tc.dir, w.Text)
+				}
 			}
 		}
 	}
