@@ -85,7 +85,9 @@ func TestCheckCandidate(t *testing.T) {
 			// The chain and CheckResolver apply the same rule: the chain
 			// records the resolver as failed with this very error, and
 			// CheckResolver reports each problem as a violation.
-			r := resume.WithMaxGuarantee(resumetest.Static("r", c), resume.Replay)
+			// A raw resolver: resumetest.Static refuses such candidates
+			// itself (it says why its fixture is bad).
+			r := resume.WithMaxGuarantee(resume.ResolverFunc("r", func(context.Context) (resume.Candidate, error) { return c, nil }), resume.Replay)
 			d, cerr := (&resume.Chain{Resolvers: []resume.Resolver{r}}).Resolve(context.Background())
 			var chainCE *resume.ContractError
 			if d.Considered[0].Verdict != resume.VerdictFailed || !errors.As(cerr, &chainCE) {

@@ -84,3 +84,14 @@ func compactStrings(s []string) []string {
 	}
 	return out
 }
+
+// TestWarningCodesAtRunTime: the codes a program can check user input
+// against are the table's, the ones the packages define among them, and a
+// typo is not one.
+func TestWarningCodesAtRunTime(t *testing.T) {
+	codes := WarningCodes()
+	if len(codes) < 100 || !KnownWarningCode("flink.older-than-broken") || !KnownWarningCode(WarnOtherSource) ||
+		KnownWarningCode("flink.older-then-broken") || KnownWarningCode("") {
+		t.Errorf("%d codes: %v", len(codes), codes)
+	}
+}

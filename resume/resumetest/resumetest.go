@@ -71,16 +71,26 @@ func (p Position) Launch() resume.Launch { return p.Start }
 // Resolver, the chain fills in name. It declares no bound (a failure of it
 // would count as exactly-once); to stand in for a resolver that declares one,
 // wrap it: resume.WithMaxGuarantee(Static(...), resume.Replay).
+//
+// A candidate that breaks the Resolver contract (no Reasons, no Position,
+// an invalid guarantee; see [resume.CheckCandidate]) is never offered: Resolve
+// returns an error saying why, wrapping the [*resume.ContractError], so a
+// test that expects a failure does not pass because its fixture is wrong.
 func Static(name string, c resume.Candidate) resume.Resolver {
-	return resume.ResolverFunc(name, func(ctx context.Context) (resume.Candidate, error) {
+	var self resume.Resolver
+	self = resume.ResolverFunc(name, func(ctx context.Context) (resume.Candidate, error) {
 		if err := ctx.Err(); err != nil {
 			return resume.Candidate{}, fmt.Errorf("resumetest: %s: %w", name, err)
 		}
 		out := c // a copy per call: Resolve may run concurrently
 		out.Reasons = append([]string(nil), c.Reasons...)
 		out.Warnings = append([]resume.Warning(nil), c.Warnings...)
+		if err := resume.CheckCandidate(self, out); err != nil {
+			return resume.Candidate{}, fmt.Errorf("resumetest.Static(%q): the candidate it was given is not one a resolver may offer, so it stands for a failed source, not for that candidate (fix the fixture): %w", name, err)
+		}
 		return out, nil
 	})
+	return self
 }
 
 // Failing returns a resolver named name that always fails with err. Pass an

@@ -99,3 +99,21 @@ func ExampleCheckResolver() {
 	// resolver "mine": no Reasons: say what was found and which checks passed
 	// resolver "mine": Resolve with a cancelled context returned a candidate (test "here" (replay)) instead of an error
 }
+
+// TestStaticSaysWhyItFails (issue 33 item 14): a Static candidate without
+// Reasons was rejected by the chain as a contract breach, so a user's
+// restart test expecting a failure passed for the wrong reason; Static's
+// Resolve now says so itself, wrapping the contract error.
+func TestStaticSaysWhyItFails(t *testing.T) {
+	r := resumetest.Static("ckpt", resume.Candidate{Position: resumetest.Position{PositionKind: "test", Summary: "p"}, Guarantee: resume.ExactlyOnce})
+	_, err := r.Resolve(context.Background())
+	var ce *resume.ContractError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), `resumetest.Static("ckpt"): the candidate it was given is not one a resolver may offer`) ||
+		!strings.Contains(err.Error(), "no Reasons") {
+		t.Errorf("err %v", err)
+	}
+	good := resumetest.Static("ckpt", resume.Candidate{Position: resumetest.Position{PositionKind: "test", Summary: "p"}, Guarantee: resume.ExactlyOnce, Reasons: []string{"found"}})
+	if _, err := good.Resolve(context.Background()); err != nil {
+		t.Errorf("a good candidate: %v", err)
+	}
+}

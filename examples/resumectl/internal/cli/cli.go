@@ -537,6 +537,7 @@ func synopsisArg(usage, name string) string {
 // errHelp.
 func parseFlags(fs *flagSet, args []string) ([]string, error) {
 	var pos []string
+	onlyOnce(fs.FlagSet) // a single-value flag given twice is a usage error
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {

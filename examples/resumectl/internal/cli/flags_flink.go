@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"flag"
+	"strings"
 
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
@@ -16,27 +17,30 @@ import (
 // checkers (built.live).
 type flinkFlags struct {
 	checkpoints, savepoints, jobID, root string
-	strict, sources, sinkCommitted       bool
-	allowNonRestored                     bool
-	job                                  jobFlags // the new job (flink_compat.go)
-	defaultFS                            string
-	extraRoots                           extraRootsFlag
-	allowUnverified                      bool
-	anchor                               string
-	intent                               string
-	version                              string
-	claimMode                            string
-	maxMetadata                          sizeFlag
-	observe                              durationFlag
-	require                              bool
+	// moreCheckpoints, moreSavepoints: the roots given after the first
+	// (--flink-checkpoints A --flink-checkpoints B): one set of snapshots.
+	moreCheckpoints, moreSavepoints []string
+	strict, sources, sinkCommitted  bool
+	allowNonRestored                bool
+	job                             jobFlags // the new job (flink_compat.go)
+	defaultFS                       string
+	extraRoots                      extraRootsFlag
+	allowUnverified                 bool
+	anchor                          string
+	intent                          string
+	version                         string
+	claimMode                       string
+	maxMetadata                     sizeFlag
+	observe                         durationFlag
+	require                         bool
 	// anchorJob is --flink-anchor's operators once read (build), for the
 	// salvage resolver's choice of snapshot too.
 	anchorJob *jobgraph.Job
 }
 
 func (f *flinkFlags) register(fs *flag.FlagSet, e *env) {
-	fs.StringVar(&f.checkpoints, "flink-checkpoints", "", "checkpoint root (`URL`): <dir>/<job-id>/chk-<n>, one job dir, or chk dirs without job dirs")
-	fs.StringVar(&f.savepoints, "flink-savepoints", "", "savepoint directory (`URL`) holding savepoint-<6 hex>-<12 hex>/ dirs; with --flink-checkpoints both are read by one resolver (applications and lineage across both)")
+	fs.Var(&rootsFlag{&f.checkpoints, &f.moreCheckpoints}, "flink-checkpoints", "checkpoint root (`URL`): <dir>/<job-id>/chk-<n>, one job dir, or chk dirs without job dirs; repeatable: several roots are one set of snapshots")
+	fs.Var(&rootsFlag{&f.savepoints, &f.moreSavepoints}, "flink-savepoints", "savepoint directory (`URL`) holding savepoint-<6 hex>-<12 hex>/ dirs; with --flink-checkpoints both are read by one resolver (applications and lineage across both); repeatable")
 	fs.StringVar(&f.jobID, "flink-job-id", "", "only this job's checkpoints and savepoints (32 hex)")
 	fs.StringVar(&f.root, "flink-root", "", "the Flink file-system `URI` of the location (s3a://bucket/ck) or of the bucket root (s3a://bucket/); inferred when absent")
 	fs.BoolVar(&f.strict, "flink-strict", false, "deprecated: references that cannot be checked are refused by default (see --flink-allow-unverified)")
@@ -85,6 +89,9 @@ func (f *flinkFlags) check(s sources) error {
 	}
 	if err := f.job.check(); err != nil {
 		return usagef("resolve: %v", err)
+	}
+	if f.root != "" && len(f.moreCheckpoints)+len(f.moreSavepoints) > 0 {
+		return usagef("resolve: --flink-root is the Flink URI of one location, and several --flink-checkpoints/--flink-savepoints roots are given: leave it out (each location's root is inferred from its snapshots)")
 	}
 	return nil
 }
@@ -151,10 +158,15 @@ func (f *flinkFlags) build(ctx context.Context, e *env, b *built) error {
 	// resolvers could only compare modification times.
 	var own *flinkckpt.Options
 	var ownLoc *location
-	for _, src := range []struct{ url, name string }{
-		{f.checkpoints, flinkckpt.DefaultName},
-		{f.savepoints, "flink-savepoints"},
-	} {
+	type source struct{ url, name string }
+	srcs := []source{{f.checkpoints, flinkckpt.DefaultName}, {f.savepoints, "flink-savepoints"}}
+	for _, u := range f.moreCheckpoints {
+		srcs = append(srcs, source{u, "more-checkpoints"})
+	}
+	for _, u := range f.moreSavepoints {
+		srcs = append(srcs, source{u, "more-savepoints"})
+	}
+	for _, src := range srcs {
 		if src.url == "" {
 			continue
 		}
@@ -165,7 +177,9 @@ func (f *flinkFlags) build(ctx context.Context, e *env, b *built) error {
 			return err
 		}
 		locs = append(locs, loc)
-		f.recordStorage(b, src.name == flinkckpt.DefaultName, loc, opts)
+		if !strings.HasPrefix(src.name, "more-") {
+			f.recordStorage(b, src.name == flinkckpt.DefaultName, loc, opts)
+		}
 		if own == nil {
 			own, ownLoc = &opts, loc
 			continue

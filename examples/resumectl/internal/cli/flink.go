@@ -37,6 +37,11 @@ func runFlink(e *env, args []string) error {
 	if sub == "record" {
 		return runFlinkRecord(e, args[1:])
 	}
+	switch sub {
+	case "list", "inspect", "sources":
+	default:
+		return usagef("flink: no subcommand %s: want list, inspect, compat, sources or record (usage: resumectl flink %s)", redact.Quote(sub), flinkUsage)
+	}
 	fs := newFlags(e, "flink "+sub, subUsage("flink", flinkUsage, sub))
 	asJSON := fs.Bool("json", false, "print JSON")
 	// Each subcommand defines only the flags its usage line names.

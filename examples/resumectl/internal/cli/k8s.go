@@ -38,6 +38,9 @@ func runK8s(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := checkWarningCodes("k8s patch", failOn); err != nil {
+		return err
+	}
 	if len(pos) != 1 {
 		return usagef("k8s patch: want one decision document (a file written by resolve --json, or - for standard input), got %d arguments", len(pos))
 	}

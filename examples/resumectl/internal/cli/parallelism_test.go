@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -38,5 +39,26 @@ func TestResolveNewJobParallelism(t *testing.T) {
 		if code, out, errs := runPaimonCLI(args...); code != ExitUsage {
 			t.Errorf("%q: exit %d, want usage\n%s%s", args, code, out, errs)
 		}
+	}
+}
+
+// TestSeveralRootsOneSet (issue 33 item 14): --flink-savepoints given twice
+// kept the last root silently; several roots are one set of snapshots. Real
+// Flink 1.20.3's two savepoints of conformance F6s, one per root: both are
+// read, id 6 chosen over id 3 (their lineage), from whichever root.
+func TestSeveralRootsOneSet(t *testing.T) {
+	src := filepath.Join("..", "..", "..", "..", "flinkckpt", "testdata", "conformance", "F6s", "sp")
+	const id6, id3 = "savepoint-3ce641-6f1a07e53b19", "savepoint-3ce641-fe284895a79a"
+	var roots []string
+	for _, sp := range []string{id3, id6} {
+		dir := t.TempDir()
+		if err := os.CopyFS(filepath.Join(dir, sp), os.DirFS(filepath.Join(src, sp))); err != nil {
+			t.Fatal(err)
+		}
+		roots = append(roots, dir)
+	}
+	code, out, errs := runPaimonCLI("resolve", "--flink-savepoints", roots[0], "--flink-savepoints", roots[1], "--now", "2030-01-01T00:00:00Z")
+	if code != ExitOK || !strings.Contains(out, "CHOSEN  flink-savepoints: savepoint "+id6+" (checkpoint 6)") || !strings.Contains(out, "ranks above "+id3) || !strings.Contains(out, id3) {
+		t.Errorf("exit %d\n%s%s", code, out, errs)
 	}
 }

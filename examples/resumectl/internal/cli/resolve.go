@@ -152,11 +152,19 @@ func runResolve(e *env, args []string) error {
 	if len(pos) > 0 {
 		return usagef("resolve takes no arguments, got %s", redact.Quote(strings.Join(pos, " ")))
 	}
+	given := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { given[fl.Name] = true })
 	if f.jsonOut {
-		if f.format != "text" && f.format != "json" {
-			return usagef("resolve: --json and --format %s are exclusive", f.format)
+		if given["format"] && f.format != "json" {
+			return usagef("resolve: --json and --format %s contradict each other (--json is --format json): give one", f.format)
 		}
 		f.format = "json"
+	}
+	if given["k8s-nonce"] && f.format != "k8s" {
+		return usagef("resolve: --k8s-nonce is the patch's savepointRedeployNonce and needs --format k8s (the format is %s)", f.format)
+	}
+	if err := checkWarningCodes("resolve", f.failOnWarning); err != nil {
+		return err
 	}
 	switch f.format {
 	case "text", "json", "k8s", "html":
@@ -382,6 +390,26 @@ func writeK8sPatch(e *env, d *resume.Decision, nonce int64) error {
 // candidate carries a warning of failOn) and a short line for stderr: the
 // report already names every rejected candidate, so the line does not
 // repeat them; a failure's error is repeated, for the logs of a script.
+// checkWarningCodes refuses a --fail-on-warning code resumekit never
+// emits: a typo (flink.older-then-broken) would gate nothing, silently.
+func checkWarningCodes(cmd, list string) error {
+	var unknown []string
+	for _, c := range splitComma(list) {
+		if !resume.KnownWarningCode(resume.WarningCode(c)) {
+			unknown = append(unknown, redact.Quote(c))
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	var known []string
+	for _, c := range resume.WarningCodes() {
+		known = append(known, string(c))
+	}
+	return usagef("%s: --fail-on-warning %s: no such warning code (a typo would never match, and the gate would pass everything); the codes are: %s",
+		cmd, strings.Join(unknown, ", "), strings.Join(known, ", "))
+}
+
 func decisionExit(d *resume.Decision, result resume.Result, err error, failOn []string) (int, error) {
 	switch result {
 	case resume.ResultChosen:

@@ -124,6 +124,15 @@ func TestHelpAndUsageStreams(t *testing.T) {
 		{[]string{"version", "--timeout", "soon"}, `invalid value "soon" for flag -timeout`},
 		{[]string{"help", "--timeout", "soon"}, "invalid value \"soon\" for flag -timeout: duration \"soon\": want e.g. 90m, 1h30m or 7d\nusage: resumectl help "},
 		{[]string{"help", "resolve", "--timeout"}, "help: flag needs an argument: -timeout"},
+		// Issue 33 item 14: mistakes that used to pass silently.
+		{[]string{"resolve", "--flink-checkpoints", "x", "--fail-on-warning", "flink.older-then-broken"}, `--fail-on-warning "flink.older-then-broken": no such warning code (a typo would never match, and the gate would pass everything); the codes are: chain.`},
+		{[]string{"k8s", "patch", "d.json", "--fail-on-warning", "chain.source-failed,kafka.nope"}, `k8s patch: --fail-on-warning "kafka.nope": no such warning code`},
+		{[]string{"resolve", "--kafka-brokers", "127.0.0.1:1", "--kafka-topic", "a", "--kafka-topic", "b", "--kafka-group", "g"}, `invalid value "b" for flag -kafka-topic: given twice ("a", then "b"): --kafka-topic takes one value`},
+		{[]string{"resolve", "--flink-checkpoints", "x", "--json", "--json"}, `given twice`},
+		{[]string{"resolve", "--flink-checkpoints", "x", "--json", "--format", "text"}, "--json and --format text contradict each other"},
+		{[]string{"resolve", "--flink-checkpoints", "x", "--k8s-nonce", "3"}, "--k8s-nonce is the patch's savepointRedeployNonce and needs --format k8s (the format is text)"},
+		{[]string{"resolve", "--flink-checkpoints", "x", "--flink-checkpoints", "y", "--flink-root", "s3a://b/ck"}, "--flink-root is the Flink URI of one location"},
+		{[]string{"flink", "frobnicate", "x"}, `flink: no subcommand "frobnicate": want list, inspect, compat, sources or record`},
 	} {
 		out, errOut, code := run(t, tc.args...)
 		if code != ExitUsage || out != "" || !strings.Contains(errOut, tc.want) {
