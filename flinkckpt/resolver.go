@@ -254,9 +254,10 @@ type found struct {
 	jobKeys map[*loc][]string // each location's job dir keys
 }
 
-// find lists every location (concurrently) and orders each job dir's
-// runs. It fails with ErrEmptyLocation when nothing at all is stored, and
-// when no chk-<n> or savepoint dir is found (noSnapshotDir).
+// find lists every location (concurrently), orders each job dir's runs
+// and reads each source's newest _metadata (advance). It fails with
+// ErrEmptyLocation when nothing at all is stored, and when no chk-<n> or
+// savepoint dir is found (noSnapshotDir).
 func (r *Resolver) find(ctx context.Context) (*found, error) {
 	layouts := make([]*layout, len(r.locs))
 	if err := parallel(ctx, len(r.locs), len(r.locs), func(i int) error {
@@ -297,6 +298,11 @@ func (r *Resolver) find(ctx context.Context) (*found, error) {
 	if len(f.sources) == 0 {
 		return nil, r.noSnapshotDir(ctx)
 	}
+	if err := parallel(ctx, len(f.sources), r.opts.Concurrency, func(i int) error {
+		return r.advance(ctx, f.sources[i])
+	}); err != nil {
+		return nil, err
+	}
 	return f, nil
 }
 
@@ -305,13 +311,8 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 	if err != nil {
 		return resume.Candidate{}, err
 	}
-	sources, jobKeys := f.sources, f.jobKeys
-	if err := parallel(ctx, len(sources), r.opts.Concurrency, func(i int) error {
-		return r.advance(ctx, sources[i])
-	}); err != nil {
-		return resume.Candidate{}, err
-	}
-	sources, skipped, err := r.selectApplication(sources)
+	jobKeys := f.jobKeys
+	sources, skipped, err := r.selectApplication(f.sources)
 	if err != nil {
 		return resume.Candidate{}, err
 	}
@@ -446,14 +447,8 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 		r.versionFacts(&c, best)  // flinkversion.go
 		withConsidered(&c, sources, heads, best, r.opts.Intent)
 		live.apply(&c, best)
-		sinks, err := r.checkSinks(ctx, best, path) // livesinks.go
-		if err != nil {
+		if err := r.withSinks(ctx, &c, best, live, path); err != nil {
 			return resume.Candidate{}, err
-		}
-		sinks.apply(&c)
-		if p, ok := c.Position.(Position); ok {
-			p.Inputs = inputStarts(best, live)
-			c.Position = p
 		}
 		r.warn(&c, best, src, heads, f.jobs, newest, path)
 		if r.opts.Observe > 0 {
@@ -465,6 +460,21 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 		}
 		return c, nil
 	}
+}
+
+// withSinks adds what the chosen snapshot's sinks hold (livesinks.go) and
+// the input starts its sources give the chain.
+func (r *Resolver) withSinks(ctx context.Context, c *resume.Candidate, best *snap, live *liveResult, path string) error {
+	sinks, err := r.checkSinks(ctx, best, path) // livesinks.go
+	if err != nil {
+		return err
+	}
+	sinks.apply(c)
+	if p, ok := c.Position.(Position); ok {
+		p.Inputs = inputStarts(best, live)
+		c.Position = p
+	}
+	return nil
 }
 
 // warn adds the warnings about the chosen snapshot's place: its run, its
