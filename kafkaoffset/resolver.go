@@ -11,6 +11,7 @@ import (
 
 	"github.com/resumekit/resumekit/internal/ctxtime"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/livecheck"
 	"github.com/resumekit/resumekit/resume/redact"
 )
 
@@ -90,6 +91,16 @@ type Options struct {
 	// behind than delete.retention.ms, when compaction may have removed
 	// the tombstones written since (without Strict: a warning).
 	Strict bool
+	// Sink answers for the job's KafkaSink on its cluster, and SinkPrefix
+	// is the sink's transactional id prefix (setTransactionalIdPrefix):
+	// with both and a Group, Resolve lists the sink's transactions
+	// (ListTransactions on every broker, then one DescribeTransactions per
+	// coordinator) and grades the start data-loss when one is still open
+	// (the old job's pending output: a stateless start never commits it,
+	// the broker aborts it at its timeout) or was aborted after the group's
+	// last commit ([WarnSinkTransactions]). kafkaoffset.Log implements it.
+	Sink       livecheck.KafkaTransactions
+	SinkPrefix string
 }
 
 // Resolver finds where a job reading Kafka starts: from a consumer group's
@@ -189,6 +200,8 @@ type Resolver struct {
 	isolation     IsolationLevel
 	commitSource  CommitSource
 	strict        bool
+	sink          livecheck.KafkaTransactions
+	sinkPrefix    string
 }
 
 var _ resume.Resolver = (*Resolver)(nil)
@@ -261,6 +274,8 @@ func NewResolver(client *kgo.Client, topics []string, opts *Options) (*Resolver,
 		isolation:     opts.IsolationLevel.orDefault(),
 		commitSource:  opts.CommitSource.orDefault(),
 		strict:        opts.Strict,
+		sink:          opts.Sink,
+		sinkPrefix:    opts.SinkPrefix,
 	}
 	if r.name == "" {
 		r.name = DefaultName
@@ -322,7 +337,14 @@ func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
 	if err != nil {
 		return resume.Candidate{}, err
 	}
-	return r.candidate(res)
+	c, err := r.candidate(res)
+	if err != nil {
+		return c, err
+	}
+	if err := r.checkSink(ctx, &c); err != nil {
+		return resume.Candidate{}, err
+	}
+	return c, nil
 }
 
 // Grade turns the result of [Resolver.Offsets] into the candidate Resolve

@@ -11,6 +11,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 
+	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/livecheck"
 )
 
@@ -78,4 +79,58 @@ func (l Log) ListTransactions(ctx context.Context, prefix string) ([]string, err
 	}
 	slices.Sort(out)
 	return out, nil
+}
+
+// checkSink asks the KafkaSink's brokers for its transactions under the
+// prefix (Options.Sink, Options.SinkPrefix): one still open, or aborted
+// after the group's last commit (the candidate's At; any when unknown),
+// holds output the old job had not committed, which a start at the
+// group's commits never commits: data loss, named. kfake answers Empty
+// after an abort and keeps no start time: such an id is not counted.
+func (r *Resolver) checkSink(ctx context.Context, c *resume.Candidate) error {
+	if r.sink == nil || r.sinkPrefix == "" || r.group == "" {
+		return nil
+	}
+	ids, err := r.sink.ListTransactions(ctx, r.sinkPrefix)
+	if err != nil {
+		return fmt.Errorf("kafkaoffset: KafkaSink transactions %s*: %w", r.sinkPrefix, err)
+	}
+	if len(ids) == 0 {
+		c.Reasons = append(c.Reasons, fmt.Sprintf("the KafkaSink's brokers list no transaction under transactional id prefix %s", r.sinkPrefix))
+		return nil
+	}
+	got, err := r.sink.DescribeTransactions(ctx, ids)
+	if err != nil {
+		return fmt.Errorf("kafkaoffset: KafkaSink transactions %s*: %w", r.sinkPrefix, err)
+	}
+	var bad []string
+	for _, id := range ids {
+		t, ok := got[id]
+		if !ok {
+			continue
+		}
+		desc := fmt.Sprintf("%s (%s, producer id %d, epoch %d", id, t.State, t.ProducerID, t.Epoch)
+		if !t.Start.IsZero() {
+			desc += ", since " + t.Start.Format(time.RFC3339Nano)
+		}
+		if len(t.Partitions) > 0 {
+			desc += ", writing " + strings.Join(t.Partitions, ", ")
+		}
+		desc += ")"
+		switch t.State {
+		case "Ongoing", "PrepareCommit", "PrepareAbort":
+			bad = append(bad, desc+": still open, never committed by a stateless start")
+		case "CompleteAbort":
+			if c.At.IsZero() || t.Start.IsZero() || !t.Start.Before(c.At) {
+				bad = append(bad, desc+": aborted after the group's last commit")
+			}
+		}
+	}
+	if len(bad) == 0 {
+		c.Reasons = append(c.Reasons, fmt.Sprintf("the KafkaSink's %d transaction(s) under prefix %s are neither open nor aborted since the group's last commit", len(ids), r.sinkPrefix))
+		return nil
+	}
+	c.Warnings = append(c.Warnings, resume.Warnf(WarnSinkTransactions, "data loss possible: the KafkaSink's transactions under prefix %s hold output the old job had not committed: %s; a start at group %s's commits reads past the records that produced it and never commits it", r.sinkPrefix, strings.Join(bad, "; "), r.group))
+	c.Guarantee = resume.DataLoss
+	return nil
 }

@@ -6,6 +6,10 @@ const (
 	// WarnNoCommits: the group has no commits on the topics; every
 	// partition starts by time.
 	WarnNoCommits = "kafka.no-commits"
+	// WarnSinkTransactions: the job's KafkaSink (Options.SinkPrefix) has
+	// transactions still open, or aborted after the group's last commit:
+	// their output is lost to a start at the commits (data loss).
+	WarnSinkTransactions = "kafka.sink-transactions"
 	// WarnUncommittedPartitions: partitions without a commit start at the
 	// log start offset, as Flink starts newly discovered partitions.
 	WarnUncommittedPartitions = "kafka.uncommitted-partitions"

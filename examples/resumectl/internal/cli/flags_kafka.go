@@ -79,6 +79,7 @@ func (k *kafkaFlags) build(_ context.Context, _ *env, b *built) error {
 	r, err := kafkaoffset.NewResolver(cl, splitComma(k.topic), &kafkaoffset.Options{
 		Group: k.group, At: at, ObserveWindow: k.observe.d, Now: b.now,
 		IsolationLevel: kafkaoffset.IsolationLevel(k.isolation), CommitSource: kafkaoffset.CommitSource(k.commitSource), Strict: k.strict,
+		Sink: sinkOf(b, cl), SinkPrefix: b.sinkPrefix,
 	})
 	if err != nil {
 		return usagef("resolve: %v", err)

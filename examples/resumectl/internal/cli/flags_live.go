@@ -122,7 +122,8 @@ func (l *liveFlags) build(_ context.Context, e *env, b *built) error {
 	if b.paimon != nil {
 		c.Paimon = b.paimon
 	}
-	if c.Kafka == nil && c.Paimon == nil && c.Postgres == nil && c.MySQL == nil {
+	c.KafkaSink, c.KafkaSinkTimeout, c.KafkaSinkPrefix = b.sink, b.sinkTimeout, b.sinkPrefix
+	if c.Kafka == nil && c.Paimon == nil && c.Postgres == nil && c.MySQL == nil && !b.sinkSet {
 		return nil
 	}
 	b.live = c

@@ -4,6 +4,8 @@ import (
 	"context"
 	"flag"
 
+	"github.com/twmb/franz-go/pkg/kgo"
+
 	"github.com/resumekit/resumekit/kafkaoffset"
 	"github.com/resumekit/resumekit/resume/livecheck"
 )
@@ -21,7 +23,7 @@ type sinkFlags struct {
 func (s *sinkFlags) register(fs *flag.FlagSet, _ *env) {
 	fs.StringVar(&s.brokers, "kafka-sink-brokers", "", "the KafkaSink's brokers (`H:P[,H:P]`) when it writes to another cluster than --kafka-brokers: asked (DescribeTransactions) what became of the transactions a snapshot's committer holds")
 	fs.Var(&s.timeout, "kafka-sink-transaction-timeout", "the KafkaSink's transaction timeout (`DUR`) assumed when no broker is asked (default 15m, the broker's transaction.max.timeout.ms): the deadline of a flink.sink-not-checked warning")
-	fs.StringVar(&s.prefix, "kafka-sink-transactional-id-prefix", "", "the KafkaSink's transactional id `PREFIX` (setTransactionalIdPrefix)")
+	fs.StringVar(&s.prefix, "kafka-sink-transactional-id-prefix", "", "the KafkaSink's transactional id `PREFIX` (setTransactionalIdPrefix): the start at --kafka-group's commits lists its transactions (ListTransactions, DescribeTransactions) and is data-loss when one is still open or was aborted after the last commit")
 }
 
 // set reports whether any of the group's flags was given.
@@ -37,19 +39,15 @@ func (s *sinkFlags) check(src sources) error {
 	return nil
 }
 
-// build adds the sink's checker and settings to built.live (making it when
-// the live group made none).
+// build dials the sink's brokers and records the sink's settings in b,
+// before the Kafka group (its stateless start asks the sink's
+// transactions under the prefix) and the live group (the one checker set
+// takes them) build.
 func (s *sinkFlags) build(_ context.Context, _ *env, b *built) error {
 	if !s.set() {
 		return nil
 	}
-	if b.live == nil {
-		b.live = &livecheck.Checkers{}
-		if b.kafka != nil {
-			b.live.Kafka = kafkaoffset.Log{Client: b.kafka}
-		}
-	}
-	b.live.KafkaSinkTimeout, b.live.KafkaSinkPrefix = s.timeout.d, s.prefix
+	b.sinkSet, b.sinkTimeout, b.sinkPrefix = true, s.timeout.d, s.prefix
 	if s.brokers == "" {
 		return nil
 	}
@@ -58,6 +56,15 @@ func (s *sinkFlags) build(_ context.Context, _ *env, b *built) error {
 		return err
 	}
 	b.closers = append(b.closers, cl.Close)
-	b.live.KafkaSink = kafkaoffset.Log{Client: cl}
+	b.sink = kafkaoffset.Log{Client: cl}
 	return nil
+}
+
+// sinkOf is the checker of the KafkaSink's transactions: its own brokers
+// (--kafka-sink-brokers), else the Kafka group's cluster cl.
+func sinkOf(b *built, cl *kgo.Client) livecheck.KafkaTransactions {
+	if b.sink != nil {
+		return b.sink
+	}
+	return kafkaoffset.Log{Client: cl}
 }

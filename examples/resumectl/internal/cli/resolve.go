@@ -89,7 +89,7 @@ func (f *resolveFlags) groups() []flagGroup {
 // live checkers use (Paimon's table, Kafka's client) first, then the live
 // checkers, then Flink, whose snapshots are checked against them.
 func (f *resolveFlags) buildOrder() []flagGroup {
-	return []flagGroup{&f.paimon, &f.kafka, &f.live, &f.sink, &f.flink, &f.record}
+	return []flagGroup{&f.paimon, &f.sink, &f.kafka, &f.live, &f.flink, &f.record}
 }
 
 // sources says which sources a resolve names, for the groups' checks.
@@ -110,6 +110,13 @@ type built struct {
 	// live is the one set of live checkers (the live group's build; nil
 	// when no live system is given), for the restore and the salvage path.
 	live *livecheck.Checkers
+	// sink is the sink group's: the KafkaSink's own brokers (nil: the
+	// Kafka group's cluster answers), its transactional id prefix and
+	// assumed transaction timeout; sinkSet when any was given.
+	sink        livecheck.KafkaTransactions
+	sinkPrefix  string
+	sinkTimeout time.Duration
+	sinkSet     bool
 	// restore are the Flink resolvers (restore, then salvage): first in
 	// the chain. stateless are the Paimon and Kafka resolvers.
 	restore, stateless []resume.Resolver
