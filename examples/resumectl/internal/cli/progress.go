@@ -31,6 +31,9 @@ type progress struct {
 	checked, sources    int
 	calls               int
 	now                 func() time.Time
+	// pending names the storage call waiting longest, when one has waited
+	// a while (tracer.longest): a hanging store shows what hangs and where.
+	pending func() string
 }
 
 // startProgress starts the line: shown after delay (at once when 0), then
@@ -92,6 +95,11 @@ func (p *progress) line() string {
 		fmt.Sprintf("%d verified", p.verif),
 		fmt.Sprintf("%d of %d sources checked", p.checked, p.sources),
 		fmt.Sprintf("%d storage calls", p.calls),
+	}
+	if p.pending != nil {
+		if w := p.pending(); w != "" {
+			parts = append(parts, "waiting for "+w+" (--timeout ends it)")
+		}
 	}
 	return fmt.Sprintf("resolving (%s): %s", p.now().Sub(p.start).Round(100*time.Millisecond), strings.Join(parts, ", "))
 }

@@ -246,6 +246,10 @@ func (f *resolveFlags) watch(e *env, sources int) {
 		delay, every = 0, 0
 	}
 	e.prog = startProgress(e.errOut, sources, delay, every)
+	tr := e.trace
+	e.prog.mu.Lock()
+	e.prog.pending = func() string { return tr.longest(2 * time.Second) }
+	e.prog.mu.Unlock()
 	e.trace.onEnd = e.prog.event
 }
 

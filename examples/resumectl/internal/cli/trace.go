@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -37,7 +38,42 @@ type callKey struct {
 
 type traceCall struct {
 	op, key string
+	at      string // the location's display (the endpoint: a dir, an s3:// URL without secrets)
 	start   time.Time
+}
+
+// name is the call for a message: "list "ck/" at s3://b/ck" (no "at" when
+// the key already shows the location).
+func (c traceCall) name() string {
+	k := redact.QuoteKey(c.key)
+	if c.at == "" || strings.HasPrefix(c.key, c.at) {
+		return fmt.Sprintf("%s %s", c.op, k)
+	}
+	return fmt.Sprintf("%s %s at %s", c.op, k, c.at)
+}
+
+// longest names the call waiting longest, with how long, when it has
+// waited at least min: the progress line shows it ("" when none has).
+func (t *tracer) longest(min time.Duration) string {
+	if t == nil {
+		return ""
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var oldest *traceCall
+	for _, c := range t.inflight {
+		if oldest == nil || c.start.Before(oldest.start) {
+			oldest = &c
+		}
+	}
+	if oldest == nil {
+		return ""
+	}
+	d := t.now().Sub(oldest.start)
+	if d < min {
+		return ""
+	}
+	return fmt.Sprintf("%s (waiting %s)", oldest.name(), d.Round(time.Second))
 }
 
 func newTracer() *tracer {
@@ -67,7 +103,7 @@ func (b bucketTrace) call(c blobwatch.Call) (callKey, traceCall) {
 	if key == "" && b.display != "" {
 		key = b.display + " (root)"
 	}
-	return callKey{b.n, c.Seq}, traceCall{op: string(c.Op), key: key}
+	return callKey{b.n, c.Seq}, traceCall{op: string(c.Op), key: key, at: b.display}
 }
 
 func (b bucketTrace) Begin(c blobwatch.Call) { b.t.begin(b.call(c)) }
@@ -125,7 +161,7 @@ func (t *tracer) waiting() string {
 		if i > 0 {
 			out += ", "
 		}
-		out += fmt.Sprintf("%s %s (waiting %s)", c.op, redact.QuoteKey(c.key), now.Sub(c.start).Round(time.Millisecond))
+		out += fmt.Sprintf("%s (waiting %s)", c.name(), now.Sub(c.start).Round(time.Millisecond))
 	}
 	return out
 }

@@ -3,7 +3,9 @@ package cli
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
+	"time"
 
 	"gocloud.dev/blob"
 	"gocloud.dev/blob/memblob"
@@ -59,5 +61,35 @@ func TestTracerSeesEveryCall(t *testing.T) {
 	b1.Close()
 	if _, err := mem1.ReadAll(ctx, "ck/a"); err != nil {
 		t.Errorf("closing the traced bucket closed the wrapped one: %v", err)
+	}
+}
+
+// TestHangingCallNamed (issue 33 item 16): a hanging store showed "0
+// storage calls" for minutes and a timeout message without the endpoint.
+// The waiting call is named with its location (an s3:// endpoint) in the
+// timeout message, and in the progress line once it has waited a while,
+// with --timeout.
+func TestHangingCallNamed(t *testing.T) {
+	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	tr := newTracer()
+	tr.now = func() time.Time { return now }
+	tr.begin(callKey{1, 1}, traceCall{op: "list", key: "ck/", at: "s3://bucket/ck?endpoint=minio:9000"})
+	if got := tr.longest(2 * time.Second); got != "" {
+		t.Errorf("at once: %q", got)
+	}
+	now = now.Add(5 * time.Minute)
+	want := `list "ck/" at s3://bucket/ck?endpoint=minio:9000 (waiting 5m0s)`
+	if got := tr.waiting(); got != want {
+		t.Errorf("waiting %q, want %q", got, want)
+	}
+	p := &progress{now: func() time.Time { return now }, start: now.Add(-5 * time.Minute), sources: 1,
+		pending: func() string { return tr.longest(2 * time.Second) }}
+	if line := p.line(); !strings.Contains(line, "0 storage calls, waiting for "+want+" (--timeout ends it)") {
+		t.Errorf("progress line %q", line)
+	}
+	// A local location's key already shows where it is.
+	tr.begin(callKey{2, 1}, traceCall{op: "read", key: "/data/ck/x/_metadata", at: "/data/ck"})
+	if got := tr.waiting(); !strings.Contains(got, `read "/data/ck/x/_metadata" (waiting 0s)`) {
+		t.Errorf("waiting %q", got)
 	}
 }
