@@ -196,11 +196,7 @@ func writeRun(b *report, p Position) {
 	}
 	l := p.Launch()
 	if len(l.Args) > 0 {
-		line := "flink run " + strings.Join(l.Args, " ")
-		for _, k := range slices.Sorted(maps.Keys(l.Config)) {
-			line += " -D" + k + "=" + l.Config[k]
-		}
-		fmt.Fprintf(b, "  run:     %s\n", line)
+		fmt.Fprintf(b, "  run:     %s\n", RunLine(l))
 	} else {
 		for _, k := range slices.Sorted(maps.Keys(l.Config)) {
 			fmt.Fprintf(b, "  config:  -D%s=%s\n", k, l.Config[k])

@@ -248,16 +248,7 @@ func build(d *resume.Decision, ex *docExtra) *page {
 		cv.ValidUntil = fmtTime(ex.Chosen.validUntil())
 		l := c.Position.Launch()
 		if len(l.Args) > 0 {
-			run := "flink run " + strings.Join(l.Args, " ")
-			keys := make([]string, 0, len(l.Config))
-			for k := range l.Config {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				run += " -D" + k + "=" + l.Config[k]
-			}
-			cv.Launch = append(cv.Launch, run)
+			cv.Launch = append(cv.Launch, resume.RunLine(l)) // every word shell-quoted
 		}
 		if len(l.Options) > 0 {
 			cv.Launch = append(cv.Launch, "/*+ OPTIONS("+resume.HintOptions(l.Options)+") */")
