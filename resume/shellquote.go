@@ -7,7 +7,8 @@ import (
 )
 
 // ShellQuote returns arg as one POSIX shell word: as is when every byte is
-// in [A-Za-z0-9._:/=@%+-], else in single quotes (a ' inside written '\”).
+// in [A-Za-z0-9._:/=@%+-], else in single quotes (a single quote inside
+// becomes the four characters quote, backslash, quote, quote).
 // Run lines built from storage (a snapshot path inferred from _metadata)
 // are printed with it, so that a pasted line never runs what a path holds
 // (an authority like ckpt$(id)).
