@@ -411,6 +411,7 @@ type roots struct {
 	extras          []extraMapping
 	dfs             defaultFS
 	entropyKey      string
+	bucket          string // Options.BucketName
 }
 
 // extraMapping is one Options.ExtraRoots entry.
@@ -421,7 +422,7 @@ type extraMapping struct {
 }
 
 func (o Options) roots(prefix string) (*roots, error) {
-	rs := &roots{entropyKey: o.EntropyKey, givenRoot: strings.TrimSuffix(o.FlinkRoot, "/")}
+	rs := &roots{entropyKey: o.EntropyKey, givenRoot: strings.TrimSuffix(o.FlinkRoot, "/"), bucket: o.BucketName}
 	var err error
 	if o.DefaultFS != "" {
 		if rs.dfs, err = parseDefaultFS(o.DefaultFS); err != nil {
@@ -445,6 +446,59 @@ func (o Options) roots(prefix string) (*roots, error) {
 		rs.extras = append(rs.extras, extraMapping{m: &mapping{root: root, keyPrefix: keyprefix.Normalize(x.Prefix)}, bucket: x.Bucket, root: x.FlinkRoot})
 	}
 	return rs, nil
+}
+
+// infer is inferMapping under the location's rules. Without a given root,
+// an inferred root whose authority holds a character no bucket or host name
+// has (ckpt$(id)), or that names another bucket than the one read
+// (Options.BucketName), is refused: nil, with why. With a given root the
+// inference only serves to find contradictions, and is returned as is.
+func (rs *roots) infer(dir string, abs []string) (*inference, string) {
+	inf := inferMapping(dir, abs, rs.entropyKey)
+	if inf == nil || rs.given != nil {
+		return inf, ""
+	}
+	for _, m := range []*mapping{inf.m, inf.alt} {
+		if m == nil {
+			continue
+		}
+		auth := authority(m.root)
+		if !validAuthority(auth) {
+			return nil, fmt.Sprintf("its references name the root %s, whose authority has characters no bucket or host name has", redact.QuoteKey(m.root))
+		}
+		if rs.bucket != "" && auth != rs.bucket {
+			return nil, fmt.Sprintf("its references name bucket %s (root %s), not %s, the bucket read: the launch would restore from a bucket that was not verified (copied from another bucket? pass the Flink URI of this one)",
+				redact.QuoteKey(auth), redact.QuoteKey(m.root), redact.QuoteKey(rs.bucket))
+		}
+	}
+	return inf, ""
+}
+
+// authority returns uri's authority ("" when it has none).
+func authority(uri string) string {
+	i := strings.Index(uri, "://")
+	if i < 0 {
+		return ""
+	}
+	rest := uri[i+3:]
+	if j := strings.IndexByte(rest, '/'); j >= 0 {
+		rest = rest[:j]
+	}
+	return rest
+}
+
+// validAuthority reports an authority made of what bucket and host names
+// (and a port, an IPv6 literal) are made of.
+func validAuthority(a string) bool {
+	for _, r := range a {
+		switch {
+		case 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z', '0' <= r && r <= '9':
+		case strings.ContainsRune(".-_:[]", r):
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // absolute returns md's absolute references, canonical, in file order.

@@ -182,7 +182,7 @@ func inspect(ctx context.Context, b *blob.Bucket, s *Snapshot, rs *roots, o Opti
 		note += fmt.Sprintf("; checkpoint or savepoint, nothing tells (version %d records no properties, and the dir is named neither chk-<n> nor savepoint-…)", md.Version)
 	}
 	abs := rs.absolute(md)
-	inf := inferMapping(s.Key, abs, o.EntropyKey)
+	inf, refused := rs.infer(s.Key, abs)
 	m, probes := rs.given, 0
 	contradiction := rs.contradiction(s.Key, inf)
 	if m == nil {
@@ -201,6 +201,9 @@ func inspect(ctx context.Context, b *blob.Bucket, s *Snapshot, rs *roots, o Opti
 	}
 	noPath := note
 	if !hasPath {
+		if refused != "" {
+			noPath += "; " + refused
+		}
 		noPath += "; no Flink path: pass the Flink URI of the location (Options.FlinkRoot, --flink-root)"
 	}
 	var v *Verification

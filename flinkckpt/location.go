@@ -31,6 +31,8 @@ type Location struct {
 	FlinkRoot string
 	// FallbackFlinkRoot is Options.FallbackFlinkRoot for this location.
 	FallbackFlinkRoot string
+	// BucketName is Options.BucketName for this location.
+	BucketName string
 }
 
 // loc is one location a Resolver reads: the resolver's own (index 0) or
@@ -80,7 +82,7 @@ func newLocs(bucket *blob.Bucket, prefix string, o Options) ([]*loc, error) {
 			return nil, fmt.Errorf("flinkckpt: location %d (prefix %s): nil bucket", i+1, redact.QuoteKey(l.Prefix))
 		}
 		lo := o
-		lo.FlinkRoot, lo.FallbackFlinkRoot = l.FlinkRoot, l.FallbackFlinkRoot
+		lo.FlinkRoot, lo.FallbackFlinkRoot, lo.BucketName = l.FlinkRoot, l.FallbackFlinkRoot, l.BucketName
 		if err := lo.validate(); err != nil {
 			return nil, wrapf(err, "flinkckpt: location %d", i+1)
 		}

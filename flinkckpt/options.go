@@ -90,6 +90,14 @@ type Options struct {
 	// s3:// bucket), and the candidate says so: Flink may name the bucket
 	// s3a:// or s3p:// instead, which FlinkRoot settles.
 	FallbackFlinkRoot string
+	// BucketName is the name of the bucket the resolver reads (the
+	// authority of its URL: data for s3://data/ck), when known. Without
+	// FlinkRoot, a root inferred from a snapshot's _metadata is then
+	// accepted only when its authority is that name (s3://, s3a://, s3p://
+	// alike): the bucket that was read is the bucket that is launched. A
+	// snapshot whose references name another bucket has no Flink path
+	// (FlinkRoot is the fix). resumectl sets it for s3:// and gs:// URLs.
+	BucketName string
 	// SkipVerify turns off checking that every referenced file exists with
 	// its recorded size (on by default). The candidate says so, and its
 	// position is not verified.

@@ -609,7 +609,10 @@ func (r *Resolver) verify(ctx context.Context, s *snap, path string) (*Verificat
 func (r *Resolver) noFlinkPath(s *snap) error {
 	abs := s.loc.roots.absolute(s.md)
 	why := "its references are all relative (a canonical savepoint), so there is nothing to infer the Flink root from"
-	if len(abs) > 0 {
+	switch {
+	case s.rootRefused != "":
+		why = s.rootRefused
+	case len(abs) > 0:
 		why = fmt.Sprintf("none of its %d absolute references contains its key, so there is nothing to infer the Flink root from (first: %s)", len(abs), abs[0])
 	}
 	at := 0
@@ -629,7 +632,8 @@ func (r *Resolver) noFlinkPath(s *snap) error {
 func (r *Resolver) annotate(s *snap, jobKeys []string) {
 	rs := s.loc.roots
 	abs := rs.absolute(s.md)
-	inf := inferMapping(s.key, abs, r.opts.EntropyKey)
+	inf, refused := rs.infer(s.key, abs)
+	s.rootRefused = refused
 	switch {
 	case rs.given != nil:
 		s.m, s.settled = rs.given, true

@@ -34,8 +34,11 @@ type snap struct {
 	// contradiction says how Options.FlinkRoot and the snapshot's own
 	// references disagree ("" when they do not).
 	contradiction string
-	ancestors     map[string]bool // other job dir keys whose files it references
-	facts         restoreFacts
+	// rootRefused says why the root inferred from its references was
+	// refused (another bucket, a hostile authority); "" otherwise.
+	rootRefused string
+	ancestors   map[string]bool // other job dir keys whose files it references
+	facts       restoreFacts
 	// changelogLineage names the checkpoint of the savepoint's job (or
 	// application) in the locations that shows the changelog state
 	// backend which the savepoint's own handles do not ("" when none; set

@@ -185,7 +185,7 @@ func (f *flinkFlags) build(ctx context.Context, e *env, b *built) error {
 			continue
 		}
 		own.Locations = append(own.Locations, flinkckpt.Location{Bucket: loc.Bucket, Prefix: loc.Prefix,
-			FlinkRoot: opts.FlinkRoot, FallbackFlinkRoot: opts.FallbackFlinkRoot})
+			FlinkRoot: opts.FlinkRoot, FallbackFlinkRoot: opts.FallbackFlinkRoot, BucketName: opts.BucketName})
 	}
 	r, err := flinkckpt.NewResolver(ownLoc.Bucket, ownLoc.Prefix, own)
 	if err != nil {

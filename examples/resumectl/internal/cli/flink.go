@@ -117,6 +117,9 @@ func openFlink(ctx context.Context, e *env, raw string, opts *flinkckpt.Options)
 		// savepoints) nothing else names the root; the candidate says so.
 		opts.FallbackFlinkRoot = loc.FlinkFallback
 	}
+	// The bucket that was read is the bucket that is launched: an inferred
+	// root naming another bucket is refused.
+	opts.BucketName = loc.BucketName
 	if err := validateFlinkOptions(loc, opts); err != nil {
 		loc.Close(ctx)
 		return nil, err

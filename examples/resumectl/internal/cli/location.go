@@ -29,6 +29,9 @@ type location struct {
 	// FlinkFallback is how Flink most likely names the bucket's root when
 	// nothing else tells (s3://bucket/, gs://bucket/); "" when unknown.
 	FlinkFallback string
+	// BucketName is the bucket's name for s3:// and gs:// URLs (the URL's
+	// host): an inferred Flink root must name it (flinkckpt.Options.BucketName).
+	BucketName string
 	// under are the buckets behind Bucket's wrappers (a test hook's, the
 	// tracer's), which leave them open: the opened bucket first.
 	under []*blob.Bucket
@@ -125,6 +128,7 @@ func openRemote(ctx context.Context, raw string) (*location, error) {
 		// Flink's S3 file systems (Hadoop and Presto) both serve s3://, and
 		// its GCS file system gs://.
 		loc.FlinkFallback = u.Scheme + "://" + u.Host + "/"
+		loc.BucketName = u.Host
 	}
 	return loc, nil
 }

@@ -47,7 +47,7 @@ func (f *resolveFlags) salvageResolver(ctx context.Context, e *env, b *built) er
 			return err
 		}
 		b.closers = append(b.closers, func() { sp.Close(ctx) })
-		fo.Locations = []flinkckpt.Location{{Bucket: sp.Bucket, Prefix: sp.Prefix, FlinkRoot: so.FlinkRoot, FallbackFlinkRoot: so.FallbackFlinkRoot}}
+		fo.Locations = []flinkckpt.Location{{Bucket: sp.Bucket, Prefix: sp.Prefix, FlinkRoot: so.FlinkRoot, FallbackFlinkRoot: so.FallbackFlinkRoot, BucketName: so.BucketName}}
 	}
 	// The restore's checker set; the slot also names the launch's
 	// slot.name when no server is given.
