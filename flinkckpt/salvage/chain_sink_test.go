@@ -2,11 +2,19 @@ package salvage_test
 
 import (
 	"context"
+	"encoding/binary"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/resumekit/resumekit/flinkckpt"
+	"github.com/resumekit/resumekit/flinkckpt/metadata/sinkstate"
 	"github.com/resumekit/resumekit/flinkckpt/salvage"
 	"github.com/resumekit/resumekit/kafkaoffset"
+	"github.com/resumekit/resumekit/kafkaoffset/kafkaoffsettest"
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/livecheck"
 )
@@ -51,5 +59,77 @@ func TestSourceAheadRaceKafka(t *testing.T) {
 		case committed && (k.Guarantee != resume.Replay || k.HasWarning(resume.WarnSinkPending)):
 			t.Errorf("asserted committed: kafka-offsets %s %v", k.Guarantee, k.Warnings)
 		}
+	}
+}
+
+// kafkaElement is a KafkaSink committer subtask's list state element with
+// one pending KafkaCommittable of checkpoint id.
+func kafkaElement(id int64, txnID string, pid int64, epoch int16) []byte {
+	i32 := func(b []byte, v uint32) []byte { return binary.BigEndian.AppendUint32(b, v) }
+	frame := func(b, data []byte) []byte { return append(i32(b, uint32(len(data))), data...) }
+	kc := binary.BigEndian.AppendUint16(nil, uint16(epoch))
+	kc = binary.BigEndian.AppendUint64(kc, uint64(pid))
+	kc = binary.BigEndian.AppendUint16(kc, uint16(len(txnID)))
+	kc = append(kc, txnID...)
+	req := i32(i32(frame(i32(nil, 1), kc), 0), 0)
+	sub := frame(i32(i32(i32(nil, 0), 0), 1), req)
+	sub = i32(i32(i32(sub, 1), 0), 0)
+	cp := frame(i32(i32(i32(binary.BigEndian.AppendUint64(nil, uint64(id)), 1), 1), 1), sub)
+	col := frame(i32(i32(i32(nil, sinkstate.Magic), 1), 1), cp)
+	return collectorElement(2, col)
+}
+
+// A restore and a salvage of one snapshot in one chain (NewResolvers, one
+// checker set) ask the sink's brokers once: with MemoTransactions, one
+// DescribeTransactions request in all, on a 3-broker cluster. The salvage
+// of the still-open transaction is data-loss (a stateless start never
+// commits it); the restore is exactly-once until the deadline.
+func TestRestoreAndSalvageAskTheSinkOnce(t *testing.T) {
+	ctx := context.Background()
+	k := kafkaoffsettest.New(t, &kafkaoffsettest.Options{Brokers: 3})
+	k.CreateTopic(kafkaoffsettest.Topic{Name: "topic", Partitions: 2})
+	k.CreateTopic(kafkaoffsettest.Topic{Name: "out", Partitions: 1})
+	times := make([]time.Time, 20)
+	for i := range times {
+		times[i] = time.Now()
+	}
+	for p := range int32(2) {
+		k.Produce("topic", p, times...)
+	}
+	tx := k.BeginTransaction("job-sink-0-5")
+	tx.Produce("out", 0, time.Now())
+	log := kafkaoffset.Log{Client: k.Client}
+	got, err := log.DescribeTransactions(ctx, []string{"job-sink-0-5"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, b := committerSavepoint(t, kafkaElement(5, "job-sink-0-5", got["job-sink-0-5"].ProducerID, got["job-sink-0-5"].Epoch))
+	var hs []*kfake.FaultHandle
+	for n := range k.Kafka.ListenAddrs() {
+		hs = append(hs, k.Kafka.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.DescribeTransactions}, Nodes: []int32{int32(n)}, Observe: true, Count: -1}))
+	}
+	rs, err := salvage.NewResolvers(b, "", &flinkckpt.Options{FlinkRoot: "s3a://b/", Live: &livecheck.Checkers{Kafka: log, KafkaSink: livecheck.MemoTransactions(log)}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := (&resume.Chain{Resolvers: rs, Policy: resume.Policy{MinGuarantee: resume.DataLoss}}).Resolve(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grades := map[string]resume.Guarantee{}
+	for _, o := range d.Considered {
+		if o.Candidate != nil {
+			grades[o.Resolver] = o.Candidate.Guarantee
+		}
+	}
+	if grades[flinkckpt.DefaultName] != resume.ExactlyOnce || grades[salvage.DefaultName] != resume.DataLoss {
+		t.Errorf("grades %v", grades)
+	}
+	total := 0
+	for _, h := range hs {
+		total += h.Hits()
+	}
+	if total != 1 {
+		t.Errorf("DescribeTransactions: %d requests, want 1", total)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -233,4 +234,72 @@ func (c *Checkers) SinkTimeout() time.Duration {
 		return DefaultKafkaTransactionTimeout
 	}
 	return c.KafkaSinkTimeout
+}
+
+// MemoTransactions wraps t so that each transactional id is described at
+// most once, and the prefix listing made once: a restore and a salvage
+// resolver of one chain that share the checker set (resumectl's resolve)
+// then cost one DescribeTransactions per coordinator broker, not one per
+// resolver. Use one per resolve: answers are not refreshed. Safe for
+// concurrent use.
+func MemoTransactions(t KafkaTransactions) KafkaTransactions {
+	if t == nil {
+		return nil
+	}
+	if m, ok := t.(*memoTxns); ok {
+		return m
+	}
+	return &memoTxns{t: t, known: map[string]KafkaTxn{}, asked: map[string]bool{}, lists: map[string][]string{}}
+}
+
+type memoTxns struct {
+	t     KafkaTransactions
+	mu    sync.Mutex
+	known map[string]KafkaTxn
+	asked map[string]bool
+	lists map[string][]string
+}
+
+func (m *memoTxns) DescribeTransactions(ctx context.Context, ids []string) (map[string]KafkaTxn, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var missing []string
+	for _, id := range ids {
+		if !m.asked[id] && !slices.Contains(missing, id) {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) > 0 {
+		got, err := m.t.DescribeTransactions(ctx, missing)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range missing {
+			m.asked[id] = true
+			if t, ok := got[id]; ok {
+				m.known[id] = t
+			}
+		}
+	}
+	out := make(map[string]KafkaTxn, len(ids))
+	for _, id := range ids {
+		if t, ok := m.known[id]; ok {
+			out[id] = t
+		}
+	}
+	return out, nil
+}
+
+func (m *memoTxns) ListTransactions(ctx context.Context, prefix string) ([]string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if l, ok := m.lists[prefix]; ok {
+		return slices.Clone(l), nil
+	}
+	l, err := m.t.ListTransactions(ctx, prefix)
+	if err != nil {
+		return nil, err
+	}
+	m.lists[prefix] = l
+	return slices.Clone(l), nil
 }

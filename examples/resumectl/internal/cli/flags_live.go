@@ -122,8 +122,16 @@ func (l *liveFlags) build(_ context.Context, e *env, b *built) error {
 	if b.paimon != nil {
 		c.Paimon = b.paimon
 	}
-	c.KafkaSink, c.KafkaSinkTimeout, c.KafkaSinkPrefix = b.sink, b.sinkTimeout, b.sinkPrefix
-	if c.Kafka == nil && c.Paimon == nil && c.Postgres == nil && c.MySQL == nil && !b.sinkSet {
+	// One answer per transactional id for the whole resolve: the restore,
+	// the salvage and its snapshot choice ask the sink once.
+	c.KafkaSinkTimeout, c.KafkaSinkPrefix = b.sinkTimeout, b.sinkPrefix
+	switch {
+	case b.sink != nil:
+		c.KafkaSink = livecheck.MemoTransactions(b.sink)
+	case b.kafka != nil:
+		c.KafkaSink = livecheck.MemoTransactions(kafkaoffset.Log{Client: b.kafka})
+	}
+	if c.Kafka == nil && c.Paimon == nil && c.Postgres == nil && c.MySQL == nil && c.KafkaSink == nil && !b.sinkSet {
 		return nil
 	}
 	b.live = c
