@@ -40,6 +40,7 @@ import (
 	"fmt"
 	"maps"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/resumekit/resumekit/resume"
 )
@@ -162,8 +163,8 @@ func NewPatch(c *resume.Candidate, opts *Options) (*Patch, error) {
 			codes[i], lines[i] = string(w.Code), "["+string(w.Code)+"] "+w.Text
 		}
 		p.Metadata = &Metadata{Annotations: map[string]string{
-			AnnotationWarningCodes: strings.Join(codes, ","),
-			AnnotationWarnings:     strings.Join(lines, "\n"),
+			AnnotationWarningCodes: capJoin(codes, ","),
+			AnnotationWarnings:     capJoin(lines, "\n"),
 		}}
 	}
 	if opts != nil && opts.Record != nil && len(opts.Record.Sources) > 0 {
@@ -178,7 +179,47 @@ func NewPatch(c *resume.Candidate, opts *Options) (*Patch, error) {
 		if p.Metadata == nil {
 			p.Metadata = &Metadata{Annotations: map[string]string{}}
 		}
-		p.Metadata.Annotations[AnnotationRecord] = strings.Join(lines, "\n")
+		p.Metadata.Annotations[AnnotationRecord] = capJoin(lines, "\n")
 	}
 	return p, nil
+}
+
+// MaxAnnotation bounds each annotation the patch sets, in bytes: the three
+// together stay well under the 256 KiB Kubernetes allows for all of a
+// resource's annotations (a decision with thousands of warnings made one
+// of 483 KB, and the API server refused the patch).
+const MaxAnnotation = 32 << 10
+
+// capJoin joins items with sep, keeping whole items while the value stays
+// within MaxAnnotation, then "… and N more"; an item longer than that alone
+// is cut, on a UTF-8 boundary, with "… (N more bytes)".
+func capJoin(items []string, sep string) string {
+	const room = 64 // for the "… and N more" tail
+	var b strings.Builder
+	for i, it := range items {
+		add := len(it)
+		if i > 0 {
+			add += len(sep)
+		}
+		if b.Len()+add > MaxAnnotation-room {
+			if i == 0 {
+				cut := MaxAnnotation - room
+				for cut > 0 && !utf8.RuneStart(it[cut]) {
+					cut--
+				}
+				b.WriteString(it[:cut] + fmt.Sprintf("… (%d more bytes)", len(it)-cut))
+				if len(items) > 1 {
+					b.WriteString(sep + fmt.Sprintf("… and %d more", len(items)-1))
+				}
+				return b.String()
+			}
+			b.WriteString(sep + fmt.Sprintf("… and %d more", len(items)-i))
+			return b.String()
+		}
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString(it)
+	}
+	return b.String()
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -268,5 +269,37 @@ func TestPatchRecordAnnotation(t *testing.T) {
 	}
 	if p, _ := k8s.NewPatch(c, &k8s.Options{}); p.Metadata != nil {
 		t.Errorf("no record, annotations %v", p.Metadata)
+	}
+}
+
+// Issue 31: a decision with thousands of warnings made a 483 KB warnings
+// annotation, and Kubernetes refuses a resource whose annotations pass
+// 256 KiB. Each annotation is capped at MaxAnnotation with "… and N more";
+// one huge warning is cut with "… (N more bytes)".
+func TestPatchAnnotationsCapped(t *testing.T) {
+	c := checkpoint(chk42, t0, nil)
+	for i := range 5000 {
+		c.Warnings = append(c.Warnings, resume.Warning{Code: "salvage.data-loss", Text: fmt.Sprintf("data loss: topic-%05d/0: 100 records (offsets 0..99) deleted before the job read them", i)})
+	}
+	p, err := k8s.NewPatch(c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := json.Marshal(p)
+	total := 0
+	for k, v := range p.Metadata.Annotations {
+		total += len(k) + len(v)
+		if len(v) > k8s.MaxAnnotation {
+			t.Errorf("%s: %d bytes, over %d", k, len(v), k8s.MaxAnnotation)
+		}
+	}
+	if total > 128<<10 || !strings.Contains(p.Metadata.Annotations[k8s.AnnotationWarnings], " more") ||
+		!strings.Contains(p.Metadata.Annotations[k8s.AnnotationWarnings], "[salvage.data-loss] data loss: topic-00000/0") {
+		t.Errorf("annotations %d bytes (patch %d)", total, len(body))
+	}
+	c.Warnings = []resume.Warning{{Code: "x.big", Text: strings.Repeat("é", 100_000)}}
+	p, _ = k8s.NewPatch(c, nil)
+	if v := p.Metadata.Annotations[k8s.AnnotationWarnings]; len(v) > k8s.MaxAnnotation || !strings.Contains(v, "more bytes)") || !utf8.ValidString(v) {
+		t.Errorf("one huge warning: %d bytes, valid UTF-8 %v", len(v), utf8.ValidString(v))
 	}
 }
