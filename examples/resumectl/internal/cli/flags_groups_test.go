@@ -20,7 +20,7 @@ func TestResolveFlagGroups(t *testing.T) {
 		&f.paimon: {"paimon-"},
 		&f.kafka:  {"kafka-"},
 		&f.live:   {"mysql-", "postgres-"},
-		&f.sink:   {"kafka-sink-"},
+		&f.sink:   {"kafka-sink-", "paimon-sink-"},
 		// Flink's own record (the HA store, JobResultStore, REST) and the
 		// operator's resources.
 		&f.record: {"flink-ha-", "flink-zookeeper", "flink-cluster-id", "flink-job-result-store", "flink-rest", "k8s-"},

@@ -131,6 +131,9 @@ func (l *liveFlags) build(_ context.Context, e *env, b *built) error {
 	case b.kafka != nil:
 		c.KafkaSink = livecheck.MemoTransactions(kafkaoffset.Log{Client: b.kafka})
 	}
+	if b.paimonSink != nil {
+		c.PaimonSink = b.paimonSink
+	}
 	if c.Kafka == nil && c.Paimon == nil && c.Postgres == nil && c.MySQL == nil && c.KafkaSink == nil && !b.sinkSet {
 		return nil
 	}

@@ -18,19 +18,26 @@ import (
 type sinkFlags struct {
 	brokers, prefix string
 	timeout         durationFlag
+	// paimonTable is the table a Paimon sink writes (--paimon-sink-table).
+	paimonTable string
 }
 
 func (s *sinkFlags) register(fs *flag.FlagSet, _ *env) {
 	fs.StringVar(&s.brokers, "kafka-sink-brokers", "", "the KafkaSink's brokers (`H:P[,H:P]`) when it writes to another cluster than --kafka-brokers: asked (DescribeTransactions) what became of the transactions a snapshot's committer holds")
 	fs.Var(&s.timeout, "kafka-sink-transaction-timeout", "the KafkaSink's transaction timeout (`DUR`) assumed when no broker is asked (default 15m, the broker's transaction.max.timeout.ms): the deadline of a flink.sink-not-checked warning")
 	fs.StringVar(&s.prefix, "kafka-sink-transactional-id-prefix", "", "the KafkaSink's transactional id `PREFIX` (setTransactionalIdPrefix): the start at --kafka-group's commits lists its transactions (ListTransactions, DescribeTransactions) and is data-loss when one is still open or was aborted after the last commit")
+	fs.StringVar(&s.paimonTable, "paimon-sink-table", "", "the table (`URL`) a Paimon sink writes: a snapshot's Paimon committer's pending checkpoints are decided from its snapshots by commit user (Paimon's own rule)")
 }
 
 // set reports whether any of the group's flags was given.
-func (s *sinkFlags) set() bool { return s.brokers != "" || s.prefix != "" || s.timeout.d != 0 }
+func (s *sinkFlags) set() bool {
+	return s.brokers != "" || s.prefix != "" || s.timeout.d != 0 || s.paimonTable != ""
+}
 
 func (s *sinkFlags) check(src sources) error {
 	switch {
+	case s.paimonTable != "" && !src.flink:
+		return usagef("resolve: --paimon-sink-table needs --flink-checkpoints or --flink-savepoints (the committer state is in the snapshots)")
 	case s.set() && !src.flink && !src.kafka:
 		return usagef("resolve: --kafka-sink-brokers, --kafka-sink-transaction-timeout and --kafka-sink-transactional-id-prefix need --flink-checkpoints, --flink-savepoints or --kafka-topic")
 	case s.timeout.d < 0:
@@ -43,11 +50,19 @@ func (s *sinkFlags) check(src sources) error {
 // before the Kafka group (its stateless start asks the sink's
 // transactions under the prefix) and the live group (the one checker set
 // takes them) build.
-func (s *sinkFlags) build(_ context.Context, _ *env, b *built) error {
+func (s *sinkFlags) build(ctx context.Context, e *env, b *built) error {
 	if !s.set() {
 		return nil
 	}
 	b.sinkSet, b.sinkTimeout, b.sinkPrefix = true, s.timeout.d, s.prefix
+	if s.paimonTable != "" {
+		t, closeTable, err := openPaimon(ctx, e, s.paimonTable, "")
+		if err != nil {
+			return err
+		}
+		b.closers = append(b.closers, closeTable)
+		b.paimonSink = t
+	}
 	if s.brokers == "" {
 		return nil
 	}
