@@ -144,7 +144,7 @@ func TxnText(ts []KafkaSinkTxn) string {
 //   - CompleteCommit at the same epoch: committed;
 //   - CompleteAbort, PrepareAbort or Empty (nothing open to commit: kfake
 //     answers Empty after a timeout abort where Kafka answers
-//     CompleteAbort), or a transaction open at a newer epoch: lost (the
+//     CompleteAbort): lost (the
 //     restore's EndTxn gets INVALID_TXN_STATE or ProducerFenced, and Flink
 //     drops the committable);
 //   - a newer epoch with a transaction open or committed on it: unknown,
@@ -168,39 +168,11 @@ func CheckKafkaSink(ctx context.Context, t KafkaTransactions, pending []KafkaPen
 	}
 	sc := &KafkaSinkCheck{Verdict: SinkCommitted}
 	for _, p := range pending {
-		st := KafkaSinkTxn{KafkaPendingTxn: p}
 		b, ok := got[p.TransactionalID]
-		if !ok {
-			st.Verdict = SinkUnknown
-			st.Why = "the brokers do not know the transactional id (forgotten after transactional.id.expiration.ms, 7 days by default, or never used): whether it committed cannot be told"
-			sc.Transactions = append(sc.Transactions, st)
-			continue
-		}
-		st.State, st.BrokerProducerID, st.BrokerEpoch, st.Partitions = b.State, b.ProducerID, b.Epoch, b.Partitions
-		open := b.State == "Ongoing" || b.State == "PrepareCommit"
-		switch {
-		case b.ProducerID != p.ProducerID:
-			st.Verdict = SinkUnknown
-			st.Why = fmt.Sprintf("the id now belongs to producer id %d (state %s), not the snapshot's %d: the broker forgot the old one (transactional.id.expiration.ms, 7 days by default) and the id was used again, so whether the snapshot's transaction committed cannot be told", b.ProducerID, b.State, p.ProducerID)
-		case b.Epoch > p.Epoch && (open || b.State == "CompleteCommit"):
-			st.Verdict, st.Several = SinkUnknown, true
-			st.Why = fmt.Sprintf("the id carries a newer transaction (epoch %d, state %s) than the snapshot's (epoch %d): POOLING transaction naming or transactions v2 (an epoch bump per commit) reuse one id, so whether the snapshot's committed cannot be told", b.Epoch, b.State, p.Epoch)
-		case open && b.Epoch == p.Epoch:
-			st.Verdict = SinkOpen
-			st.Deadline = b.Start.Add(b.Timeout).UTC()
-			st.Why = fmt.Sprintf("%s since %s with transaction.timeout.ms %d: a restore commits it until %s, after which the broker aborts it and its output is lost",
-				b.State, b.Start.UTC().Format(time.RFC3339Nano), b.Timeout.Milliseconds(), st.Deadline.Format(time.RFC3339Nano))
+		st := TxnVerdict(p, b, ok)
+		if st.Verdict == SinkOpen {
 			res.valid(st.Deadline, fmt.Sprintf("valid until %s: kafka sink transactional id %s (checkpoint %d) is %s since %s and times out after transaction.timeout.ms %d; a restore after it loses checkpoint %d's output",
 				st.Deadline.Format(time.RFC3339Nano), p.TransactionalID, p.CheckpointID, b.State, b.Start.UTC().Format(time.RFC3339Nano), b.Timeout.Milliseconds(), p.CheckpointID))
-		case b.State == "CompleteCommit" && b.Epoch == p.Epoch:
-			st.Verdict = SinkCommitted
-			st.Why = "CompleteCommit: the old job committed it"
-		case b.State == "CompleteAbort" || b.State == "PrepareAbort" || b.State == "Empty" || (open && b.Epoch > p.Epoch):
-			st.Verdict = SinkLost
-			st.Why = fmt.Sprintf("%s at epoch %d: nothing of the snapshot's transaction (epoch %d) is open to commit (aborted, by the transaction timeout or a fence): a restore's commit gets INVALID_TXN_STATE or ProducerFenced and Flink drops the committable", b.State, b.Epoch, p.Epoch)
-		default:
-			st.Verdict = SinkUnknown
-			st.Why = fmt.Sprintf("state %s at epoch %d (the snapshot's epoch %d): not one resumekit maps", b.State, b.Epoch, p.Epoch)
 		}
 		sc.Transactions = append(sc.Transactions, st)
 	}
@@ -211,6 +183,42 @@ func CheckKafkaSink(ctx context.Context, t KafkaTransactions, pending []KafkaPen
 	}
 	res.Sink, res.Checked = sc, true
 	return res, nil
+}
+
+// TxnVerdict is the rule of CheckKafkaSink for one pending transaction p
+// and the brokers' answer b (ok false: the brokers do not know the id).
+func TxnVerdict(p KafkaPendingTxn, b KafkaTxn, ok bool) KafkaSinkTxn {
+	st := KafkaSinkTxn{KafkaPendingTxn: p}
+	if !ok {
+		st.Verdict = SinkUnknown
+		st.Why = "the brokers do not know the transactional id (forgotten after transactional.id.expiration.ms, 7 days by default, or never used): whether it committed cannot be told"
+		return st
+	}
+	st.State, st.BrokerProducerID, st.BrokerEpoch, st.Partitions = b.State, b.ProducerID, b.Epoch, b.Partitions
+	open := b.State == "Ongoing" || b.State == "PrepareCommit"
+	switch {
+	case b.ProducerID != p.ProducerID:
+		st.Verdict = SinkUnknown
+		st.Why = fmt.Sprintf("the id now belongs to producer id %d (state %s), not the snapshot's %d: the broker forgot the old one (transactional.id.expiration.ms, 7 days by default) and the id was used again, so whether the snapshot's transaction committed cannot be told", b.ProducerID, b.State, p.ProducerID)
+	case b.Epoch > p.Epoch && (open || b.State == "CompleteCommit"):
+		st.Verdict, st.Several = SinkUnknown, true
+		st.Why = fmt.Sprintf("the id carries a newer transaction (epoch %d, state %s) than the snapshot's (epoch %d): POOLING transaction naming or transactions v2 (an epoch bump per commit) reuse one id, so whether the snapshot's committed cannot be told", b.Epoch, b.State, p.Epoch)
+	case open && b.Epoch == p.Epoch:
+		st.Verdict = SinkOpen
+		st.Deadline = b.Start.Add(b.Timeout).UTC()
+		st.Why = fmt.Sprintf("%s since %s with transaction.timeout.ms %d: a restore commits it until %s, after which the broker aborts it and its output is lost",
+			b.State, b.Start.UTC().Format(time.RFC3339Nano), b.Timeout.Milliseconds(), st.Deadline.Format(time.RFC3339Nano))
+	case b.State == "CompleteCommit" && b.Epoch == p.Epoch:
+		st.Verdict = SinkCommitted
+		st.Why = "CompleteCommit: the old job committed it"
+	case b.State == "CompleteAbort" || b.State == "PrepareAbort" || b.State == "Empty":
+		st.Verdict = SinkLost
+		st.Why = fmt.Sprintf("%s at epoch %d: nothing of the snapshot's transaction (epoch %d) is open to commit (aborted, by the transaction timeout or a fence): a restore's commit gets INVALID_TXN_STATE or ProducerFenced and Flink drops the committable", b.State, b.Epoch, p.Epoch)
+	default:
+		st.Verdict = SinkUnknown
+		st.Why = fmt.Sprintf("state %s at epoch %d (the snapshot's epoch %d): not one resumekit maps", b.State, b.Epoch, p.Epoch)
+	}
+	return st
 }
 
 // SinkChecker returns the checker that answers for a KafkaSink: KafkaSink
