@@ -556,6 +556,16 @@ func parseFlags(fs *flagSet, args []string) ([]string, error) {
 	}
 }
 
+// nameText escapes the line breaks of a name read from storage (a uid, an
+// operator name, a consumer file's name) for the text writers: a name
+// holding "\n" or "\r" cannot start a forged line of a report.
+func nameText(s string) string {
+	if !strings.ContainsAny(s, "\n\r") {
+		return s
+	}
+	return strings.NewReplacer("\n", `\n`, "\r", `\r`).Replace(s)
+}
+
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", "; ")), " ")
 }

@@ -284,7 +284,7 @@ func flinkInspect(ctx context.Context, e *env, raw string, opts *flinkckpt.Optio
 		tw := tabwriter.NewWriter(e.stdout, 2, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "  OPERATOR\tNAME\tUID\tPARALLELISM\tMAX\tSUBTASKS\tFINISHED")
 		for _, op := range doc.Operators {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%d\t%d\t%v\n", op.ID, op.Name, op.UID, op.Parallelism, op.MaxParallelism, op.Subtasks, op.Finished)
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%d\t%d\t%v\n", op.ID, nameText(op.Name), nameText(op.UID), op.Parallelism, op.MaxParallelism, op.Subtasks, op.Finished)
 		}
 		tw.Flush()
 		if s.Verification != nil {

@@ -286,7 +286,7 @@ func writeCompat(w io.Writer, c *jobgraph.Compat) {
 		if o.Maybe {
 			match += " (if created)"
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", o.ID, match, state, o.UID, o.Name)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", o.ID, match, state, nameText(o.UID), nameText(o.Name))
 	}
 	tw.Flush()
 	if len(c.Dropped) > 0 {

@@ -72,7 +72,7 @@ func writeSources(e *env, doc sourcesDoc) {
 	for _, s := range doc.Sources {
 		name := s.OperatorID
 		if s.UID != "" {
-			name += " (uid " + s.UID + ")"
+			name += " (uid " + nameText(s.UID) + ")"
 		}
 		version := ""
 		if s.SplitVersion != nil {
@@ -116,7 +116,7 @@ func writeSources(e *env, doc sourcesDoc) {
 	for _, c := range doc.Sinks {
 		name := c.OperatorID
 		if c.UID != "" {
-			name += " (uid " + c.UID + ")"
+			name += " (uid " + nameText(c.UID) + ")"
 		}
 		kind := c.Type + " sink committer"
 		if c.Type == flinkckpt.SinkTypeUnknown {

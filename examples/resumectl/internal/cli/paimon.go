@@ -122,10 +122,10 @@ func paimonConsumers(e *env, args []string) error {
 		fmt.Fprintln(tw, "CONSUMER_ID\tNEXT_SNAPSHOT_ID\tMODIFIED")
 		for _, c := range cs {
 			if c.Err != nil {
-				fmt.Fprintf(tw, "%s\t-\terror: %s\n", c.ID, oneLine(c.Err.Error()))
+				fmt.Fprintf(tw, "%s\t-\terror: %s\n", nameText(c.ID), oneLine(c.Err.Error()))
 				continue
 			}
-			fmt.Fprintf(tw, "%s\t%d\t%s\n", c.ID, c.NextSnapshot, c.ModTime.UTC().Format(time.RFC3339))
+			fmt.Fprintf(tw, "%s\t%d\t%s\n", nameText(c.ID), c.NextSnapshot, c.ModTime.UTC().Format(time.RFC3339))
 		}
 		tw.Flush()
 		if len(cs) == 0 {
