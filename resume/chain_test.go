@@ -486,3 +486,21 @@ func TestOtherSourceNamed(t *testing.T) {
 		t.Errorf("a restored checkpoint: %v, %v", d.Chosen, err)
 	}
 }
+
+// TestStateLostShown (issue 33 item 15): a source that found the job's
+// state and could restore none of it (its error wraps ErrRefused, as
+// flinkckpt.ErrBroken does) is exit 4, and the report says "state lost"
+// with what, not a plain no-position like an empty location.
+func TestStateLostShown(t *testing.T) {
+	lost := resumetest.Failing("flink-checkpoints", fmt.Errorf("flinkckpt: every snapshot that completed is broken: %w", errors.Join(resume.ErrNoPosition, resume.ErrRefused)))
+	empty := resumetest.Failing("paimon-consumer", fmt.Errorf("paimon: no consumer: %w", resume.ErrNoPosition))
+	d, err := (&resume.Chain{Resolvers: []resume.Resolver{lost, empty}}).Resolve(context.Background())
+	if resume.Classify(d, err) != resume.ResultRefused || !d.Considered[0].StateLost() || d.Considered[1].StateLost() {
+		t.Fatalf("%v, %v", resume.Classify(d, err), err)
+	}
+	text := d.ExplainWidth(0)
+	if !strings.Contains(text, "flink-checkpoints  state lost (no-position, exit 4): flinkckpt: every snapshot that completed is broken") ||
+		!strings.Contains(text, "paimon-consumer    no-position: paimon: no consumer") {
+		t.Errorf("report:\n%s", text)
+	}
+}

@@ -1,6 +1,7 @@
 package resume
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -156,6 +157,17 @@ func (d *Decision) Failed() []Outcome {
 }
 
 // why is the outcome's one-line explanation, falling back to its error.
+// StateLost reports whether the outcome is a source that found the job's
+// state and could restore none of it (a resolver's no-position error that
+// wraps [ErrRefused], as flinkckpt.ErrBroken does: every completed
+// snapshot broken): exit 4, the state lost, never "nothing there". Reports
+// show it in the loss colour with what was lost, not as a grey
+// no-position. A decision read back from its document keeps the error's
+// text only, not what it wraps: there StateLost is false.
+func (o Outcome) StateLost() bool {
+	return o.Verdict == VerdictNoPosition && o.Candidate == nil && errors.Is(o.Err, ErrRefused)
+}
+
 func (o Outcome) why() string {
 	if o.Why != "" {
 		return o.Why

@@ -33,10 +33,14 @@ type (
 		Timeout      string        `json:"timeout,omitempty"`
 	}
 	outcomeJSON struct {
-		Resolver  string         `json:"resolver"`
-		Verdict   Verdict        `json:"verdict"`
-		Why       string         `json:"why,omitempty"`
-		Error     string         `json:"error,omitempty"`
+		Resolver string  `json:"resolver"`
+		Verdict  Verdict `json:"verdict"`
+		Why      string  `json:"why,omitempty"`
+		Error    string  `json:"error,omitempty"`
+		// StateLost: the error was the state found and lost (exit 4,
+		// Outcome.StateLost); read back, the error wraps ErrNoPosition and
+		// ErrRefused again, so Classify gives exit 4 from the document too.
+		StateLost bool           `json:"state_lost,omitempty"`
 		Candidate *candidateJSON `json:"candidate,omitempty"`
 	}
 	candidateJSON struct {
@@ -80,6 +84,7 @@ func (d Decision) MarshalJSON() ([]byte, error) {
 		oj := outcomeJSON{Resolver: o.Resolver, Verdict: o.Verdict, Why: oneLine(o.Why)}
 		if o.Err != nil {
 			oj.Error = oneLine(o.Err.Error())
+			oj.StateLost = o.StateLost()
 		}
 		if o.Candidate != nil {
 			c, err := toCandidateJSON(o.Candidate)
@@ -244,6 +249,9 @@ func (d *Decision) UnmarshalJSON(data []byte) error {
 		o := Outcome{Resolver: oj.Resolver, Verdict: oj.Verdict, Why: oj.Why}
 		if oj.Error != "" {
 			o.Err = errors.New(oj.Error)
+			if oj.StateLost {
+				o.Err = stateLostError{oj.Error}
+			}
 		}
 		if oj.Candidate != nil {
 			c, err := oj.Candidate.candidate()
@@ -335,3 +343,10 @@ func (p RawPosition) MarshalJSON() ([]byte, error) {
 	}
 	return p.JSON, nil
 }
+
+// stateLostError is a state-lost outcome's error read back from a document:
+// its text, wrapping what the resolver's error wrapped.
+type stateLostError struct{ text string }
+
+func (e stateLostError) Error() string   { return e.text }
+func (e stateLostError) Unwrap() []error { return []error{ErrNoPosition, ErrRefused} }

@@ -98,6 +98,11 @@ func (d *Decision) ExplainWidth(width int) string {
 		if o.Candidate != nil {
 			g = " (" + o.Candidate.Guarantee.String() + ")"
 		}
+		if o.StateLost() {
+			// Not "nothing there": the state was found and is lost.
+			wrap(b, fmt.Sprintf("  %-*s  state lost (%s, exit 4): ", nameWidth, o.Resolver, o.Verdict), pad+"  ", o.why())
+			continue
+		}
 		wrap(b, fmt.Sprintf("  %-*s  %s%s: ", nameWidth, o.Resolver, o.Verdict, g), pad+"  ", o.why())
 		c := o.Candidate
 		if c == nil {

@@ -283,9 +283,23 @@ func build(d *resume.Decision, ex *docExtra) *page {
 		p.Outcomes = append(p.Outcomes, or)
 		chosen := o.Verdict == resume.VerdictChosen
 		verdictClass := o.Verdict.String()
+		if o.StateLost() {
+			// The state was found and is lost (exit 4): the loss colour,
+			// never the grey of "nothing there".
+			verdictClass = "failed"
+			if p.Chosen == nil {
+				p.Nothing = "nothing: the job's state was found and is lost (exit 4)"
+			}
+			p.Outcomes[len(p.Outcomes)-1].Verdict = "state lost (" + o.Verdict.String() + ")"
+			p.Outcomes[len(p.Outcomes)-1].VerdictClass = verdictClass
+		}
 		if c == nil {
-			r := addRow(o.Resolver, o.Verdict.String())
-			rows[r].Note = o.Verdict.String() + ": " + or.Why
+			label := o.Verdict.String()
+			if o.StateLost() {
+				label = "state lost"
+			}
+			r := addRow(o.Resolver, label)
+			rows[r].Note = label + ": " + or.Why
 			rows[r].NoteClass = verdictClass
 			continue
 		}

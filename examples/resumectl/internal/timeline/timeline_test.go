@@ -2,7 +2,10 @@ package timeline_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +15,7 @@ import (
 	"github.com/resumekit/resumekit/examples/resumectl/internal/timeline"
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/resumetest"
 )
 
 const hostile = `"><script>alert(1)</script><img src=x onerror=alert(2)></title><svg onload=alert(3)>`
@@ -153,5 +157,27 @@ func TestRecordBesideStorage(t *testing.T) {
 	}
 	if strings.Contains(page, "<script") {
 		t.Error("markup in a record is not escaped")
+	}
+}
+
+// TestStateLostInLossColour (issue 33 item 15): a source whose state was
+// found and lost (exit 4) was drawn as a grey no-position under "Chosen:
+// nothing acceptable"; it is drawn in the loss colour, named state lost,
+// with what was lost.
+func TestStateLostInLossColour(t *testing.T) {
+	lost := resumetest.Failing("flink-checkpoints", fmt.Errorf("flinkckpt: every snapshot that completed is broken: %w", errors.Join(resume.ErrNoPosition, resume.ErrRefused)))
+	d, _ := (&resume.Chain{Resolvers: []resume.Resolver{lost}}).Resolve(context.Background())
+	var b bytes.Buffer
+	if err := timeline.RenderDecision(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{"nothing: the job&#39;s state was found and is lost (exit 4)", "state lost: flinkckpt: every snapshot that completed is broken", `class="note failed"`, `<span class="tag failed">state lost (no-position)</span>`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if strings.Contains(page, "no-position: flinkckpt") {
+		t.Errorf("still drawn as a plain no-position")
 	}
 }
