@@ -135,3 +135,39 @@ func TestLatestCommitOfBadSnapshot(t *testing.T) {
 }
 
 var _ livecheck.PaimonSinkTable = (*paimon.Table)(nil)
+
+// TestLatestCommitOfRealPaimon: a table real Paimon 1.3.1 wrote from a
+// Flink 1.20.3 SQL sink (testdata/paimon-sink-table: its snapshot and
+// schema files; the job's checkpoints are sinkstate's
+// testdata/paimon-sink). The sink's commit user committed checkpoints 1
+// and 2: checkpoint 2's committable (held by chk-2) is committed; with
+// snapshot 2 gone — the table as it was before chk-2's notification
+// reached the committer — it is not, and checkpoint 1's still is.
+func TestLatestCommitOfRealPaimon(t *testing.T) {
+	const user = "19a5cdb2-82ab-404c-b508-0a6406ae6e4b"
+	b := openLocalBucket(t, "testdata/paimon-sink-table")
+	lc, err := openTable(t, b, "db.db/sink", nil).LatestCommitOf(bg, user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lc.Committed(2) != livecheck.PaimonCommitted || lc.SnapshotID != 2 || lc.Identifier != 2 || lc.Read != 1 {
+		t.Fatalf("%+v: %s", lc, lc.Explain(2))
+	}
+	mem := memBucket(t)
+	for _, k := range []string{"snapshot/snapshot-1", "schema/schema-0"} {
+		data, err := b.ReadAll(bg, "db.db/sink/"+k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := mem.WriteAll(bg, "db.db/sink/"+k, data, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lc, err = openTable(t, mem, "db.db/sink", nil).LatestCommitOf(bg, user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lc.Committed(2) != livecheck.PaimonNotCommitted || lc.Committed(1) != livecheck.PaimonCommitted {
+		t.Fatalf("%+v: %s", lc, lc.Explain(2))
+	}
+}
