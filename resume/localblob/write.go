@@ -53,7 +53,9 @@ func (b *bucket) NewTypedWriter(ctx context.Context, key, _ string, opts *driver
 	dir, base := filepath.Split(p)
 	dir = filepath.Clean(dir) // "." for the root
 	if dir != "." {
-		if err := b.root.MkdirAll(dir, 0o777); err != nil {
+		// 0755, not 0777: under umask 000 a new directory is not
+		// writable by everyone.
+		if err := b.root.MkdirAll(dir, 0o755); err != nil {
 			return nil, b.fail("write", key, err)
 		}
 	}
@@ -73,6 +75,18 @@ func (b *bucket) NewTypedWriter(ctx context.Context, key, _ string, opts *driver
 			d.Close()
 			return nil, b.fail("write", key, err)
 		}
+	}
+	// The file gets 0644, or the mode of the file it replaces, whatever
+	// the umask (under umask 000 it was created 0666).
+	mode := fs.FileMode(0o644)
+	if fi, err := d.Stat(base); err == nil && fi.Mode().IsRegular() {
+		mode = fi.Mode().Perm()
+	}
+	if err := f.Chmod(mode); err != nil {
+		f.Close()
+		_ = d.Remove(tmp)
+		d.Close()
+		return nil, b.fail("write", key, err)
 	}
 	w := &writer{ctx: ctx, b: b, d: d, f: f, tmp: tmp, base: base, key: key, ifNotExist: opts.IfNotExist}
 	if opts.BeforeWrite != nil {
