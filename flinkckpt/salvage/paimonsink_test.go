@@ -3,6 +3,7 @@ package salvage_test
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -109,5 +110,26 @@ func TestPaimonSinkAskTheTable(t *testing.T) {
 				t.Errorf("table cost %s, want one listing", rec)
 			}
 		})
+	}
+}
+
+// TestPaimonSinkTableDown: the Paimon sink's table unreadable (its store
+// failing every call) is a failure to look naming the committer and the
+// table, never a better grade.
+func TestPaimonSinkTableDown(t *testing.T) {
+	w, l := paimonSinkSavepoint(t)
+	paimontest.New(t, l.Bucket, "wh/db.db/sink").SinkCommit(paimonSinkUser, 8, time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
+	wb, _ := blobtest.Wrap(l.Bucket, &blobtest.Options{Fault: func(blobtest.Call) error { return errors.New("store down") }})
+	t.Cleanup(func() { wb.Close() })
+	tbl, err := paimon.NewTable(wb, "wh/db.db/sink", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := salvage.NewResolver(l.Bucket, "", &salvage.Options{Snapshot: w.Dir, Live: &livecheck.Checkers{PaimonSink: tbl}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Resolve(context.Background()); err == nil || !strings.Contains(err.Error(), "store down") || !strings.Contains(err.Error(), "paimon sink table") {
+		t.Fatalf("err %v", err)
 	}
 }
