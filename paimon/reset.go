@@ -123,7 +123,10 @@ type ResetOptions struct {
 	// ExpectPrevious, when set, is the nextSnapshot the consumer file must
 	// hold right before the write: a dry run's ResetPlan.Previous. When the
 	// file holds anything else (another value, no readable value, no file),
-	// nothing is written and the error wraps ErrUnexpectedPrevious.
+	// nothing is written and the error wraps ErrUnexpectedPrevious. It is
+	// a check right before the write, not an atomic compare-and-swap: two
+	// resets of one consumer at the same moment can both pass it, and the
+	// later write wins.
 	ExpectPrevious *int64
 	// ExpectAbsent says there must be no consumer file right before the
 	// write (a dry run's Previous was nil); exclusive with ExpectPrevious.
