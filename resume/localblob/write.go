@@ -53,9 +53,7 @@ func (b *bucket) NewTypedWriter(ctx context.Context, key, _ string, opts *driver
 	dir, base := filepath.Split(p)
 	dir = filepath.Clean(dir) // "." for the root
 	if dir != "." {
-		// 0755, not 0777: under umask 000 a new directory is not
-		// writable by everyone.
-		if err := b.root.MkdirAll(dir, 0o755); err != nil {
+		if err := mkdirAll(b.root, dir); err != nil {
 			return nil, b.fail("write", key, err)
 		}
 	}
@@ -103,6 +101,32 @@ func (b *bucket) NewTypedWriter(ctx context.Context, key, _ string, opts *driver
 		}
 	}
 	return w, nil
+}
+
+// mkdirAll creates dir (an operating system path relative to root) and its
+// missing parents, each new directory 0755 whatever the umask: not 0777
+// under umask 000 (writable by everyone), not 0700 under umask 077 (a
+// Flink or Paimon process of another user could not read the table).
+// Directories that already exist keep their mode.
+func mkdirAll(root *os.Root, dir string) error {
+	if fi, err := root.Stat(dir); err == nil && fi.IsDir() {
+		return nil
+	}
+	if parent := filepath.Dir(dir); parent != "." && parent != dir {
+		if err := mkdirAll(root, parent); err != nil {
+			return err
+		}
+	}
+	err := root.Mkdir(dir, 0o755)
+	switch {
+	case errors.Is(err, fs.ErrExist):
+		// Created meanwhile by another writer, or not a directory:
+		// opening it says which.
+		return nil
+	case err != nil:
+		return err
+	}
+	return root.Chmod(dir, 0o755)
 }
 
 type writer struct {
