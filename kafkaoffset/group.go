@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 
 	"github.com/resumekit/resumekit/resume/redact"
@@ -26,6 +27,17 @@ type GroupMembersError struct {
 	Members []string
 	// Reset is set when the error comes from ResetGroup.
 	Reset bool
+	// Type is the group's type: "classic" (DescribeGroups found the
+	// members) or "consumer" (a KIP-848 group, generally available since
+	// Kafka 4.0, whose members only ConsumerGroupDescribe shows).
+	Type string
+}
+
+func (e *GroupMembersError) kind() string {
+	if e.Type == "consumer" {
+		return " (consumer protocol, KIP-848)"
+	}
+	return ""
 }
 
 func (e *GroupMembersError) Error() string {
@@ -35,11 +47,11 @@ func (e *GroupMembersError) Error() string {
 		shown, more = shown[:3], fmt.Sprintf(" and %d more", len(e.Members)-3)
 	}
 	if e.Reset {
-		return fmt.Sprintf("kafkaoffset: reset: the group has active members: group %s is %s with %d members (%s%s): stop them first",
-			redact.Quote(e.Group), e.State, len(e.Members), strings.Join(shown, ", "), more)
+		return fmt.Sprintf("kafkaoffset: reset: the group has active members: group %s%s is %s with %d members (%s%s): stop them first",
+			redact.Quote(e.Group), e.kind(), e.State, len(e.Members), strings.Join(shown, ", "), more)
 	}
-	return fmt.Sprintf("kafkaoffset: the group has active members: group %s is %s with %d members (%s%s): KafkaSource never joins its group (assign()), so another application shares the group id and its commits may not be the job's; give the job's own group.id",
-		redact.Quote(e.Group), e.State, len(e.Members), strings.Join(shown, ", "), more)
+	return fmt.Sprintf("kafkaoffset: the group has active members: group %s%s is %s with %d members (%s%s): KafkaSource never joins its group (assign()), so another application shares the group id and its commits may not be the job's; give the job's own group.id",
+		redact.Quote(e.Group), e.kind(), e.State, len(e.Members), strings.Join(shown, ", "), more)
 }
 
 // Is reports whether target is ErrGroupNotEmpty.
@@ -68,23 +80,58 @@ func (r *Resolver) checkMembers(ctx context.Context) error {
 }
 
 func (r *Resolver) checkMembersOnce(ctx context.Context) error {
-	described, err := r.adm.DescribeGroups(ctx, r.group)
+	return groupMembers(ctx, r.adm, r.group, false)
+}
+
+// groupMembers fails with a *GroupMembersError when group has members, of
+// either protocol. The classic DescribeGroups shows a classic group's
+// members; a group on the KIP-848 consumer protocol shows none there (Kafka
+// 4 answers GROUP_ID_NOT_FOUND, or a state without members), so unless
+// DescribeGroups found the group classic and Empty, ConsumerGroupDescribe
+// is asked too. A broker without ConsumerGroupDescribe (before Kafka 3.7)
+// has no consumer-protocol groups.
+func groupMembers(ctx context.Context, adm *kadm.Client, group string, reset bool) error {
+	described, err := adm.DescribeGroups(ctx, group)
 	if err != nil {
 		return err
 	}
-	d, ok := described[r.group]
+	d, ok := described[group]
+	switch {
+	case !ok:
+	case d.Err != nil && errors.Is(d.Err, kerr.GroupIDNotFound):
+	case d.Err != nil:
+		return d.Err
+	case len(d.Members) > 0:
+		e := &GroupMembersError{Group: group, State: d.State, Reset: reset, Type: "classic"}
+		for _, m := range d.Members {
+			e.Members = append(e.Members, m.ClientID+"@"+m.ClientHost)
+		}
+		return e
+	case d.State == "Empty" && d.ProtocolType != "consumer":
+		// A classic group without members (a KafkaSource's commits alone):
+		// not a consumer-protocol group.
+		return nil
+	}
+	cds, err := adm.DescribeConsumerGroups(ctx, group)
+	if err != nil {
+		if errors.Is(err, kerr.UnsupportedVersion) || strings.Contains(err.Error(), "broker is too old") {
+			return nil
+		}
+		return fmt.Errorf("consumer group describe: %w", err)
+	}
+	cd, ok := cds[group]
 	switch {
 	case !ok:
 		return nil
-	case d.Err != nil && errors.Is(d.Err, kerr.GroupIDNotFound):
+	case cd.Err != nil && (errors.Is(cd.Err, kerr.GroupIDNotFound) || errors.Is(cd.Err, kerr.UnsupportedVersion)):
 		return nil
-	case d.Err != nil:
-		return d.Err
-	case len(d.Members) == 0:
+	case cd.Err != nil:
+		return fmt.Errorf("consumer group describe: %w", cd.Err)
+	case len(cd.Members) == 0:
 		return nil
 	}
-	e := &GroupMembersError{Group: r.group, State: d.State}
-	for _, m := range d.Members {
+	e := &GroupMembersError{Group: group, State: cd.State, Reset: reset, Type: "consumer"}
+	for _, m := range cd.Members {
 		e.Members = append(e.Members, m.ClientID+"@"+m.ClientHost)
 	}
 	return e

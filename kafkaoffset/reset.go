@@ -78,21 +78,12 @@ func ResetGroup(ctx context.Context, client *kgo.Client, group string, p *Positi
 	}
 
 	adm := kadm.NewClient(client)
-	described, err := adm.DescribeGroups(ctx, group)
-	if err != nil {
-		return nil, fmt.Errorf("kafkaoffset: reset: describe group %s: %w", redact.Quote(group), err)
-	}
-	if d, ok := described[group]; ok {
-		switch {
-		case d.Err != nil && !errors.Is(d.Err, kerr.GroupIDNotFound):
-			return nil, fmt.Errorf("kafkaoffset: reset: describe group %s: %w", redact.Quote(group), d.Err)
-		case len(d.Members) > 0:
-			e := &GroupMembersError{Group: group, State: d.State, Reset: true}
-			for _, m := range d.Members {
-				e.Members = append(e.Members, m.ClientID+"@"+m.ClientHost)
-			}
-			return nil, e
+	if err := groupMembers(ctx, adm, group, true); err != nil {
+		var gm *GroupMembersError
+		if errors.As(err, &gm) {
+			return nil, err
 		}
+		return nil, fmt.Errorf("kafkaoffset: reset: describe group %s: %w", redact.Quote(group), err)
 	}
 
 	starts, err := adm.ListStartOffsets(ctx, topics...)
