@@ -140,6 +140,13 @@ type PlanNode struct {
 	// Err is set for a node whose operators could not be derived (an
 	// unknown type); Operators is then empty.
 	Err error
+	// Connector is the "connector" option of a source or sink node's
+	// table, as the plan records it ("" when it records none).
+	Connector string
+	// Unnamed are operators the node's connector adds itself that no uid
+	// names (Paimon's without its uid suffix options, or a connector the
+	// plan does not name): they run under topology hashes.
+	Unnamed []string
 }
 
 // PlanOperator is one transformation of a node.
@@ -274,9 +281,17 @@ func JobFromPlan(r io.Reader, opts *PlanOptions) (*Job, error) {
 // table.exec.uid.format with the name the connector passes to
 // ProviderContext.generateUid(name), or, when it does not call it, a
 // topology hash. They are named once in Unpredictable; add the uids you
-// know with AddUID ("<id>_<name>" with the default format). The plan's
-// Notes go to Job.Notes. When the plan gives every operator's id (none in
-// Unpredictable but a connector's own), AddPlan sets Job.AllUIDs.
+// know with AddUID ("<id>_<name>" with the default format). Paimon's
+// source and sink (connector paimon in the plan's table options) are
+// modelled: with source.operator-uid.suffix / sink.operator-uid.suffix
+// their operators get the uids Paimon gives (Source_<table>_<suffix>,
+// Writer_<table>_<suffix>, Global Committer_<table>_<suffix>); without
+// them, or with operators Paimon adds unnamed (a consumer source in
+// exactly-once mode, a dynamic bucket assigner, changelog compaction),
+// they are listed in Unpredictable (PlanNode.Unnamed). The plan's Notes go
+// to Job.Notes. When the plan gives every operator's id (none in
+// Unpredictable but a connector's own that no option says it adds
+// unnamed), AddPlan sets Job.AllUIDs.
 func (j *Job) AddPlan(p *Plan) {
 	// A plan describes every operator the planner creates: when it derives
 	// every id, a snapshot operator none matches is dropped (AllUIDs).
@@ -289,7 +304,7 @@ func (j *Job) AddPlan(p *Plan) {
 	j.Notes = append(j.Notes, p.Notes...)
 	var connectors []string
 	for _, n := range p.Nodes {
-		if n.Err == nil && n.UIDs && (n.Type == "stream-exec-table-source-scan" || n.Type == "stream-exec-sink") {
+		if n.Err == nil && n.UIDs && len(n.Unnamed) == 0 && n.Connector != paimonConnectorName && (n.Type == "stream-exec-table-source-scan" || n.Type == "stream-exec-sink") {
 			connectors = append(connectors, strconv.FormatInt(n.ID, 10))
 		}
 	}
@@ -298,6 +313,10 @@ func (j *Job) AddPlan(p *Plan) {
 			strings.Join(connectors, ", ")))
 	}
 	for _, n := range p.Nodes {
+		for _, u := range n.Unnamed {
+			uidLess = true
+			j.Unpredictable = append(j.Unpredictable, fmt.Sprintf("node %d (%s): %s", n.ID, n.Type, u))
+		}
 		if n.Err != nil {
 			uidLess = true
 			j.Unpredictable = append(j.Unpredictable, fmt.Sprintf("node %d (%s_%d): %v", n.ID, n.Type, n.Version, n.Err))

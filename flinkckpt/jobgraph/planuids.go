@@ -70,6 +70,7 @@ func (d *deriver) node(i int) (PlanNode, error) {
 		rule = (*nodeContext).plain
 	}
 	out.Operators, out.Notes = rule(c)
+	c.connector(&out)
 	return out, nil
 }
 
