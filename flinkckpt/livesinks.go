@@ -10,6 +10,7 @@ import (
 	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sinkstate"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
+	"github.com/resumekit/resumekit/internal/quotecap"
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/livecheck"
 )
@@ -104,13 +105,28 @@ func (r *Resolver) checkSinks(ctx context.Context, s *snap, path string) (*sinkR
 		}
 		return nil, fmt.Errorf("flinkckpt: %s: sink committer state: %w", s.name(), err)
 	}
+	return r.checkDecodedSinks(ctx, s, st)
+}
+
+// checkDecodedSinks checks the decoded committer state st of s, committer
+// by committer.
+func (r *Resolver) checkDecodedSinks(ctx context.Context, s *snap, st *sinkstate.State) (*sinkResult, error) {
 	out := &sinkResult{}
 	name := s.name()
 	live := r.opts.Live
 	for _, sc := range SinkCommitters(st, r.opts.Job) {
+		// Committers, their checkpoints and transactions are as many as
+		// the input holds: a cancelled context stops the loops.
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("flinkckpt: %s: sink committer state: %w", name, err)
+		}
 		var txns []livecheck.KafkaPendingTxn
+		n := 0
 		for _, p := range sc.Pending {
 			for _, k := range p.Kafka {
+				if n++; n%4096 == 0 && ctx.Err() != nil {
+					return nil, fmt.Errorf("flinkckpt: %s: sink committer %s: %w", name, sc.label(), ctx.Err())
+				}
 				txns = append(txns, livecheck.KafkaPendingTxn{CheckpointID: p.CheckpointID, TransactionalID: k.TransactionalID, ProducerID: k.ProducerID, Epoch: k.Epoch})
 			}
 		}
@@ -212,7 +228,7 @@ func txnIDs(ts []livecheck.KafkaPendingTxn) string {
 	for _, t := range ts {
 		ids = append(ids, t.TransactionalID)
 	}
-	return "transactional ids " + strings.Join(ids, ", ")
+	return "transactional ids " + quotecap.Join(ids, ", ")
 }
 
 // apply puts the sink findings on the candidate: a lost output grades

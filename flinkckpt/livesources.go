@@ -5,11 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
+	"github.com/resumekit/resumekit/internal/quotecap"
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/livecheck"
 )
@@ -155,15 +154,25 @@ func (l *liveResult) apply(c *resume.Candidate, s *snap) {
 // return a state file and a checker that fails are errors: a failure to
 // look, never a better grade.
 func (r *Resolver) checkSources(ctx context.Context, s *snap, path string) (*liveResult, error) {
-	live := r.opts.Live
 	rd := &stateReader{ctx: ctx, b: s.loc.bucket, snap: &Snapshot{Key: s.key, Path: path}, limit: sourcestate.DefaultMaxStreamSize}
 	st, err := sourcestate.Decode(s.md, &sourcestate.Options{ReadStream: rd.read})
 	if err != nil && (errors.Is(err, ErrStateUnreadable) || ctx.Err() != nil) {
 		return nil, fmt.Errorf("flinkckpt: %s: source state: %w", s.name(), err)
 	}
+	return r.checkDecodedSources(ctx, s, st)
+}
+
+// checkDecodedSources checks the decoded sources st of s, one by one.
+func (r *Resolver) checkDecodedSources(ctx context.Context, s *snap, st *sourcestate.State) (*liveResult, error) {
+	live := r.opts.Live
 	out := &liveResult{grade: resume.ExactlyOnce}
 	name := s.name()
 	for i := range st.Sources {
+		// One source per operator state, as many as the input holds: a
+		// cancelled context stops here, not after every source.
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("flinkckpt: %s: source state: %w", s.name(), err)
+		}
 		src := &st.Sources[i]
 		sc := SourceCheck{OperatorID: src.OperatorID, UID: src.UID, Kind: src.Kind}
 		label := src.OperatorID
@@ -237,10 +246,15 @@ func noCheckerWhy(k sourcestate.Kind, live *livecheck.Checkers) string {
 func (l *liveResult) kafka(ctx context.Context, log livecheck.KafkaLog, name, label string, src *sourcestate.Source, sc *SourceCheck) error {
 	ps, _ := src.Kafka.Positions()
 	var topics []string
+	seen := map[string]bool{} // topics in first-seen order, one lookup per split
 	in := make([]livecheck.KafkaPosition, 0, len(ps))
-	for _, p := range ps {
+	for i, p := range ps {
+		if i%4096 == 4095 && ctx.Err() != nil {
+			return fmt.Errorf("flinkckpt: %s: KafkaSource %s: %w", name, label, ctx.Err())
+		}
 		in = append(in, livecheck.KafkaPosition{Topic: p.Topic, Partition: p.Partition, Offset: p.Offset})
-		if !slices.Contains(topics, p.Topic) {
+		if !seen[p.Topic] {
+			seen[p.Topic] = true
 			topics = append(topics, p.Topic)
 		}
 	}
@@ -250,7 +264,10 @@ func (l *liveResult) kafka(ctx context.Context, log livecheck.KafkaLog, name, la
 		return fmt.Errorf("flinkckpt: %s: KafkaSource %s: %w", name, label, err)
 	}
 	var lost, unread []string
-	for _, k := range res.Kafka {
+	for i, k := range res.Kafka {
+		if i%4096 == 4095 && ctx.Err() != nil {
+			return fmt.Errorf("flinkckpt: %s: KafkaSource %s: %w", name, label, ctx.Err())
+		}
 		kc := KafkaCheck{Topic: k.Topic, Partition: k.Partition, Offset: k.Offset, LogStart: k.LogStart, LogEnd: k.LogEnd}
 		switch {
 		case k.Start.Lost == 0:
@@ -270,13 +287,13 @@ func (l *liveResult) kafka(ctx context.Context, log livecheck.KafkaLog, name, la
 	}
 	l.valid(res.ValidUntil, res.ValidWhy)
 	sc.Checked = true
-	l.reasons = append(l.reasons, fmt.Sprintf("%s: KafkaSource %s: %d partition(s) of %s checked against the live log (log start and end offsets)", name, label, len(ps), strings.Join(topics, ", ")))
+	l.reasons = append(l.reasons, fmt.Sprintf("%s: KafkaSource %s: %d partition(s) of %s checked against the live log (log start and end offsets)", name, label, len(ps), quotecap.Join(topics, ", ")))
 	if len(lost)+len(unread) == 0 {
 		return nil
 	}
 	l.lower(resume.DataLoss)
 	l.warnings = append(l.warnings,
-		resume.Warnf(WarnSourceDataLoss, "data loss: %s: KafkaSource %s: records the snapshot had not read were deleted (retention or DeleteRecords): %s", name, label, strings.Join(append(lost, unread...), ", ")))
+		resume.Warnf(WarnSourceDataLoss, "data loss: %s: KafkaSource %s: records the snapshot had not read were deleted (retention or DeleteRecords): %s", name, label, quotecap.Join(append(lost, unread...), ", ")))
 	if len(lost) == 0 {
 		return nil // the earliest markers seek the log start: no reset
 	}
