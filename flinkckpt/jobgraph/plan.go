@@ -283,12 +283,13 @@ func JobFromPlan(r io.Reader, opts *PlanOptions) (*Job, error) {
 // topology hash. They are named once in Unpredictable; add the uids you
 // know with AddUID ("<id>_<name>" with the default format). Paimon's
 // source and sink (connector paimon in the plan's table options) are
-// modelled: with source.operator-uid.suffix / sink.operator-uid.suffix
-// their operators get the uids Paimon gives (Source_<table>_<suffix>,
-// Writer_<table>_<suffix>, Global Committer_<table>_<suffix>); without
-// them, or with operators Paimon adds unnamed (a consumer source in
-// exactly-once mode, a dynamic bucket assigner, changelog compaction),
-// they are listed in Unpredictable (PlanNode.Unnamed). The plan's Notes go
+// modelled: with sink.operator-uid.suffix the sink's Writer and Global
+// Committer get the uids Paimon gives (Writer_<table>_<suffix>, Global
+// Committer_<table>_<suffix>); the source takes the planner's <id>_source
+// over Paimon's uid. Without the suffix, or with operators Paimon adds
+// unnamed (a consumer source's Monitor in exactly-once mode, a dynamic
+// bucket assigner, changelog compaction), they are listed in
+// Unpredictable (PlanNode.Unnamed). The plan's Notes go
 // to Job.Notes. When the plan gives every operator's id (none in
 // Unpredictable but a connector's own that no option says it adds
 // unnamed), AddPlan sets Job.AllUIDs.

@@ -87,9 +87,10 @@ func objectName(identifier string) string {
 }
 
 // connector adds to a source or sink node what its connector adds itself,
-// where resumekit knows it: Paimon's source and sink operators (named with
-// their uids when source.operator-uid.suffix / sink.operator-uid.suffix
-// set them, listed in Unnamed otherwise). A node whose table's options the
+// where resumekit knows it: Paimon's sink operators (named with the uids
+// sink.operator-uid.suffix gives, listed in Unnamed otherwise) and its
+// source (the planner's uid, or source.operator-uid.suffix's when the
+// planner sets none; a consumer source's Monitor in Unnamed). A node whose table's options the
 // plan does not hold is left as it was (its connector is not known).
 func (c *nodeContext) connector(out *PlanNode) {
 	field := connectorTableFieldScan
@@ -118,14 +119,17 @@ func (c *nodeContext) connector(out *PlanNode) {
 			Why: "added by Paimon with the uid its " + what + " option gives"})
 	}
 	if field == connectorTableFieldScan {
-		suffix, set := t.Options[paimonSourceUIDSuffix]
+		// The planner puts its uid (<id>_source) on the last transformation
+		// a DataStreamScanProvider returns (CommonExecTableSourceScan,
+		// TransformationMetadata.fill), over the uid Paimon gave: the
+		// FLIP-27 source, or the Reader of the consumer source, whose
+		// Monitor keeps a topology hash.
+		suffix := t.Options[paimonSourceUIDSuffix]
 		consumer := t.Options[paimonConsumerID] != "" && !strings.EqualFold(t.Options[paimonConsumerMode], paimonConsumerAtLeast)
 		switch {
 		case consumer:
-			out.Unnamed = append(out.Unnamed, fmt.Sprintf("Paimon's consumer source of table %s (consumer-id with consumer.mode exactly-once: a monitor and a reader operator, never given a uid): topology hashes", name))
-		case !set || strings.TrimSpace(suffix) == "":
-			out.Unnamed = append(out.Unnamed, fmt.Sprintf("Paimon's source of table %s: a topology hash (%s not set)", name, paimonSourceUIDSuffix))
-		default:
+			out.Unnamed = append(out.Unnamed, fmt.Sprintf("the Monitor of Paimon's consumer source of table %s (consumer-id with consumer.mode exactly-once; Paimon never gives it a uid): a topology hash", name))
+		case !c.setUID && strings.TrimSpace(suffix) != "":
 			add(paimonSourcePrefix, suffix, "source")
 		}
 		return

@@ -135,26 +135,24 @@ func hasUID(j *jobgraph.Job, uid string) bool {
 	return false
 }
 
-// TestPlanPaimonSource: Paimon's source is named Source_<table>_<suffix>
-// with source.operator-uid.suffix; without it, or as a consumer source in
-// exactly-once consumer mode (a monitor and a reader, never given a uid),
-// its operators have topology hashes and the plan does not name them all.
+// TestPlanPaimonSource: the planner's uid <id>_source goes on Paimon's
+// FLIP-27 source over the one source.operator-uid.suffix gives, so the
+// plan names it; a consumer source in exactly-once consumer mode adds a
+// Monitor no uid names, and the plan then does not claim all uids.
 func TestPlanPaimonSource(t *testing.T) {
 	const scan, field = "stream-exec-table-source-scan_", "scanTableSource"
-	job := paimonPlanOf(t, scan, field, map[string]string{"source.operator-uid.suffix": "v1"})
-	if !job.AllUIDs || !hasUID(job, "Source_sink_v1") {
-		t.Fatalf("AllUIDs %v, operators %+v, unpredictable %q", job.AllUIDs, job.Operators, job.Unpredictable)
-	}
 	for name, opts := range map[string]map[string]string{
-		"no suffix":    nil,
-		"blank suffix": {"source.operator-uid.suffix": " "},
-		"consumer":     {"source.operator-uid.suffix": "v1", "consumer-id": "job"},
+		"no suffix":              nil,
+		"suffix":                 {"source.operator-uid.suffix": "v1"},
+		"at-least-once consumer": {"consumer-id": "job", "consumer.mode": "at-least-once"},
 	} {
-		if j := paimonPlanOf(t, scan, field, opts); j.AllUIDs || !strings.Contains(strings.Join(j.Unpredictable, "\n"), "Paimon's") {
-			t.Errorf("%s: AllUIDs %v; unpredictable %q", name, j.AllUIDs, j.Unpredictable)
+		j := paimonPlanOf(t, scan, field, opts)
+		if !j.AllUIDs || !hasUID(j, "1_source") || hasUID(j, "Source_sink_v1") {
+			t.Errorf("%s: AllUIDs %v, operators %+v, unpredictable %q", name, j.AllUIDs, j.Operators, j.Unpredictable)
 		}
 	}
-	if j := paimonPlanOf(t, scan, field, map[string]string{"source.operator-uid.suffix": "v1", "consumer-id": "job", "consumer.mode": "at-least-once"}); !j.AllUIDs {
-		t.Errorf("at-least-once consumer: AllUIDs not set; unpredictable %q", j.Unpredictable)
+	j := paimonPlanOf(t, scan, field, map[string]string{"source.operator-uid.suffix": "v1", "consumer-id": "job"})
+	if j.AllUIDs || !strings.Contains(strings.Join(j.Unpredictable, "\n"), "the Monitor of Paimon's consumer source of table sink") {
+		t.Errorf("consumer: AllUIDs %v; unpredictable %q", j.AllUIDs, j.Unpredictable)
 	}
 }
