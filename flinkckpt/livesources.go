@@ -184,7 +184,7 @@ func (r *Resolver) checkDecodedSources(ctx context.Context, s *snap, st *sources
 		case src.Err != nil:
 			out.warnings = append(out.warnings, resume.Warnf(WarnSourceNotChecked, "%s: source %s not checked against its live system: its state could not be decoded (%v)", name, label, src.Err))
 		case src.Kind == sourcestate.KindKafka && live.Kafka != nil:
-			err = out.kafka(ctx, live.Kafka, name, label, src, &sc)
+			err = out.kafka(ctx, live.Kafka, s.mod, name, label, src, &sc)
 		case src.Kind == sourcestate.KindPaimon && live.Paimon != nil && r.paimonApplies(src):
 			err = out.paimon(ctx, live.Paimon, name, label, src, &sc)
 		case src.Kind == sourcestate.KindMySQLCDC && live.MySQL != nil:
@@ -243,7 +243,12 @@ func noCheckerWhy(k sourcestate.Kind, live *livecheck.Checkers) string {
 // records counted. A partition at the earliest marker on a log whose start
 // is above 0 is data loss too (up to the offsets below it, which the
 // snapshot had not read), with no reset.
-func (l *liveResult) kafka(ctx context.Context, log livecheck.KafkaLog, name, label string, src *sourcestate.Source, sc *SourceCheck) error {
+//
+// A split still at the latest marker (KafkaSource before FLINK-28303) is
+// resolved against the snapshot's time at: the restored reader seeks
+// today's end offset, and the records written since the snapshot are
+// skipped, lost (livecheck.KafkaLatestAt).
+func (l *liveResult) kafka(ctx context.Context, log livecheck.KafkaLog, at time.Time, name, label string, src *sourcestate.Source, sc *SourceCheck) error {
 	ps, _ := src.Kafka.Positions()
 	var topics []string
 	seen := map[string]bool{} // topics in first-seen order, one lookup per split
@@ -259,11 +264,11 @@ func (l *liveResult) kafka(ctx context.Context, log livecheck.KafkaLog, name, la
 		}
 	}
 	// The restored reader resolves a committed marker itself: no group.
-	res, err := livecheck.CheckKafka(ctx, log, "", in)
+	res, err := livecheck.CheckKafkaAt(ctx, log, "", in, at)
 	if err != nil {
 		return fmt.Errorf("flinkckpt: %s: KafkaSource %s: %w", name, label, err)
 	}
-	var lost, unread []string
+	var lost, unread, skipped []string
 	for i, k := range res.Kafka {
 		if i%4096 == 4095 && ctx.Err() != nil {
 			return fmt.Errorf("flinkckpt: %s: KafkaSource %s: %w", name, label, ctx.Err())
@@ -271,6 +276,9 @@ func (l *liveResult) kafka(ctx context.Context, log livecheck.KafkaLog, name, la
 		kc := KafkaCheck{Topic: k.Topic, Partition: k.Partition, Offset: k.Offset, LogStart: k.LogStart, LogEnd: k.LogEnd}
 		switch {
 		case k.Start.Lost == 0:
+		case k.Start.Skipped:
+			kc.Lost = k.Start.Lost
+			skipped = append(skipped, fmt.Sprintf("%s/%d: %d records (offsets %d..%d)", k.Topic, k.Partition, k.Start.Lost, k.Start.LostFrom, k.LogEnd-1))
 		case k.Offset >= 0:
 			kc.Lost = k.Start.Lost
 			lost = append(lost, fmt.Sprintf("%s/%d: %d records (offsets %d..%d)", k.Topic, k.Partition, k.Start.Lost, k.Offset, k.LogStart-1))
@@ -288,6 +296,12 @@ func (l *liveResult) kafka(ctx context.Context, log livecheck.KafkaLog, name, la
 	l.valid(res.ValidUntil, res.ValidWhy)
 	sc.Checked = true
 	l.reasons = append(l.reasons, fmt.Sprintf("%s: KafkaSource %s: %d partition(s) of %s checked against the live log (log start and end offsets)", name, label, len(ps), quotecap.Join(topics, ", ")))
+	if len(skipped) > 0 {
+		l.lower(resume.DataLoss)
+		l.warnings = append(l.warnings,
+			resume.Warnf(WarnSourceDataLoss, "data loss: %s: KafkaSource %s: splits still at the latest marker (a KafkaSource before FLINK-28303 checkpoints a split so until it reads a record): the restored reader seeks today's end offset and skips every record written since the snapshot (%s, by time): %s",
+				name, label, at.UTC().Format(time.RFC3339), quotecap.Join(skipped, ", ")))
+	}
 	if len(lost)+len(unread) == 0 {
 		return nil
 	}

@@ -114,6 +114,34 @@ func (l Log) CommittedOffsets(ctx context.Context, group, topic string, partitio
 	return CommittedOffsets(ctx, l.Client, group, topic, partitions)
 }
 
+// OffsetsAt returns the first offset of each of topic's partitions whose
+// record's timestamp is at or after at (ListOffsets by time), or the end
+// offset when no record is; a partition not listed is an error naming it.
+func (l Log) OffsetsAt(ctx context.Context, topic string, partitions []int32, at time.Time) (map[int32]int64, error) {
+	if l.Client == nil {
+		return nil, errors.New("kafkaoffset: nil kgo client")
+	}
+	if err := validTopic(topic); err != nil {
+		return nil, err
+	}
+	listed, err := kadm.NewClient(l.Client).ListOffsetsAfterMilli(ctx, at.UnixMilli(), topic)
+	if err != nil && listed == nil {
+		return nil, fmt.Errorf("kafkaoffset: list offsets of topic %s by time: %w", topic, err)
+	}
+	out := make(map[int32]int64, len(partitions))
+	for _, p := range partitions {
+		o, ok := listed.Lookup(topic, p)
+		switch {
+		case !ok:
+			return nil, fmt.Errorf("kafkaoffset: %s/%d: no offset listed by time", topic, p)
+		case o.Err != nil:
+			return nil, fmt.Errorf("kafkaoffset: %s/%d: list offsets by time: %w", topic, p, o.Err)
+		}
+		out[p] = o.Offset
+	}
+	return out, nil
+}
+
 // ValidUntil returns the earliest moment a record at or after offsets[p]
 // of topic's partition p may leave retention: the timestamp of the first
 // record at or after the offset plus the topic's retention.ms, with a

@@ -48,7 +48,7 @@ func (x *resolution) kafka(ctx context.Context, label string, s *sourcestate.Sou
 		for i, k := range out.Kafka {
 			in[i] = livecheck.KafkaPosition{Topic: k.Topic, Partition: k.Partition, Offset: k.Offset}
 		}
-		res, err := livecheck.CheckKafka(ctx, log, x.r.o.KafkaGroup, in)
+		res, err := livecheck.CheckKafkaAt(ctx, log, x.r.o.KafkaGroup, in, x.c.At)
 		if err != nil {
 			return fmt.Errorf("salvage: KafkaSource %s: %w", label, err)
 		}
@@ -85,6 +85,13 @@ func (x *resolution) kafka(ctx context.Context, label string, s *sourcestate.Sou
 				if v.Lost > 0 {
 					lost = append(lost, fmt.Sprintf("%s/%d: earliest (the old job had read nothing of it), up to %s deleted, possibly never read", k.Topic, k.Partition, offsetsText(v.Lost)))
 				}
+			case k.Marker == sourcestate.MarkerLatest && v.Skipped:
+				// A split still at the latest marker (KafkaSource before
+				// FLINK-28303): the old job had read nothing of it, and
+				// its reader seeks today's end; the records written since
+				// the snapshot's time are skipped (livecheck.KafkaLatestAt).
+				resolved = append(resolved, fmt.Sprintf("%s/%d latest → end offset %d", k.Topic, k.Partition, le))
+				lost = append(lost, fmt.Sprintf("%s/%d: latest (the old job had read nothing of it): %d records written since the snapshot (offsets %d..%d) skipped", k.Topic, k.Partition, v.Lost, v.LostFrom, le-1))
 			case k.Marker == sourcestate.MarkerLatest:
 				resolved = append(resolved, fmt.Sprintf("%s/%d latest → end offset %d", k.Topic, k.Partition, le))
 			case v.Lost > 0:

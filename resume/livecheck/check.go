@@ -96,6 +96,15 @@ func (p KafkaPartition) Concrete() bool {
 // ErrAboveEnd. Errors name the topic or partition; the caller adds what
 // the position is.
 func CheckKafka(ctx context.Context, log KafkaLog, group string, ps []KafkaPosition) (Result, error) {
+	return CheckKafkaAt(ctx, log, group, ps, time.Time{})
+}
+
+// CheckKafkaAt is [CheckKafka] for the positions of a snapshot taken at
+// snapshotAt: when log implements KafkaTimes, a partition at the latest
+// marker is resolved against that time ([KafkaLatestAt]: the records
+// written since, which the restored reader skips, are lost). A zero
+// snapshotAt, or a log without KafkaTimes, grades it by [KafkaStart].
+func CheckKafkaAt(ctx context.Context, log KafkaLog, group string, ps []KafkaPosition, snapshotAt time.Time) (Result, error) {
 	res := Result{System: SystemKafka}
 	var topics []string
 	for _, p := range ps {
@@ -105,13 +114,20 @@ func CheckKafka(ctx context.Context, log KafkaLog, group string, ps []KafkaPosit
 	}
 	commits, _ := log.(KafkaCommits)
 	ret, _ := log.(KafkaRetention)
+	times, _ := log.(KafkaTimes)
+	if snapshotAt.IsZero() {
+		times = nil
+	}
 	for _, topic := range topics {
-		var parts, committed []int32
+		var parts, committed, latest []int32
 		for _, p := range ps {
 			if p.Topic == topic {
 				parts = append(parts, p.Partition)
-				if p.Offset == MarkerCommitted {
+				switch p.Offset {
+				case MarkerCommitted:
 					committed = append(committed, p.Partition)
+				case MarkerLatest:
+					latest = append(latest, p.Partition)
 				}
 			}
 		}
@@ -125,6 +141,13 @@ func CheckKafka(ctx context.Context, log KafkaLog, group string, ps []KafkaPosit
 			groupOffsets, err = commits.CommittedOffsets(ctx, group, topic, committed)
 			if err != nil {
 				return res, fmt.Errorf("committed offsets of group %s on topic %s: %w", group, topic, err)
+			}
+		}
+		var atSnapshot map[int32]int64
+		if times != nil && len(latest) > 0 {
+			atSnapshot, err = times.OffsetsAt(ctx, topic, latest, snapshotAt)
+			if err != nil {
+				return res, fmt.Errorf("offsets of topic %s at the snapshot's time %s: %w", topic, snapshotAt.UTC().Format(time.RFC3339), err)
 			}
 		}
 		starts, ends := map[int32]int64{}, map[int32]int64{}
@@ -154,6 +177,9 @@ func CheckKafka(ctx context.Context, log KafkaLog, group string, ps []KafkaPosit
 				}
 			}
 			v, err := KafkaStart(next, ls, le)
+			if o, ok := atSnapshot[p.Partition]; ok && next == MarkerLatest {
+				v = KafkaLatestAt(o, ls, le)
+			}
 			if err != nil {
 				return res, fmt.Errorf("%s/%d: the snapshot's next offset %d is above today's end offset %d: was the topic recreated or truncated? %w", topic, p.Partition, next, le, err)
 			}

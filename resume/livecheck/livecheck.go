@@ -44,6 +44,15 @@ type KafkaCommits interface {
 	CommittedOffsets(ctx context.Context, group, topic string, partitions []int32) (map[int32]int64, error)
 }
 
+// KafkaTimes looks Kafka offsets up by time (ListOffsets by timestamp): a
+// split still at the latest marker is resolved against the snapshot's
+// time ([KafkaLatestAt]). kafkaoffset.Log implements it.
+type KafkaTimes interface {
+	// OffsetsAt returns, per partition of topic, the first offset whose
+	// record's timestamp is at or after at, or the end offset when none is.
+	OffsetsAt(ctx context.Context, topic string, partitions []int32, at time.Time) (map[int32]int64, error)
+}
+
 // PaimonTable is the live check of a Paimon position. *paimon.Table
 // implements it.
 type PaimonTable interface {
@@ -121,6 +130,24 @@ type Kafka struct {
 	UpTo bool
 	// Resolved: a marker was resolved against the log.
 	Resolved bool
+	// Skipped: Lost counts records still in the log that the start skips,
+	// LostFrom..Offset-1 (a latest marker resolved against the snapshot's
+	// time, [KafkaLatestAt]), not records deleted below the log start.
+	Skipped  bool
+	LostFrom int64
+}
+
+// KafkaLatestAt is the Kafka start rule for a split still at the latest
+// marker (KafkaSource before FLINK-28303 checkpointed it so until the
+// reader had read a record) when the offset at the snapshot's time is
+// known (atSnapshot: the first offset written at or after it, by
+// ListOffsets by time): the restored reader seeks today's end offset, so
+// every record from atSnapshot (or the log start, when above it) to the
+// end is skipped, and counts as lost (Skipped, LostFrom); the records
+// deleted between atSnapshot and the log start, never read, count too.
+func KafkaLatestAt(atSnapshot, logStart, logEnd int64) Kafka {
+	from := min(max(atSnapshot, 0), logEnd)
+	return Kafka{Offset: logEnd, Resolved: true, Lost: logEnd - from, Skipped: logEnd > from, LostFrom: from}
 }
 
 // KafkaStart is the Kafka start rule, the one every resolver grades a
@@ -138,8 +165,10 @@ type Kafka struct {
 //     may have been there when it started (possible loss counts as loss;
 //     KafkaSource commits asynchronously and only logs a failed commit,
 //     so a missing commit proves nothing either);
-//   - MarkerLatest: the end offset, resolved, nothing lost (the records
-//     before it were never to be read);
+//   - MarkerLatest: the end offset, resolved, nothing lost when no time
+//     is known; with the snapshot's time the caller grades it by
+//     [KafkaLatestAt] instead (the records written since the snapshot are
+//     skipped: lost);
 //   - MarkerCommitted: unresolved; the caller substitutes the group's
 //     commit, when it knows one, and asks again (without a commit, the
 //     partition is one nothing was read of: MarkerEarliest).

@@ -80,3 +80,22 @@ func TestPaimonMatches(t *testing.T) {
 		}
 	}
 }
+
+// TestKafkaLatestAt: a latest marker resolved against the snapshot's time
+// starts at the end offset and loses the records from the offset at that
+// time to the end (those deleted below the log start included).
+func TestKafkaLatestAt(t *testing.T) {
+	for _, tc := range []struct {
+		at, logStart, logEnd, lost, from int64
+	}{
+		{at: 100, logStart: 0, logEnd: 100, lost: 0, from: 100},
+		{at: 90, logStart: 0, logEnd: 100, lost: 10, from: 90},
+		{at: 10, logStart: 30, logEnd: 100, lost: 90, from: 10},
+		{at: 120, logStart: 0, logEnd: 100, lost: 0, from: 100},
+	} {
+		got := livecheck.KafkaLatestAt(tc.at, tc.logStart, tc.logEnd)
+		if got.Offset != tc.logEnd || !got.Resolved || got.Lost != tc.lost || got.LostFrom != tc.from || got.Skipped != (tc.lost > 0) {
+			t.Errorf("KafkaLatestAt(%d, %d, %d) = %+v, want offset %d, %d lost from %d", tc.at, tc.logStart, tc.logEnd, got, tc.logEnd, tc.lost, tc.from)
+		}
+	}
+}
