@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
+	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 	"strings"
 
 	"github.com/resumekit/resumekit/resume"
@@ -60,7 +61,7 @@ func unpredictableHint(j *jobgraph.Job) string {
 // warning naming the dropped operators, and --allowNonRestoredState in the
 // launch. above are the newer snapshots passed over, for the warning that
 // an older snapshot was chosen.
-func (r *Resolver) applyJob(c *resume.Candidate, jc *jobCheck, above []passed) {
+func (r *Resolver) applyJob(c *resume.Candidate, jc *jobCheck, above []passed, s *snap, live *liveResult) {
 	if jc == nil {
 		return
 	}
@@ -91,8 +92,8 @@ func (r *Resolver) applyJob(c *resume.Candidate, jc *jobCheck, above []passed) {
 		}
 	}
 	if len(incompatible) > 0 {
-		c.Warnings = append(c.Warnings, resume.Warnf(WarnOlderThanIncompatible, "older snapshot chosen because the new job cannot restore newer ones (%s): they completed, so transactional sinks may already have published what they committed — expect duplicates downstream",
-			strings.Join(incompatible, ", ")))
+		c.Warnings = append(c.Warnings, resume.Warnf(WarnOlderThanIncompatible, "older snapshot chosen because the new job cannot restore newer ones (%s): they completed, and the new job reads again what they had read past this one: %s",
+			strings.Join(incompatible, ", "), olderReadAgain(s, live)))
 	}
 	var maybe []string
 	for _, o := range cc.Operators {
@@ -205,3 +206,42 @@ func sourceStates(md *metadata.Checkpoint) map[string]string {
 
 // describeOperator names a snapshot operator for compatgrade's messages.
 func describeOperator(o jobgraph.CompatOperator) string { return o.Describe() }
+
+// olderReadAgain says, per source of the chosen snapshot s (inline state),
+// what becomes of the input that newer snapshots had read past it: read
+// again from the restored positions (duplicates where sinks committed the
+// newer checkpoints), lost or a failing restore where the input left its
+// system's retention — graded by the live source checks when they ran
+// (live non-nil), said unchecked otherwise.
+func olderReadAgain(s *snap, live *liveResult) string {
+	st, _ := sourcestate.Decode(s.md, nil)
+	checked := "not checked (no live checks: Options.Live)"
+	if live != nil {
+		checked = "checked against the live system and graded above"
+	}
+	var parts []string
+	seen := map[sourcestate.Kind]bool{}
+	for i := range st.Sources {
+		k := st.Sources[i].Kind
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		switch k {
+		case sourcestate.KindKafka:
+			parts = append(parts, "Kafka sources replay it from the restored offsets, and lose what the log no longer holds (data-loss; "+checked+")")
+		case sourcestate.KindPaimon:
+			parts = append(parts, "Paimon sources replay it from the restored snapshot, and the restore fails where those snapshots expired ("+checked+"); a consumer-id's consumer file already stands past it, so snapshots between may have expired under it")
+		case sourcestate.KindMySQLCDC:
+			parts = append(parts, "MySQL CDC sources replay it from the restored binlog position, and fail where the binlog was purged ("+checked+")")
+		case sourcestate.KindPostgresCDC:
+			parts = append(parts, "Postgres CDC sources restart at the restored LSN, but the slot's confirmed position followed the newer checkpoints and the WAL before it may be gone: the restore fails or loses it ("+checked+")")
+		default:
+			parts = append(parts, fmt.Sprintf("%s sources: resumekit cannot tell whether their input still holds it (loss if not)", k))
+		}
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "no source's state was recognised, so whether the input still holds it is not known (loss if not)")
+	}
+	return strings.Join(parts, "; ") + "; sinks that committed the newer checkpoints (transactional Kafka, Paimon) publish it again: duplicates downstream"
+}

@@ -443,8 +443,8 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 		best.changelogLineage = changelogLineage(best, sources) // claim.go
 		above := outranking(best, src, sources, r.opts.Intent)
 		c := r.candidate(best, heads, v, path, collectReasons(sources, skipped), above)
-		r.applyJob(&c, jc, above) // compatgrade.go
-		r.versionFacts(&c, best)  // flinkversion.go
+		r.applyJob(&c, jc, above, best, live) // compatgrade.go
+		r.versionFacts(&c, best)              // flinkversion.go
 		withConsidered(&c, sources, heads, best, r.opts.Intent)
 		live.apply(&c, best)
 		if err := r.withSinks(ctx, &c, best, live, path); err != nil {

@@ -117,8 +117,10 @@ const (
 	// does not know the new job's vertices.
 	WarnUnalignedChangedJob = "flink.unaligned-changed-job"
 	// WarnOlderThanIncompatible: newer snapshots completed but the new job
-	// cannot restore them; a transactional sink may already have published
-	// what they committed.
+	// cannot restore them; it reads again what they had read past the
+	// chosen one: said per source kind (replayed; lost or a failing restore
+	// where the input left retention, which the live checks grade), and a
+	// transactional sink may already have published what they committed.
 	WarnOlderThanIncompatible = "flink.older-than-incompatible"
 	// WarnSourceNotChecked: a source of the snapshot was not checked
 	// against the live system that serves it (Options.Live has no checker

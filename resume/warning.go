@@ -74,7 +74,7 @@ type Warning struct {
 //	flink.unknown-operators                state of operators the description does not name (uid-less?): restored or the restore fails
 //	flink.finished-vertices                a changed job restores finished operators: its chaining (not known) may fail the restore
 //	flink.unaligned-changed-job            in-flight data into a changed job: its chaining (not known) may fail the restore
-//	flink.older-than-incompatible          the new job cannot restore newer snapshots: duplicates downstream
+//	flink.older-than-incompatible          the new job cannot restore newer snapshots: read again per source (lost where gone), duplicates downstream
 //	flink.older-than-unreadable            the new job's Flink cannot read newer snapshots' _metadata version: duplicates downstream
 //	flink.version-assumed                  no --flink-version and a _metadata only Flink 2.x reads: a 1.x rollback would fail
 //	flink.major-upgrade                    a Flink 1.x snapshot restored by Flink 2.x: state compatibility not guaranteed
