@@ -114,7 +114,7 @@ func groupMembers(ctx context.Context, adm *kadm.Client, group string, reset boo
 	}
 	cds, err := adm.DescribeConsumerGroups(ctx, group)
 	if err != nil {
-		if errors.Is(err, kerr.UnsupportedVersion) || strings.Contains(err.Error(), "broker is too old") {
+		if unsupportedRequest(err) {
 			return nil
 		}
 		return fmt.Errorf("consumer group describe: %w", err)
@@ -135,4 +135,16 @@ func groupMembers(ctx context.Context, adm *kadm.Client, group string, reset boo
 		e.Members = append(e.Members, m.ClientID+"@"+m.ClientHost)
 	}
 	return e
+}
+
+// unsupportedRequest reports whether err says the request cannot be sent:
+// the broker does not know it (before Kafka 3.7 for ConsumerGroupDescribe)
+// or the client's versions exclude it. kgo's errors for both are not
+// exported; their texts are matched, behind kadm's shard errors.
+func unsupportedRequest(err error) bool {
+	if errors.Is(err, kerr.UnsupportedVersion) {
+		return true
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "broker is too old") || strings.Contains(msg, "request key is unknown")
 }

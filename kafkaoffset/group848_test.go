@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kversion"
 
 	"github.com/resumekit/resumekit/kafkaoffset"
 	"github.com/resumekit/resumekit/kafkaoffset/kafkaoffsettest"
@@ -77,5 +78,17 @@ func TestResolveGroupWithConsumerProtocolMembers(t *testing.T) {
 	_, err = kafkaoffset.ResetGroup(context.Background(), k.Client, "job", &kafkaoffset.Position{Topics: []string{"t"}, Partitions: []kafkaoffset.Partition{{Topic: "t", Partition: 0, Offset: 1}}}, false)
 	if !errors.As(err, &gm) || !gm.Reset {
 		t.Errorf("reset: err = %v, want a *GroupMembersError", err)
+	}
+}
+
+// TestGroupMembersBeforeConsumerProtocol: a client (or broker) that
+// predates ConsumerGroupDescribe (Kafka 3.6) describes an unknown group as
+// Dead without an error; the consumer-protocol check it cannot ask is not
+// an error: such a cluster has no consumer-protocol groups.
+func TestGroupMembersBeforeConsumerProtocol(t *testing.T) {
+	k := kafkaoffsettest.New(t, &kafkaoffsettest.Options{Topics: []kafkaoffsettest.Topic{{Name: "t"}}, ClientOpts: []kgo.Opt{kgo.MaxVersions(kversion.V3_6_0())}})
+	k.Produce("t", 0, base, base)
+	if _, err := newResolver(t, k.Client, []string{"t"}, &kafkaoffset.Options{Group: "nobody", At: base}).Resolve(context.Background()); err != nil {
+		t.Fatalf("a 3.6 client: %v", err)
 	}
 }
