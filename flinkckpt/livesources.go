@@ -299,7 +299,7 @@ func (l *liveResult) kafka(ctx context.Context, log livecheck.KafkaLog, at time.
 	if len(skipped) > 0 {
 		l.lower(resume.DataLoss)
 		l.warnings = append(l.warnings,
-			resume.Warnf(WarnSourceDataLoss, "data loss: %s: KafkaSource %s: splits still at the latest marker (a KafkaSource before FLINK-28303 checkpoints a split so until it reads a record): the restored reader seeks today's end offset and skips every record written since the snapshot (%s, by time): %s",
+			resume.Warnf(WarnSourceDataLoss, "data loss: %s: KafkaSource %s: splits still at the latest marker (a KafkaSource before FLINK-28303 checkpoints a split so until it reads a record): the restored reader seeks today's end offset and skips every record written since the snapshot (its _metadata written %s, looked up by time; records written between the checkpoint's barrier and then are lost too, uncounted): %s",
 				name, label, at.UTC().Format(time.RFC3339), quotecap.Join(skipped, ", ")))
 	}
 	if len(lost)+len(unread) == 0 {

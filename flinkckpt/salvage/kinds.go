@@ -89,7 +89,8 @@ func (x *resolution) kafka(ctx context.Context, label string, s *sourcestate.Sou
 				// A split still at the latest marker (KafkaSource before
 				// FLINK-28303): the old job had read nothing of it, and
 				// its reader seeks today's end; the records written since
-				// the snapshot's time are skipped (livecheck.KafkaLatestAt).
+				// the snapshot's time (its _metadata's modification time,
+				// so at least these) are skipped (livecheck.KafkaLatestAt).
 				resolved = append(resolved, fmt.Sprintf("%s/%d latest → end offset %d", k.Topic, k.Partition, le))
 				lost = append(lost, fmt.Sprintf("%s/%d: latest (the old job had read nothing of it): %d records written since the snapshot (offsets %d..%d) skipped", k.Topic, k.Partition, v.Lost, v.LostFrom, le-1))
 			case k.Marker == sourcestate.MarkerLatest:
