@@ -164,7 +164,8 @@ func TestParseHandleMalformed(t *testing.T) {
 }
 
 // TestJavaStreamHostile: streams built to exhaust the reader are refused
-// with ErrMalformed, and what they allocate is bounded by their size.
+// with ErrMalformed, and what they allocate is bounded by their size (one
+// allocation per byte, plus a constant for the error).
 func TestJavaStreamHostile(t *testing.T) {
 	head := []byte{0xac, 0xed, 0, 5}
 	deep := append([]byte{}, head...)
@@ -182,7 +183,9 @@ func TestJavaStreamHostile(t *testing.T) {
 		if !errors.Is(err, record.ErrMalformed) {
 			t.Errorf("%s: err %v, want ErrMalformed", name, err)
 		}
-		if allocs > float64(len(data)) {
+		// A constant for the error itself (the race detector adds its own),
+		// then at most one allocation per input byte.
+		if allocs > float64(len(data)+64) {
 			t.Errorf("%s: %.0f allocations for %d bytes", name, allocs, len(data))
 		}
 	}
