@@ -8,9 +8,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/s3/transfermanager"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
 
 	"github.com/resumekit/resumekit/resume"
+	"github.com/resumekit/resumekit/resume/localblob"
 )
 
 // ResetPlan is what ResetConsumer writes (or, from PlanResetConsumer, would
@@ -123,10 +128,16 @@ type ResetOptions struct {
 	// ExpectPrevious, when set, is the nextSnapshot the consumer file must
 	// hold right before the write: a dry run's ResetPlan.Previous. When the
 	// file holds anything else (another value, no readable value, no file),
-	// nothing is written and the error wraps ErrUnexpectedPrevious. It is
-	// a check right before the write, not an atomic compare-and-swap: two
-	// resets of one consumer at the same moment can both pass it, and the
-	// later write wins.
+	// nothing is written and the error wraps ErrUnexpectedPrevious, naming
+	// the value found. The write is a compare-and-swap where the bucket
+	// allows one: on S3 (s3blob) a PUT with If-Match on the ETag read
+	// before the check; on localblob a rename under an exclusive lock on
+	// the consumer directory with the file compared again; with
+	// ExpectAbsent, If-None-Match (IfNotExist) on every bucket that honours
+	// it. Of two resets of one consumer at the same moment, one wins and
+	// the other fails naming the winner's value. Other buckets (memblob,
+	// GCS, Azure with ExpectPrevious) get a check right before the write
+	// only: there both can pass, and the later write wins.
 	ExpectPrevious *int64
 	// ExpectAbsent says there must be no consumer file right before the
 	// write (a dry run's Previous was nil); exclusive with ExpectPrevious.
@@ -156,8 +167,9 @@ type ResetOptions struct {
 //  2. everything PlanResetConsumer checks (the id, that snapshot-<n> exists);
 //  3. unless opts.Force, the consumer must look idle: its file not modified
 //     within QuietPeriod and unchanged over Observe (ErrConsumerActive);
-//  4. opts.ExpectPrevious / ExpectAbsent, right before the write
-//     (ErrUnexpectedPrevious);
+//  4. opts.ExpectPrevious / ExpectAbsent, right before the write and, where
+//     the bucket allows, as a compare-and-swap with it (see
+//     ResetOptions.ExpectPrevious; ErrUnexpectedPrevious);
 //  5. the file is written in one object write (atomic on object stores; a
 //     rename in consumer/ itself on localblob), so readers never see part
 //     of it;
@@ -199,15 +211,26 @@ func (t *Table) ResetConsumer(ctx context.Context, id string, nextSnapshot int64
 			return nil, err
 		}
 	}
-	if o.ExpectPrevious != nil || o.ExpectAbsent {
-		if err := t.checkPrevious(ctx, p.Key, o); err != nil {
+	wo := &blob.WriterOptions{ContentType: "application/octet-stream"}
+	cas := o.ExpectPrevious != nil || o.ExpectAbsent
+	if cas {
+		etag, err := t.checkPrevious(ctx, p.Key, o)
+		if err != nil {
 			return nil, err
 		}
+		wo = casWrite(p.Key, o, etag)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("paimon: write %s: %w", p.Key, err)
 	}
-	if err := t.bucket.WriteAll(ctx, p.Key, []byte(p.Content), &blob.WriterOptions{ContentType: "application/octet-stream"}); err != nil {
+	if err := t.bucket.WriteAll(ctx, p.Key, []byte(p.Content), wo); err != nil {
+		if cas && gcerrors.Code(err) == gcerrors.FailedPrecondition && ctx.Err() == nil {
+			// Another write came first: say what the file holds now.
+			if _, cerr := t.checkPrevious(ctx, p.Key, o); cerr != nil {
+				return nil, cerr
+			}
+			return nil, fmt.Errorf("paimon: reset %s: the consumer file was rewritten while the reset ran (%v); run it again: %w", p.Key, err, ErrUnexpectedPrevious)
+		}
 		return nil, fmt.Errorf("paimon: write %s: %w", p.Key, ctxErr(ctx, err))
 	}
 	p.Written = true
@@ -295,21 +318,36 @@ func describeChange(a, b consumerState) string {
 	return "its modification time changed"
 }
 
-// checkPrevious compares the consumer file with the expectation.
-func (t *Table) checkPrevious(ctx context.Context, key string, o ResetOptions) error {
+// checkPrevious compares the consumer file with the expectation and
+// returns the ETag the file had before it was read ("" when there is no
+// file or the bucket gives none): a write conditional on it (If-Match)
+// fails if anything wrote the file since, even the value expected.
+func (t *Table) checkPrevious(ctx context.Context, key string, o ResetOptions) (string, error) {
+	var etag string
+	if a, err := t.bucket.Attributes(ctx, key); err == nil {
+		etag = a.ETag
+	} else if gcerrors.Code(err) != gcerrors.NotFound {
+		return "", fmt.Errorf("paimon: reset %s: %w", key, ctxErr(ctx, err))
+	}
 	cur, err := t.consumerState(ctx, key)
 	if err != nil {
-		return err
+		return "", err
 	}
+	return etag, previousMismatch(key, o, []byte(cur.content), cur.exists)
+}
+
+// previousMismatch says how the consumer file's content (exists false: no
+// file) differs from the expectation; nil when it matches.
+func previousMismatch(key string, o ResetOptions, content []byte, exists bool) error {
 	var have string
 	switch {
-	case !cur.exists:
+	case !exists:
 		if o.ExpectAbsent {
 			return nil
 		}
 		have = "no consumer file"
 	default:
-		n, perr := ParseConsumer(key, []byte(cur.content))
+		n, perr := ParseConsumer(key, content)
 		switch {
 		case perr != nil:
 			have = "an unreadable consumer file"
@@ -324,6 +362,37 @@ func (t *Table) checkPrevious(ctx context.Context, key string, o ResetOptions) e
 		want = fmt.Sprintf("nextSnapshot %d", *o.ExpectPrevious)
 	}
 	return fmt.Errorf("paimon: reset %s: expected %s, found %s: the consumer moved since the dry run; run it again: %w", key, want, have, ErrUnexpectedPrevious)
+}
+
+// casWrite returns the writer options that make the write of key a
+// compare-and-swap against what checkPrevious saw: on S3 (s3blob) If-Match
+// on etag, or If-None-Match: * when no file is expected; on localblob a
+// WriteCondition that compares the file again under the directory's lock.
+// Other buckets get IfNotExist for an expected absence (memblob, GCS and
+// Azure honour it) and otherwise only the check before the write.
+func casWrite(key string, o ResetOptions, etag string) *blob.WriterOptions {
+	wo := &blob.WriterOptions{ContentType: "application/octet-stream", IfNotExist: o.ExpectAbsent}
+	wo.BeforeWrite = func(as func(any) bool) error {
+		var c *localblob.WriteCondition
+		if as(&c) {
+			c.Check = func(cur []byte, exists bool) error { return previousMismatch(key, o, cur, exists) }
+			return nil
+		}
+		if o.ExpectAbsent || etag == "" {
+			return nil
+		}
+		var tm *transfermanager.UploadObjectInput
+		if as(&tm) {
+			tm.IfMatch = aws.String(etag)
+			return nil
+		}
+		var put *s3.PutObjectInput
+		if as(&put) {
+			put.IfMatch = aws.String(etag)
+		}
+		return nil
+	}
+	return wo
 }
 
 // ResetConsumerSQL returns the Flink procedure call that does the same:

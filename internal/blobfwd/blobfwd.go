@@ -68,13 +68,12 @@ func ListPage(ctx context.Context, inner *blob.Bucket, opts *driver.ListOptions,
 }
 
 // NewWriter opens a writer on inner as the driver's NewTypedWriter asks.
+// BeforeWrite reaches inner's driver, so a conditional write (an S3
+// If-Match, a localblob.WriteCondition) keeps its condition through a
+// wrapping bucket.
 func NewWriter(ctx context.Context, inner *blob.Bucket, key, contentType string, opts *driver.WriterOptions) (driver.Writer, error) {
-	if opts.BeforeWrite != nil {
-		if err := opts.BeforeWrite(func(any) bool { return false }); err != nil {
-			return nil, err
-		}
-	}
 	return inner.NewWriter(ctx, key, &blob.WriterOptions{
+		BeforeWrite: opts.BeforeWrite,
 		BufferSize: opts.BufferSize, MaxConcurrency: opts.MaxConcurrency, CacheControl: opts.CacheControl,
 		ContentDisposition: opts.ContentDisposition, ContentEncoding: opts.ContentEncoding,
 		ContentLanguage: opts.ContentLanguage, ContentType: contentType, ContentMD5: opts.ContentMD5,

@@ -17,3 +17,20 @@ func openNoBlock(root *os.Root, name string) (*os.File, error) {
 func openFileNoBlock(name string) (*os.File, error) {
 	return os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 }
+
+// lockDir takes an exclusive flock(2) on the directory d, waiting for any
+// other holder (in this process or another); unlock releases it.
+func lockDir(d *os.Root) (unlock func(), err error) {
+	f, err := d.Open(".")
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, nil
+}

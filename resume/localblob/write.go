@@ -89,12 +89,16 @@ func (b *bucket) NewTypedWriter(ctx context.Context, key, _ string, opts *driver
 	w := &writer{ctx: ctx, b: b, d: d, f: f, tmp: tmp, base: base, key: key, ifNotExist: opts.IfNotExist}
 	if opts.BeforeWrite != nil {
 		if err := opts.BeforeWrite(func(i any) bool {
-			p, ok := i.(**os.File)
-			if !ok {
-				return false
+			switch p := i.(type) {
+			case **os.File:
+				*p = f
+				return true
+			case **WriteCondition:
+				w.cond = &WriteCondition{}
+				*p = w.cond
+				return true
 			}
-			*p = f
-			return true
+			return false
 		}); err != nil {
 			w.abort()
 			return nil, err
@@ -129,7 +133,26 @@ func mkdirAll(root *os.Root, dir string) error {
 	return root.Chmod(dir, 0o755)
 }
 
+// WriteCondition makes a write a compare-and-swap: asked for through
+// blob.WriterOptions.BeforeWrite (As with a **WriteCondition), the writer
+// hands out one whose Check the caller sets. On Close the writer takes an
+// exclusive lock on the target's directory (flock(2); other conditional
+// writers in any process wait for it), reads the target as it is then
+// (exists false when there is none) and calls Check: a nil error renames
+// the new file over the target before the lock is released; an error
+// leaves the target as it is, and Close returns an error of code
+// gcerrors.FailedPrecondition wrapping it. Writes without a condition take
+// no lock. Outside Unix a conditional write is refused.
+type WriteCondition struct {
+	// Check judges the target's current content.
+	Check func(current []byte, exists bool) error
+}
+
+// maxConditionRead bounds what a WriteCondition reads of the target.
+const maxConditionRead = 1 << 20
+
 type writer struct {
+	cond       *WriteCondition // nil: an unconditional write
 	ctx        context.Context
 	b          *bucket
 	d          *os.Root // the target's directory
@@ -182,6 +205,20 @@ func (w *writer) Close() error {
 }
 
 func (w *writer) commit() error {
+	if w.cond != nil && w.cond.Check != nil {
+		unlock, err := lockDir(w.d)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+		cur, exists, err := w.current()
+		if err != nil {
+			return err
+		}
+		if err := w.cond.Check(cur, exists); err != nil {
+			return &Error{Op: "write", Key: w.key, Err: fmt.Errorf("condition not met: %w", err), code: gcerrors.FailedPrecondition}
+		}
+	}
 	if !w.ifNotExist {
 		return w.d.Rename(w.tmp, w.base)
 	}
@@ -199,6 +236,34 @@ func (w *writer) commit() error {
 	}
 	return w.d.Rename(w.tmp, w.base)
 }
+
+// current reads the target for a WriteCondition, at most maxConditionRead
+// bytes (more is an error).
+func (w *writer) current() ([]byte, bool, error) {
+	f, err := openNoBlock(w.d, w.base)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil {
+		return nil, false, err
+	} else if !fi.Mode().IsRegular() {
+		return nil, false, &Error{Op: "write", Key: w.key, Err: errNotRegularTarget, code: gcerrors.FailedPrecondition}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxConditionRead+1))
+	if err != nil {
+		return nil, false, err
+	}
+	if len(data) > maxConditionRead {
+		return nil, false, &Error{Op: "write", Key: w.key, Err: fmt.Errorf("the current file is larger than %d bytes, too large for a conditional write", maxConditionRead), code: gcerrors.FailedPrecondition}
+	}
+	return data, true, nil
+}
+
+var errNotRegularTarget = errors.New("the current target is not a regular file: a conditional write refuses it")
 
 // Copy copies a regular file to dstKey, atomically as a write.
 func (b *bucket) Copy(ctx context.Context, dstKey, srcKey string, opts *driver.CopyOptions) error {
