@@ -73,8 +73,8 @@ func ListPage(ctx context.Context, inner *blob.Bucket, opts *driver.ListOptions,
 // wrapping bucket.
 func NewWriter(ctx context.Context, inner *blob.Bucket, key, contentType string, opts *driver.WriterOptions) (driver.Writer, error) {
 	return inner.NewWriter(ctx, key, &blob.WriterOptions{
-		BeforeWrite: opts.BeforeWrite,
-		BufferSize: opts.BufferSize, MaxConcurrency: opts.MaxConcurrency, CacheControl: opts.CacheControl,
+		BeforeWrite: opts.BeforeWrite, BufferSize: opts.BufferSize,
+		MaxConcurrency: opts.MaxConcurrency, CacheControl: opts.CacheControl,
 		ContentDisposition: opts.ContentDisposition, ContentEncoding: opts.ContentEncoding,
 		ContentLanguage: opts.ContentLanguage, ContentType: contentType, ContentMD5: opts.ContentMD5,
 		Metadata: opts.Metadata, DisableContentTypeDetection: opts.DisableContentTypeDetection,
