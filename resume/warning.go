@@ -130,7 +130,7 @@ type Warning struct {
 //	record.snapshot-cleanup                the chosen snapshot is a FlinkStateSnapshot due for the operator's history cleanup
 //	record.unreadable                      a record could not be read or is malformed: not used
 //	salvage.data-loss                      records or snapshots a salvaged source had not read are gone
-//	salvage.consumer-overrides             a salvaged MonitorSource's consumer file overrides scan.snapshot-id: bind it with reset_consumer
+//	salvage.consumer-overrides             a salvaged MonitorSource's consumer file overrides scan.snapshot-id (data-loss until bound): bind it with reset_consumer
 //	salvage.postgres-no-specific-offset    the Postgres CDC connector starts at the slot, not an LSN: advance the slot first
 //	salvage.not-checked                    a salvaged position was not checked against the live system
 //	salvage.unresolved-marker              Kafka partitions the old job had not started have no offset

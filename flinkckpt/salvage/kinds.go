@@ -264,8 +264,13 @@ func (x *resolution) paimon(ctx context.Context, label string, s *sourcestate.So
 		// A MonitorSource (consumer-id with consumer.mode exactly-once)
 		// reads with a consumer: a new job that keeps its consumer-id
 		// starts where the consumer file says, whatever scan.snapshot-id.
-		x.warn(WarnConsumerOverrides, "Paimon source %s is a MonitorSource, which reads with a consumer-id: a new job that keeps that consumer-id starts where the table's consumer file says, not at scan.snapshot-id=%d; bind the consumer there first with CALL sys.reset_consumer('%s', '<consumer-id>', %d) (salvage.Options.PaimonConsumer, --paimon-consumer), or start without consumer-id",
-			label, st.NextSnapshot, strings.ReplaceAll(sqlName, "'", "''"), st.NextSnapshot)
+		// The consumer file follows every checkpoint the old job
+		// completed (the source writes it in notifyCheckpointComplete):
+		// past the salvaged snapshot, the snapshots between are skipped.
+		// Unbound, nothing proves they are not: graded data-loss.
+		x.grade(resume.DataLoss)
+		x.warn(WarnConsumerOverrides, "Paimon source %s is a MonitorSource, which reads with a consumer-id: a new job that keeps that consumer-id starts where the table's consumer file says, not at scan.snapshot-id=%d, and the file follows every checkpoint the old job completed: where it stands past snapshot %d the snapshots between are skipped (data-loss, graded so until the consumer is bound); bind the consumer there first with CALL sys.reset_consumer('%s', '<consumer-id>', %d) (salvage.Options.PaimonConsumer, --paimon-consumer), or start without consumer-id",
+			label, st.NextSnapshot, st.NextSnapshot, strings.ReplaceAll(sqlName, "'", "''"), st.NextSnapshot)
 	}
 	if id := x.r.o.PaimonConsumer; id != "" {
 		st.ConsumerID = id

@@ -72,7 +72,9 @@ func TestPaimonSnapshotAtTheEarliestIsNotExpired(t *testing.T) {
 	}
 	for i, next := range []int64{20, 19, 21} {
 		dir := savepoint(t, l, "savepoint-aaaaaa-00000000002"+string(rune('0'+i)), 9, flinkckpttest.MonitorSource("orders-source", next))
-		c := salvaged(t, l, &salvage.Options{Snapshot: dir, Live: &livecheck.Checkers{Paimon: table}})
+		// The consumer bound (PaimonConsumer): an unbound MonitorSource is
+		// data-loss whatever the expiry (TestPaimonMonitorSourceSalvage).
+		c := salvaged(t, l, &salvage.Options{Snapshot: dir, Live: &livecheck.Checkers{Paimon: table}, PaimonConsumer: "orders-v2"})
 		pos, err := salvage.PositionOf(c.Position)
 		if err != nil {
 			t.Fatal(err)
@@ -117,7 +119,7 @@ func TestPaimonNextSnapshotAboveLatest(t *testing.T) {
 	}
 	for i, next := range []int64{30, 31, 32} {
 		dir := savepoint(t, l, "savepoint-aaaaaa-00000000004"+string(rune('0'+i)), 9, flinkckpttest.MonitorSource("orders-source", next))
-		c, err := salvager(t, l, &salvage.Options{Snapshot: dir, Live: &livecheck.Checkers{Paimon: table}}).Resolve(context.Background())
+		c, err := salvager(t, l, &salvage.Options{Snapshot: dir, Live: &livecheck.Checkers{Paimon: table}, PaimonConsumer: "orders-v2"}).Resolve(context.Background())
 		if next <= 31 {
 			if err != nil || c.Guarantee == resume.DataLoss {
 				t.Errorf("next snapshot %d: %v (%s)", next, err, c.Guarantee)

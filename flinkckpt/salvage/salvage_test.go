@@ -216,6 +216,12 @@ func TestPaimonSalvage(t *testing.T) {
 	if !strings.Contains(warningsText(uc.Warnings), "salvage.consumer-overrides: Paimon source") || !strings.Contains(warningsText(uc.Warnings), "CALL sys.reset_consumer('shop.orders', '<consumer-id>', 12)") {
 		t.Errorf("warnings %v", uc.Warnings)
 	}
+	// The consumer file decides the start, and may stand past snapshot 12
+	// (it follows every completed checkpoint): not exact-input but
+	// data-loss until bound (issue 33 item 13).
+	if uc.Guarantee != resume.DataLoss || !strings.Contains(warningsText(uc.Warnings), "the snapshots between are skipped (data-loss") {
+		t.Errorf("unbound MonitorSource graded %s; warnings %v", uc.Guarantee, uc.Warnings)
+	}
 
 	tb.ExpireBefore(20)
 	c, err = r.Resolve(ctx)
@@ -415,15 +421,19 @@ func TestKafkaSeveralTopics(t *testing.T) {
 }
 
 // Paimon's legacy MonitorFunction (0.9 and older) salvages like
-// MonitorSource: its next snapshot, exact input. One that had planned
-// nothing yet gives no position (it once dereferenced a nil state).
+// MonitorSource: its next snapshot, exact input with its consumer bound
+// (data-loss unbound: the consumer file decides the start). One that had
+// planned nothing yet gives no position (it once dereferenced a nil state).
 func TestLegacyMonitorFunctionSalvage(t *testing.T) {
 	l := savepoints(t, "")
 	dir := savepoint(t, l, "savepoint-aaaaaa-00000000000b", 5, flinkckpttest.LegacyMonitorSource("orders-monitor", 12))
-	c := salvaged(t, l, &salvage.Options{Snapshot: dir})
-	want := map[string]string{"scan.mode": "from-snapshot", "scan.snapshot-id": "12"}
+	c := salvaged(t, l, &salvage.Options{Snapshot: dir, PaimonConsumer: "orders-v2"})
+	want := map[string]string{"scan.mode": "from-snapshot", "scan.snapshot-id": "12", "consumer-id": "orders-v2"}
 	if diff := cmp.Diff(want, c.Position.Launch().Options); diff != "" || c.Guarantee != resume.ExactInput {
 		t.Errorf("guarantee %s, launch (-want +got):\n%s", c.Guarantee, diff)
+	}
+	if c := salvaged(t, l, &salvage.Options{Snapshot: dir}); c.Guarantee != resume.DataLoss || !c.HasWarning(salvage.WarnConsumerOverrides) {
+		t.Errorf("unbound: guarantee %s, warnings %v", c.Guarantee, c.Warnings)
 	}
 
 	dir = savepoint(t, l, "savepoint-aaaaaa-00000000000c", 6, flinkckpttest.LegacyMonitorSource("orders-monitor"))

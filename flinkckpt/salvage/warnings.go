@@ -41,8 +41,10 @@ const (
 	WarnSourceNotes = "salvage.source-notes"
 	// WarnConsumerOverrides: a salvaged Paimon MonitorSource reads with a
 	// consumer-id: a new job keeping it starts at the consumer file, not at
-	// the launch's scan.snapshot-id; the warning gives the reset_consumer
-	// form.
+	// the launch's scan.snapshot-id, and the file follows every checkpoint
+	// the old job completed, so snapshots between may be skipped: graded
+	// data-loss until the consumer is bound (Options.PaimonConsumer); the
+	// warning gives the reset_consumer form.
 	WarnConsumerOverrides = "salvage.consumer-overrides"
 	// WarnPostgresNoSpecificOffset: the Postgres CDC connector cannot be
 	// started at an LSN; the launch starts at the replication slot's
