@@ -352,3 +352,32 @@ func TestResolverWithJobDroppedLegacySource(t *testing.T) {
 		})
 	}
 }
+
+// TestOlderThanIncompatibleSaysPerSource: the chosen older checkpoint
+// holds a KafkaSource and a Paimon MonitorSource; the warning says what
+// each does with the input the newer checkpoint had read past it (Kafka:
+// replayed, lost where the log no longer holds it; Paimon: replayed, a
+// failing restore where snapshots expired), unchecked without live checks,
+// not only "duplicates" (issue 33 item 13).
+func TestOlderThanIncompatibleSaysPerSource(t *testing.T) {
+	e := newEnv(t, "ck/", "s3a://bucket/", nil)
+	srcs := []flinkckpttest.Source{flinkckpttest.KafkaSource("kafka-in", "orders", 10, 11), flinkckpttest.MonitorSource("paimon-in", 7)}
+	e.chk(jobA, 1, t0, &flinkckpttest.Checkpoint{Operators: 2, Sources: srcs})
+	e.chk(jobA, 2, t0.Add(time.Minute), &flinkckpttest.Checkpoint{Operators: 3, Sources: srcs})
+	job := jobOf(t, 0, 1)
+	job.AddUID("kafka-in")
+	job.AddUID("paimon-in")
+	c, p := e.mustResolve(&flinkckpt.Options{FlinkRoot: e.l.FlinkRoot(), Job: job})
+	if p.CheckpointID != 1 {
+		t.Fatalf("chose %d", p.CheckpointID)
+	}
+	for _, want := range []string{
+		`Kafka sources replay it from the restored offsets, and lose what the log no longer holds \(data-loss; not checked`,
+		`Paimon sources replay it from the restored snapshot, and the restore fails where those snapshots expired \(not checked`,
+		`duplicates downstream`,
+	} {
+		if !hasWarning(c.Warnings, flinkckpt.WarnOlderThanIncompatible, want) {
+			t.Errorf("no %q in %v", want, c.Warnings)
+		}
+	}
+}
