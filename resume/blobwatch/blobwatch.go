@@ -24,18 +24,19 @@ import (
 	"github.com/resumekit/resumekit/internal/blobfwd"
 )
 
-// Op is a kind of bucket call.
-type Op string
+// Op is a kind of bucket call (the names are shared with the module's
+// other bucket wrapper, through internal/blobfwd).
+type Op = blobfwd.Op
 
 // The operations an Observer sees. OpList is one list page (one request on
 // a real store), not one entry.
 const (
-	OpList       Op = "list"
-	OpRead       Op = "read"
-	OpAttributes Op = "attributes"
-	OpWrite      Op = "write"
-	OpCopy       Op = "copy"
-	OpDelete     Op = "delete"
+	OpList       = blobfwd.OpList
+	OpRead       = blobfwd.OpRead
+	OpAttributes = blobfwd.OpAttributes
+	OpWrite      = blobfwd.OpWrite
+	OpCopy       = blobfwd.OpCopy
+	OpDelete     = blobfwd.OpDelete
 )
 
 // Call describes one bucket call.

@@ -64,18 +64,19 @@ import (
 	"github.com/resumekit/resumekit/internal/blobfwd"
 )
 
-// Op is a kind of bucket call.
-type Op string
+// Op is a kind of bucket call (the names are shared with the module's
+// other bucket wrapper, through internal/blobfwd).
+type Op = blobfwd.Op
 
 // The operations the Recorder counts. OpList counts list pages (one request
 // each on a real store), not entries.
 const (
-	OpList       Op = "list"
-	OpRead       Op = "read"
-	OpAttributes Op = "attributes"
-	OpWrite      Op = "write"
-	OpCopy       Op = "copy"
-	OpDelete     Op = "delete"
+	OpList       = blobfwd.OpList
+	OpRead       = blobfwd.OpRead
+	OpAttributes = blobfwd.OpAttributes
+	OpWrite      = blobfwd.OpWrite
+	OpCopy       = blobfwd.OpCopy
+	OpDelete     = blobfwd.OpDelete
 )
 
 // Ops lists every Op in a fixed order.
