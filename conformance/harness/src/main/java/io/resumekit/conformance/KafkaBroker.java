@@ -11,7 +11,6 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -22,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 public final class KafkaBroker implements AutoCloseable {
     private static final Object LOCK = new Object();
     private static KafkaBroker shared;
+    private static int starts;
 
     final Process process;
     final int port;
@@ -41,7 +41,13 @@ public final class KafkaBroker implements AutoCloseable {
     public static KafkaBroker shared(Path root) throws Exception {
         synchronized (LOCK) {
             if (shared == null || !shared.process.isAlive()) {
-                shared = start(root.resolve("kafka"));
+                String died = shared == null ? "" : "the previous broker (" + shared.dir + ") exited "
+                        + shared.process.exitValue() + ": " + ChildJvm.tail(shared.dir.resolve("broker.log"));
+                if (!died.isEmpty()) {
+                    System.err.println("kafka: " + died);
+                }
+                // a restarted broker gets a fresh directory: its KRaft log dir must be unformatted
+                shared = start(root.resolve(starts++ == 0 ? "kafka" : "kafka-" + starts));
                 KafkaBroker b = shared;
                 Runtime.getRuntime().addShutdownHook(new Thread(b.process::destroyForcibly));
             }
@@ -91,18 +97,16 @@ public final class KafkaBroker implements AutoCloseable {
         String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
         List<String> base = new ArrayList<>(List.of(java, "-XX:+UseSerialGC", "-Xmx384m", "-XX:TieredStopAtLevel=1",
                 "-Dlog4j2.configurationFile=" + writeLog4j(dir), "-cp", cp));
-        List<String> format = new ArrayList<>(base);
-        format.addAll(List.of("kafka.tools.StorageTool", "format", "-t", UUID.randomUUID().toString().replace("-", "").substring(0, 22),
-                "-c", pf.toString(), "--standalone"));
-        Process f = new ProcessBuilder(format).redirectErrorStream(true).redirectOutput(dir.resolve("format.log").toFile()).start();
-        if (!f.waitFor(120, TimeUnit.SECONDS) || f.exitValue() != 0) {
-            f.destroyForcibly();
-            // older StorageTool versions take no --standalone
-            format.remove("--standalone");
-            f = new ProcessBuilder(format).redirectErrorStream(true).redirectOutput(dir.resolve("format.log").toFile()).start();
-            if (!f.waitFor(120, TimeUnit.SECONDS) || f.exitValue() != 0) {
-                f.destroyForcibly();
-                throw new IllegalStateException("kafka StorageTool format failed: " + ChildJvm.tail(dir.resolve("format.log")));
+        // One retry with a new cluster id and an empty log dir; the first failure is printed (a CI run
+        // once failed here with only the tool's SLF4J banner to show for it).
+        String failed = format(base, pf, dir);
+        if (failed != null) {
+            System.err.println("kafka: " + failed + " (retrying once)");
+            Scenarios.deleteTree(dir.resolve("logs"));
+            Files.createDirectories(dir.resolve("logs"));
+            failed = format(base, pf, dir);
+            if (failed != null) {
+                throw new IllegalStateException(failed);
             }
         }
         List<String> run = new ArrayList<>(base);
@@ -125,6 +129,36 @@ public final class KafkaBroker implements AutoCloseable {
             Thread.sleep(100);
         }
         return b;
+    }
+
+    /**
+     * Formats the KRaft log dir with {@code kafka.tools.StorageTool}: null when it succeeded, else what
+     * failed with the tool's output. Static voters (controller.quorum.voters), so no --standalone:
+     * Kafka 4 refuses it with static voters. The cluster id is made as Kafka's Uuid.randomUuid() makes
+     * one: 16 random bytes, base64url without padding, never starting with '-' (the tool would read it
+     * as an option).
+     */
+    static String format(List<String> base, Path pf, Path dir) throws Exception {
+        String clusterId;
+        do {
+            byte[] id = new byte[16];
+            new java.security.SecureRandom().nextBytes(id);
+            clusterId = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(id);
+        } while (clusterId.startsWith("-"));
+        List<String> format = new ArrayList<>(base);
+        format.addAll(List.of("kafka.tools.StorageTool", "format", "-t", clusterId, "-c", pf.toString()));
+        Path log = dir.resolve("format.log");
+        Process f = new ProcessBuilder(format).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        if (!f.waitFor(120, TimeUnit.SECONDS)) {
+            f.destroyForcibly();
+            return "kafka StorageTool format in " + dir + " did not end within 120 s: " + ChildJvm.tail(log);
+        }
+        if (f.exitValue() != 0) {
+            // the SLF4J banner comes first; the cause is the rest
+            return "kafka StorageTool format in " + dir + " (cluster id " + clusterId + ") exited " + f.exitValue()
+                    + ": " + ChildJvm.tail(log).replaceAll("(?m)^SLF4J: .*\\R", "");
+        }
+        return null;
     }
 
     /** The broker answers a DescribeCluster (its log has no binding to tell it started). */
