@@ -39,7 +39,42 @@ public final class ChildJvm implements AutoCloseable {
         return target.resolve("classes") + File.pathSeparator + deps;
     }
 
+    /**
+     * The classpath of a child on the Flink line {@code line} ("1.20" or "2.x"): the harness's own
+     * for its line (null or {@link FlinkLine#LINE}), else conformance/crossline's — the harness's
+     * sources compiled against the other line, target/classes plus target/crossline.classpath, which
+     * conformance/run builds when a selected scenario has a run {@code "onFlink"} the other line.
+     */
+    static String classpath(String line) throws IOException {
+        if (line == null || line.isEmpty() || line.equals(FlinkLine.LINE)) {
+            return classpath();
+        }
+        if (!List.of("1.20", "2.x").contains(line)) {
+            throw new IllegalArgumentException("unknown Flink line \"" + line + "\" (known: 1.20, 2.x)");
+        }
+        Path target = Paths.get(System.getProperty("conformance.target", "target")).toAbsolutePath();
+        Path x = Paths.get(System.getProperty("conformance.crosslineDir",
+                target.getParent().resolveSibling("crossline").resolve("target").toString()));
+        Path cpFile = x.resolve("crossline.classpath");
+        if (!Files.exists(cpFile) || !Files.isDirectory(x.resolve("classes"))) {
+            throw new IllegalStateException("no Flink " + line + " classpath at " + x + ": conformance/run builds"
+                    + " conformance/crossline (-Dconformance.crossline=true) when a selected scenario has a run on the other line");
+        }
+        String deps = Files.readString(cpFile).trim();
+        String runtime = line.equals("2.x") ? "flink-runtime-2." : "flink-runtime-1.20.";
+        if (!deps.contains(runtime)) {
+            throw new IllegalStateException(cpFile + " is not Flink " + line + "'s (no " + runtime + "* jar):"
+                    + " conformance/run rebuilds conformance/crossline for the line it runs");
+        }
+        return x.resolve("classes") + File.pathSeparator + deps;
+    }
+
     public static ChildJvm start(String mainClass, Path spec, Path control) throws IOException {
+        return start(mainClass, spec, control, null);
+    }
+
+    /** Starts mainClass SPEC in a child JVM on the Flink line {@code line} (null: the harness's; {@link #classpath(String)}). */
+    public static ChildJvm start(String mainClass, Path spec, Path control, String line) throws IOException {
         Files.createDirectories(control);
         List<String> cmd = new ArrayList<>();
         cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
@@ -51,7 +86,7 @@ public final class ChildJvm implements AutoCloseable {
         cmd.addAll(Arrays.asList(System.getProperty("conformance.jvmOpens", "").trim().split("\\s+")));
         cmd.removeIf(String::isEmpty);
         cmd.add("-cp");
-        cmd.add(classpath());
+        cmd.add(classpath(line));
         cmd.add(mainClass);
         cmd.add(spec.toString());
         ProcessBuilder pb = new ProcessBuilder(cmd);

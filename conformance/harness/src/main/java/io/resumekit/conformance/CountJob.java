@@ -53,6 +53,10 @@ public final class CountJob {
         if (job.path("source").asText("datagen").equals("paimon")) {
             return PaimonStream.sqlJob(conf, job, variant, PaimonStream.map(job.path("hints")), journalDir, tag);
         }
+        if (job.path("source").asText("datagen").equals("kafka-legacy")) {
+            // FlinkKafkaConsumer, on Flink 1.20 only (LegacyKafka; the upgrade scenario U4)
+            return finish(env, LegacyKafka.source(env, job, variant), job, variant, journalDir, tag);
+        }
         if (job.path("source").asText("datagen").equals("kafka")) {
             // KafkaSource: committed offsets of the group (earliest without), committed on checkpoints
             KafkaSource<String> ks = KafkaSource.<String>builder()
@@ -89,7 +93,8 @@ public final class CountJob {
         if (job.path("stateless").asBoolean(false)) {
             counted = s.map(new NoCount(keys)).uid("nocount").name("nocount");
         } else {
-            counted = s.keyBy(new KeyOf(keys)).process(new Count()).name("count");
+            // the count in ValueState<Long>, or a POJO, a Kryo-serialized type, List and Map state (job "state")
+            counted = s.keyBy(new KeyOf(keys)).process(UpgradeState.count(job.path("state").asText("value"))).name("count");
         }
         if (job.path("stateless").asBoolean(false)) {
             // no keyed state: nothing to name

@@ -49,6 +49,7 @@ public final class FlinkNode {
                         r.path("allowNonRestoredState").asBoolean(false), r.path("claimMode").asText("NO_CLAIM")));
             }
             facts.put("jobId", id.toHexString());
+            facts.put("flinkVersion", FlinkLine.version()); // the run's Flink (a run "onFlink" the other line)
             mc.submitJob(jg).get(60, TimeUnit.SECONDS);
             Flink.waitRunning(mc, id, Duration.ofSeconds(60));
             ArrayNode savepoints = facts.putArray("savepoints");

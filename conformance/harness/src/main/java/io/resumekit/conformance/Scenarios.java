@@ -351,7 +351,9 @@ public final class Scenarios {
         }
         Path specFile = w.resolve("run-" + i + ".json");
         Flink.writeJson(specFile, spec);
-        try (ChildJvm c = ChildJvm.start(FlinkNode.class.getName(), specFile, control)) {
+        // "onFlink": the run's Flink line when it is not the harness's (an upgrade's 1.20 run, a
+        // rollback's 2.x run): FlinkNode on conformance/crossline's classpath
+        try (ChildJvm c = ChildJvm.start(FlinkNode.class.getName(), specFile, control, run.path("onFlink").asText(null))) {
             long end = System.nanoTime() + Duration.ofSeconds(150).toNanos();
             while (true) {
                 if (Files.exists(control.resolve("ready-to-kill"))) {
@@ -628,6 +630,10 @@ public final class Scenarios {
         }
         if (stage.path("listAgrees").asBoolean(false)) {
             listAgrees(w, stage, si, snaps, fl);
+        }
+        if (UpgradeJudge.wanted(stage)) {
+            // snapshots of one Flink line restored on the other: resumekit per snapshot beside Flink's trials
+            UpgradeJudge.judge(this, w, stage, si, snaps, dec, fl);
         }
         // 1 (a source failed), 4 (all refused for data loss) and 5 (none fits the new job) choose nothing
         boolean noneChosen = chosen.isMissingNode() || chosen.isNull();
