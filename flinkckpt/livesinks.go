@@ -40,12 +40,19 @@ type SinkCheck struct {
 	Undecodable string `json:"undecodable,omitempty"`
 	// Checked: the sink was asked; Verdict is then livecheck's (committed,
 	// open, lost, unknown) and Transactions each transaction's answer.
-	Checked      bool                     `json:"checked"`
-	Verdict      string                   `json:"verdict,omitempty"`
-	Transactions []livecheck.KafkaSinkTxn `json:"transactions,omitempty"`
+	// For a Paimon committer asked of its table (Live.PaimonSink) Verdict
+	// is the table's state (committed, not-committed, unknown) and
+	// PaimonTable the table's answer.
+	Checked      bool                       `json:"checked"`
+	Verdict      string                     `json:"verdict,omitempty"`
+	Transactions []livecheck.KafkaSinkTxn   `json:"transactions,omitempty"`
+	PaimonTable  *livecheck.PaimonSinkCheck `json:"paimon_table,omitempty"`
 	// CommittedAsserted: Options.SinkCommitted (--flink-sink-committed)
 	// asserts the old job committed every transaction.
 	CommittedAsserted bool `json:"committed_asserted,omitempty"`
+
+	// commitUser is a Paimon committer's commit user ("" when none).
+	commitUser string
 }
 
 // label names the committer by uid when known, and by operator id.
@@ -135,12 +142,13 @@ func (r *Resolver) checkDecodedSinks(ctx context.Context, s *snap, st *sinkstate
 			other += p.Other
 		}
 		switch {
-		case sc.Type == SinkTypePaimon:
-			// Paimon's committer re-commits on restore by its own rule
-			// (filterCommitted); nothing here has a deadline.
 		case r.opts.SinkCommitted:
 			sc.CommittedAsserted = true
 			out.warnings = append(out.warnings, resume.Warnf(WarnSinkCommittedAsserted, "%s: sink committer %s held committables prepared at checkpoint %s; SinkCommitted (--flink-sink-committed) asserts the old job committed every one", name, sc.label(), sc.checkpoints()))
+		case sc.Type == SinkTypePaimon:
+			if err := r.checkPaimonSink(ctx, name, &sc, out); err != nil {
+				return nil, err
+			}
 		case sc.Type == SinkTypeUnknown:
 			why := sc.Undecodable
 			if why == "" {
@@ -185,6 +193,49 @@ func (r *Resolver) checkDecodedSinks(ctx context.Context, s *snap, st *sinkstate
 	return out, nil
 }
 
+// checkPaimonSink asks the Paimon sink's table (Options.Live.PaimonSink)
+// whether the committer's pending checkpoints reached it, by Paimon's rule
+// (FileStoreCommitImpl.filterCommitted: committed iff the commit user's
+// latest snapshot has a commitIdentifier ≥ the checkpoint). A restore
+// commits what is not committed (Paimon re-commits restored committables
+// above the user's latest identifier), so the restore's grade stays; the
+// answer decides whether the output is pending for every other start
+// (SinkPending, chain.sink-pending). Without a table, or a commit user,
+// the committer stays unchecked: pending for the chain.
+func (r *Resolver) checkPaimonSink(ctx context.Context, name string, sc *SinkCheck, out *sinkResult) error {
+	t := r.opts.Live.PaimonSinkTable()
+	if t == nil || sc.commitUser == "" {
+		return nil
+	}
+	var ids []int64
+	for _, p := range sc.Pending {
+		if !p.Legacy && p.CheckpointID != sinkstate.EndOfInput {
+			ids = append(ids, p.CheckpointID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	c, err := livecheck.CheckPaimonSink(ctx, t, sc.commitUser, ids)
+	if err != nil {
+		return fmt.Errorf("flinkckpt: %s: Paimon sink committer %s: %w", name, sc.label(), err)
+	}
+	var why []string
+	for _, p := range c.Checkpoints {
+		why = append(why, p.Why)
+	}
+	sc.Checked, sc.Verdict, sc.PaimonTable = true, string(c.State()), c
+	switch c.State() {
+	case livecheck.PaimonCommitted:
+		out.reasons = append(out.reasons, fmt.Sprintf("%s: Paimon sink committer %s: the sink table %s says checkpoint %s was committed (%s): a restore skips it, and no start loses its output", name, sc.label(), c.Table, sc.checkpoints(), strings.Join(why, "; ")))
+	case livecheck.PaimonNotCommitted:
+		out.reasons = append(out.reasons, fmt.Sprintf("%s: Paimon sink committer %s: the sink table %s says checkpoint %s was not committed (%s): a restore of this snapshot commits it (Paimon re-commits restored committables); any other start loses its output", name, sc.label(), c.Table, sc.checkpoints(), strings.Join(why, "; ")))
+	default:
+		out.warnings = append(out.warnings, resume.Warnf(WarnSinkUnknown, "%s: Paimon sink committer %s: the sink table %s cannot say whether checkpoint %s was committed (%s): a restore commits it again, so if the old job had committed it and that snapshot expired since, its rows are committed twice; graded as if unchecked", name, sc.label(), c.Table, sc.checkpoints(), strings.Join(why, "; ")))
+	}
+	return nil
+}
+
 // SinkCommitters lists the committers of st that hold pending work (or
 // whose state could not be decoded), each with its type: a KafkaSink's
 // (its transactions decoded), Paimon's, or unknown (possibly pending,
@@ -208,7 +259,7 @@ func SinkCommitters(st *sinkstate.State, job *jobgraph.Job) []SinkCheck {
 		case c.Format == sinkstate.FormatUnknown:
 			sc.Type, sc.Undecodable = SinkTypeUnknown, fmt.Sprintf("%d element(s) of a committer state format resumekit does not decode: %s", c.Elements, strings.Join(c.Notes, "; "))
 		case c.Paimon != nil:
-			sc.Type = SinkTypePaimon
+			sc.Type, sc.commitUser = SinkTypePaimon, c.Paimon.CommitUser
 		case len(sc.Pending) == 0:
 			continue // nothing to commit
 		case other > 0:

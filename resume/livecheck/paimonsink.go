@@ -3,6 +3,7 @@ package livecheck
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -145,4 +146,52 @@ func CheckPaimonSink(ctx context.Context, t PaimonSinkTable, commitUser string, 
 		c.Checkpoints = append(c.Checkpoints, PaimonSinkCheckpoint{CheckpointID: id, State: lc.Committed(id), Why: lc.Explain(id)})
 	}
 	return c, nil
+}
+
+// MemoPaimonSink wraps t so that each commit user is looked up at most
+// once: a restore and a salvage resolver of one chain that share the
+// checker set (resumectl's resolve) then cost one snapshot listing of the
+// sink table per commit user, not one per resolver. Use one per resolve:
+// answers are not refreshed. An error is not kept (the next call asks
+// again). Safe for concurrent use.
+func MemoPaimonSink(t PaimonSinkTable) PaimonSinkTable {
+	if t == nil {
+		return nil
+	}
+	if m, ok := t.(*memoPaimonSink); ok {
+		return m
+	}
+	return &memoPaimonSink{t: t, known: map[string]PaimonCommit{}}
+}
+
+type memoPaimonSink struct {
+	t     PaimonSinkTable
+	mu    sync.Mutex
+	known map[string]PaimonCommit
+}
+
+func (m *memoPaimonSink) LatestCommitOf(ctx context.Context, commitUser string) (*PaimonCommit, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if c, ok := m.known[commitUser]; ok {
+		return &c, nil
+	}
+	c, err := m.t.LatestCommitOf(ctx, commitUser)
+	if err != nil {
+		return c, err
+	}
+	m.known[commitUser] = *c
+	out := *c
+	return &out, nil
+}
+
+func (m *memoPaimonSink) SQLName() string { return m.t.SQLName() }
+
+// PaimonSinkTable returns the Paimon sink's table (PaimonSink); nil when
+// none is set or c is nil.
+func (c *Checkers) PaimonSinkTable() PaimonSinkTable {
+	if c == nil {
+		return nil
+	}
+	return c.PaimonSink
 }

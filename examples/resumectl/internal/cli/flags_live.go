@@ -132,7 +132,7 @@ func (l *liveFlags) build(_ context.Context, e *env, b *built) error {
 		c.KafkaSink = livecheck.MemoTransactions(kafkaoffset.Log{Client: b.kafka})
 	}
 	if b.paimonSink != nil {
-		c.PaimonSink = b.paimonSink
+		c.PaimonSink = livecheck.MemoPaimonSink(b.paimonSink)
 	}
 	if c.Kafka == nil && c.Paimon == nil && c.Postgres == nil && c.MySQL == nil && c.KafkaSink == nil && !b.sinkSet {
 		return nil
