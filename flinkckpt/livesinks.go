@@ -162,7 +162,7 @@ func (r *Resolver) checkDecodedSinks(ctx context.Context, s *snap, st *sinkstate
 				name, sc.label(), len(txns), sc.checkpoints(), txnIDs(txns), until.Format(time.RFC3339), timeout))
 			out.deadline(until, fmt.Sprintf("valid until %s (assumed): KafkaSink committer %s's transactions of checkpoint %s time out at the latest an assumed %s after the snapshot (they began before it, so possibly earlier)", until.Format(time.RFC3339), sc.label(), sc.checkpoints(), timeout), true)
 		default:
-			res, err := livecheck.CheckKafkaSink(ctx, live.SinkChecker(), txns)
+			res, err := live.CheckKafkaSink(ctx, txns)
 			if err != nil {
 				return nil, fmt.Errorf("flinkckpt: %s: KafkaSink committer %s: %w", name, sc.label(), err)
 			}
@@ -170,7 +170,7 @@ func (r *Resolver) checkDecodedSinks(ctx context.Context, s *snap, st *sinkstate
 			sc.Checked, sc.Verdict, sc.Transactions = true, k.Verdict, k.Transactions
 			if lost := k.Lost(); len(lost) > 0 {
 				out.lost = true
-				out.warnings = append(out.warnings, resume.Warnf(WarnSinkOutputLost, "data loss: %s: KafkaSink committer %s: the output of %d transaction(s) is lost: %s; the partitions they wrote are not reported once aborted (the sink's topics): a restore commits nothing of them",
+				out.warnings = append(out.warnings, resume.Warnf(WarnSinkOutputLost, "data loss: %s: KafkaSink committer %s: the output of %d transaction(s) is lost: %s; a restore commits nothing of them",
 					name, sc.label(), len(lost), livecheck.TxnText(lost)))
 			}
 			if unk := k.Unknown(); len(unk) > 0 {
@@ -306,8 +306,9 @@ func (o *sinkResult) apply(c *resume.Candidate) {
 }
 
 // inputStarts decodes where the snapshot's KafkaSources continue each
-// partition when no live check did (live nil): inline source state only,
-// no storage call.
+// partition, and its Paimon sources their table (when a split names the
+// table's directory), when no live check did (live nil): inline source
+// state only, no storage call.
 func inputStarts(s *snap, live *liveResult) []resume.InputStart {
 	if live != nil {
 		return nil
@@ -316,6 +317,11 @@ func inputStarts(s *snap, live *liveResult) []resume.InputStart {
 	var out []resume.InputStart
 	for i := range st.Sources {
 		src := &st.Sources[i]
+		if src.Kind == sourcestate.KindPaimon && src.Err == nil {
+			if pp, ok, _ := src.Paimon.Position(); ok && livecheck.PaimonTableName(pp.Table) != "" {
+				out = append(out, resume.InputStart{Input: resume.PaimonInput(livecheck.PaimonTableName(pp.Table)), Offset: pp.NextSnapshot, GoneBelow: -1})
+			}
+		}
 		if src.Kind != sourcestate.KindKafka || src.Err != nil {
 			continue
 		}

@@ -172,6 +172,9 @@ func (p Position) InputStarts() []resume.InputStart {
 				out = append(out, resume.InputStart{Input: resume.KafkaInput(k.Topic, k.Partition), Offset: k.Offset, GoneBelow: k.LogStart})
 			}
 		}
+		if s.Paimon != nil && s.Paimon.Table != "" {
+			out = append(out, resume.InputStart{Input: resume.PaimonInput(s.Paimon.Table), Offset: s.Paimon.NextSnapshot, GoneBelow: -1})
+		}
 	}
 	return out
 }

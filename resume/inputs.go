@@ -27,6 +27,14 @@ func KafkaInput(topic string, partition int32) string {
 	return fmt.Sprintf("kafka:%s/%d", topic, partition)
 }
 
+// PaimonInput names a Paimon table's snapshot sequence as an
+// [InputStart.Input]: "paimon:<db.table>" (the SQL identifier, with
+// "$branch_<b>" for a branch other than main); the Offset is the next
+// snapshot id to read.
+func PaimonInput(table string) string {
+	return "paimon:" + table
+}
+
 // InputStarter is implemented by positions that can say where they start
 // each input (kafkaoffset, flinkckpt and salvage positions). The chain uses
 // it to keep a decision consistent: a candidate that starts an input below

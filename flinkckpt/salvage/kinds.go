@@ -227,7 +227,7 @@ func (x *resolution) paimon(ctx context.Context, label string, s *sourcestate.So
 	if !ok {
 		return fmt.Errorf("salvage: Paimon source %s: %s: %w", label, why, resume.ErrNoPosition)
 	}
-	st := &PaimonStart{NextSnapshot: pp.NextSnapshot, Table: pp.Table, Full: pp.Full, Exact: pp.Exact}
+	st := &PaimonStart{NextSnapshot: pp.NextSnapshot, Table: pp.Table, TableName: livecheck.PaimonTableName(pp.Table), Full: pp.Full, Exact: pp.Exact}
 	out.Paimon = st
 	if !pp.Exact {
 		x.grade(resume.Replay)
@@ -236,6 +236,7 @@ func (x *resolution) paimon(ctx context.Context, label string, s *sourcestate.So
 	sqlName := tableSQLName(pp.Table)
 	if t := x.r.o.live().Paimon; t != nil && livecheck.PaimonMatches(t.SQLName(), pp.Table) {
 		sqlName = t.SQLName()
+		st.TableName = sqlName
 		res, err := livecheck.CheckPaimon(ctx, t, pp.NextSnapshot)
 		if err != nil {
 			return fmt.Errorf("salvage: Paimon source %s: %w", label, err)

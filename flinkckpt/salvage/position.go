@@ -84,6 +84,9 @@ type PaimonStart struct {
 	NextSnapshot int64 `json:"next_snapshot"`
 	// Table is the table's directory when the state names it.
 	Table string `json:"table,omitempty"`
+	// TableName is the table's SQL identifier: the checked table's, else
+	// derived from Table; "" when neither names it.
+	TableName string `json:"table_name,omitempty"`
 	// Full: the start is inside the initial full read (from-snapshot-full).
 	Full bool `json:"full,omitempty"`
 	// Exact: every snapshot before NextSnapshot was read completely.
@@ -382,7 +385,8 @@ var _ resume.InputStarter = Position{}
 // InputStarts returns where the snapshot had each Kafka partition (before
 // any move to the log start) and, when checked, the log start: every
 // record below it is gone. Partitions at an unresolved marker are left
-// out.
+// out. A Paimon source whose table is named gives its next snapshot
+// (before any move past expired ones), nothing claimed gone.
 func (p Position) InputStarts() []resume.InputStart {
 	var out []resume.InputStart
 	for _, s := range p.Sources {
@@ -395,6 +399,13 @@ func (p Position) InputStarts() []resume.InputStart {
 				in.GoneBelow = *k.LogStart
 			}
 			out = append(out, in)
+		}
+		if pm := s.Paimon; pm != nil && pm.TableName != "" {
+			next := pm.NextSnapshot
+			if pm.Expired != 0 {
+				next = pm.Expired
+			}
+			out = append(out, resume.InputStart{Input: resume.PaimonInput(pm.TableName), Offset: next, GoneBelow: -1})
 		}
 	}
 	return out

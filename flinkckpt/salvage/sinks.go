@@ -142,7 +142,7 @@ func (x *resolution) sinks(ctx context.Context, bucket *blob.Bucket, snap *flink
 				}
 			}
 			if other == 0 && len(txns) > 0 {
-				res, err := livecheck.CheckKafkaSink(ctx, x.r.o.live().SinkChecker(), txns)
+				res, err := x.r.o.live().CheckKafkaSink(ctx, txns)
 				if err != nil {
 					return fmt.Errorf("salvage: KafkaSink committer %s: %w", sp.label(), err)
 				}

@@ -97,6 +97,17 @@ func PaimonMatches(sqlName, dir string) bool {
 	return true
 }
 
+// PaimonTableName derives a table's SQL identifier (db.table) from its
+// directory …/<db>.db/<table>, as a Paimon source's split names it; ""
+// when the directory does not have that shape.
+func PaimonTableName(dir string) string {
+	parts := strings.Split(strings.TrimSuffix(dir, "/"), "/")
+	if n := len(parts); n >= 2 && len(parts[n-2]) > 3 && strings.HasSuffix(parts[n-2], ".db") && parts[n-1] != "" {
+		return strings.TrimSuffix(parts[n-2], ".db") + "." + parts[n-1]
+	}
+	return ""
+}
+
 // Kafka offset markers, as KafkaSource writes them into a split that has
 // not started reading (KafkaPartitionSplit): the start is resolved when
 // the reader starts.
@@ -276,6 +287,11 @@ type Checkers struct {
 	// offsets lists the sink's transactions (ListTransactions) and finds
 	// those the old job left open or aborted.
 	KafkaSinkPrefix string
+	// KafkaSinkTopics are the topics the KafkaSink writes (--kafka-sink-
+	// topic): a lost transaction whose partitions the brokers no longer
+	// list (a completed abort clears them) is reported as writing
+	// partitions of these. Nil: reported as not known.
+	KafkaSinkTopics []string
 	// PaimonSink is the table a Paimon sink writes: a snapshot's Paimon
 	// committer's pending checkpoints are decided from its snapshots by
 	// commit user (CheckPaimonSink); nil leaves them unchecked.

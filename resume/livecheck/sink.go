@@ -2,6 +2,7 @@ package livecheck
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -81,8 +82,17 @@ type KafkaSinkTxn struct {
 	State            string `json:"state,omitempty"`
 	BrokerProducerID int64  `json:"broker_producer_id,omitempty"`
 	BrokerEpoch      int16  `json:"broker_epoch,omitempty"`
-	// Partitions are the partitions the open transaction wrote to.
+	// Partitions are the partitions the open transaction wrote to, as the
+	// broker lists them (open, or PrepareCommit/PrepareAbort).
 	Partitions []string `json:"partitions,omitempty"`
+	// SinkTopics, for a lost transaction whose partitions the broker no
+	// longer lists (a completed abort clears them: Kafka's CompleteAbort,
+	// kfake's Empty), are the topics the caller says the sink writes
+	// (Checkers.KafkaSinkTopics, --kafka-sink-topic): its records were in
+	// partitions of these, which ones the broker no longer says.
+	// PartitionsUnknown is then set.
+	SinkTopics        []string `json:"sink_topics,omitempty"`
+	PartitionsUnknown bool     `json:"partitions_unknown,omitempty"`
 	// Deadline is an open transaction's start + timeout: Kafka aborts it
 	// then.
 	Deadline time.Time `json:"deadline,omitzero"`
@@ -126,8 +136,13 @@ func TxnText(ts []KafkaSinkTxn) string {
 	var parts []string
 	for _, t := range ts {
 		s := fmt.Sprintf("checkpoint %d: transactional id %s (producer id %d, epoch %d)", t.CheckpointID, t.TransactionalID, t.ProducerID, t.Epoch)
-		if len(t.Partitions) > 0 {
+		switch {
+		case len(t.Partitions) > 0:
 			s += " writing " + strings.Join(t.Partitions, ", ")
+		case t.PartitionsUnknown && len(t.SinkTopics) > 0:
+			s += " writing partitions of topic(s) " + strings.Join(t.SinkTopics, ", ") + " (the sink's; which ones the broker no longer lists once the transaction is aborted)"
+		case t.PartitionsUnknown:
+			s += " writing partitions the broker no longer lists once the transaction is aborted (name the sink's topics to have them reported: Checkers.KafkaSinkTopics, --kafka-sink-topic)"
 		}
 		parts = append(parts, s+": "+t.Why)
 	}
@@ -155,6 +170,22 @@ func TxnText(ts []KafkaSinkTxn) string {
 //     default);
 //   - any other state: unknown.
 func CheckKafkaSink(ctx context.Context, t KafkaTransactions, pending []KafkaPendingTxn) (Result, error) {
+	return checkKafkaSink(ctx, t, pending, nil)
+}
+
+// CheckKafkaSink is [CheckKafkaSink] with c's sink checker
+// ([Checkers.SinkChecker]); a lost transaction whose partitions the broker
+// no longer lists is named with c.KafkaSinkTopics (the sink's topics), and
+// marked PartitionsUnknown. c must have a sink checker.
+func (c *Checkers) CheckKafkaSink(ctx context.Context, pending []KafkaPendingTxn) (Result, error) {
+	t := c.SinkChecker()
+	if t == nil {
+		return Result{System: SystemKafkaSink}, errors.New("livecheck: no KafkaSink checker (Checkers.Kafka or KafkaSink)")
+	}
+	return checkKafkaSink(ctx, t, pending, c.KafkaSinkTopics)
+}
+
+func checkKafkaSink(ctx context.Context, t KafkaTransactions, pending []KafkaPendingTxn, topics []string) (Result, error) {
 	res := Result{System: SystemKafkaSink}
 	var ids []string
 	for _, p := range pending {
@@ -170,6 +201,9 @@ func CheckKafkaSink(ctx context.Context, t KafkaTransactions, pending []KafkaPen
 	for _, p := range pending {
 		b, ok := got[p.TransactionalID]
 		st := TxnVerdict(p, b, ok)
+		if st.Verdict == SinkLost && len(st.Partitions) == 0 {
+			st.PartitionsUnknown, st.SinkTopics = true, slices.Clone(topics)
+		}
 		if st.Verdict == SinkOpen {
 			res.valid(st.Deadline, fmt.Sprintf("valid until %s: kafka sink transactional id %s (checkpoint %d) is %s since %s and times out after transaction.timeout.ms %d; a restore after it loses checkpoint %d's output",
 				st.Deadline.Format(time.RFC3339Nano), p.TransactionalID, p.CheckpointID, b.State, b.Start.UTC().Format(time.RFC3339Nano), b.Timeout.Milliseconds(), p.CheckpointID))

@@ -124,7 +124,7 @@ func (l *liveFlags) build(_ context.Context, e *env, b *built) error {
 	}
 	// One answer per transactional id for the whole resolve: the restore,
 	// the salvage and its snapshot choice ask the sink once.
-	c.KafkaSinkTimeout, c.KafkaSinkPrefix = b.sinkTimeout, b.sinkPrefix
+	c.KafkaSinkTimeout, c.KafkaSinkPrefix, c.KafkaSinkTopics = b.sinkTimeout, b.sinkPrefix, b.sinkTopics
 	switch {
 	case b.sink != nil:
 		c.KafkaSink = livecheck.MemoTransactions(b.sink)

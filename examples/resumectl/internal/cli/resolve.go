@@ -32,7 +32,7 @@ const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flin
         [--kafka-brokers H:P --kafka-topic T [--kafka-group G] [--kafka-from TIME | --kafka-rewind DUR] [--kafka-observe DUR]
          [--kafka-isolation read_committed|read_uncommitted] [--kafka-commit-source checkpoint|auto|unknown] [--kafka-strict]]
         [--mysql-dsn DSN | --mysql-dsn-file FILE] [--postgres-dsn DSN | --postgres-dsn-file FILE] [--postgres-slot NAME]
-        [--kafka-sink-brokers H:P] [--kafka-sink-transaction-timeout DUR] [--kafka-sink-transactional-id-prefix PREFIX] [--paimon-sink-table URL]
+        [--kafka-sink-brokers H:P] [--kafka-sink-topic TOPIC[,TOPIC]] [--kafka-sink-transaction-timeout DUR] [--kafka-sink-transactional-id-prefix PREFIX] [--paimon-sink-table URL]
         [--together] [--min-guarantee NAME] [--max-age DUR] [--min-validity DUR] [--timeout DUR] [--on-failure block-weaker|choose-anyway]
         [--flink-ha-configmaps FILE | --flink-zookeeper ADDR --flink-cluster-id ID [--flink-zookeeper-root PATH]] [--flink-ha-storage URL [--flink-ha-storage-dir URI]]
         [--flink-job-result-store URL] [--flink-rest URL] [--k8s-resource FILE]... [--k8s-savepoint-history-max-count N] [--k8s-savepoint-history-max-age DUR]
@@ -115,6 +115,7 @@ type built struct {
 	// assumed transaction timeout; sinkSet when any was given.
 	sink        livecheck.KafkaTransactions
 	sinkPrefix  string
+	sinkTopics  []string
 	sinkTimeout time.Duration
 	sinkSet     bool
 	// paimonSink is --paimon-sink-table's table.

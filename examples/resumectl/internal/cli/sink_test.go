@@ -107,3 +107,12 @@ func TestResolveSinkFlags(t *testing.T) {
 		t.Errorf("asserted: %+v (%s)", *d.Chosen, codes(d))
 	}
 }
+
+// TestResolveKafkaSinkTopicFlag: --kafka-sink-topic belongs to the sink
+// group: without a Flink snapshot or Kafka source it is refused by name.
+func TestResolveKafkaSinkTopicFlag(t *testing.T) {
+	_, errOut, code := runFlinkCLI(t, "resolve", "--paimon-table", "/nowhere", "--paimon-consumer", "c", "--kafka-sink-topic", "out")
+	if code != ExitUsage || !strings.Contains(errOut, "--kafka-sink-topic") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+}
