@@ -12,6 +12,7 @@ import (
 	"gocloud.dev/gcerrors"
 
 	"github.com/resumekit/resumekit/internal/keyprefix"
+	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/redact"
 )
 
@@ -174,4 +175,24 @@ func parseJobResult(key, id string, data []byte, r *JobResult) error {
 	}
 	r.JobID, r.ApplicationStatus = id, doc.Result.Status
 	return nil
+}
+
+// JobResultsRecord returns the JobResultStore entries rs, read from source
+// (the store's location, secrets redacted), as a [resume.Record]: one
+// source per entry, with its job id, status, FinishedCleanly and a Says
+// that names the entry's key. It is what a caller hands to what reads the
+// record before the decision exists (salvage.RecordStopProof: a clean
+// finish proves a savepoint's stop completed); Compare builds the
+// decision's own record section.
+func JobResultsRecord(source string, rs []JobResult) *resume.Record {
+	rec := &resume.Record{}
+	for _, r := range rs {
+		entry := "dirty (cleanup not finished)"
+		if r.Clean {
+			entry = "clean"
+		}
+		rec.Sources = append(rec.Sources, resume.RecordSource{Kind: resume.RecordJobResultStore, Source: source, JobID: r.JobID, Status: r.ApplicationStatus,
+			FinishedCleanly: r.FinishedCleanly(), Says: fmt.Sprintf("job %s ended %s (%s entry %s)", r.JobID, r.ApplicationStatus, entry, redact.QuoteKey(r.Key))})
+	}
+	return rec
 }

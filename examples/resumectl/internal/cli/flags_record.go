@@ -52,7 +52,7 @@ func (r *recordFlags) register(fs *flag.FlagSet, _ *env) {
 	fs.StringVar(&r.zkRoot, "flink-zookeeper-root", "", "high-availability.zookeeper.path.root (`PATH`, default /flink)")
 	fs.StringVar(&r.haStorage, "flink-ha-storage", "", "high-availability.storageDir (`URL`): the HA store's CompletedCheckpoint files, which name the checkpoint's path (without it only the id is known)")
 	fs.StringVar(&r.haStorageDir, "flink-ha-storage-dir", "", "high-availability.storageDir as Flink's configuration names it (`URI`, e.g. s3://b/flink/ha), when it differs from --flink-ha-storage (a copy, a local mount); pointer files outside it are never read")
-	fs.StringVar(&r.jobResultStore, "flink-job-result-store", "", "job-result-store.storage-path (`URL`): whether the job ended, and how (a stop-with-savepoint ends SUCCEEDED)")
+	fs.StringVar(&r.jobResultStore, "flink-job-result-store", "", "job-result-store.storage-path (`URL`): whether the job ended, and how (a stop-with-savepoint ends SUCCEEDED); a salvaged savepoint of a job that finished counts as a completed stop's: its sink transactions were committed (salvage.sink-committed-by-stop)")
 	fs.StringVar(&r.rest, "flink-rest", "", "a running JobManager's REST API (`URL`, http://host:8081): whether the old job still runs, its latest checkpoint (two GET requests)")
 	fs.Var(&r.k8sResources, "k8s-resource", "flink-kubernetes-operator resources (`FILE`, kubectl get flinkdeployment,flinksessionjob,flinkstatesnapshot -o json; repeatable): what the operator restores, the snapshots its history cleanup deletes")
 	fs.IntVar(&r.historyMaxCount, "k8s-savepoint-history-max-count", 0, "the operator's kubernetes.operator.savepoint.history.max.count (`N`, default 10)")
@@ -188,6 +188,24 @@ func (r *recordFlags) build(ctx context.Context, e *env, b *built) error {
 		r.inputs = append(r.inputs, in)
 	}
 	return nil
+}
+
+// jobResults returns the JobResultStore entries build read
+// (--flink-job-result-store) as a record, nil when none was read: with
+// it a salvaged savepoint of a job that finished counts as a completed
+// stop's (salvage.RecordStopProof). An unreadable store proves nothing.
+func (r *recordFlags) jobResults() *resume.Record {
+	var rec *resume.Record
+	for _, in := range r.inputs {
+		if in.Kind != resume.RecordJobResultStore || in.Err != nil || !in.JobResultsRead {
+			continue
+		}
+		if rec == nil {
+			rec = &resume.Record{}
+		}
+		rec.Sources = append(rec.Sources, record.JobResultsRecord(in.Source, in.JobResults).Sources...)
+	}
+	return rec
 }
 
 // compare adds the record section to the decision.

@@ -57,7 +57,7 @@ func (f *resolveFlags) salvageResolver(ctx context.Context, e *env, b *built) er
 	}
 	live.PostgresSlot = f.live.postgresSlot
 	opts := &salvage.Options{Flink: fo, PaimonConsumer: f.paimon.consumer, Job: job, KafkaGroup: f.kafka.group,
-		Live: &live, SinkCommitted: f.flink.sinkCommitted}
+		Live: &live, SinkCommitted: f.flink.sinkCommitted, StopProof: salvage.RecordStopProof(f.record.jobResults())}
 	r, err := salvage.NewResolver(loc.Bucket, loc.Prefix, opts)
 	if err != nil {
 		return usagef("resolve: %v", err)

@@ -2,11 +2,14 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/flinkckpt/metadata/sinkstate"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sourcestate"
 )
 
@@ -31,5 +34,72 @@ func TestResolveSalvageCommittedMarker(t *testing.T) {
 	if !strings.Contains(out, `"scan.startup.specific-offsets": "partition:0,offset:3;partition:1,offset:0"`) ||
 		!regexp.MustCompile(`"offset": 3,\s+"marker": "committed",\s+"resolved": true`).MatchString(out) {
 		t.Errorf("salvage candidate does not start partition 0 at the group's commit:\n%s", out)
+	}
+}
+
+// resolve --flink-sources --flink-job-result-store: a plain savepoint of
+// job b947c2… whose KafkaSink committer held checkpoint 8's transactions
+// is salvaged exact-input when the real JobResultStore's entry of that
+// job says it finished (salvage.sink-committed-by-stop naming the entry);
+// without the store it is data-loss (salvage.sink-transactions-pending).
+func TestResolveSalvageStopProvedByJobResultStore(t *testing.T) {
+	dir, b := tempBucket(t)
+	l := &flinkckpttest.Layout{Bucket: b, Root: "file://" + dir + "/"}
+	if _, err := l.Savepoint(context.Background(), "savepoint-b947c2-0123456789ab", 8, &flinkckpttest.Checkpoint{Sources: []flinkckpttest.Source{
+		flinkckpttest.KafkaSource("src", "orders", 10, 10),
+		{UID: "Sink Committer: sink", Parallelism: 1, ListStates: []flinkckpttest.ListState{{Name: sinkstate.CommitterStateName,
+			Elements: []flinkckpttest.ListElement{{Data: kafkaCommitterElement(8, "orders-sink-0-8", 7, 0)}}}}},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	jrs, err := filepath.Abs("../../../../flinkckpt/testdata/records/jrs/clean")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, withStore := range []bool{true, false} {
+		args := []string{"resolve", "--flink-savepoints", dir, "--flink-sources", "--min-guarantee", "data-loss", "--json"}
+		if withStore {
+			args = append(args, "--flink-job-result-store", jrs)
+		}
+		out, errOut, code := runFlinkCLI(t, args...)
+		if code != ExitOK {
+			t.Fatalf("exit %d: %s\n%s", code, errOut, out)
+		}
+		var d struct {
+			Considered []struct {
+				Resolver  string `json:"resolver"`
+				Candidate *struct {
+					Guarantee string `json:"guarantee"`
+					Warnings  []struct{ Code, Text string }
+				} `json:"candidate"`
+			} `json:"considered"`
+		}
+		if err := json.Unmarshal([]byte(out), &d); err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, o := range d.Considered {
+			if o.Resolver != "flink-salvage" || o.Candidate == nil {
+				continue
+			}
+			found = true
+			codes := ""
+			for _, w := range o.Candidate.Warnings {
+				codes += w.Code + " "
+				if w.Code == "salvage.sink-committed-by-stop" && !strings.Contains(w.Text, "b947c2867e3c38eda1a93e9a8355f0c8.json") {
+					t.Errorf("proof does not name the entry: %s", w.Text)
+				}
+			}
+			want, code := "data-loss", "salvage.sink-transactions-pending"
+			if withStore {
+				want, code = "exact-input", "salvage.sink-committed-by-stop"
+			}
+			if o.Candidate.Guarantee != want || !strings.Contains(codes, code) {
+				t.Errorf("store %v: salvage %s, warnings %s", withStore, o.Candidate.Guarantee, codes)
+			}
+		}
+		if !found {
+			t.Fatalf("no salvage candidate:\n%s", out)
+		}
 	}
 }
