@@ -143,6 +143,7 @@ type Warning struct {
 //	salvage.sink-transactions-pending      a sink committer held prepared transactions a stateless start never commits (data-loss)
 //	salvage.sink-committed-asserted        a sink committer held prepared transactions; the caller asserted the old job committed them
 //	salvage.sink-committed-by-stop         a sink committer held a completed stop-with-savepoint's transactions, committed before the job ended (the proof is named)
+//	salvage.sink-not-checked               a sink committer held committables no sink was asked about: what is at stake, a KafkaSink's assumed deadline for a restore
 //	salvage.sink-committed-checked         a Paimon sink committer held committables its table shows committed (commitIdentifier by commit user)
 //
 // A code is a [WarningCode]; each is also a constant of the emitting package

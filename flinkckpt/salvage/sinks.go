@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"gocloud.dev/blob"
 
@@ -182,6 +183,7 @@ func (x *resolution) sinks(ctx context.Context, bucket *blob.Bucket, snap *flink
 			x.reason("%s; the Paimon sink table %s: %s: a stateless start never commits them (only a restore of this snapshot does), so their output is lost: graded data-loss", sp.text(), table.Table, paimonWhy(table))
 			x.warn(WarnSinkTransactionsPending, "%s; the Paimon sink table %s: %s: a stateless start never commits them, so their output is lost; a restore of this snapshot commits them (Paimon re-commits restored committables)", sp.text(), table.Table, paimonWhy(table))
 		default:
+			x.notChecked(sp, c, snap)
 			sp.Lost = sp.committables()
 			x.grade(resume.DataLoss)
 			x.reason("%s: a stateless start never commits them (only a restore of this snapshot does: Flink re-commits restored committables), so their output is lost unless the old job committed them before it stopped: graded data-loss", sp.text())
@@ -191,6 +193,44 @@ func (x *resolution) sinks(ctx context.Context, bucket *blob.Bucket, snap *flink
 		pos.Sinks = append(pos.Sinks, sp)
 	}
 	return nil
+}
+
+// notChecked warns salvage.sink-not-checked for a committer whose sink
+// nothing asked (no checker for its kind, or a committer resumekit does
+// not decode): the data-loss grade then stands on the assumption that the
+// old job had not committed them, and the warning says what is at stake:
+// asking the sink may prove them committed, and if they are not, only a
+// restore of the snapshot commits them, for a KafkaSink only until an
+// assumed deadline (the snapshot's time + the assumed transaction
+// timeout), after which every start loses their output. The deadline is
+// the restore's, not this start's: the salvage candidate's ValidUntil is
+// left to its sources (a stateless start never commits them either way).
+// A committer whose sink was asked (Verdict set) is not warned.
+func (x *resolution) notChecked(sp SinkPending, c *sinkstate.Committer, snap *flinkckpt.Snapshot) {
+	if sp.Verdict != "" {
+		return
+	}
+	live := x.r.o.live()
+	other, kafka := 0, 0
+	for _, p := range sp.Pending {
+		other += p.Other
+		kafka += len(p.Kafka)
+	}
+	switch {
+	case sp.Unknown != "" || other > 0 || c.Format == sinkstate.FormatUnknown:
+		x.warn(WarnSinkNotChecked, "%s: its committables are of a type resumekit does not decode, so no sink was asked whether the old job committed them: graded as lost; check the sink and, when every one was committed, pass --flink-sink-committed (salvage.Options.SinkCommitted)", sp.text())
+	case c.Format == sinkstate.FormatPaimon:
+		why := "no Paimon sink table given (Options.Live.PaimonSink, --paimon-sink-table)"
+		if live.PaimonSink != nil {
+			why = "the committer state records no commit user"
+		}
+		x.warn(WarnSinkNotChecked, "%s: not checked against the sink table (%s): graded as lost, though the old job normally commits them once the checkpoint completes; the table's snapshots by commit user (Paimon's own rule) would say, and only a restore of this snapshot commits them if it did not", sp.text(), why)
+	case kafka > 0 && live.SinkChecker() == nil:
+		timeout := live.SinkTimeout()
+		until := snap.ModTime.Add(timeout).UTC()
+		x.warn(WarnSinkNotChecked, "%s: not checked against the sink's brokers (no sink checker: Options.Live.Kafka or .KafkaSink, --kafka-brokers, --kafka-sink-brokers): graded as lost, though the old job normally commits them once the checkpoint completes, and DescribeTransactions would say; if it did not, only a restore of this snapshot commits them, and only until %s (assumed: the snapshot's time + a transaction timeout of %s, the broker default transaction.max.timeout.ms or --kafka-sink-transaction-timeout), after which the broker aborts them and every start loses their output",
+			sp.text(), until.Format(time.RFC3339), timeout)
+	}
 }
 
 // pendingIDs lists the pending checkpoint ids for the warning ("8", "3, 4";

@@ -74,4 +74,13 @@ const (
 	// commit user's latest snapshot has a commitIdentifier at or above
 	// each checkpoint (Paimon's own rule).
 	WarnSinkCommittedChecked = "salvage.sink-committed-checked"
+	// WarnSinkNotChecked: a committer held committables and no sink was
+	// asked whether the old job committed them (no checker for its kind:
+	// Live.Kafka/KafkaSink, Live.PaimonSink; or a committer resumekit does
+	// not decode): the data-loss grade stands on that not being known. The
+	// warning says what is at stake: the sink may prove them committed;
+	// if they are not, only a restore of the snapshot commits them, a
+	// KafkaSink's only until an assumed deadline (the snapshot's time + the
+	// assumed transaction timeout), after which every start loses them.
+	WarnSinkNotChecked = "salvage.sink-not-checked"
 )
