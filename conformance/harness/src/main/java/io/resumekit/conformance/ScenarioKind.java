@@ -32,6 +32,7 @@ abstract class ScenarioKind {
         m.put(PaimonKind.NAME, PaimonKind::new);
         m.put(PaimonInteropKind.NAME, PaimonInteropKind::new);
         m.put(GeneratedIdsKind.NAME, GeneratedIdsKind::new);
+        m.put(KafkaPaimonKind.NAME, KafkaPaimonKind::new);
         KINDS = Collections.unmodifiableMap(m);
     }
 

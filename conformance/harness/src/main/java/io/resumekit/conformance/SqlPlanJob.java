@@ -91,6 +91,9 @@ import java.util.stream.Stream;
  * ({@code execution.state-recovery.*}) are given in the table config only, and the JobGraph's
  * restore settings must be what they mean. The per-run wiring (journal dir, tag, rate) is set on the
  * two harness tables' options inside the plan before it is loaded; it changes no uid.
+ *
+ * <p>A job with {@code "tables": "kafka-paimon"} declares real connectors instead (Kafka source,
+ * Paimon sink: {@link KafkaPaimonJob}, which also wires them per run).
  */
 final class SqlPlanJob {
     private SqlPlanJob() {}
@@ -113,8 +116,12 @@ final class SqlPlanJob {
     /** compilePlanSql of one INSERT over the harness tables. */
     static String compile(JsonNode job, String sql) {
         TableEnvironment t = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
-        t.executeSql(ddl(job));
-        t.executeSql(SINK_DDL);
+        if (KafkaPaimonJob.is(job)) {
+            KafkaPaimonJob.declare(t, job); // real connectors: Kafka source, Paimon sink
+        } else {
+            t.executeSql(ddl(job));
+            t.executeSql(SINK_DDL);
+        }
         return t.compilePlanSql(sql).asJsonString();
     }
 
@@ -259,8 +266,13 @@ final class SqlPlanJob {
             String file = variant.has("plan") ? variant.get("plan").asText() : job.get("plan").asText();
             ObjectNode plan = (ObjectNode) Flink.JSON.readTree(Paths.get(file).toFile());
             double rate = variant.has("rate") ? variant.get("rate").asDouble() : job.path("rate").asDouble(300);
-            wire(plan, journalDir, tag, rate);
             Configuration envConf = new Configuration();
+            if (KafkaPaimonJob.is(job)) {
+                KafkaPaimonJob.wire(plan, job, variant, journalDir, tag);
+                KafkaPaimonJob.configure(envConf, rate);
+            } else {
+                wire(plan, journalDir, tag, rate);
+            }
             Configuration restore = new Configuration();
             for (Map.Entry<String, String> e : conf.toMap().entrySet()) {
                 if (e.getKey().startsWith("execution.state-recovery.") || e.getKey().startsWith("execution.savepoint.")
@@ -275,6 +287,9 @@ final class SqlPlanJob {
             StreamExecutionEnvironment env = new StreamExecutionEnvironment(cap, envConf, SqlPlanJob.class.getClassLoader());
             env.setParallelism(CountJob.intOf(variant, "parallelism", CountJob.intOf(job, "parallelism", 2)));
             StreamTableEnvironment t = StreamTableEnvironment.create(env);
+            if (KafkaPaimonJob.is(job)) {
+                KafkaPaimonJob.register(t);
+            }
             for (Map.Entry<String, String> e : restore.toMap().entrySet()) {
                 t.getConfig().set(e.getKey(), e.getValue());
             }
