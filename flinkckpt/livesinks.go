@@ -229,7 +229,7 @@ func (r *Resolver) checkPaimonSink(ctx context.Context, name string, sc *SinkChe
 	case livecheck.PaimonCommitted:
 		out.reasons = append(out.reasons, fmt.Sprintf("%s: Paimon sink committer %s: the sink table %s says checkpoint %s was committed (%s): a restore skips it, and no start loses its output", name, sc.label(), c.Table, sc.checkpoints(), strings.Join(why, "; ")))
 	case livecheck.PaimonNotCommitted:
-		out.reasons = append(out.reasons, fmt.Sprintf("%s: Paimon sink committer %s: the sink table %s says checkpoint %s was not committed (%s): a restore of this snapshot commits it (Paimon re-commits restored committables); any other start loses its output", name, sc.label(), c.Table, sc.checkpoints(), strings.Join(why, "; ")))
+		out.reasons = append(out.reasons, fmt.Sprintf("%s: Paimon sink committer %s: the sink table %s says checkpoint %s was not committed (%s): a restore of this snapshot commits it (Paimon re-commits restored committables, then fails the job once on purpose so its writers start from the new snapshot: the new job needs a restart strategy that allows a restart); any other start loses its output", name, sc.label(), c.Table, sc.checkpoints(), strings.Join(why, "; ")))
 	default:
 		out.warnings = append(out.warnings, resume.Warnf(WarnSinkUnknown, "%s: Paimon sink committer %s: the sink table %s cannot say whether checkpoint %s was committed (%s): a restore commits it again, so if the old job had committed it and that snapshot expired since, its rows are committed twice; graded as if unchecked", name, sc.label(), c.Table, sc.checkpoints(), strings.Join(why, "; ")))
 	}
