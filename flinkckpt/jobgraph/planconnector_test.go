@@ -11,14 +11,65 @@ import (
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 )
 
-// paimonPlan is the compiled plan real Flink 1.20 wrote for conformance S1
-// (flinkckpt/testdata/conformance/S1/plan.json) with its sink node's table
-// made a Paimon table (connector paimon, path …/db.db/sink) with the given
-// extra options. No compiled plan of a Paimon job is committed: the
-// harness's SqlPlanJob has no Paimon connector.
-func paimonPlan(t *testing.T, opts map[string]string) *jobgraph.Job {
+// realPlan reads the compiled plan real Flink 1.20.3 wrote for a
+// conformance scenario (flinkckpt/testdata/conformance/<scenario>/<file>)
+// and edits its Paimon sink table's options: set adds or replaces, a ""
+// value removes. KP1 is the Kafka→Paimon job (connector kafka → rk_pace →
+// connector paimon, table sink) without sink.operator-uid.suffix, KP1s
+// with it set to v1.
+func realPlan(t *testing.T, scenario, file string, set map[string]string) *jobgraph.Job {
 	t.Helper()
-	return paimonPlanOf(t, "stream-exec-sink_", "dynamicTableSink", opts)
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "conformance", scenario, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set) > 0 {
+		var plan map[string]any
+		if err := json.Unmarshal(data, &plan); err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range plan["nodes"].([]any) {
+			node := n.(map[string]any)
+			if !strings.HasPrefix(node["type"].(string), "stream-exec-sink_") {
+				continue
+			}
+			o := node["dynamicTableSink"].(map[string]any)["table"].(map[string]any)["resolvedTable"].(map[string]any)["options"].(map[string]any)
+			for k, v := range set {
+				if v == "" {
+					delete(o, k)
+				} else {
+					o[k] = v
+				}
+			}
+		}
+		if data, err = json.Marshal(plan); err != nil {
+			t.Fatal(err)
+		}
+	}
+	job, err := jobgraph.JobFromPlan(strings.NewReader(string(data)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return job
+}
+
+// realCheckpoint reads the newest checkpoint of a conformance scenario's
+// export (its only job dir under ck/).
+func realCheckpoint(t *testing.T, scenario string) *metadata.Checkpoint {
+	t.Helper()
+	mds, err := filepath.Glob(filepath.Join("..", "testdata", "conformance", scenario, "ck", "*", "chk-*", "_metadata"))
+	if err != nil || len(mds) != 1 {
+		t.Fatalf("%s: want one checkpoint, found %v (%v)", scenario, mds, err)
+	}
+	data, err := os.ReadFile(mds[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp, err := metadata.Parse(data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cp
 }
 
 // paimonPlanOf edits the node of the given type prefix and table field.
@@ -61,48 +112,64 @@ func paimonPlanOf(t *testing.T, typePrefix, field string, opts map[string]string
 	return job
 }
 
-// readRealPaimonCheckpoint is chk-2 of the job real Flink 1.20.3 ran
-// writing a Paimon 1.3.1 table (datagen → INSERT INTO sink): its Writer
-// and Global Committer under the topology hashes Paimon leaves them.
-func readRealPaimonCheckpoint(t *testing.T) *metadata.Checkpoint {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "metadata", "sinkstate", "testdata", "paimon-sink", "chk-2", "_metadata"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cp, err := metadata.Parse(data, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cp
-}
-
-// TestPlanPaimonSinkWithoutSuffixClaimsNoUIDs: Paimon's sink adds its
-// Writer and Global Committer under topology hashes when
-// sink.operator-uid.suffix is not set, so a plan with it does not name
-// every operator: the real checkpoint's state is unknown, never dropped
-// (it was dropped, and the job's own checkpoint refused, before).
+// TestPlanPaimonSinkWithoutSuffixClaimsNoUIDs: the real plan of a
+// Kafka→Paimon job without sink.operator-uid.suffix (conformance KP1):
+// Paimon adds its Writer and Global Committer under topology hashes, so
+// the plan does not name every operator. In that job's own real
+// checkpoint the Kafka source and the calc match the plan's uids
+// (<id>_source: the planner's uid over the connector's <id>_kafka), and
+// Paimon's two operators are unknown, never dropped: Flink restores the
+// checkpoint with the same plan (the harness's trial), and before the fix
+// resumekit refused it (exit 5).
 func TestPlanPaimonSinkWithoutSuffixClaimsNoUIDs(t *testing.T) {
-	job := paimonPlan(t, nil)
+	job := realPlan(t, "KP1", "plan.json", nil)
 	if job.AllUIDs {
 		t.Fatalf("AllUIDs set for a plan with Paimon's unnamed sink operators; unpredictable %q", job.Unpredictable)
 	}
 	if !strings.Contains(strings.Join(job.Unpredictable, "\n"), "Paimon's Writer and Global Committer of table sink: topology hashes (sink.operator-uid.suffix not set)") {
 		t.Fatalf("unpredictable %q", job.Unpredictable)
 	}
-	c := jobgraph.CheckCompat(readRealPaimonCheckpoint(t), job)
-	if len(c.Dropped) != 0 || len(c.Unknown) == 0 {
-		t.Fatalf("dropped %v unknown %v: Paimon's state said dropped", c.Dropped, c.Unknown)
+	c := jobgraph.CheckCompat(realCheckpoint(t, "KP1"), job)
+	if len(c.Dropped) != 0 || len(c.Unknown) != 2 {
+		t.Fatalf("dropped %v unknown %v: want Paimon's Writer and Global Committer unknown, nothing dropped", c.Dropped, c.Unknown)
 	}
+	kafkaSourceMatched(t, job, c)
 }
 
-// TestPlanPaimonSinkSuffixNamesItsOperators: with sink.operator-uid.suffix
-// (and a fixed bucket count) Paimon gives its Writer and Global Committer
-// the uids <Writer|Global Committer>_<table>_<suffix>; the plan then names
-// every operator. Without a fixed bucket count (dynamic bucket assigner,
-// compaction operators) or with changelog.precommit-compact it does not.
+// kafkaSourceMatched checks that the real checkpoint's Kafka source state
+// is matched by the plan's <id>_source, and that no <id>_kafka (the uid
+// KafkaDynamicSource asks ProviderContext.generateUid for, which the
+// planner's TransformationMetadata.fill replaces) is in the plan.
+func kafkaSourceMatched(t *testing.T, job *jobgraph.Job, c *jobgraph.Compat) {
+	t.Helper()
+	var source string
+	for _, op := range job.Operators {
+		if strings.HasSuffix(op.UID, "_source") {
+			source = op.ID
+		}
+		if strings.HasSuffix(op.UID, "_kafka") {
+			t.Errorf("the plan names the Kafka source %s: %+v", op.UID, job.Operators)
+		}
+	}
+	for _, op := range c.Operators {
+		if op.ID == source && op.HasState && op.Match == jobgraph.MatchRestored {
+			return
+		}
+	}
+	t.Errorf("the Kafka source's state is not matched by the plan's <id>_source (%s): %+v", source, c.Operators)
+}
+
+// TestPlanPaimonSinkSuffixNamesItsOperators: the real plan of the same job
+// with sink.operator-uid.suffix v1 (conformance KP1s): Paimon names its
+// Writer and Global Committer Writer_sink_v1 and Global Committer_sink_v1,
+// the plan names every operator, and every operator with state in the
+// job's own real checkpoint matches it. The plan with the suffix v2 drops
+// Paimon's state, as Flink refuses it (the harness's trial of KP1s stage
+// stateless). Without a fixed bucket count (dynamic bucket assigner,
+// compaction operators) or with changelog.precommit-compact the plan does
+// not name every operator.
 func TestPlanPaimonSinkSuffixNamesItsOperators(t *testing.T) {
-	job := paimonPlan(t, map[string]string{"sink.operator-uid.suffix": "v1", "bucket": "4"})
+	job := realPlan(t, "KP1s", "plan.json", nil)
 	if !job.AllUIDs {
 		t.Fatalf("AllUIDs not set; unpredictable %q", job.Unpredictable)
 	}
@@ -111,16 +178,21 @@ func TestPlanPaimonSinkSuffixNamesItsOperators(t *testing.T) {
 			t.Errorf("no operator %q in %+v", uid, job.Operators)
 		}
 	}
-	// The real checkpoint's Paimon operators have topology hashes: a job
-	// that newly sets the suffix does not restore them.
-	if c := jobgraph.CheckCompat(readRealPaimonCheckpoint(t), job); len(c.Dropped) == 0 {
-		t.Errorf("suffix newly set: nothing dropped (%+v)", c)
+	cp := realCheckpoint(t, "KP1s")
+	c := jobgraph.CheckCompat(cp, job)
+	if !c.Compatible || len(c.Dropped)+len(c.Unknown) != 0 {
+		t.Errorf("the job's own checkpoint: compatible %v, dropped %v, unknown %v", c.Compatible, c.Dropped, c.Unknown)
+	}
+	kafkaSourceMatched(t, job, c)
+	v2 := realPlan(t, "KP1s", "plan-suffix-v2.json", nil)
+	if c := jobgraph.CheckCompat(cp, v2); c.Compatible || len(c.Dropped) != 2 {
+		t.Errorf("suffix v2: compatible %v, dropped %v, want Paimon's two operators dropped", c.Compatible, c.Dropped)
 	}
 	for name, opts := range map[string]map[string]string{
-		"dynamic bucket":    {"sink.operator-uid.suffix": "v1"},
-		"precommit compact": {"sink.operator-uid.suffix": "v1", "bucket": "4", "changelog.precommit-compact": "true"},
+		"dynamic bucket":    {"bucket": ""},
+		"precommit compact": {"changelog.precommit-compact": "true"},
 	} {
-		if j := paimonPlan(t, opts); j.AllUIDs {
+		if j := realPlan(t, "KP1s", "plan.json", opts); j.AllUIDs {
 			t.Errorf("%s: AllUIDs set; unpredictable %q", name, j.Unpredictable)
 		}
 	}
