@@ -2,16 +2,19 @@ package flinkckpt_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"gocloud.dev/blob"
 	"gocloud.dev/blob/memblob"
 
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/paimon"
+	"github.com/resumekit/resumekit/paimon/paimontest"
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/livecheck"
 	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
@@ -126,5 +129,51 @@ func TestRestorePaimonSinkAskTheTable(t *testing.T) {
 				t.Errorf("table cost %s, want one listing", rec)
 			}
 		})
+	}
+}
+
+// TestRestorePaimonSinkTableDownOrUnknown: the Paimon sink's table
+// unreadable on the restore path (its store failing every call) fails the
+// restore naming the committer and the table (a failure to look), and the
+// chain fails closed: nothing is chosen in its place. A table holding no
+// snapshot of the committer's commit user (another writer's only, as
+// after expiry) is unknown: flink.sink-unknown, the output stays pending
+// for the chain, never committed.
+func TestRestorePaimonSinkTableDownOrUnknown(t *testing.T) {
+	ctx := context.Background()
+	b := memblob.OpenBucket(nil)
+	defer b.Close()
+	realPaimonSinkRestore(t, b, "1", "2")
+	down, _ := blobtest.Wrap(b, &blobtest.Options{Fault: func(blobtest.Call) error { return errors.New("store down") }})
+	defer down.Close()
+	tbl, err := paimon.NewTable(down, "wh/db.db/sink", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := liveResolver(t, b, &livecheck.Checkers{PaimonSink: tbl})
+	if _, err := r.Resolve(ctx); err == nil || !strings.Contains(err.Error(), "store down") || !strings.Contains(err.Error(), "Paimon sink committer") || !strings.Contains(err.Error(), "db.sink") {
+		t.Fatalf("table down: %v", err)
+	}
+	if d, err := (&resume.Chain{Resolvers: []resume.Resolver{r}, Policy: resume.Policy{MinGuarantee: resume.DataLoss}}).Resolve(ctx); err == nil || d.Chosen != nil {
+		t.Errorf("table down: chosen %v, %v", d.Chosen, err)
+	}
+
+	other := memblob.OpenBucket(nil)
+	defer other.Close()
+	realPaimonSinkRestore(t, other, "1")
+	paimontest.New(t, other, "wh/db.db/other").SinkCommit("another-writer", 9, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
+	otbl, err := paimon.NewTable(other, "wh/db.db/other", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := liveResolver(t, other, &livecheck.Checkers{PaimonSink: otbl}).Resolve(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sinks := sinksOf(t, c)
+	p, _ := flinkckpt.PositionOf(c.Position)
+	if c.Guarantee != resume.ExactlyOnce || !strings.Contains(warningText(c, flinkckpt.WarnSinkUnknown), "cannot say whether checkpoint 2 was committed") ||
+		len(sinks) != 1 || sinks[0].Verdict != string(livecheck.PaimonCommitUnknown) || p.SinkPending() == "" {
+		t.Errorf("unknown: %s %v sinks %+v", c.Guarantee, c.Warnings, sinks)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/resumekit/resumekit/paimon/paimontest"
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/livecheck"
+	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
 )
 
 // The source-ahead race for Paimon: the old job's MonitorSource wrote
@@ -27,7 +28,8 @@ import (
 // exact-input; the sink table saying checkpoint 5 committed (commit user's
 // latest identifier 5) lifts it. The restore commits it either way; the
 // salvage at the same position is no better than data-loss, and the
-// consumer start never better than the salvage.
+// consumer start never better than the salvage. The restore and the
+// salvage list the sink table's snapshots once in all (MemoPaimonSink).
 func TestSourceAheadRacePaimon(t *testing.T) {
 	ctx := context.Background()
 	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
@@ -46,7 +48,9 @@ func TestSourceAheadRacePaimon(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sinkTable, err := paimon.NewTable(b, sink.Path(), nil)
+			sb, rec := blobtest.Wrap(b, nil)
+			defer sb.Close()
+			sinkTable, err := paimon.NewTable(sb, sink.Path(), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -86,6 +90,11 @@ func TestSourceAheadRacePaimon(t *testing.T) {
 				t.Errorf("restore %s %v; salvage %s %v", r.Guarantee, r.Warnings, sv.Guarantee, sv.Warnings)
 			}
 			w := warning(*p, resume.WarnSinkPending)
+			// The restore and the salvage share the checker set: one
+			// listing of the sink table in all.
+			if n := rec.Count(blobtest.OpList); n != 1 {
+				t.Errorf("sink table cost %s, want one listing", rec)
+			}
 			switch {
 			case tc.pending && (p.Guarantee != resume.DataLoss || !strings.Contains(w, "checkpoint 5") || !strings.Contains(w, "paimon:shop.orders at 8 (the snapshot's 8)")):
 				t.Errorf("pending: paimon-consumer %s %v", p.Guarantee, p.Warnings)

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -41,7 +42,8 @@ func TestResolveSalvageCommittedMarker(t *testing.T) {
 // job b947c2… whose KafkaSink committer held checkpoint 8's transactions
 // is salvaged exact-input when the real JobResultStore's entry of that
 // job says it finished (salvage.sink-committed-by-stop naming the entry);
-// without the store it is data-loss (salvage.sink-transactions-pending).
+// without the store, or with one whose entry is malformed (unreadable:
+// it proves nothing), it is data-loss (salvage.sink-transactions-pending).
 func TestResolveSalvageStopProvedByJobResultStore(t *testing.T) {
 	dir, b := tempBucket(t)
 	l := &flinkckpttest.Layout{Bucket: b, Root: "file://" + dir + "/"}
@@ -56,10 +58,15 @@ func TestResolveSalvageStopProvedByJobResultStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, withStore := range []bool{true, false} {
+	bad := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bad, "b947c2867e3c38eda1a93e9a8355f0c8.json"), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, store := range []string{jrs, "", bad} {
+		withStore := store == jrs
 		args := []string{"resolve", "--flink-savepoints", dir, "--flink-sources", "--min-guarantee", "data-loss", "--json"}
-		if withStore {
-			args = append(args, "--flink-job-result-store", jrs)
+		if store != "" {
+			args = append(args, "--flink-job-result-store", store)
 		}
 		out, errOut, code := runFlinkCLI(t, args...)
 		if code != ExitOK {
@@ -95,7 +102,7 @@ func TestResolveSalvageStopProvedByJobResultStore(t *testing.T) {
 				want, code = "exact-input", "salvage.sink-committed-by-stop"
 			}
 			if o.Candidate.Guarantee != want || !strings.Contains(codes, code) {
-				t.Errorf("store %v: salvage %s, warnings %s", withStore, o.Candidate.Guarantee, codes)
+				t.Errorf("store %q: salvage %s, warnings %s", store, o.Candidate.Guarantee, codes)
 			}
 		}
 		if !found {
