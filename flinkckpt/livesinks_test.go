@@ -333,3 +333,43 @@ func TestRestoreSinkBrokerDown(t *testing.T) {
 		t.Errorf("sink brokers down: chosen %v, %v", d.Chosen, err)
 	}
 }
+
+// The source-ahead race for Kafka with the restore as the only snapshot
+// candidate, in Go without Options.Live: the group committed checkpoint
+// 8's offsets (10 on both partitions, where chk-8 has them) and the
+// KafkaSink committer of chk-8 holds checkpoint 8's transaction, which
+// nothing proved committed. The kafka-offsets start at the commits never
+// commits it: data-loss (chain.sink-pending naming the committer and the
+// checkpoint), never replay; --flink-sink-committed (SinkCommitted)
+// lifts it.
+func TestSourceAheadRaceKafkaRestoreWithoutLive(t *testing.T) {
+	ctx := context.Background()
+	s := newSinkSetup(t, 1, "orders-sink-0-8")
+	s.k.Commit("g", "orders", map[int32]int64{0: 10, 1: 10})
+	for _, committed := range []bool{false, true} {
+		kr, err := kafkaoffset.NewResolver(s.k.Client, []string{"orders"}, &kafkaoffset.Options{Group: "g"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := (&resume.Chain{Resolvers: []resume.Resolver{s.r(nil, committed), kr}, Policy: resume.Policy{MinGuarantee: resume.DataLoss}}).Resolve(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var k *resume.Candidate
+		for _, o := range d.Considered {
+			if o.Resolver == kafkaoffset.DefaultName {
+				k = o.Candidate
+			}
+		}
+		if k == nil {
+			t.Fatalf("considered %+v", d.Considered)
+		}
+		w := warningText(*k, resume.WarnSinkPending)
+		switch {
+		case !committed && (k.Guarantee != resume.DataLoss || !strings.Contains(w, "checkpoint 8") || !strings.Contains(w, "kafka:orders/0 at 10 (the snapshot's 10)")):
+			t.Errorf("pending: kafka-offsets %s %v", k.Guarantee, k.Warnings)
+		case committed && (k.Guarantee == resume.DataLoss || w != ""):
+			t.Errorf("asserted committed: kafka-offsets %s %v", k.Guarantee, k.Warnings)
+		}
+	}
+}
