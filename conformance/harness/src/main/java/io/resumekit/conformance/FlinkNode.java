@@ -85,33 +85,7 @@ public final class FlinkNode {
                 } else if (a.has("crash")) {
                     String how = a.get("crash").asText();
                     if (how.equals("block")) {
-                        Files.writeString(control.resolve("arm-block"), "1");
-                        Flink.await("a blocked snapshot", Duration.ofSeconds(60), () -> {
-                            try (var s = Files.list(control)) {
-                                return s.anyMatch(f -> f.getFileName().toString().startsWith("blocked-"));
-                            } catch (Exception e) {
-                                throw new RuntimeException(e);
-                            }
-                        });
-                        // Every other block subtask (and so its chained sink committer) must have
-                        // seen the checkpoints subtask 0 saw resolved: their commits ran, so the
-                        // crash is mid-checkpoint, not between a _metadata and its commit.
-                        long resolved;
-                        try (var s = Files.list(control)) {
-                            Path b = s.filter(f -> f.getFileName().toString().startsWith("blocked-")).findFirst().orElseThrow();
-                            resolved = Long.parseLong(Files.readString(b).trim());
-                        }
-                        JsonNode v = spec.path("variant");
-                        JsonNode j = spec.get("job");
-                        int blockPar = v.has("blockParallelism") ? v.get("blockParallelism").asInt()
-                                : v.has("parallelism") ? v.get("parallelism").asInt() : j.path("parallelism").asInt(2);
-                        for (int st = 0; st < blockPar; st++) {
-                            final int sub = st;
-                            Flink.await("block subtask " + sub + " to see checkpoint " + resolved + " resolved",
-                                    Duration.ofSeconds(60), () -> CrashPoint.resolvedOf(control, sub) >= resolved);
-                        }
-                        // Let the other subtasks finish their part of the blocked checkpoint.
-                        Thread.sleep(a.path("settleMillis").asLong(500));
+                        awaitBlocked(control, spec, a.path("settleMillis").asLong(500));
                     } else if (how.equals("commit")) {
                         // F13: the next completed checkpoint's first non-empty commit halts the JVM
                         // (exit 137) before it writes: _metadata written, transactions not committed.
@@ -149,6 +123,42 @@ public final class FlinkNode {
             Runtime.getRuntime().halt(3);
         }
         Runtime.getRuntime().halt(0);
+    }
+
+    /**
+     * Arms the {@code block} crash point ({@link CrashPoint}) and waits until subtask 0 blocks in a
+     * snapshot and every other {@code block} subtask has seen the checkpoints before it resolved (their
+     * commits ran), then {@code settleMillis} for the other subtasks' parts of the blocked checkpoint:
+     * a checkpoint stays in progress and no later one completes.
+     */
+    static void awaitBlocked(Path control, JsonNode spec, long settleMillis) throws Exception {
+        Files.writeString(control.resolve("arm-block"), "1");
+        Flink.await("a blocked snapshot", Duration.ofSeconds(60), () -> {
+            try (var s = Files.list(control)) {
+                return s.anyMatch(f -> f.getFileName().toString().startsWith("blocked-"));
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        });
+        // Every other block subtask (and so its chained sink committer) must have
+        // seen the checkpoints subtask 0 saw resolved: their commits ran, so the
+        // crash is mid-checkpoint, not between a _metadata and its commit.
+        long resolved;
+        try (var s = Files.list(control)) {
+            Path b = s.filter(f -> f.getFileName().toString().startsWith("blocked-")).findFirst().orElseThrow();
+            resolved = Long.parseLong(Files.readString(b).trim());
+        }
+        JsonNode v = spec.path("variant");
+        JsonNode j = spec.get("job");
+        int blockPar = v.has("blockParallelism") ? v.get("blockParallelism").asInt()
+                : v.has("parallelism") ? v.get("parallelism").asInt() : j.path("parallelism").asInt(2);
+        for (int st = 0; st < blockPar; st++) {
+            final int sub = st;
+            Flink.await("block subtask " + sub + " to see checkpoint " + resolved + " resolved",
+                    Duration.ofSeconds(60), () -> CrashPoint.resolvedOf(control, sub) >= resolved);
+        }
+        // Let the other subtasks finish their part of the blocked checkpoint.
+        Thread.sleep(settleMillis);
     }
 
     static void record(ObjectNode facts, MiniCluster mc, JobID id) {

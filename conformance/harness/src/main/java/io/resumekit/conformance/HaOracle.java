@@ -86,8 +86,8 @@ final class HaOracle {
         String error = facts.path("error").asText(null);
         // resumekit's choice for the restart (the first stage)
         JsonNode rk = stagesOut.size() > 0 ? stagesOut.get(0).path("resumekit") : Flink.JSON.createObjectNode();
-        checkRecord(rk, ha, haId, error);
         Long rkId = rk.has("chosen_id") ? rk.get("chosen_id").asLong() : null;
+        checkRecord(rk, ha, haId, error, rkId, outcome(w, jobId, haId));
         String rkPath = rk.path("chosen").asText(null);
         boolean same = haId == null ? rkPath == null
                 : rkId != null && rkId.longValue() == haId.longValue() && samePath(rkPath, haPath);
@@ -123,9 +123,12 @@ final class HaOracle {
     /**
      * Flink's own record, as resumectl read it from this ZooKeeper and HA storage before the recovery
      * (the first stage's resolve, {@code --flink-zookeeper}): it must name the checkpoint the recovery
-     * restored, and when the recovery failed, grade that checkpoint broken or gone (issue 32).
+     * restored, and when the recovery failed, grade that checkpoint broken or gone (issue 32); when
+     * resumekit chose another checkpoint, the record must name the disagreement, and where resumekit
+     * found that checkpoint not complete ({@code rkOutcome}) the record's storage line must not call it
+     * complete (F11: the recovery restores a checkpoint whose {@code _metadata} is truncated).
      */
-    static void checkRecord(JsonNode rk, ObjectNode ha, Long haId, String error) throws Scenarios.Mismatch {
+    static void checkRecord(JsonNode rk, ObjectNode ha, Long haId, String error, Long rkId, String rkOutcome) throws Scenarios.Mismatch {
         JsonNode src = null;
         for (JsonNode s : rk.path("record").path("sources")) {
             if (s.path("kind").asText().equals("flink-ha")) {
@@ -140,11 +143,15 @@ final class HaOracle {
         ha.put("record_says", src.path("says").asText());
         ArrayNode codes = ha.putArray("record_warnings");
         boolean failureNamed = false;
+        boolean disagreementNamed = false;
         for (JsonNode wn : src.path("warnings")) {
             String code = wn.path("code").asText();
             codes.add(code);
             failureNamed |= code.equals("record.broken") || code.equals("record.gone");
+            disagreementNamed |= code.equals("record.broken") || code.equals("record.gone") || code.equals("record.older")
+                    || code.equals("record.differs");
         }
+        ha.put("record_storage", src.path("storage").asText());
         if (haId != null && (recId == null || recId.longValue() != haId.longValue())) {
             throw new Scenarios.Mismatch("resumectl's HA record names checkpoint " + recId + " (" + src.path("says").asText()
                     + "), Flink's HA recovery restored " + haId);
@@ -152,6 +159,17 @@ final class HaOracle {
         if (error != null && !failureNamed) {
             throw new Scenarios.Mismatch("Flink's HA recovery of checkpoint " + haId + " failed (" + error
                     + ") but resumectl's HA record did not say it would (" + codes + ")");
+        }
+        if (haId != null && (rkId == null || rkId.longValue() != haId.longValue())) {
+            if (!disagreementNamed) {
+                throw new Scenarios.Mismatch("Flink's HA recovery restores checkpoint " + haId + ", resumekit chose "
+                        + (rkId == null ? "nothing" : rkId) + ", and resumectl's HA record names no disagreement (" + codes + ")");
+            }
+            if (rkOutcome != null && !rkOutcome.startsWith("complete") && !rkOutcome.equals("chosen")
+                    && src.path("storage").asText().startsWith("complete")) {
+                throw new Scenarios.Mismatch("resumekit rejected checkpoint " + haId + " (it chose " + (rkId == null ? "nothing" : rkId)
+                        + ") but its HA record says storage finds it " + src.path("storage").asText());
+            }
         }
         ha.put("record_agrees", true);
     }

@@ -33,6 +33,7 @@ abstract class ScenarioKind {
         m.put(PaimonInteropKind.NAME, PaimonInteropKind::new);
         m.put(GeneratedIdsKind.NAME, GeneratedIdsKind::new);
         m.put(KafkaPaimonKind.NAME, KafkaPaimonKind::new);
+        m.put(RecordKind.NAME, RecordKind::new);
         KINDS = Collections.unmodifiableMap(m);
     }
 
