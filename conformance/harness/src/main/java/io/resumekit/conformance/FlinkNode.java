@@ -55,10 +55,7 @@ public final class FlinkNode {
             ArrayNode savepoints = facts.putArray("savepoints");
             for (JsonNode a : spec.get("actions")) {
                 if (a.has("waitCheckpoints")) {
-                    int n = a.get("waitCheckpoints").asInt();
-                    int have = Flink.completed(mc, id).size();
-                    Flink.await(n + " more completed checkpoints", Duration.ofSeconds(60),
-                            () -> Flink.completed(mc, id).size() >= have + n);
+                    waitCheckpoints(mc, id, a.get("waitCheckpoints").asInt());
                 } else if (a.has("waitOutput")) {
                     // committed journal files: the job has really processed input
                     int n = a.get("waitOutput").asInt();
@@ -71,13 +68,9 @@ public final class FlinkNode {
                         }
                     });
                 } else if (a.has("savepoint")) {
-                    String p = mc.triggerSavepoint(id, spec.get("savepointDir").asText(), false,
-                            SavepointFormatType.valueOf(a.get("savepoint").asText())).get(60, TimeUnit.SECONDS);
-                    savepoints.addObject().put("path", p).put("format", a.get("savepoint").asText()).put("stop", false);
+                    savepoint(mc, id, spec, a.get("savepoint").asText(), false, savepoints);
                 } else if (a.has("stopWithSavepoint")) {
-                    String p = mc.stopWithSavepoint(id, spec.get("savepointDir").asText(), false,
-                            SavepointFormatType.valueOf(a.get("stopWithSavepoint").asText())).get(60, TimeUnit.SECONDS);
-                    savepoints.addObject().put("path", p).put("format", a.get("stopWithSavepoint").asText()).put("stop", true);
+                    savepoint(mc, id, spec, a.get("stopWithSavepoint").asText(), true, savepoints);
                     record(facts, mc, id);
                     Flink.writeJson(factsFile, facts);
                     Files.writeString(control.resolve("done"), "stopped");
@@ -123,6 +116,25 @@ public final class FlinkNode {
             Runtime.getRuntime().halt(3);
         }
         Runtime.getRuntime().halt(0);
+    }
+
+    /** Waits (60 s at most) until the job has completed {@code n} more checkpoints. */
+    static void waitCheckpoints(MiniCluster mc, JobID id, int n) throws Exception {
+        int have = Flink.completed(mc, id).size();
+        Flink.await(n + " more completed checkpoints", Duration.ofSeconds(60), () -> Flink.completed(mc, id).size() >= have + n);
+    }
+
+    /**
+     * Takes a savepoint of format {@code format} into the spec's {@code savepointDir}, a
+     * stop-with-savepoint when {@code stop}; adds it to {@code savepoints} and returns its path.
+     */
+    static String savepoint(MiniCluster mc, JobID id, JsonNode spec, String format, boolean stop, ArrayNode savepoints)
+            throws Exception {
+        String dir = spec.get("savepointDir").asText();
+        SavepointFormatType f = SavepointFormatType.valueOf(format);
+        String p = (stop ? mc.stopWithSavepoint(id, dir, false, f) : mc.triggerSavepoint(id, dir, false, f)).get(60, TimeUnit.SECONDS);
+        savepoints.addObject().put("path", p).put("format", format).put("stop", stop);
+        return p;
     }
 
     /**

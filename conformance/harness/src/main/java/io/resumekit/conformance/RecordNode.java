@@ -5,7 +5,6 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.Arra
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.jobmaster.JobResult;
 import org.apache.flink.runtime.minicluster.MiniCluster;
@@ -68,20 +67,12 @@ public final class RecordNode {
                 ArrayNode savepoints = jf.putArray("savepoints");
                 for (JsonNode a : js.get("actions")) {
                     if (a.has("waitCheckpoints")) {
-                        int n = a.get("waitCheckpoints").asInt();
-                        int have = Flink.completed(mc, id).size();
-                        Flink.await(n + " more completed checkpoints", Duration.ofSeconds(60),
-                                () -> Flink.completed(mc, id).size() >= have + n);
+                        FlinkNode.waitCheckpoints(mc, id, a.get("waitCheckpoints").asInt());
                     } else if (a.has("savepoint")) {
-                        String p = mc.triggerSavepoint(id, spec.get("savepointDir").asText(), false,
-                                SavepointFormatType.valueOf(a.get("savepoint").asText())).get(60, TimeUnit.SECONDS);
-                        savepoints.addObject().put("path", p).put("format", a.get("savepoint").asText()).put("stop", false);
+                        FlinkNode.savepoint(mc, id, spec, a.get("savepoint").asText(), false, savepoints);
                     } else if (a.has("stopWithSavepoint")) {
                         FlinkNode.record(jf, mc, id);
-                        String p = mc.stopWithSavepoint(id, spec.get("savepointDir").asText(), false,
-                                SavepointFormatType.valueOf(a.get("stopWithSavepoint").asText())).get(60, TimeUnit.SECONDS);
-                        savepoints.addObject().put("path", p).put("format", a.get("stopWithSavepoint").asText()).put("stop", true);
-                        stopSavepoint = p;
+                        stopSavepoint = FlinkNode.savepoint(mc, id, spec, a.get("stopWithSavepoint").asText(), true, savepoints);
                         JobResult jr = mc.requestJobResult(id).get(60, TimeUnit.SECONDS);
                         jf.put("success", jr.isSuccess());
                     } else if (a.has("awaitJobResult")) {
