@@ -65,7 +65,7 @@ func FuzzParseConfigMaps(f *testing.F) {
 // FuzzParseJobResult: a JobResultStore entry.
 func FuzzParseJobResult(f *testing.F) {
 	f.Add("b947c2867e3c38eda1a93e9a8355f0c8.json", readTestdata(f, "jrs/clean/b947c2867e3c38eda1a93e9a8355f0c8.json"))
-	f.Add("7de20e0fbd2d381f77e45f9f72511cb6.json", readTestdata(f, "R2/jrs/7de20e0fbd2d381f77e45f9f72511cb6.json"))
+	f.Add("7de20e0fbd2d381f77e45f9f72511cb6.json", readTestdata(f, "J2/jrs/7de20e0fbd2d381f77e45f9f72511cb6.json"))
 	f.Fuzz(func(t *testing.T, name string, data []byte) {
 		r, err := record.ParseJobResult(name, data)
 		if err == nil && (r.JobID == "" || r.ApplicationStatus == "") {
@@ -100,7 +100,7 @@ func (r replay) RoundTrip(req *http.Request) (*http.Response, error) {
 // transport hands the fuzzer's bytes back as the bodies).
 func FuzzFetchREST(f *testing.F) {
 	f.Add(readTestdata(f, "rest/overview-running.json"), readTestdata(f, "rest/checkpoints.json"))
-	f.Add(readTestdata(f, "R1/rest/overview-running.json"), readTestdata(f, "R1/rest/checkpoints-running.json"))
+	f.Add(readTestdata(f, "J1/rest/overview-running.json"), readTestdata(f, "J1/rest/checkpoints-running.json"))
 	f.Fuzz(func(t *testing.T, overview, checkpoints []byte) {
 		c := &http.Client{Transport: replay{overview, checkpoints}}
 		r, err := record.FetchREST(context.Background(), c, "http://127.0.0.1:8081", "")

@@ -22,7 +22,7 @@ import (
 )
 
 // The record scenarios of the conformance harness (conformance/scenarios
-// R1, R2; the "record" kind) exported with conformance/run --export: the
+// J1, J2; the "record" kind) exported with conformance/run --export: the
 // trees Flink wrote, the REST answers of the JobManager that wrote them
 // (rest/), the JobResultStore entries (jrs/), and facts.json with what the
 // harness's run recorded. testdata/records/README.md says which Flink
@@ -147,7 +147,7 @@ func (s *recordScenario) serveREST(t *testing.T) (*httptest.Server, *atomic.Int3
 // line that wrote it.
 func recordScenarios(name string) []string { return []string{name, name + "-2.x"} }
 
-// TestRESTRealRunningJobManager is conformance R1 on the answers of its
+// TestRESTRealRunningJobManager is conformance J1 on the answers of its
 // real JobManager: job 0 ended by stop-with-savepoint, job 1 restored it,
 // took a native savepoint and more checkpoints and still runs (a
 // checkpoint held in progress). FetchREST takes two requests, picks the
@@ -156,7 +156,7 @@ func recordScenarios(name string) []string { return []string{name, name + "-2.x"
 // JobManager wrote, the record names storage's newest complete checkpoint
 // (resumekit's choice) and says the job still runs, nothing else.
 func TestRESTRealRunningJobManager(t *testing.T) {
-	for _, name := range recordScenarios("R1") {
+	for _, name := range recordScenarios("J1") {
 		t.Run(name, func(t *testing.T) {
 			s := openRecordScenario(t, name)
 			srv, calls := s.serveREST(t)
@@ -206,7 +206,7 @@ func TestRESTRealRunningJobManager(t *testing.T) {
 // stop-with-savepoint; its record restores nothing the held job's
 // decision chose, and says so (record.differs), never that it runs.
 func TestRESTRealEndedJob(t *testing.T) {
-	for _, name := range recordScenarios("R1") {
+	for _, name := range recordScenarios("J1") {
 		t.Run(name, func(t *testing.T) {
 			s := openRecordScenario(t, name)
 			srv, calls := s.serveREST(t)
@@ -229,14 +229,14 @@ func TestRESTRealEndedJob(t *testing.T) {
 	}
 }
 
-// TestJobResultRealStopWithSavepoint is conformance R2's JobResultStore:
+// TestJobResultRealStopWithSavepoint is conformance J2's JobResultStore:
 // the clean entry Flink's FileSystemJobResultStore wrote for a job ended by
 // stop-with-savepoint. With the job id: at most two reads, no listing;
 // listed: the same entry. Compared with the trees the job wrote, the
 // decision chooses the stop-with-savepoint and the record says the job
 // finished cleanly.
 func TestJobResultRealStopWithSavepoint(t *testing.T) {
-	for _, name := range recordScenarios("R2") {
+	for _, name := range recordScenarios("J2") {
 		t.Run(name, func(t *testing.T) {
 			s := openRecordScenario(t, name)
 			job := s.jobs[0]
