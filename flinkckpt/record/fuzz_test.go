@@ -65,7 +65,7 @@ func FuzzParseConfigMaps(f *testing.F) {
 // FuzzParseJobResult: a JobResultStore entry.
 func FuzzParseJobResult(f *testing.F) {
 	f.Add("b947c2867e3c38eda1a93e9a8355f0c8.json", readTestdata(f, "jrs/clean/b947c2867e3c38eda1a93e9a8355f0c8.json"))
-	f.Add("7de20e0fbd2d381f77e45f9f72511cb6.json", readTestdata(f, "J2/jrs/7de20e0fbd2d381f77e45f9f72511cb6.json"))
+	f.Add("7415910a0a4404aad130c2d00b0c2041.json", readTestdata(f, "J2/jrs/7415910a0a4404aad130c2d00b0c2041.json"))
 	f.Fuzz(func(t *testing.T, name string, data []byte) {
 		r, err := record.ParseJobResult(name, data)
 		if err == nil && (r.JobID == "" || r.ApplicationStatus == "") {

@@ -88,14 +88,15 @@ func openRecordScenario(t *testing.T, name string) *recordScenario {
 	return s
 }
 
-// resolve resolves the scenario's trees as resumectl resolve
-// --flink-checkpoints ck --flink-savepoints sp would (one resolver, the
-// savepoint dir a further location),
+// resolve resolves the scenario's trees of one job as resumectl resolve
+// --flink-checkpoints ck --flink-savepoints sp --flink-job-id JOB would
+// (one resolver, the savepoint dir a further location; the job is given
+// because a checkout's file times do not say which job ran last),
 // and returns the storage Compare looks in.
-func (s *recordScenario) resolve(t *testing.T) (*resume.Decision, *record.BucketStorage) {
+func (s *recordScenario) resolve(t *testing.T, jobID string) (*resume.Decision, *record.BucketStorage) {
 	t.Helper()
-	ckOpts := &flinkckpt.Options{FlinkRoot: s.root + "ck"}
-	spOpts := &flinkckpt.Options{FlinkRoot: s.root + "sp"}
+	ckOpts := &flinkckpt.Options{FlinkRoot: s.root + "ck", JobID: jobID}
+	spOpts := &flinkckpt.Options{FlinkRoot: s.root + "sp", JobID: jobID}
 	one := *ckOpts
 	one.Locations = []flinkckpt.Location{{Bucket: s.bucket, Prefix: "sp/", FlinkRoot: spOpts.FlinkRoot}}
 	r, err := flinkckpt.NewResolver(s.bucket, "ck/", &one)
@@ -180,7 +181,7 @@ func TestRESTRealRunningJobManager(t *testing.T) {
 			if r.Completed == nil || r.Completed.Savepoint || r.Completed.At.IsZero() {
 				t.Fatalf("latest completed %+v", r.Completed)
 			}
-			d, st := s.resolve(t)
+			d, st := s.resolve(t, held.JobID)
 			chosen, err := flinkckpt.PositionOf(d.Chosen.Position)
 			if err != nil {
 				t.Fatal(err)
@@ -203,8 +204,8 @@ func TestRESTRealRunningJobManager(t *testing.T) {
 
 // TestRESTRealEndedJob: the same JobManager's answers about job 0, ended
 // by stop-with-savepoint: FINISHED, not running, its latest savepoint the
-// stop-with-savepoint; its record restores nothing the held job's
-// decision chose, and says so (record.differs), never that it runs.
+// stop-with-savepoint. Beside job 1's decision its snapshot is not the
+// chosen one (record.differs), and nothing says it runs.
 func TestRESTRealEndedJob(t *testing.T) {
 	for _, name := range recordScenarios("J1") {
 		t.Run(name, func(t *testing.T) {
@@ -219,7 +220,7 @@ func TestRESTRealEndedJob(t *testing.T) {
 			if n := calls.Load(); n != 2 || r.State != "FINISHED" || !r.Terminal() || r.Savepoint == nil || r.Savepoint.ExternalPath != stop.Path {
 				t.Fatalf("%d calls, read %+v (savepoint %+v), want FINISHED with savepoint %s", n, r, r.Savepoint, stop.Path)
 			}
-			d, st := s.resolve(t)
+			d, st := s.resolve(t, s.jobs[len(s.jobs)-1].JobID)
 			in := record.Input{Kind: resume.RecordFlinkREST, Source: r.URL, REST: r}
 			if err := record.Compare(context.Background(), d, []record.Input{in}, &record.CompareOptions{Storage: st}); err != nil {
 				t.Fatal(err)
@@ -259,7 +260,7 @@ func TestJobResultRealStopWithSavepoint(t *testing.T) {
 			if parsed, err := record.ParseJobResult(job.JobID+".json", entry); err != nil || parsed.ApplicationStatus != "SUCCEEDED" || !parsed.Clean {
 				t.Errorf("ParseJobResult: %+v, %v", parsed, err)
 			}
-			d, st := s.resolve(t)
+			d, st := s.resolve(t, job.JobID)
 			stop := job.Savepoints[len(job.Savepoints)-1]
 			chosen, err := flinkckpt.PositionOf(d.Chosen.Position)
 			if err != nil || !stop.Stop || !chosen.Savepoint || !strings.HasSuffix(stop.Path, filepath.Base(strings.TrimSuffix(chosen.Key, "/"))) {
