@@ -27,7 +27,28 @@ final class Export {
 
     private Export() {}
 
+    /**
+     * Whether a trial in this claim mode lets Flink own the snapshot it restores: CLAIM (and
+     * LEGACY) let the new job delete files the snapshot references — Flink 2.2.0 deleted the
+     * task-owned DSTL files of F3's claimed changelog checkpoint — so the trees are exported before
+     * the first such trial ({@link #trees}), not after the scenario.
+     */
+    static boolean owns(String claimMode) {
+        return claimMode != null && !claimMode.isEmpty() && !claimMode.equalsIgnoreCase("NO_CLAIM");
+    }
+
+    /** The trees, then Flink's facts: for a scenario whose trees were not exported earlier. */
     static void write(Path dst, Path w, List<Scenarios.Snap> snaps, ObjectNode result) throws IOException {
+        trees(dst, w, snaps);
+        facts(dst, w, snaps, result);
+    }
+
+    /**
+     * The scenario's trees as they are now into dst (replacing it): files up to {@link #KEEP}
+     * bytes, every {@code _metadata} and operator state files up to {@link #KEEP_OPERATOR} as they
+     * are, larger ones zero-filled at their size.
+     */
+    static void trees(Path dst, Path w, List<Scenarios.Snap> snaps) throws IOException {
         Scenarios.deleteTree(dst);
         Files.createDirectories(dst);
         // Operator (non-keyed) state files stay real up to KEEP_OPERATOR: source reader and sink
@@ -79,16 +100,27 @@ final class Export {
                 }
             }
         }
+    }
+
+    /**
+     * facts.json into dst, whose trees {@link #trees} wrote: per snapshot Flink's view, its
+     * {@code _metadata} read where it is now or, when a trial in CLAIM mode deleted it since, from
+     * the exported copy.
+     */
+    static void facts(Path dst, Path w, List<Scenarios.Snap> snaps, ObjectNode result) throws IOException {
         ObjectNode facts = Flink.JSON.createObjectNode();
         facts.put("scenario", result.get("name").asText());
         facts.put("flink", FlinkLine.version());
         facts.put("root", w.toUri().toString());
         ArrayNode arr = facts.putArray("snapshots");
         String rootUri = w.toUri().toString();
+        String dstUri = dst.toUri().toString();
         for (Scenarios.Snap s : snaps) {
-            if (!Files.exists(s.dir)) {
+            Path copy = dst.resolve(w.relativize(s.dir).toString());
+            if (!Files.exists(s.dir) && !Files.exists(copy)) {
                 continue;
             }
+            Path mdDir = Files.exists(s.dir.resolve("_metadata")) || !Files.exists(copy.resolve("_metadata")) ? s.dir : copy;
             ObjectNode o = arr.addObject();
             o.put("dir", w.relativize(s.dir).toString());
             o.put("id", s.id);
@@ -104,18 +136,20 @@ final class Export {
                 }
             }
             if (s.hasMetadata) {
-                try (java.io.DataInputStream in = new java.io.DataInputStream(Files.newInputStream(s.dir.resolve("_metadata")))) {
+                try (java.io.DataInputStream in = new java.io.DataInputStream(Files.newInputStream(mdDir.resolve("_metadata")))) {
                     in.readInt(); // the magic number
                     o.put("metadataVersion", in.readInt()); // what the _metadata header says, read here, not by Flink
                 } catch (Exception e) {
                     o.put("metadataVersionError", e.toString());
                 }
                 try {
-                    CheckpointMetadata md = References.load(s.dir);
+                    CheckpointMetadata md = References.load(mdDir);
                     ArrayNode refs = o.putArray("references");
                     for (String f : References.files(md)) {
                         refs.add(f.startsWith(rootUri) ? f.substring(rootUri.length())
-                                : f.startsWith("file:" + w + "/") ? f.substring(("file:" + w + "/").length()) : f);
+                                : f.startsWith("file:" + w + "/") ? f.substring(("file:" + w + "/").length())
+                                : f.startsWith(dstUri) ? f.substring(dstUri.length())
+                                : f.startsWith("file:" + dst + "/") ? f.substring(("file:" + dst + "/").length()) : f);
                     }
                     o.set("operators", References.operators(md));
                 } catch (Exception e) {

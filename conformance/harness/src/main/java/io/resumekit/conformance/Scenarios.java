@@ -47,6 +47,8 @@ public final class Scenarios {
     final Path target;
     final Path resumectl;
     final Path exportDir;
+    /** The current scenario's trees were exported before a trial could change them (Export.owns). */
+    private boolean treesExported;
 
     public Scenarios(Path target, Path resumectl, Path exportDir) {
         this.target = target;
@@ -115,6 +117,7 @@ public final class Scenarios {
         MiniCluster trials = null;
         ZooKeeperHa zk = null;
         haZk = null;
+        treesExported = false;
         if (kind.alone()) {
             try {
                 kind.runAlone(this, w, sc, result);
@@ -247,7 +250,11 @@ public final class Scenarios {
                 }
             }
             if (exportDir != null) {
-                Export.write(exportDir.resolve(name), w, snaps, result);
+                if (treesExported) {
+                    Export.facts(exportDir.resolve(name), w, snaps, result);
+                } else {
+                    Export.write(exportDir.resolve(name), w, snaps, result);
+                }
                 if (SqlPlanJob.is(sc.get("job"))) {
                     SqlPlanJob.exportPlans(exportDir.resolve(name), sc, w);
                 }
@@ -532,6 +539,15 @@ public final class Scenarios {
         ArrayNode dmg = fl.putArray("damage");
         for (JsonNode d : stage.path("damage")) {
             dmg.add(damage(w, d, snaps));
+        }
+        // the trees as Flink and the damage left them, before a trial lets Flink own (and delete) them
+        boolean owning = Export.owns(stage.path("trialClaimMode").asText("NO_CLAIM"));
+        for (JsonNode extra : stage.path("alsoTry")) {
+            owning |= Export.owns(extra.path("claimMode").asText());
+        }
+        if (exportDir != null && !treesExported && owning) {
+            Export.trees(exportDir.resolve(sc.get("name").asText()), w, snaps);
+            treesExported = true;
         }
         // 2. resumekit decides
         List<String> cmd = new ArrayList<>();
