@@ -16,7 +16,7 @@ func (r *Resolver) candidate(best *snap, heads []*snap, v *Verification, path st
 	mode, _ := r.claimFor(best)
 	pos := Position{Key: best.key, Location: best.loc.index, JobID: best.job, CheckpointID: best.md.CheckpointID, Savepoint: best.savepoint,
 		Format: string(best.md.Format), Version: best.md.Version, Drained: best.md.Drained, KindUnknown: best.kindUnknown,
-		Path: strings.TrimSuffix(path, "/"), ClaimMode: string(mode), FlinkVersion: r.opts.FlinkVersion,
+		Path: strings.TrimSuffix(path, "/"), ClaimMode: string(mode), FlinkVersion: r.opts.FlinkVersion, Deployment: r.opts.Deployment,
 		StateBackend: best.facts.backend, Unaligned: best.facts.channels > 0, FinishedOperators: len(best.facts.finished),
 		PostCheckpointAction: string(best.md.Action)}
 	vd := classify(best.contradiction, v) // state.go
@@ -99,6 +99,9 @@ func (r *Resolver) keepAdvice(best *snap, path string) resume.Warning {
 // version to name the claim mode (see launch); false when it did not.
 func (r *Resolver) claimFlagWarning(best *snap) (resume.Warning, bool) {
 	mode, _ := r.claimFor(best)
+	if r.opts.Deployment == DeploymentApplication {
+		return claimModeNotHonoured(mode, best.facts.backend == BackendChangelog || best.changelogLineage != "")
+	}
 	v, _ := parseFlinkVersion(r.opts.FlinkVersion)
 	if v.Known() || mode == ClaimNoClaim || mode == ClaimAuto {
 		return resume.Warning{}, false

@@ -206,9 +206,10 @@ func keepAdvice(path string, mode ClaimMode, why string) resume.Warning {
 }
 
 // launch returns flink run -s <path> with the claim-mode flag for the
-// version, and the configuration keys of the restore path and claim mode
+// version (none for an application cluster, whose command line does not
+// parse it), and the configuration keys of the restore path and claim mode
 // (old and new keys, same values).
-func launch(path string, mode ClaimMode, version string) resume.Launch {
+func launch(path string, mode ClaimMode, version string, d Deployment) resume.Launch {
 	if path == "" {
 		return resume.Launch{}
 	}
@@ -235,7 +236,10 @@ func launch(path string, mode ClaimMode, version string) resume.Launch {
 			// gives -restoreMode there).
 			f = "-claimMode"
 		}
-		if f != "" {
+		if f != "" && d != DeploymentApplication {
+			// An application cluster's own command line does not parse
+			// the flag (FLINK-40559): it and every word after it would
+			// become the program's arguments. The -D keys carry the mode.
 			l.Args = append(l.Args, f, string(mode))
 		}
 	}

@@ -54,6 +54,11 @@ func TestClaimModeInLaunch(t *testing.T) {
 		// says: conformance F3), with 1.20's flag and a warning.
 		{"AskedLegacy", "", flinkckpt.Options{ClaimMode: flinkckpt.ClaimLegacy}, []string{"-s", path, "-claimMode", "LEGACY"}, "LEGACY", flinkckpt.WarnKeepWhileReferenced},
 		{"ChangelogUnknownVersion", "changelog", flinkckpt.Options{}, []string{"-s", path, "-claimMode", "CLAIM"}, "CLAIM", flinkckpt.WarnOwnedByNewJob},
+		// An application cluster started from its own command line does
+		// not parse the flag (FLINK-40559): the -D keys only.
+		{"ApplicationNoFlag", "", flinkckpt.Options{FlinkVersion: "1.20", Deployment: flinkckpt.DeploymentApplication}, []string{"-s", path}, "NO_CLAIM", flinkckpt.WarnKeepUntilFirstCheckpoint},
+		{"ApplicationChangelog", "changelog", flinkckpt.Options{FlinkVersion: "1.20", Deployment: flinkckpt.DeploymentApplication}, []string{"-s", path}, "CLAIM", flinkckpt.WarnOwnedByNewJob},
+		{"SessionChangelog", "changelog", flinkckpt.Options{FlinkVersion: "1.20", Deployment: flinkckpt.DeploymentSession}, []string{"-s", path, "-claimMode", "CLAIM"}, "CLAIM", flinkckpt.WarnOwnedByNewJob},
 		{"AskedNoClaimForChangelog", "changelog", flinkckpt.Options{ClaimMode: flinkckpt.ClaimNoClaim}, []string{"-s", path}, "NO_CLAIM", flinkckpt.WarnKeepUntilFirstCheckpoint},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -91,6 +96,11 @@ func TestClaimModeInLaunch(t *testing.T) {
 				if other != tc.wantWarn && c.HasWarning(other) {
 					t.Errorf("also warns %s: %q", other, c.Warnings)
 				}
+			}
+			// An application cluster's entry point restores NO_CLAIM
+			// whatever -D says: a CLAIM launch there is warned about.
+			if notHonoured := tc.opts.Deployment == flinkckpt.DeploymentApplication && tc.wantMode == "CLAIM"; c.HasWarning(flinkckpt.WarnClaimModeNotHonoured) != notHonoured {
+				t.Errorf("claim-mode-not-honoured %v, want %v: %q", c.HasWarning(flinkckpt.WarnClaimModeNotHonoured), notHonoured, c.Warnings)
 			}
 			if tc.backend == "changelog" && tc.wantMode == "CLAIM" && !hasWarning(c.Warnings, flinkckpt.WarnOwnedByNewJob, `^CLAIM: Flink owns it now: restored in CLAIM mode \(changelog state backend: NO_CLAIM forces a full first checkpoint.*FLINK-38307\), s3a://.*/chk-2 belongs to the new job`) {
 				t.Errorf("warnings %q", c.Warnings)

@@ -178,6 +178,14 @@ type Options struct {
 	// snapshot taken without it: the snapshot does not show that, and
 	// NO_CLAIM would fail the new job's first checkpoint.
 	ClaimMode ClaimMode
+	// Deployment is how the new job is started: DeploymentSession (flink
+	// run; the zero value is taken as it) names the claim mode on the run
+	// line with -claimMode as well as the -D keys; DeploymentApplication
+	// (an application cluster started from its own command line, which
+	// does not parse -claimMode: FLINK-40559) leaves the flag out, and a
+	// mode other than NO_CLAIM carries the flink.claim-mode-not-honoured
+	// warning (its entry point restores NO_CLAIM whatever -D says).
+	Deployment Deployment
 	// Observe, when positive, lists the location again after this long
 	// and fails with a *StillRunningError when a newer chk-<n> (or a new
 	// job or savepoint dir) appeared: the old job still runs, and with
@@ -260,6 +268,9 @@ func (o *Options) validate() error {
 		return err
 	}
 	if err := o.ClaimMode.validate(); err != nil {
+		return err
+	}
+	if err := o.Deployment.validate(); err != nil {
 		return err
 	}
 	if o.FlinkVersion != "" {

@@ -59,6 +59,10 @@ type Position struct {
 	// FlinkVersion is the new job's Flink version when given: it picks the
 	// run line's claim-mode flag.
 	FlinkVersion string `json:"flink_version,omitempty"`
+	// Deployment is how the new job is started (Options.Deployment) when
+	// given: "application" leaves -claimMode out of the run line
+	// (FLINK-40559).
+	Deployment Deployment `json:"deployment,omitempty"`
 	// StateBackend is the state backend family the keyed state handles show
 	// (rocksdb-incremental, full, canonical, changelog); "" without keyed
 	// state.
@@ -133,14 +137,15 @@ func (p Position) String() string {
 // claim mode (execution.state-recovery.claim-mode since 1.20,
 // execution.savepoint-restore-mode in 1.15–1.19). With a FlinkVersion the
 // run line names the claim mode too: -claimMode from 1.20, -restoreMode in
-// 1.15–1.19. With AllowNonRestoredState it adds --allowNonRestoredState and
+// 1.15–1.19; never for Deployment "application", whose command line does
+// not parse the flag (FLINK-40559). With AllowNonRestoredState it adds --allowNonRestoredState and
 // both keys for it (execution.state-recovery.ignore-unclaimed-state,
 // execution.savepoint.ignore-unclaimed-state). Its Options are the table
 // options the live check of its sources set (scan.startup.mode=earliest-offset
 // for a KafkaSource below the log start). It is empty when Path is
 // unknown.
 func (p Position) Launch() resume.Launch {
-	l := launch(p.Path, ClaimMode(p.ClaimMode), p.FlinkVersion)
+	l := launch(p.Path, ClaimMode(p.ClaimMode), p.FlinkVersion, p.Deployment)
 	if p.Path != "" && p.AllowNonRestoredState {
 		l.Args = append(l.Args, "--allowNonRestoredState")
 		l.Config[resume.ConfigIgnoreUnclaimedState] = "true"

@@ -41,6 +41,12 @@ const (
 	// -claimMode (1.20+), since flink run -s without a flag restores
 	// NO_CLAIM whatever -D says.
 	WarnClaimFlagAssumed = "flink.claim-flag-assumed"
+	// WarnClaimModeNotHonoured: the launch needs CLAIM (or LEGACY) and
+	// starts an application cluster from its own command line
+	// (Options.Deployment "application"), which cannot name the mode
+	// (FLINK-40559) and writes NO_CLAIM over the -D key: the job restores
+	// in NO_CLAIM (Flink 1.20.3, 2.2.0).
+	WarnClaimModeNotHonoured = "flink.claim-mode-not-honoured"
 	// WarnClaimNativeSavepoint: the launch restores a native savepoint of
 	// incremental RocksDB state in CLAIM mode: the new job's incremental
 	// checkpoints, from its first, may reuse the savepoint's files through

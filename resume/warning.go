@@ -56,6 +56,7 @@ type Warning struct {
 //	flink.owned-by-new-job                 CLAIM (changelog snapshots): the new job owns and deletes the snapshot
 //	flink.keep-while-referenced            LEGACY or Flink < 1.15: the new job's checkpoints may use its files
 //	flink.claim-flag-assumed               CLAIM or LEGACY without a known Flink version: the run line says -claimMode (1.20+)
+//	flink.claim-mode-not-honoured          CLAIM or LEGACY for an application cluster: its command line cannot name it, it restores NO_CLAIM
 //	flink.claim-native-savepoint           CLAIM from a native RocksDB savepoint: the new job's checkpoints may not restore
 //	flink.restarted-run                    a lower checkpoint id in the job dir is newer: the newest run was chosen
 //	flink.lineage-over-time                a savepoint of the job looks newer but has a lower id: the id decided

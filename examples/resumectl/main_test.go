@@ -34,7 +34,8 @@ func TestMain(m *testing.M) {
 
 // TestScripts runs testdata/script/*.txtar, with $COMPAT (flinkckpt/jobgraph's
 // testdata/compat), $CONFORMANCE (the frozen real Flink export,
-// flinkckpt/testdata/conformance) and $FIXTURES (the shared fixtures folder, which may be
+// flinkckpt/testdata/conformance), $CONFORMANCE2X (the Flink 2.x one,
+// flinkckpt/testdata/conformance-2.x) and $FIXTURES (the shared fixtures folder, which may be
 // absent) set. Custom commands:
 //
 //	status N cmd args...   run cmd and expect exit status N (stdout/stderr kept for later checks)
@@ -71,6 +72,12 @@ func TestScripts(t *testing.T) {
 				return err
 			}
 			env.Setenv("CONFORMANCE", conf)
+			// The frozen real Flink 2.x export (flinkckpt/testdata/conformance-2.x).
+			conf2x, err := filepath.Abs(filepath.Join("..", "..", "flinkckpt", "testdata", "conformance-2.x"))
+			if err != nil {
+				return err
+			}
+			env.Setenv("CONFORMANCE2X", conf2x)
 			env.Setenv("FIXTURES", fixturesDir())
 			return nil
 		},

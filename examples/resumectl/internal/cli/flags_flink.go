@@ -30,6 +30,7 @@ type flinkFlags struct {
 	intent                          string
 	version                         string
 	claimMode                       string
+	deployment                      string
 	maxMetadata                     sizeFlag
 	observe                         durationFlag
 	require                         bool
@@ -57,6 +58,7 @@ func (f *flinkFlags) register(fs *flag.FlagSet, e *env) {
 	// the job.
 	fs.StringVar(&f.version, "flink-version", "", "the new job's Flink version (`X.Y`): which _metadata versions it reads (a 2.x snapshot for a 1.x job is passed over; a 1.x snapshot for 2.x is checked as a major upgrade), the run line's claim-mode flag and, with --flink-plan, the planner's uid rules (default there: the plan's flinkVersion)")
 	fs.StringVar(&f.claimMode, "flink-claim-mode", "", "claim mode of the restore (`MODE`: NO_CLAIM, CLAIM or LEGACY; default NO_CLAIM, CLAIM for changelog snapshots; CLAIM too when the new job enables the changelog state backend)")
+	fs.StringVar(&f.deployment, "flink-deployment", "", "how the new job starts (`MODE`): session (flink run, the default: the run line names the claim mode with -claimMode and -D) or application (an application cluster started from its own command line, standalone-job: its parser does not know -claimMode, FLINK-40559, so the run line leaves it out, and a mode other than NO_CLAIM is warned about)")
 	fs.Var(&f.maxMetadata, "flink-max-metadata-size", "the largest _metadata to read (`BYTES`, e.g. 4GiB; default 2GiB)")
 	fs.Var(&f.observe, "flink-observe", "list the checkpoints again after this long (`DUR`) and fail if a new one appeared: the old job still runs")
 	fs.BoolVar(&f.require, "flink-require", false, "fail (exit 1) instead of falling back when no Flink location offers a restorable position (empty: a first deploy or a mistyped prefix)")
@@ -70,7 +72,7 @@ func (f *flinkFlags) names() bool { return f.checkpoints != "" || f.savepoints !
 // set reports whether any of the options that read the locations was given.
 func (f *flinkFlags) set() bool {
 	return f.job.parallelism != 0 || f.job.maxParallelism != 0 || f.jobID != "" || f.root != "" || f.strict || f.defaultFS != "" || len(f.extraRoots) > 0 || f.allowUnverified ||
-		f.anchor != "" || f.intent != "" || f.version != "" || f.claimMode != "" || f.maxMetadata.n != 0 || f.observe.d != 0 || f.require
+		f.anchor != "" || f.intent != "" || f.version != "" || f.claimMode != "" || f.deployment != "" || f.maxMetadata.n != 0 || f.observe.d != 0 || f.require
 }
 
 func (f *flinkFlags) check(s sources) error {
@@ -107,7 +109,11 @@ func (f *flinkFlags) options(o *flinkckpt.Options) error {
 	if err != nil {
 		return usagef("resolve: --flink-claim-mode: %v", err)
 	}
-	o.DefaultFS, o.AllowUnverified, o.Intent, o.FlinkVersion, o.ClaimMode = f.defaultFS, f.allowUnverified, intent, f.version, mode
+	deployment, err := flinkckpt.ParseDeployment(f.deployment)
+	if err != nil {
+		return usagef("resolve: --flink-deployment: %v", err)
+	}
+	o.DefaultFS, o.AllowUnverified, o.Intent, o.FlinkVersion, o.ClaimMode, o.Deployment = f.defaultFS, f.allowUnverified, intent, f.version, mode, deployment
 	o.MaxMetadataSize, o.Observe = f.maxMetadata.n, f.observe.d
 	return nil
 }

@@ -23,7 +23,7 @@ import (
 
 const resolveUsage = `[--flink-checkpoints URL] [--flink-savepoints URL] [--flink-job-id ID] [--flink-root URI]
         [--flink-default-fs URI] [--flink-extra-root FLINKURI=BUCKETURL]... [--flink-allow-unverified] [--flink-strict]
-        [--flink-anchor URL] [--flink-intent restart|upgrade] [--flink-version X.Y] [--flink-claim-mode MODE]
+        [--flink-anchor URL] [--flink-intent restart|upgrade] [--flink-version X.Y] [--flink-claim-mode MODE] [--flink-deployment session|application]
         [--flink-max-metadata-size BYTES] [--flink-observe DUR] [--flink-require] [--flink-sources] [--flink-sink-committed]
         [--flink-plan FILE | --flink-uid UID... | --flink-sink-uid UID... | --flink-uid-hash HEX... | --flink-operator-id HEX...] [--flink-all-uids]
         [--flink-plan-config KEY=VALUE...] [--flink-allow-non-restored-state] [--flink-parallelism N] [--flink-max-parallelism N]
