@@ -315,9 +315,9 @@ func runHooked(args []string, stdout, stderr io.Writer, h *hooks) int {
 			// it: a blocked call holds the bucket.
 			out.close()
 			if w := e.trace.waiting(); w != "" {
-				return e.exitStatus(fmt.Errorf("%s: %w after %s (--timeout): still waiting for the storage call(s) %s", c.name, errTimedOut, e.timeout, w))
+				return e.exitStatus(fmt.Errorf("%s: %w after %s (--timeout): still waiting for %s", c.name, errTimedOut, e.timeout, w))
 			}
-			return e.exitStatus(fmt.Errorf("%s: %w after %s (--timeout): a Kafka call or the read of an input did not return (no storage call was waiting)", c.name, errTimedOut, e.timeout))
+			return e.exitStatus(fmt.Errorf("%s: %w after %s (--timeout): a call or the read of an input did not return (no storage call or Kafka request was waiting)", c.name, errTimedOut, e.timeout))
 		}
 	}
 	fmt.Fprintf(e.stderr, "resumectl: unknown command %s (run resumectl help)\n", redact.Quote(args[0]))

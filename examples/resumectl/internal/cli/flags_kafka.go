@@ -59,7 +59,7 @@ func (k *kafkaFlags) check(s sources) error {
 
 // build connects to the brokers (the live checkers' Kafka client) and,
 // with a topic, builds its resolver.
-func (k *kafkaFlags) build(_ context.Context, _ *env, b *built) error {
+func (k *kafkaFlags) build(_ context.Context, e *env, b *built) error {
 	if k.brokers == "" {
 		return nil
 	}
@@ -67,7 +67,7 @@ func (k *kafkaFlags) build(_ context.Context, _ *env, b *built) error {
 	if k.rewind.d != 0 {
 		at = b.now().Add(-k.rewind.d)
 	}
-	cl, err := dialKafka("--kafka-brokers", k.brokers)
+	cl, err := dialKafka(e, "--kafka-brokers", k.brokers)
 	if err != nil {
 		return err
 	}

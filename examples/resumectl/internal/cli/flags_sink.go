@@ -75,7 +75,7 @@ func (s *sinkFlags) build(ctx context.Context, e *env, b *built) error {
 	if s.brokers == "" {
 		return nil
 	}
-	cl, err := dialKafka("--kafka-sink-brokers", s.brokers)
+	cl, err := dialKafka(e, "--kafka-sink-brokers", s.brokers)
 	if err != nil {
 		return err
 	}

@@ -69,7 +69,7 @@ func runKafka(e *env, args []string) error {
 		t := now.t
 		clock = func() time.Time { return t }
 	}
-	cl, err := dialKafka("--brokers", brokers)
+	cl, err := dialKafka(e, "--brokers", brokers)
 	if err != nil {
 		return err
 	}
@@ -83,6 +83,11 @@ func runKafka(e *env, args []string) error {
 	ctx, cancel := e.context(timeout.d)
 	defer cancel()
 	res, lookupErr := r.Offsets(ctx)
+	if lookupErr != nil && ctx.Err() != nil {
+		if w := e.trace.waiting(); w != "" { // a broker that never answered: which request, which broker
+			lookupErr = fmt.Errorf("%w; at the deadline (--timeout %s) still waiting for %s", lookupErr, timeout.d, w)
+		}
+	}
 	var cand resume.Candidate
 	gradeErr := lookupErr
 	if lookupErr == nil {
@@ -108,7 +113,7 @@ func runKafka(e *env, args []string) error {
 
 // dialKafka connects to comma-separated seed brokers with bounded request
 // and retry timeouts, so an unreachable cluster fails instead of hanging.
-func dialKafka(flagName, brokers string) (*kgo.Client, error) {
+func dialKafka(e *env, flagName, brokers string) (*kgo.Client, error) {
 	seeds := splitComma(brokers)
 	if len(seeds) == 0 {
 		return nil, usagef("%s: no brokers", flagName)
@@ -125,13 +130,20 @@ func dialKafka(flagName, brokers string) (*kgo.Client, error) {
 			return nil, usagef(`%s: a seed broker is HOST:PORT, and one holds an "@" or a "/" (user information, or a URL?): it is not printed, and resumectl takes no Kafka credentials`, flagName)
 		}
 	}
-	cl, err := kgo.NewClient(
+	opts := []kgo.Opt{
 		kgo.SeedBrokers(seeds...),
-		kgo.DialTimeout(10*time.Second),
-		kgo.RequestTimeoutOverhead(10*time.Second),
-		kgo.RetryTimeout(30*time.Second),
-		kgo.MetadataMinAge(100*time.Millisecond),
-	)
+		kgo.DialTimeout(10 * time.Second),
+		kgo.RequestTimeoutOverhead(10 * time.Second),
+		kgo.RetryTimeout(30 * time.Second),
+		kgo.MetadataMinAge(100 * time.Millisecond),
+	}
+	if e != nil {
+		if h := e.trace.kafkaHook(); h != nil {
+			// its requests are named while they wait (progress line, timeout error)
+			opts = append(opts, kgo.WithHooks(h))
+		}
+	}
+	cl, err := kgo.NewClient(opts...)
 	if err != nil {
 		return nil, usagef("%s %s: %v", flagName, redact.Quote(brokers), err)
 	}

@@ -217,7 +217,7 @@ func runResolve(e *env, args []string) error {
 	result := resume.Classify(d, rerr)
 	code, why := decisionExit(d, result, rerr, splitComma(f.failOnWarning))
 	if waiting != "" && why != nil {
-		why = fmt.Errorf("%w; at the deadline (--timeout %s) still waiting for the storage call(s) %s", why, f.timeout.d, waiting)
+		why = fmt.Errorf("%w; at the deadline (--timeout %s) still waiting for %s", why, f.timeout.d, waiting) // storage calls, Kafka requests
 	}
 	if result == resume.ResultChosen {
 		// Chosen although a source failed (it could not have offered

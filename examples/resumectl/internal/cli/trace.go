@@ -18,7 +18,9 @@ import (
 // tracer follows every storage call of a command: the calls still waiting,
 // which a timeout names; with verbose, each call's line on stderr; and the
 // progress line's count of calls. It sees the calls through
-// blobwatch's bucket observer.
+// blobwatch's bucket observer, and the Kafka clients' requests through
+// franz-go's hooks (kafkaHook): those are waiting calls too, never counted
+// as storage calls.
 type tracer struct {
 	mu       sync.Mutex
 	buckets  int // the buckets wrapped so far, numbering their calls apart
@@ -26,7 +28,9 @@ type tracer struct {
 	// onEnd, when set, receives every call that ended (--verbose, the
 	// progress line).
 	onEnd func(resume.Event)
-	now   func() time.Time
+	// onBegin, when set, receives every call that began (tests wait on it).
+	onBegin func(traceCall)
+	now     func() time.Time
 }
 
 // callKey names one call: the wrapped bucket's number and blobwatch's
@@ -38,13 +42,19 @@ type callKey struct {
 
 type traceCall struct {
 	op, key string
-	at      string // the location's display (the endpoint: a dir, an s3:// URL without secrets)
+	at      string // the location's display (the endpoint: a dir, an s3:// URL without secrets), or "Kafka broker H:P"
 	start   time.Time
+	// kafkaKey is a Kafka request's API key plus one (kafkaTrace); 0 for
+	// a storage call.
+	kafkaKey int16
 }
 
 // name is the call for a message: "list "ck/" at s3://b/ck" (no "at" when
 // the key already shows the location).
 func (c traceCall) name() string {
+	if c.kafkaKey != 0 {
+		return fmt.Sprintf("%s to %s", c.op, c.at) // "ApiVersions request to Kafka broker 127.0.0.1:9092"
+	}
 	k := redact.QuoteKey(c.key)
 	if c.at == "" || strings.HasPrefix(c.key, c.at) {
 		return fmt.Sprintf("%s %s", c.op, k)
@@ -118,6 +128,9 @@ func (t *tracer) begin(k callKey, c traceCall) {
 	defer t.mu.Unlock()
 	c.start = t.now()
 	t.inflight[k] = c
+	if t.onBegin != nil {
+		t.onBegin(c)
+	}
 }
 
 // end reports call k ended with err; c names it when it ended before it
@@ -138,8 +151,10 @@ func (t *tracer) end(k callKey, c traceCall, err error) {
 	}
 }
 
-// waiting names the storage calls still waiting, the longest first: "list
-// ck/ (waiting 5m0s)"; "" when none is.
+// waiting names the calls still waiting, the longest first, storage calls
+// then Kafka requests: "the storage call(s) list ck/ (waiting 5m0s)", "the
+// Kafka request(s) ApiVersions request to Kafka broker 127.0.0.1:9092
+// (waiting 5m0s)"; "" when none is.
 func (t *tracer) waiting() string {
 	if t == nil {
 		return ""
@@ -152,18 +167,46 @@ func (t *tracer) waiting() string {
 	}
 	sort.Slice(calls, func(i, j int) bool { return calls[i].start.Before(calls[j].start) })
 	now := t.now()
-	out := ""
-	for i, c := range calls {
-		if i == 3 {
-			out += fmt.Sprintf(" and %d more", len(calls)-3)
-			break
+	var parts []string
+	for _, kafka := range []bool{false, true} {
+		out, n := "", 0
+		for _, c := range calls {
+			if (c.kafkaKey != 0) != kafka {
+				continue
+			}
+			if n == 3 {
+				n++
+				continue
+			}
+			if n > 0 {
+				out += ", "
+			}
+			out += fmt.Sprintf("%s (waiting %s)", c.name(), now.Sub(c.start).Round(time.Millisecond))
+			n++
 		}
-		if i > 0 {
-			out += ", "
+		if more := countKind(calls, kafka) - 3; more > 0 {
+			out += fmt.Sprintf(" and %d more", more)
 		}
-		out += fmt.Sprintf("%s (waiting %s)", c.name(), now.Sub(c.start).Round(time.Millisecond))
+		switch {
+		case out == "":
+		case kafka:
+			parts = append(parts, "the Kafka request(s) "+out)
+		default:
+			parts = append(parts, "the storage call(s) "+out)
+		}
 	}
-	return out
+	return strings.Join(parts, "; ")
+}
+
+// countKind counts the Kafka requests (kafka) or storage calls in calls.
+func countKind(calls []traceCall, kafka bool) int {
+	n := 0
+	for _, c := range calls {
+		if (c.kafkaKey != 0) == kafka {
+			n++
+		}
+	}
+	return n
 }
 
 // verboseLine writes one storage call's line: "resumectl: storage: read

@@ -79,7 +79,7 @@ func TestHangingCallNamed(t *testing.T) {
 	}
 	now = now.Add(5 * time.Minute)
 	want := `list "ck/" at s3://bucket/ck?endpoint=minio:9000 (waiting 5m0s)`
-	if got := tr.waiting(); got != want {
+	if got := tr.waiting(); got != "the storage call(s) "+want {
 		t.Errorf("waiting %q, want %q", got, want)
 	}
 	p := &progress{now: func() time.Time { return now }, start: now.Add(-5 * time.Minute), sources: 1,
