@@ -145,6 +145,16 @@ func (r *Resolver) claimFor(s *snap) (ClaimMode, string) {
 	if s.changelogLineage != "" && mode == ClaimNoClaim && r.opts.ClaimMode == ClaimAuto {
 		return ClaimClaim, fmt.Sprintf("the job runs the changelog state backend (its checkpoint %s shows it; the savepoint holds only the nested backend's state): NO_CLAIM forces a full first checkpoint, which the changelog backend cannot take — the new job would restore, then fail every first checkpoint", s.changelogLineage)
 	}
+	if mode == ClaimNoClaim && r.opts.ClaimMode == ClaimNoClaim && (s.facts.backend == BackendChangelog || s.changelogLineage != "") {
+		// Asked for: launched so, but never silently. Real Flink did
+		// this with such a savepoint (1.20.3, conformance F16) and
+		// checkpoint (2.2.0, F3).
+		shows := "its handles show it"
+		if s.changelogLineage != "" {
+			shows = "its checkpoint " + s.changelogLineage + " shows it"
+		}
+		why += fmt.Sprintf(", though the job runs the changelog state backend (%s): Flink restores it, then fails the new job's first checkpoint (\"Configured state backend (ChangelogStateBackend) does not support enforcing a full snapshot. If you are restoring in NO_CLAIM mode, please consider choosing CLAIM mode\"), with a restart strategy in a loop, unless the new job turns the changelog backend off", shows)
+	}
 	return mode, why
 }
 
