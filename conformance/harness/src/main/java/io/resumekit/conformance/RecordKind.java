@@ -24,7 +24,8 @@ import java.util.stream.Stream;
  * a {@link RecordNode} child runs the file's {@code jobs} one after another in one MiniCluster; then
  * {@code resumectl resolve} (the file's {@code resolve}, {@code ${rest}} the child's REST URL,
  * {@code ${jrs}} its JobResultStore dir) decides with that record beside storage, and the decision's
- * {@code record} section is judged against what Flink itself answers:
+ * {@code record} section is judged against what Flink itself answers; {@code resumectl flink record} (the
+ * file's {@code flinkRecord}) must then read the same record alone:
  *
  * <ul>
  *   <li>{@code "record": "rest"}: the last job holds (a checkpoint in progress, the job RUNNING) while
@@ -231,7 +232,13 @@ final class RecordKind extends ScenarioKind {
         if (rk.path("chosen_id").asLong(-1) != k || !HaOracle.samePath(rk.path("chosen").asText(null), p)) {
             throw new Scenarios.Mismatch("resumekit chose " + rk.path("chosen").asText(null) + ", storage's newest complete checkpoint is " + p);
         }
-        flink.put("verdict", "the running job's REST API names checkpoint " + k + ", storage's newest complete one and resumekit's choice; the record says the job runs");
+        JsonNode alone = flinkRecord(s, w, sc, url, "flink-rest", flink);
+        if (!alone.path("status").asText().equals("RUNNING") || alone.path("checkpoint_id").asLong(-1) != k
+                || !alone.path("storage").asText().startsWith("complete") || !codes(alone).contains("record.job-running")) {
+            throw new Scenarios.Mismatch("resumectl flink record " + alone + " does not say job " + jobId
+                    + " is RUNNING with latest completed checkpoint " + k + ", complete in storage");
+        }
+        flink.put("verdict", "the running job's REST API names checkpoint " + k + ", storage's newest complete one and resumekit's choice; the record (resolve and flink record) says the job runs");
     }
 
     /** The JobResultStore record of a job stopped with a savepoint. */
@@ -267,8 +274,13 @@ final class RecordKind extends ScenarioKind {
         if (!HaOracle.samePath(rk.path("chosen").asText(null), stopPath)) {
             throw new Scenarios.Mismatch("resumekit chose " + rk.path("chosen").asText(null) + ", the job's final state is its stop-with-savepoint " + stopPath);
         }
+        JsonNode alone = flinkRecord(s, w, sc, null, "flink-job-result-store", flink);
+        if (!alone.path("job_id").asText().equals(jobId) || !alone.path("finished_cleanly").asBoolean(false)
+                || !codes(alone).contains("record.finished-cleanly")) {
+            throw new Scenarios.Mismatch("resumectl flink record " + alone + " does not say job " + jobId + " finished cleanly");
+        }
         flink.put("verdict", "the JobResultStore's clean entry says job " + jobId + " finished " + src.path("status").asText()
-                + "; resumekit chose its stop-with-savepoint " + stopPath);
+                + " (resolve and flink record); resumekit chose its stop-with-savepoint " + stopPath);
     }
 
     /** Runs the file's resolve; fills rk as {@link Scenarios} does (exit, chosen, warnings, record). */
@@ -313,6 +325,41 @@ final class RecordKind extends ScenarioKind {
             throw new Scenarios.Mismatch("resumectl resolve exit " + rc + ": " + Files.readString(rerr).trim());
         }
         return dec;
+    }
+
+    /**
+     * {@code resumectl flink record} (the file's {@code flinkRecord} arguments, {@code ${rest}} the REST
+     * URL): the record alone, no choice made; it must read the record (exit 0) and its source of
+     * {@code kind} must say what resolve's did of the job (its id, status, checkpoint, path).
+     */
+    static JsonNode flinkRecord(Scenarios s, Path w, JsonNode sc, String restUrl, String kind, ObjectNode flink) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(s.resumectl.toString(), "flink", "record"));
+        for (JsonNode a : sc.get("flinkRecord")) {
+            cmd.add(restUrl == null ? a.asText() : a.asText().replace("${rest}", restUrl));
+        }
+        cmd.add("--json");
+        Path out = w.resolve("flink-record.json");
+        Path err = w.resolve("flink-record.err");
+        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        if (!p.waitFor(90, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new Scenarios.Mismatch("resumectl flink record did not end within 90 s");
+        }
+        if (p.exitValue() != 0) {
+            throw new Scenarios.Mismatch("resumectl flink record exit " + p.exitValue() + ": " + Files.readString(err).trim());
+        }
+        JsonNode rec = Flink.JSON.readTree(out.toFile());
+        flink.set("flink_record", rec);
+        JsonNode alone = source(Flink.JSON.createObjectNode().set("record", rec), kind);
+        JsonNode dec = Flink.JSON.readTree(w.resolve("resolve-0.json").toFile());
+        JsonNode withChoice = source(dec, kind);
+        for (String f : new String[] {"job_id", "status", "checkpoint_id", "path", "finished_cleanly"}) {
+            if (!alone.path(f).equals(withChoice.path(f))) {
+                throw new Scenarios.Mismatch("resumectl flink record's " + f + " is " + alone.path(f) + ", resolve's record says "
+                        + withChoice.path(f));
+            }
+        }
+        return alone;
     }
 
     /** The decision's record source of a kind; a Mismatch when there is none or it could not be read. */
