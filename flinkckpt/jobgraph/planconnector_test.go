@@ -11,15 +11,18 @@ import (
 	"github.com/resumekit/resumekit/flinkckpt/metadata"
 )
 
-// realPlan reads the compiled plan real Flink 1.20.3 wrote for a
-// conformance scenario (flinkckpt/testdata/conformance/<scenario>/<file>)
+// realLines are the frozen exports of real Flink 1.20.3 and 2.2.0 runs.
+var realLines = []string{"conformance", "conformance-2.x"}
+
+// realPlan reads the compiled plan real Flink wrote for a conformance
+// scenario (flinkckpt/testdata/<line>/<scenario>/<file>)
 // and edits its Paimon sink table's options: set adds or replaces, a ""
 // value removes. KP1 is the Kafka→Paimon job (connector kafka → rk_pace →
 // connector paimon, table sink) without sink.operator-uid.suffix, KP1s
 // with it set to v1.
-func realPlan(t *testing.T, scenario, file string, set map[string]string) *jobgraph.Job {
+func realPlan(t *testing.T, line, scenario, file string, set map[string]string) *jobgraph.Job {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "conformance", scenario, file))
+	data, err := os.ReadFile(filepath.Join("..", "testdata", line, scenario, file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,9 +58,9 @@ func realPlan(t *testing.T, scenario, file string, set map[string]string) *jobgr
 
 // realCheckpoint reads the newest checkpoint of a conformance scenario's
 // export (its only job dir under ck/).
-func realCheckpoint(t *testing.T, scenario string) *metadata.Checkpoint {
+func realCheckpoint(t *testing.T, line, scenario string) *metadata.Checkpoint {
 	t.Helper()
-	mds, err := filepath.Glob(filepath.Join("..", "testdata", "conformance", scenario, "ck", "*", "chk-*", "_metadata"))
+	mds, err := filepath.Glob(filepath.Join("..", "testdata", line, scenario, "ck", "*", "chk-*", "_metadata"))
 	if err != nil || len(mds) != 1 {
 		t.Fatalf("%s: want one checkpoint, found %v (%v)", scenario, mds, err)
 	}
@@ -112,8 +115,9 @@ func paimonPlanOf(t *testing.T, typePrefix, field string, opts map[string]string
 	return job
 }
 
-// TestPlanPaimonSinkWithoutSuffixClaimsNoUIDs: the real plan of a
-// Kafka→Paimon job without sink.operator-uid.suffix (conformance KP1):
+// TestPlanPaimonSinkWithoutSuffixClaimsNoUIDs: the real plans (Flink
+// 1.20.3 and 2.2.0) of a Kafka→Paimon job without
+// sink.operator-uid.suffix (conformance KP1):
 // Paimon adds its Writer and Global Committer under topology hashes, so
 // the plan does not name every operator. In that job's own real
 // checkpoint the Kafka source and the calc match the plan's uids
@@ -122,24 +126,29 @@ func paimonPlanOf(t *testing.T, typePrefix, field string, opts map[string]string
 // checkpoint with the same plan (the harness's trial), and before the fix
 // resumekit refused it (exit 5).
 func TestPlanPaimonSinkWithoutSuffixClaimsNoUIDs(t *testing.T) {
-	job := realPlan(t, "KP1", "plan.json", nil)
-	if job.AllUIDs {
-		t.Fatalf("AllUIDs set for a plan with Paimon's unnamed sink operators; unpredictable %q", job.Unpredictable)
+	for _, line := range realLines {
+		t.Run(line, func(t *testing.T) {
+			job := realPlan(t, line, "KP1", "plan.json", nil)
+			if job.AllUIDs {
+				t.Fatalf("AllUIDs set for a plan with Paimon's unnamed sink operators; unpredictable %q", job.Unpredictable)
+			}
+			if !strings.Contains(strings.Join(job.Unpredictable, "\n"), "Paimon's Writer and Global Committer of table sink: topology hashes (sink.operator-uid.suffix not set)") {
+				t.Fatalf("unpredictable %q", job.Unpredictable)
+			}
+			c := jobgraph.CheckCompat(realCheckpoint(t, line, "KP1"), job)
+			if len(c.Dropped) != 0 || len(c.Unknown) != 2 {
+				t.Fatalf("dropped %v unknown %v: want Paimon's Writer and Global Committer unknown, nothing dropped", c.Dropped, c.Unknown)
+			}
+			kafkaSourceMatched(t, job, c)
+		})
 	}
-	if !strings.Contains(strings.Join(job.Unpredictable, "\n"), "Paimon's Writer and Global Committer of table sink: topology hashes (sink.operator-uid.suffix not set)") {
-		t.Fatalf("unpredictable %q", job.Unpredictable)
-	}
-	c := jobgraph.CheckCompat(realCheckpoint(t, "KP1"), job)
-	if len(c.Dropped) != 0 || len(c.Unknown) != 2 {
-		t.Fatalf("dropped %v unknown %v: want Paimon's Writer and Global Committer unknown, nothing dropped", c.Dropped, c.Unknown)
-	}
-	kafkaSourceMatched(t, job, c)
 }
 
 // kafkaSourceMatched checks that the real checkpoint's Kafka source state
 // is matched by the plan's <id>_source, and that no <id>_kafka (the uid
 // KafkaDynamicSource asks ProviderContext.generateUid for, which the
-// planner's TransformationMetadata.fill replaces) is in the plan.
+// planner's TransformationMetadata.fill replaces) is in the plan. Flink
+// 2.x's _metadata records the uid itself: <id>_source.
 func kafkaSourceMatched(t *testing.T, job *jobgraph.Job, c *jobgraph.Compat) {
 	t.Helper()
 	var source string
@@ -169,32 +178,36 @@ func kafkaSourceMatched(t *testing.T, job *jobgraph.Job, c *jobgraph.Compat) {
 // compaction operators) or with changelog.precommit-compact the plan does
 // not name every operator.
 func TestPlanPaimonSinkSuffixNamesItsOperators(t *testing.T) {
-	job := realPlan(t, "KP1s", "plan.json", nil)
-	if !job.AllUIDs {
-		t.Fatalf("AllUIDs not set; unpredictable %q", job.Unpredictable)
-	}
-	for _, uid := range []string{"Writer_sink_v1", "Global Committer_sink_v1"} {
-		if !hasUID(job, uid) {
-			t.Errorf("no operator %q in %+v", uid, job.Operators)
-		}
-	}
-	cp := realCheckpoint(t, "KP1s")
-	c := jobgraph.CheckCompat(cp, job)
-	if !c.Compatible || len(c.Dropped)+len(c.Unknown) != 0 {
-		t.Errorf("the job's own checkpoint: compatible %v, dropped %v, unknown %v", c.Compatible, c.Dropped, c.Unknown)
-	}
-	kafkaSourceMatched(t, job, c)
-	v2 := realPlan(t, "KP1s", "plan-suffix-v2.json", nil)
-	if c := jobgraph.CheckCompat(cp, v2); c.Compatible || len(c.Dropped) != 2 {
-		t.Errorf("suffix v2: compatible %v, dropped %v, want Paimon's two operators dropped", c.Compatible, c.Dropped)
-	}
-	for name, opts := range map[string]map[string]string{
-		"dynamic bucket":    {"bucket": ""},
-		"precommit compact": {"changelog.precommit-compact": "true"},
-	} {
-		if j := realPlan(t, "KP1s", "plan.json", opts); j.AllUIDs {
-			t.Errorf("%s: AllUIDs set; unpredictable %q", name, j.Unpredictable)
-		}
+	for _, line := range realLines {
+		t.Run(line, func(t *testing.T) {
+			job := realPlan(t, line, "KP1s", "plan.json", nil)
+			if !job.AllUIDs {
+				t.Fatalf("AllUIDs not set; unpredictable %q", job.Unpredictable)
+			}
+			for _, uid := range []string{"Writer_sink_v1", "Global Committer_sink_v1"} {
+				if !hasUID(job, uid) {
+					t.Errorf("no operator %q in %+v", uid, job.Operators)
+				}
+			}
+			cp := realCheckpoint(t, line, "KP1s")
+			c := jobgraph.CheckCompat(cp, job)
+			if !c.Compatible || len(c.Dropped)+len(c.Unknown) != 0 {
+				t.Errorf("the job's own checkpoint: compatible %v, dropped %v, unknown %v", c.Compatible, c.Dropped, c.Unknown)
+			}
+			kafkaSourceMatched(t, job, c)
+			v2 := realPlan(t, line, "KP1s", "plan-suffix-v2.json", nil)
+			if c := jobgraph.CheckCompat(cp, v2); c.Compatible || len(c.Dropped) != 2 {
+				t.Errorf("suffix v2: compatible %v, dropped %v, want Paimon's two operators dropped", c.Compatible, c.Dropped)
+			}
+			for name, opts := range map[string]map[string]string{
+				"dynamic bucket":    {"bucket": ""},
+				"precommit compact": {"changelog.precommit-compact": "true"},
+			} {
+				if j := realPlan(t, line, "KP1s", "plan.json", opts); j.AllUIDs {
+					t.Errorf("%s: AllUIDs set; unpredictable %q", name, j.Unpredictable)
+				}
+			}
+		})
 	}
 }
 
