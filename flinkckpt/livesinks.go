@@ -51,8 +51,10 @@ type SinkCheck struct {
 	// asserts the old job committed every transaction.
 	CommittedAsserted bool `json:"committed_asserted,omitempty"`
 
-	// commitUser is a Paimon committer's commit user ("" when none).
+	// commitUser is a Paimon committer's commit user ("" when none);
+	// sinkTopics the topics the new job's plan says its Kafka sink writes.
 	commitUser string
+	sinkTopics []string
 }
 
 // label names the committer by uid when known, and by operator id.
@@ -162,7 +164,7 @@ func (r *Resolver) checkDecodedSinks(ctx context.Context, s *snap, st *sinkstate
 				name, sc.label(), len(txns), sc.checkpoints(), txnIDs(txns), until.Format(time.RFC3339), timeout))
 			out.deadline(until, fmt.Sprintf("valid until %s (assumed): KafkaSink committer %s's transactions of checkpoint %s time out at the latest an assumed %s after the snapshot (they began before it, so possibly earlier)", until.Format(time.RFC3339), sc.label(), sc.checkpoints(), timeout), true)
 		default:
-			res, err := live.CheckKafkaSink(ctx, txns)
+			res, err := live.WithSinkTopics(sc.sinkTopics).CheckKafkaSink(ctx, txns)
 			if err != nil {
 				return nil, fmt.Errorf("flinkckpt: %s: KafkaSink committer %s: %w", name, sc.label(), err)
 			}
@@ -246,8 +248,11 @@ func SinkCommitters(st *sinkstate.State, job *jobgraph.Job) []SinkCheck {
 	for i := range st.Committers {
 		c := &st.Committers[i]
 		sc := SinkCheck{OperatorID: c.OperatorID, UID: c.UID, Pending: c.Pending(), Type: SinkTypeKafka}
-		if op, ok := job.Operator(c.OperatorID); ok && op.UID != "" {
-			sc.UID = op.UID
+		if op, ok := job.Operator(c.OperatorID); ok {
+			if op.UID != "" {
+				sc.UID = op.UID
+			}
+			sc.sinkTopics = op.SinkTopics
 		}
 		other := 0
 		for _, p := range sc.Pending {

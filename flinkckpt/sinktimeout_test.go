@@ -11,6 +11,7 @@ import (
 
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
+	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sinkstate"
 	"github.com/resumekit/resumekit/kafkaoffset"
 	"github.com/resumekit/resumekit/kafkaoffset/kafkaoffsettest"
@@ -65,8 +66,8 @@ func timedOutTransaction(t *testing.T, k *kafkaoffsettest.Cluster, txnID string,
 // the restore is data-loss, refused by default, and the report names the
 // sink, the checkpoint, the transactional id and what is known of the
 // partitions: the broker no longer lists them once the abort completed,
-// so the sink's topic (Checkers.KafkaSinkTopics) is named, or said not
-// known; nothing is invented.
+// so the sink's topic (Checkers.KafkaSinkTopics, else the new job's plan)
+// is named, or said not known; nothing is invented.
 func TestRestoreSinkTransactionTimedOut(t *testing.T) {
 	ctx := context.Background()
 	k := kafkaoffsettest.New(t, nil)
@@ -83,20 +84,31 @@ func TestRestoreSinkTransactionTimedOut(t *testing.T) {
 	liveCheckpoint(t, b, 8, flinkckpttest.KafkaSource("src", "orders", 10, 10),
 		flinkckpttest.Source{UID: "Sink Committer: sink", Parallelism: 1, ListStates: []flinkckpttest.ListState{{Name: sinkstate.CommitterStateName,
 			Elements: []flinkckpttest.ListElement{{Data: kafkaCommitterElement(8, "orders-sink-0-8", pid, epoch)}}}}})
+	// The new job's plan names the sink's topic (jobgraph.JobOperator.
+	// SinkTopics, from a Kafka sink table's topic option).
+	planned := jobgraph.JobFromUIDs("src", "Sink Committer: sink")
+	planned.Operators[1].SinkTopics = []string{"planned-out"}
 	for _, tc := range []struct {
 		topics []string
+		job    *jobgraph.Job
 		says   string
 	}{
-		{[]string{"out"}, "writing partitions of topic(s) out (the sink's; which ones the broker no longer lists once the transaction is aborted)"},
-		{nil, "writing partitions the broker no longer lists once the transaction is aborted (name the sink's topics"},
+		{[]string{"out"}, nil, "writing partitions of topic(s) out (the sink's; which ones the broker no longer lists once the transaction is aborted)"},
+		{nil, planned, "writing partitions of topic(s) planned-out (the sink's;"},
+		{[]string{"out"}, planned, "writing partitions of topic(s) out (the sink's;"},
+		{nil, nil, "writing partitions the broker no longer lists once the transaction is aborted (name the sink's topics"},
 	} {
-		r := liveResolver(t, b, &livecheck.Checkers{Kafka: kafkaoffset.Log{Client: k.Client}, KafkaSinkTopics: tc.topics})
+		r, err := flinkckpt.NewResolver(b, "ck/", &flinkckpt.Options{FlinkRoot: "s3a://b/ck/", Job: tc.job,
+			Live: &livecheck.Checkers{Kafka: kafkaoffset.Log{Client: k.Client}, KafkaSinkTopics: tc.topics}})
+		if err != nil {
+			t.Fatal(err)
+		}
 		c, err := r.Resolve(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
 		w := warningText(c, flinkckpt.WarnSinkOutputLost)
-		for _, part := range []string{"KafkaSink committer operator ", "checkpoint 8: transactional id orders-sink-0-8", tc.says, "Empty at epoch"} {
+		for _, part := range []string{"KafkaSink committer ", "operator 5abb6f104479fbc38acf37f2d04fd907", "checkpoint 8: transactional id orders-sink-0-8", tc.says, "Empty at epoch"} {
 			if !strings.Contains(w, part) {
 				t.Errorf("topics %v: warning does not say %q: %q", tc.topics, part, w)
 			}
@@ -105,7 +117,7 @@ func TestRestoreSinkTransactionTimedOut(t *testing.T) {
 		if c.Guarantee != resume.DataLoss || len(sinks) != 1 || sinks[0].Verdict != livecheck.SinkLost || len(sinks[0].Transactions) != 1 {
 			t.Fatalf("guarantee %s sinks %+v", c.Guarantee, sinks)
 		}
-		if tx := sinks[0].Transactions[0]; !tx.PartitionsUnknown || strings.Join(tx.SinkTopics, ",") != strings.Join(tc.topics, ",") || tx.State != "Empty" {
+		if tx := sinks[0].Transactions[0]; !tx.PartitionsUnknown || (tc.topics == nil && tc.job == nil) != (tx.SinkTopics == nil) || tx.State != "Empty" {
 			t.Errorf("transaction %+v", tx)
 		}
 		if d, err := (&resume.Chain{Resolvers: []resume.Resolver{r}}).Resolve(ctx); err == nil || d.Chosen != nil {

@@ -84,6 +84,10 @@ type JobOperator struct {
 	// parallelism given here is taken as configured explicitly.
 	Parallelism    int
 	MaxParallelism int
+	// SinkTopics, for a sink's committer read from a plan, are the topics
+	// its Kafka sink writes (the sink table's topic option): named when a
+	// lost transaction's partitions are no longer listed. Nil otherwise.
+	SinkTopics []string
 }
 
 // OperatorID returns the operator id Flink derives from a user-specified
@@ -227,6 +231,9 @@ func (j *Job) add(op JobOperator) {
 			o.MaxParallelism = op.MaxParallelism
 		}
 		o.Maybe = o.Maybe && op.Maybe
+		if o.SinkTopics == nil {
+			o.SinkTopics = op.SinkTopics
+		}
 		return
 	}
 	j.Operators = append(j.Operators, op)

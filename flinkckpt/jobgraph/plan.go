@@ -143,6 +143,10 @@ type PlanNode struct {
 	// Connector is the "connector" option of a source or sink node's
 	// table, as the plan records it ("" when it records none).
 	Connector string
+	// SinkTopics are the topics a Kafka sink node's table writes
+	// (connector kafka or upsert-kafka, option topic, ';'-separated), as
+	// the plan records them; nil for any other node.
+	SinkTopics []string
 	// Unnamed are operators the node's connector adds itself that no uid
 	// names (Paimon's without its uid suffix options, or a connector the
 	// plan does not name): they run under topology hashes.
@@ -334,7 +338,11 @@ func (j *Job) AddPlan(p *Plan) {
 				}
 				j.Unpredictable = append(j.Unpredictable, what)
 			default:
-				j.add(JobOperator{ID: op.ID, UID: op.UID, Name: fmt.Sprintf("%s of node %d (%s)", op.Transformation, n.ID, n.Type), Maybe: op.Maybe})
+				jo := JobOperator{ID: op.ID, UID: op.UID, Name: fmt.Sprintf("%s of node %d (%s)", op.Transformation, n.ID, n.Type), Maybe: op.Maybe}
+				if op.Transformation == "committer" {
+					jo.SinkTopics = n.SinkTopics
+				}
+				j.add(jo)
 			}
 		}
 	}

@@ -10,20 +10,24 @@ import (
 // Paimon's table options that name the operators its Flink source and sink
 // add (FlinkConnectorOptions in paimon-flink-common).
 const (
-	paimonSourceUIDSuffix   = "source.operator-uid.suffix"
-	paimonSinkUIDSuffix     = "sink.operator-uid.suffix"
-	paimonBucket            = "bucket"
-	paimonPrecommitCompact  = "changelog.precommit-compact"
-	paimonConsumerID        = "consumer-id"
-	paimonConsumerMode      = "consumer.mode"
-	paimonConsumerAtLeast   = "at-least-once"
-	paimonConnectorName     = "paimon"
-	paimonWriterPrefix      = "Writer"
-	paimonCommitterPrefix   = "Global Committer"
-	paimonSourcePrefix      = "Source"
-	connectorOptionKey      = "connector"
-	connectorTableFieldScan = "scanTableSource"
-	connectorTableFieldSink = "dynamicTableSink"
+	paimonSourceUIDSuffix  = "source.operator-uid.suffix"
+	paimonSinkUIDSuffix    = "sink.operator-uid.suffix"
+	paimonBucket           = "bucket"
+	paimonPrecommitCompact = "changelog.precommit-compact"
+	paimonConsumerID       = "consumer-id"
+	paimonConsumerMode     = "consumer.mode"
+	paimonConsumerAtLeast  = "at-least-once"
+	paimonConnectorName    = "paimon"
+	paimonWriterPrefix     = "Writer"
+	paimonCommitterPrefix  = "Global Committer"
+	paimonSourcePrefix     = "Source"
+	connectorOptionKey     = "connector"
+	// Flink's Kafka SQL connectors and their topic option.
+	kafkaConnectorName       = "kafka"
+	upsertKafkaConnectorName = "upsert-kafka"
+	kafkaTopicOption         = "topic"
+	connectorTableFieldScan  = "scanTableSource"
+	connectorTableFieldSink  = "dynamicTableSink"
 )
 
 // connectorTable is what a source or sink node of a plan says about its
@@ -104,6 +108,13 @@ func (c *nodeContext) connector(out *PlanNode) {
 		return
 	}
 	out.Connector = t.Options[connectorOptionKey]
+	if field == connectorTableFieldSink && (out.Connector == kafkaConnectorName || out.Connector == upsertKafkaConnectorName) {
+		for _, topic := range strings.Split(t.Options[kafkaTopicOption], ";") {
+			if topic = strings.TrimSpace(topic); topic != "" {
+				out.SinkTopics = append(out.SinkTopics, topic)
+			}
+		}
+	}
 	if out.Connector != paimonConnectorName {
 		return
 	}

@@ -241,3 +241,30 @@ func TestPlanPaimonSource(t *testing.T) {
 		t.Errorf("consumer: AllUIDs %v; unpredictable %q", j.AllUIDs, j.Unpredictable)
 	}
 }
+
+// TestPlanKafkaSinkTopics: a plan whose sink table is a Kafka one
+// (KP1's real plan, its sink made connector kafka with topic out, or
+// upsert-kafka with two topics) gives the sink's committer the topics
+// (JobOperator.SinkTopics: named when a lost transaction's partitions are
+// no longer listed); a Paimon sink gives none.
+func TestPlanKafkaSinkTopics(t *testing.T) {
+	for _, tc := range []struct {
+		set  map[string]string
+		want string
+	}{
+		{map[string]string{"connector": "kafka", "topic": "out"}, "out"},
+		{map[string]string{"connector": "upsert-kafka", "topic": "a; b"}, "a,b"},
+		{nil, ""},
+	} {
+		job := realPlan(t, "KP1", "plan.json", tc.set)
+		got := "none"
+		for _, op := range job.Operators {
+			if strings.HasPrefix(op.UID, "Sink Committer: ") {
+				got = strings.Join(op.SinkTopics, ",")
+			}
+		}
+		if tc.want == "" && got != "none" && got != "" || tc.want != "" && got != tc.want {
+			t.Errorf("%v: committer topics %q, want %q", tc.set, got, tc.want)
+		}
+	}
+}

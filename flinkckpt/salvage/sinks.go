@@ -143,7 +143,11 @@ func (x *resolution) sinks(ctx context.Context, bucket *blob.Bucket, snap *flink
 				}
 			}
 			if other == 0 && len(txns) > 0 {
-				res, err := x.r.o.live().CheckKafkaSink(ctx, txns)
+				var topics []string
+				if op, ok := x.r.o.Job.Operator(c.OperatorID); ok {
+					topics = op.SinkTopics
+				}
+				res, err := x.r.o.live().WithSinkTopics(topics).CheckKafkaSink(ctx, txns)
 				if err != nil {
 					return fmt.Errorf("salvage: KafkaSink committer %s: %w", sp.label(), err)
 				}

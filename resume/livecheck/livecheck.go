@@ -290,7 +290,9 @@ type Checkers struct {
 	// KafkaSinkTopics are the topics the KafkaSink writes (--kafka-sink-
 	// topic): a lost transaction whose partitions the brokers no longer
 	// list (a completed abort clears them) is reported as writing
-	// partitions of these. Nil: reported as not known.
+	// partitions of these. Nil: the new job's plan's (a Kafka sink table's
+	// topic option, jobgraph.JobOperator.SinkTopics) when it has them,
+	// else reported as not known.
 	KafkaSinkTopics []string
 	// PaimonSink is the table a Paimon sink writes: a snapshot's Paimon
 	// committer's pending checkpoints are decided from its snapshots by

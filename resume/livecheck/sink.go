@@ -185,6 +185,17 @@ func (c *Checkers) CheckKafkaSink(ctx context.Context, pending []KafkaPendingTxn
 	return checkKafkaSink(ctx, t, pending, c.KafkaSinkTopics)
 }
 
+// WithSinkTopics returns c with KafkaSinkTopics set to topics when c names
+// none (the caller's topics win over a plan's), else c itself.
+func (c *Checkers) WithSinkTopics(topics []string) *Checkers {
+	if c == nil || len(c.KafkaSinkTopics) > 0 || len(topics) == 0 {
+		return c
+	}
+	cc := *c
+	cc.KafkaSinkTopics = topics
+	return &cc
+}
+
 func checkKafkaSink(ctx context.Context, t KafkaTransactions, pending []KafkaPendingTxn, topics []string) (Result, error) {
 	res := Result{System: SystemKafkaSink}
 	var ids []string
