@@ -256,7 +256,7 @@ func TestPlanKafkaSinkTopics(t *testing.T) {
 		{map[string]string{"connector": "upsert-kafka", "topic": "a; b"}, "a,b"},
 		{nil, ""},
 	} {
-		job := realPlan(t, "KP1", "plan.json", tc.set)
+		job := realPlan(t, "conformance", "KP1", "plan.json", tc.set)
 		got := "none"
 		for _, op := range job.Operators {
 			if strings.HasPrefix(op.UID, "Sink Committer: ") {
