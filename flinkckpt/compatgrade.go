@@ -47,6 +47,18 @@ func (r *Resolver) gradeForJob(s *snap) *jobCheck {
 	return jc
 }
 
+// allUIDsAdvice ends the unknown-operators warning: say that the
+// description names every operator (--flink-all-uids), unless it says
+// itself which operators it cannot name (a compiled plan's connector
+// operators): those are likely the state's owners, and claiming all uids
+// would call their state dropped.
+func allUIDsAdvice(j *jobgraph.Job) string {
+	if j == nil || len(j.Unpredictable) == 0 {
+		return " or say that the description names every operator (Job.AllUIDs, --flink-all-uids)"
+	}
+	return fmt.Sprintf("; the description says it does not name every operator (%s): they are likely these, and claiming that it does (Job.AllUIDs, --flink-all-uids) would call their state dropped", strings.Join(j.Unpredictable, "; "))
+}
+
 func unpredictableHint(j *jobgraph.Job) string {
 	if len(j.Unpredictable) == 0 {
 		return ""
@@ -127,8 +139,8 @@ func (r *Resolver) applyJob(c *resume.Candidate, jc *jobCheck, above []passed, s
 			strings.Join(channels, ", ")))
 	}
 	if len(cc.Unknown) > 0 {
-		text := fmt.Sprintf("no operator of the new job's description has the id of %s, which hold state: Flink restores them if they are uid-less operators (ids generated from the topology, which no uid gives) that the new job has unchanged, and otherwise fails the restore (\"Cannot map checkpoint/savepoint state for operator … to the new program\"); add their ids (Job.AddOperatorID, --flink-operator-id, as Flink's logs and web UI show them) or say that the description names every operator (Job.AllUIDs, --flink-all-uids)",
-			cc.UnknownNames())
+		text := fmt.Sprintf("no operator of the new job's description has the id of %s, which hold state: Flink restores them if they are uid-less operators (ids generated from the topology, which no uid gives) that the new job has unchanged, and otherwise fails the restore (\"Cannot map checkpoint/savepoint state for operator … to the new program\"); add their ids (Job.AddOperatorID, --flink-operator-id, as Flink's logs and web UI show them)%s",
+			cc.UnknownNames(), allUIDsAdvice(r.opts.Job))
 		if len(cc.Dropped) > 0 {
 			// The launch carries --allowNonRestoredState (below): Flink
 			// would drop their state too, unnoticed.

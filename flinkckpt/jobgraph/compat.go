@@ -390,8 +390,12 @@ func CheckCompat(cp *metadata.Checkpoint, job *Job) *Compat {
 			strings.Join(hs, ", ")))
 	}
 	if len(c.Unknown) > 0 {
-		c.Notes = append(c.Notes, fmt.Sprintf("%d operator(s) with state match no operator the new job's description names, and may be uid-less operators whose generated ids no uid gives (unknown: restored if the new job has them unchanged, else the restore fails): %s; add their ids (--flink-operator-id, from Flink's logs or web UI) or, if the description names every operator, say so (--flink-all-uids)",
-			len(c.Unknown), c.UnknownNames()))
+		advice := " or, if the description names every operator, say so (--flink-all-uids)"
+		if len(job.Unpredictable) > 0 {
+			advice = fmt.Sprintf("; the description says it does not name every operator (%s): they are likely these, and --flink-all-uids would call their state dropped", strings.Join(job.Unpredictable, "; "))
+		}
+		c.Notes = append(c.Notes, fmt.Sprintf("%d operator(s) with state match no operator the new job's description names, and may be uid-less operators whose generated ids no uid gives (unknown: restored if the new job has them unchanged, else the restore fails): %s; add their ids (--flink-operator-id, from Flink's logs or web UI)%s",
+			len(c.Unknown), c.UnknownNames(), advice))
 	}
 	if len(maybe) > 0 {
 		c.Notes = append(c.Notes, fmt.Sprintf("restored only if the new job creates these conditional operators, which its description does not settle: %s",

@@ -140,6 +140,11 @@ func TestPlanPaimonSinkWithoutSuffixClaimsNoUIDs(t *testing.T) {
 				t.Fatalf("dropped %v unknown %v: want Paimon's Writer and Global Committer unknown, nothing dropped", c.Dropped, c.Unknown)
 			}
 			kafkaSourceMatched(t, job, c)
+			// the advice names what the plan cannot name, never --flink-all-uids as a fix
+			notes := strings.Join(c.Notes, "\n")
+			if !strings.Contains(notes, "Paimon's Writer and Global Committer of table sink") || !strings.Contains(notes, "--flink-all-uids would call their state dropped") || strings.Contains(notes, "say so (--flink-all-uids)") {
+				t.Errorf("notes %q", c.Notes)
+			}
 		})
 	}
 }

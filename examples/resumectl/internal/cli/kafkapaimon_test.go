@@ -35,5 +35,8 @@ func TestResolveKafkaPaimonPlan(t *testing.T) {
 		if code == ExitOK && !strings.Contains(out, "exactly-once") {
 			t.Errorf("%s %s: not exactly-once\n%s", tc.scenario, tc.plan, out)
 		}
+		if tc.scenario == "KP1" && (strings.Contains(out, "or say that the description names every operator") || !strings.Contains(out, "would call their state dropped")) {
+			t.Errorf("KP1: the unknown operators' advice suggests --flink-all-uids for a plan that does not name Paimon's operators\n%s", out)
+		}
 	}
 }
