@@ -29,6 +29,7 @@ abstract class ScenarioKind {
         Map<String, Supplier<ScenarioKind>> m = new LinkedHashMap<>();
         m.put(SnapshotKind.NAME, SnapshotKind::new);
         m.put(KafkaKind.NAME, KafkaKind::new);
+        m.put(KafkaSinkKind.NAME, KafkaSinkKind::new);
         m.put(PaimonKind.NAME, PaimonKind::new);
         m.put(PaimonInteropKind.NAME, PaimonInteropKind::new);
         m.put(GeneratedIdsKind.NAME, GeneratedIdsKind::new);
