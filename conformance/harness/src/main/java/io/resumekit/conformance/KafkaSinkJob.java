@@ -199,7 +199,15 @@ final class KafkaSinkJob {
         private transient long[] next;
 
         Stall(String control, int parts) {
-            chainingStrategy = ChainingStrategy.ALWAYS; // chained to count and the sink writer (1.20 reads it; 2.x chains operators by default)
+            // chained to count and the sink writer: Flink 1.20's operators start at HEAD (its public
+            // setChainingStrategy); 2.x has neither and chains an operator's factory by default
+            try {
+                AbstractStreamOperator.class.getMethod("setChainingStrategy", ChainingStrategy.class).invoke(this, ChainingStrategy.ALWAYS);
+            } catch (NoSuchMethodException e) {
+                // Flink 2.x
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+            }
             this.control = control;
             this.parts = parts;
         }

@@ -242,6 +242,7 @@ final class KafkaSinkKind extends ScenarioKind {
         ObjectNode ran = runToEnd(mc, jg, cs.job, sc.get("job").get("records").asLong(), Scenarios.flinkUri(w.resolve("restores/sp-" + cs.name)), Duration.ofSeconds(120));
         fl.set("restore", ran);
         fl.set("committer_log", Flink.JSON.valueToTree(SinkLog.lines()));
+        fl.set("committer_outcome", outcome(pending, SinkLog.lines()));
         fl.set("broker_after_restore", KafkaSinkFacts.describe(cs.job.get("bootstrap").asText(), pending));
         if (!ran.path("status").asText().equals("FINISHED")) {
             throw new Scenarios.Mismatch("the restored job ended " + ran.path("status").asText() + ": " + ran.path("error").asText());
@@ -538,6 +539,31 @@ final class KafkaSinkKind extends ScenarioKind {
         return st.get("checkpoint").asLong();
     }
 
+    /**
+     * What the restore's committer did with each pending transaction, from its log: {@code
+     * committed} (it logged the commit and no failure), or the exception it logged for it (the
+     * connector then drops the committable and the job goes on).
+     */
+    static ObjectNode outcome(List<String> pending, List<String> log) {
+        ObjectNode o = Flink.JSON.createObjectNode();
+        for (String id : pending) {
+            String what = "not attempted";
+            for (String l : log) {
+                if (!l.contains(id + "'") && !l.contains(id + ",") && !l.contains(id + "}") && !l.endsWith(id)) {
+                    continue;
+                }
+                if (l.startsWith("DEBUG") && what.equals("not attempted")) {
+                    what = "committed";
+                } else if (l.startsWith("ERROR") || l.startsWith("WARN")) {
+                    int b = l.indexOf('[');
+                    what = "failed, dropped: " + (b >= 0 ? l.substring(b + 1, l.indexOf(']', b)) : l);
+                }
+            }
+            o.put(id, what);
+        }
+        return o;
+    }
+
     /** Waits (bounded) until the broker no longer has the pending transactions open. */
     static void waitAborted(Case cs, List<String> pending, long deadline, ObjectNode fl) throws Exception {
         String bootstrap = cs.job.get("bootstrap").asText();
@@ -677,12 +703,10 @@ final class KafkaSinkKind extends ScenarioKind {
             }
             Thread.sleep(50);
         }
-        if (stop != null) {
-            try {
-                o.put("savepoint", stop.get(30, TimeUnit.SECONDS));
-            } catch (Exception e) {
-                o.put("stop_error", Flink.causes(e)); // it ended by itself first
-            }
+        if (stop != null && stop.isDone() && !stop.isCompletedExceptionally()) {
+            o.put("savepoint", stop.get());
+        } else if (stop != null) {
+            o.put("ended_by", "itself, before the stop-with-savepoint asked once the group committed the input's end " + inputEnd);
         }
         JobResult jr = mc.requestJobResult(id).get(30, TimeUnit.SECONDS);
         o.put("status", st.name());
@@ -722,10 +746,8 @@ final class KafkaSinkKind extends ScenarioKind {
             if (!logger.endsWith("KafkaCommitter") && e.getLevel().isLessSpecificThan(Level.INFO)) {
                 return; // the writer's per-record debug lines
             }
-            String m = e.getLevel() + " " + logger.substring(logger.lastIndexOf('.') + 1) + ": " + e.getMessage().getFormattedMessage();
-            if (e.getThrown() != null) {
-                m += " [" + Flink.causes(e.getThrown()) + "]";
-            }
+            String m = e.getLevel() + " " + logger.substring(logger.lastIndexOf('.') + 1) + ": "
+                    + (e.getThrown() == null ? "" : "[" + e.getThrown().getClass().getSimpleName() + "] ") + e.getMessage().getFormattedMessage();
             synchronized (LINES) {
                 if (LINES.size() < 200) {
                     LINES.add(m.length() > 600 ? m.substring(0, 600) + "…" : m);

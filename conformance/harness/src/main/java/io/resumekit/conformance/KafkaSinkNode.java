@@ -64,6 +64,20 @@ public final class KafkaSinkNode {
                 int n = j.path("waitCheckpoints").asInt(2);
                 Flink.await(n + " completed checkpoints of " + j.get("name").asText(), Duration.ofSeconds(90),
                         () -> Flink.completed(mc, id).size() >= n);
+                // every input partition read before a completed checkpoint (its commit above 0), so
+                // the checkpoint armed below has a source position for each
+                JsonNode job = j.get("job");
+                int parts = job.path("keys").asInt(3);
+                Flink.await("group " + job.get("group").asText() + " committed offsets above 0 on all " + parts + " partitions",
+                        Duration.ofSeconds(90), () -> {
+                            try {
+                                TreeMap<Integer, Long> c = KafkaSinkFacts.committed(job.get("bootstrap").asText(),
+                                        job.get("group").asText(), job.get("topic").asText());
+                                return c.size() == parts && c.values().stream().allMatch(o -> o > 0);
+                            } catch (Exception e) {
+                                return false;
+                            }
+                        });
             }
             k = 0;
             for (JsonNode j : spec.get("jobs")) {
