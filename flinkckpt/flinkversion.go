@@ -1,6 +1,7 @@
 package flinkckpt
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -91,6 +92,44 @@ func (o Options) unreadable(md *metadata.Checkpoint) string {
 		o.FlinkVersion, unrecognizedVersion(md.Version), md.Version, writtenBy(md.Version), o.FlinkVersion, max)
 }
 
+// legacyKafkaClassGone is Flink 2.2.0's error restoring the legacy
+// FlinkKafkaConsumer's union state "topic-partition-offset-states" into an
+// operator of the same id (conformance U4: a Flink 1.20.3 savepoint, the
+// new job's KafkaSource under the consumer's uid): the operator state
+// backend deserializes every state it restores, and the class the
+// state's serializer names went with the consumer (flink-connector-kafka
+// 4.0, FLINK-36848), so the restore fails before any operator asks for it.
+const legacyKafkaClassGone = "Could not find class 'org.apache.flink.streaming.connectors.kafka.internals.KafkaTopicPartition' in classpath"
+
+// upgradeFails says why Flink 2.x fails to restore the Flink 1.x snapshot
+// md: an operator holds the legacy FlinkKafkaConsumer's offsets and the
+// new job may restore state into it (its id is in the new job, or the new
+// job is not named, or it is but without --allowNonRestoredState, which
+// the job check refuses anyway). "" when the target is not 2.x, md is not
+// 1.x, or nothing fails.
+func (o Options) upgradeFails(md *metadata.Checkpoint) string {
+	v, err := parseFlinkVersion(o.FlinkVersion)
+	if err != nil || !v.Known() || !v.AtLeast(2, 0) || md.Version > 4 {
+		return ""
+	}
+	var ops []string
+	for _, op := range md.Operators {
+		has := false
+		for _, name := range operatorStateNames(op) {
+			has = has || name == "topic-partition-offset-states"
+		}
+		if !has || (o.Job != nil && !o.Job.Has(op.ID) && o.AllowNonRestoredState) {
+			continue
+		}
+		ops = append(ops, "operator "+op.ID+uidSuffix(op))
+	}
+	if len(ops) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Flink %s fails to restore it: %q (the legacy FlinkKafkaConsumer's offsets \"topic-partition-offset-states\" in %s, restored into the operator of the same uid; real Flink 2.2.0 failed so on a Flink 1.20.3 savepoint); salvage the offsets into a KafkaSource start (--flink-sources), or give the new source another uid and restore with --allowNonRestoredState (naming the new job: --flink-uid …), which drops them",
+		o.FlinkVersion, legacyKafkaClassGone, strings.Join(ops, ", "))
+}
+
 // versionReason says which _metadata versions the new job's Flink reads,
 // or, with no version given, what was assumed.
 func (r *Resolver) versionReason(best *snap) string {
@@ -111,7 +150,7 @@ func (r *Resolver) versionReason(best *snap) string {
 // gives a chosen snapshot: with no version given, a snapshot only Flink
 // 2.x reads is warned about (a rollback to 1.x would fail); for a Flink 1.x
 // snapshot and a 2.x job, what the major upgrade does (majorUpgrade).
-func (r *Resolver) versionFacts(c *resume.Candidate, best *snap) {
+func (r *Resolver) versionFacts(ctx context.Context, c *resume.Candidate, best *snap, path string) {
 	md := best.md
 	v, _ := parseFlinkVersion(r.opts.FlinkVersion)
 	switch {
@@ -119,7 +158,7 @@ func (r *Resolver) versionFacts(c *resume.Candidate, best *snap) {
 		c.Warnings = append(c.Warnings, resume.Warnf(WarnVersionAssumed, "%s has a version %d _metadata, written by %s, which Flink 1.x cannot read (%q): if the new job runs Flink 1.x (a rollback), give its version (--flink-version, Options.FlinkVersion) and a snapshot it reads is chosen",
 			best.name(), md.Version, writtenBy(md.Version), unrecognizedVersion(md.Version)))
 	case v.Known() && md.Version <= 4 && v.AtLeast(2, 0):
-		r.majorUpgrade(c, best)
+		r.majorUpgrade(ctx, c, best, path)
 	}
 }
 
@@ -138,17 +177,18 @@ var legacyStates = map[string]struct {
 	"next-transactional-id-hint-v2": {"the legacy FlinkKafkaProducer's transactional id hint (a SinkFunction, removed in Flink 2.0)", false},
 }
 
-// kryoSnapshotClass is the serializer snapshot Flink writes for a type
-// serialized by Kryo (a generic type).
-const kryoSnapshotClass = "org.apache.flink.api.java.typeutils.runtime.kryo.KryoSerializerSnapshot"
-
 // majorUpgrade adds what restoring a Flink 1.x snapshot into Flink 2.x
 // does: the flink.major-upgrade warning, the legacy source and sink state
 // dropped (data-loss), and the state Kryo serialized.
-func (r *Resolver) majorUpgrade(c *resume.Candidate, best *snap) {
+func (r *Resolver) majorUpgrade(ctx context.Context, c *resume.Candidate, best *snap, path string) {
 	md := best.md
-	c.Warnings = append(c.Warnings, resume.Warnf(WarnMajorUpgrade, "%s was written by %s (_metadata version %d) and is restored by Flink %s: Flink does not guarantee state compatibility between 1.x and 2.x (2.0 release notes); Kryo moved from 2 to 5, and state Kryo serialized may not read back (FLINK-37661); SourceFunction, SinkFunction and Sink V1 are removed, so their state has no operator to go to; a canonical savepoint taken on 1.20 is the supported way across",
-		best.name(), writtenBy(md.Version), md.Version, r.opts.FlinkVersion))
+	kryo, unread := kryoStates(md, &stateReader{ctx: ctx, b: best.loc.bucket, snap: &Snapshot{Key: best.key, Path: path}, limit: metaInfoHead})
+	unknown := ""
+	if len(unread) > 0 {
+		unknown = "; whether state is serialized by Kryo is not known for " + strings.Join(unread, "; ")
+	}
+	c.Warnings = append(c.Warnings, resume.Warnf(WarnMajorUpgrade, "%s was written by %s (_metadata version %d) and is restored by Flink %s: Flink does not guarantee state compatibility between 1.x and 2.x (2.0 release notes); Kryo moved from 2 to 5, and state Kryo serialized may not read back (FLINK-37661); SourceFunction, SinkFunction and Sink V1 are removed, so their state has no operator to go to; a canonical savepoint taken on 1.20 is the supported way across%s",
+		best.name(), writtenBy(md.Version), md.Version, r.opts.FlinkVersion, unknown))
 	var dropped []string
 	source := false
 	for _, op := range md.Operators {
@@ -168,7 +208,7 @@ func (r *Resolver) majorUpgrade(c *resume.Candidate, best *snap) {
 		}
 		c.Warnings = append(c.Warnings, resume.Warnf(WarnUpgradeDropsState, "%s", text))
 	}
-	if kryo := kryoStates(md); len(kryo) > 0 {
+	if len(kryo) > 0 {
 		// Not graded down: real Flink 2.2.0 restored a Kryo-serialized
 		// value state (a class of a long and a String) from a Flink 1.20.3
 		// canonical RocksDB savepoint and read it (resumekit's check,
@@ -204,90 +244,5 @@ func operatorStateNames(op metadata.Operator) []string {
 		out = append(out, n)
 	}
 	sort.Strings(out)
-	return out
-}
-
-// kryoStates names, per operator and state, the state whose serializer
-// snapshot in the state meta info is Kryo's: read from the meta info
-// inline in _metadata (operator state streams, keyed state streams, the
-// RocksDB meta data handle, changelog materializations). Meta info in
-// files is not read.
-func kryoStates(md *metadata.Checkpoint) []string {
-	var out []string
-	for _, op := range md.Operators {
-		names := map[string]bool{}
-		for _, st := range op.SubtaskStates {
-			for _, h := range []*metadata.OperatorHandle{st.ManagedOperator, st.RawOperator} {
-				if h != nil {
-					scanKryo(inlineData(h.Stream), "operator state", names)
-				}
-			}
-			for _, k := range []*metadata.KeyedHandle{st.ManagedKeyed, st.RawKeyed} {
-				for _, b := range keyedInline(k, 0) {
-					scanKryo(b, "keyed state", names)
-				}
-			}
-		}
-		if len(names) == 0 {
-			continue
-		}
-		list := make([]string, 0, len(names))
-		for n := range names {
-			list = append(list, n)
-		}
-		sort.Strings(list)
-		out = append(out, fmt.Sprintf("operator %s%s: %s", op.ID, uidSuffix(op), strings.Join(list, ", ")))
-	}
-	return out
-}
-
-func scanKryo(b []byte, kind string, names map[string]bool) {
-	for _, m := range metadata.ScanStateMetaInfo(b) {
-		for _, s := range m.Serializers {
-			if s.Class != kryoSnapshotClass {
-				continue
-			}
-			role := strings.ToLower(strings.TrimSuffix(s.Role, "_SERIALIZER"))
-			if m.Name == "" {
-				names[kind+" key serializer"] = true
-			} else {
-				names[fmt.Sprintf("%s %q (%s)", kind, m.Name, role)] = true
-			}
-		}
-	}
-}
-
-// inlineData returns a stream handle's inline bytes (and those of the
-// stream key groups delegate to), nil when the bytes are in a file.
-func inlineData(h *metadata.StreamHandle) []byte {
-	for d := 0; h != nil && d < 8; d++ {
-		if h.Type == metadata.TypeByteStream {
-			return h.Data
-		}
-		h = h.Nested
-	}
-	return nil
-}
-
-// keyedInline returns the inline streams of a keyed handle that can hold
-// the keyed state meta info: a key-groups stream, the RocksDB meta data
-// handle, the materialized part of a changelog handle.
-func keyedInline(k *metadata.KeyedHandle, depth int) [][]byte {
-	if k == nil || depth > 8 {
-		return nil
-	}
-	var out [][]byte
-	if b := inlineData(k.Stream); b != nil {
-		out = append(out, b)
-	}
-	for _, m := range k.Materialized {
-		out = append(out, keyedInline(m, depth+1)...)
-	}
-	for _, m := range k.NonMaterialized {
-		out = append(out, keyedInline(m, depth+1)...)
-	}
-	for _, c := range k.Changes {
-		out = append(out, c.Data)
-	}
 	return out
 }

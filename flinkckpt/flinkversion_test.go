@@ -130,18 +130,33 @@ func legacyKafkaConsumer(uid string) flinkckpttest.Source {
 }
 
 // TestMajorUpgradeLegacyKafkaConsumer (#29 item 4, the review's upgrade
-// case): a version 4 savepoint holding FlinkKafkaConsumer state, restored
-// by Flink 2.x, is not exactly-once: it carries flink.major-upgrade on the
-// candidate and the dropped-source verdict naming the operator and the
-// state. The same savepoint for a 1.20 job is exactly-once without them.
+// case, as real Flink 2.2.0 decided it in conformance U4): a version 4
+// savepoint holding FlinkKafkaConsumer state, for Flink 2.x, is not
+// exactly-once. Restored into the operator of the same uid (the new job
+// not named, or keeping it) Flink 2.2.0 fails — its operator state backend
+// cannot find the class KafkaTopicPartition — so the restore is refused
+// with Flink's text; restored with --allowNonRestoredState into a job
+// whose source has another uid, the state is dropped: the candidate
+// carries flink.major-upgrade and the dropped-source verdict naming the
+// operator and the state, graded data-loss. The same savepoint for a 1.20
+// job is exactly-once without them.
 func TestMajorUpgradeLegacyKafkaConsumer(t *testing.T) {
 	for _, v := range []string{"2.0", "2.1", "2.3"} {
 		t.Run(v, func(t *testing.T) {
 			e := newEnv(t, "sp/", "s3a://bucket/", nil)
 			e.savepoint(flinkckpttest.SavepointName(jobA, 1), 9, t0, &flinkckpttest.Checkpoint{Savepoint: true, Format: "CANONICAL",
 				Sources: []flinkckpttest.Source{legacyKafkaConsumer("kafka-in")}})
+			for _, job := range []*jobgraph.Job{nil, jobgraph.JobFromUIDs("kafka-in")} {
+				o := withRoot(e)
+				o.FlinkVersion, o.Job = v, job
+				_, err := e.resolve(o)
+				if err == nil || !strings.Contains(err.Error(), "Could not find class 'org.apache.flink.streaming.connectors.kafka.internals.KafkaTopicPartition' in classpath") ||
+					!strings.Contains(err.Error(), "operator "+jobgraph.OperatorID("kafka-in")) {
+					t.Errorf("job %v: the restore Flink 2.2.0 fails on not refused with its text: %v", job, err)
+				}
+			}
 			o := withRoot(e)
-			o.FlinkVersion = v
+			o.FlinkVersion, o.Job, o.AllowNonRestoredState = v, jobgraph.JobFromUIDs("kafka-source"), true
 			c, _ := e.mustResolve(o)
 			if c.Guarantee == resume.ExactlyOnce || c.Guarantee != resume.DataLoss {
 				t.Errorf("grade %s, want data-loss", c.Guarantee)
@@ -328,6 +343,52 @@ func TestRealFlinkRollback(t *testing.T) {
 		}
 		if _, ok := w[flinkckpt.WarnOlderThanUnreadable]; !ok {
 			t.Errorf("warnings %q", w)
+		}
+	}
+}
+
+// TestRealFlinkKryoStateInFiles: savepoints real Flink 1.20.3 wrote in the
+// conformance harness (U2: RocksDB, data-inline threshold 0, so the keyed
+// state meta info is in files — the RocksDB meta data file of the native
+// one, the head of the key-groups file of the canonical one), whose count
+// operator keeps a ValueState<Tally> Flink serializes with Kryo. Flink
+// 2.2.0's own reader found that state Kryo-serialized in both, and
+// restored both: for a 2.2 job resumekit names it per operator and state
+// from the files (before, only meta info inline in _metadata was read, and
+// these carried no flink.kryo-state), and keeps the grade.
+func TestRealFlinkKryoStateInFiles(t *testing.T) {
+	b, err := fileblob.OpenBucket("testdata/upgrade/in-files", &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	for _, tc := range []struct{ dir, format string }{
+		{"savepoint-52c954-5a3694f4ec20", "NATIVE"},
+		{"savepoint-52c954-cd1a1f2f5e2b", "CANONICAL"},
+	} {
+		r, err := flinkckpt.NewResolver(b, tc.dir+"/", &flinkckpt.Options{FlinkRoot: "file:///sp/", FlinkVersion: "2.2"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := r.Resolve(context.Background())
+		if err != nil {
+			t.Fatalf("%s: %v", tc.dir, err)
+		}
+		p, _ := flinkckpt.PositionOf(c.Position)
+		var text string
+		for _, w := range c.Warnings {
+			if w.Code == flinkckpt.WarnKryoState {
+				text = w.Text
+			}
+		}
+		if p.Format != tc.format || !c.HasWarning(flinkckpt.WarnMajorUpgrade) || c.Guarantee != resume.ExactlyOnce {
+			t.Errorf("%s: format %s, grade %s, warnings %q", tc.dir, p.Format, c.Guarantee, c.Warnings)
+		}
+		if want := "operator " + jobgraph.OperatorID("count") + `: keyed state "kryo" (value)`; !strings.Contains(text, want) {
+			t.Errorf("%s: flink.kryo-state does not name %s: %q", tc.dir, want, text)
+		}
+		if strings.Contains(text, jobgraph.OperatorID("src")) || strings.Contains(text, jobgraph.OperatorID("block")) {
+			t.Errorf("%s: an operator without Kryo state named: %s", tc.dir, text)
 		}
 	}
 }

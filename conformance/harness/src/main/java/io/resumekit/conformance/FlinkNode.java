@@ -40,6 +40,13 @@ public final class FlinkNode {
         ObjectNode facts = Flink.JSON.createObjectNode();
         Configuration conf = Flink.configuration(spec.get("settings"));
         try (MiniCluster mc = Flink.start(conf)) {
+            if (SqlPlanJob.is(spec.get("job")) && spec.get("job").path("recompilePlan").asBoolean(false)) {
+                // the plan as this run's Flink compiles it: an upgrade's 1.20 run writes the 1.20 plan
+                // that the 2.x trials and new job then load (U5)
+                JsonNode job = spec.get("job");
+                Files.writeString(Paths.get(job.get("plan").asText()),
+                        SqlPlanJob.pretty(Flink.JSON.readTree(SqlPlanJob.compile(job, job.get("sql").asText()))));
+            }
             JobGraph jg = CountJob.build(conf, spec.get("job"), spec.path("variant"), spec.get("journal").asText(), spec.get("tag").asText());
             JobID id = JobID.fromHexString(spec.get("jobId").asText());
             jg.setJobID(id);

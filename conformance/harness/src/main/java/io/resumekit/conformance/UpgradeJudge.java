@@ -154,6 +154,9 @@ final class UpgradeJudge {
             if (!flinkOk) {
                 fo.put("error", err);
             }
+            // Flink's own reading of the keyed state meta info: the Kryo-serialized states per operator
+            TreeMap<String, TreeSet<String>> kryo = StateTypes.kryoKeyed(sn.dir);
+            fo.set("kryo_states", Flink.JSON.valueToTree(kryo));
             ObjectNode ro = o.putObject("resumekit");
             ro.put("exit", p.exitValue());
             JsonNode restore = restoreCandidate(dec, copy.getFileName().toString());
@@ -184,6 +187,20 @@ final class UpgradeJudge {
             }
             ro.set("operators", Flink.JSON.valueToTree(ops));
             String label = sn.uri() + " (Flink " + FlinkLine.version() + ")";
+            if (upgrade(dec, restore)) {
+                // operator by operator: resumekit's flink.kryo-state names the operators whose keyed state
+                // Flink's reader finds Kryo-serialized, no more, no fewer
+                TreeSet<String> rkKryo = new TreeSet<>();
+                ops.forEach((op, codes) -> {
+                    if (codes.contains("flink.kryo-state")) {
+                        rkKryo.add(op);
+                    }
+                });
+                if (!rkKryo.equals(new TreeSet<>(kryo.keySet()))) {
+                    problems.add(label + ": Flink reads Kryo-serialized keyed state in operators " + kryo
+                            + ", resumekit's flink.kryo-state names " + rkKryo);
+                }
+            }
             if (flinkOk && restore == null) {
                 problems.add(label + ": Flink restores it, resumekit offers no restore of it alone: " + reasons(dec));
             } else if (!flinkOk && restore != null) {
@@ -197,6 +214,17 @@ final class UpgradeJudge {
                 }
             }
         }
+    }
+
+    /** Whether resumekit judged the restore as a major upgrade (its flink.major-upgrade warning). */
+    static boolean upgrade(JsonNode dec, JsonNode restore) {
+        JsonNode c = restore != null ? restore : dec.path("chosen");
+        for (JsonNode wn : c.path("warnings")) {
+            if (wn.path("code").asText().equals("flink.major-upgrade")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The decision's candidate restoring the snapshot dir named name (not a salvage), or null. */
