@@ -16,6 +16,7 @@ import (
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
 	"github.com/resumekit/resumekit/flinkckpt/internal/fixtures"
 	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
+	"github.com/resumekit/resumekit/flinkckpt/metadata"
 	"github.com/resumekit/resumekit/resume"
 )
 
@@ -389,6 +390,40 @@ func TestRealFlinkKryoStateInFiles(t *testing.T) {
 		}
 		if strings.Contains(text, jobgraph.OperatorID("src")) || strings.Contains(text, jobgraph.OperatorID("block")) {
 			t.Errorf("%s: an operator without Kryo state named: %s", tc.dir, text)
+		}
+	}
+}
+
+// TestLegacyConsumerStopSavepoint (conformance U4, Flink 1.20.3): a
+// stop-with-savepoint (SUSPEND, TERMINATE) holding FlinkKafkaConsumer state
+// records the offsets of the checkpoint before the stop — the output ran to
+// the stop — so its restore by a 1.x job (or one whose version is not
+// given) reads those records again: replay with flink.legacy-stop-offsets
+// naming the operator. A savepoint of a running job (NONE) stays
+// exactly-once.
+func TestLegacyConsumerStopSavepoint(t *testing.T) {
+	for _, tc := range []struct {
+		action  metadata.PostCheckpointAction
+		version string
+		want    resume.Guarantee
+	}{
+		{metadata.ActionSuspend, "1.20", resume.Replay},
+		{metadata.ActionTerminate, "", resume.Replay},
+		{metadata.ActionNone, "1.20", resume.ExactlyOnce},
+	} {
+		e := newEnv(t, "sp/", "s3a://bucket/", nil)
+		e.savepoint(flinkckpttest.SavepointName(jobA, 1), 9, t0, &flinkckpttest.Checkpoint{Savepoint: true, Format: "CANONICAL",
+			Action: tc.action, Drained: tc.action == metadata.ActionTerminate, Sources: []flinkckpttest.Source{legacyKafkaConsumer("kafka-in")}})
+		o := withRoot(e)
+		o.FlinkVersion = tc.version
+		c, _ := e.mustResolve(o)
+		if c.Guarantee != tc.want || c.HasWarning(flinkckpt.WarnLegacyStopOffsets) != (tc.want == resume.Replay) {
+			t.Errorf("%s for %q: grade %s, warnings %q", tc.action, tc.version, c.Guarantee, c.Warnings)
+		}
+		for _, w := range c.Warnings {
+			if w.Code == flinkckpt.WarnLegacyStopOffsets && !strings.Contains(w.Text, "operator "+jobgraph.OperatorID("kafka-in")) {
+				t.Errorf("operator not named: %s", w.Text)
+			}
 		}
 	}
 }

@@ -449,6 +449,7 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 		c := r.candidate(best, heads, v, path, collectReasons(sources, skipped), above)
 		r.applyJob(&c, jc, above, best, live) // compatgrade.go
 		r.versionFacts(ctx, &c, best, path)   // flinkversion.go
+		r.legacyStop(&c, best)                // legacystop.go
 		withConsidered(&c, sources, heads, best, r.opts.Intent)
 		live.apply(&c, best)
 		if err := r.withSinks(ctx, &c, best, live, path); err != nil {

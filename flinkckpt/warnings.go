@@ -186,4 +186,11 @@ const (
 	// 2, restored by Flink 2.x (Kryo 5): some classes read back, others
 	// fail (FLINK-37661).
 	WarnKryoState = "flink.kryo-state"
+	// WarnLegacyStopOffsets: a stop-with-savepoint holds the legacy
+	// FlinkKafkaConsumer's offsets, which are those of the checkpoint
+	// before the stop (the source is stopped before the savepoint and a
+	// closed FlinkKafkaConsumer snapshots nothing new), while the job's
+	// output and its other state ran to the stop: a restore reads those
+	// records again. Graded replay.
+	WarnLegacyStopOffsets = "flink.legacy-stop-offsets"
 )

@@ -81,6 +81,7 @@ type Warning struct {
 //	flink.major-upgrade                    a Flink 1.x snapshot restored by Flink 2.x: state compatibility not guaranteed
 //	flink.upgrade-drops-state              legacy SourceFunction/SinkFunction state Flink 2.x has no operator for: dropped (data-loss)
 //	flink.kryo-state                       state Kryo 2 serialized, restored by Flink 2.x (Kryo 5): test the restore of its classes
+//	flink.legacy-stop-offsets              a stop-with-savepoint's FlinkKafkaConsumer offsets are the checkpoint's before: a restore reads the records since again (replay)
 //	kafka.no-commits                       the group has no commits on the topics: every partition starts by time
 //	kafka.uncommitted-partitions           partitions without a commit start at the log start offset
 //	kafka.uncommitted-partition-truncated  partitions without a commit had records deleted: possibly never read (data-loss)
@@ -145,6 +146,7 @@ type Warning struct {
 //	salvage.sink-committed-asserted        a sink committer held prepared transactions; the caller asserted the old job committed them
 //	salvage.sink-committed-by-stop         a sink committer held a completed stop-with-savepoint's transactions, committed before the job ended (the proof is named)
 //	salvage.sink-not-checked               a sink committer held committables no sink was asked about: what is at stake, a KafkaSink's assumed deadline for a restore
+//	salvage.legacy-stop-offsets            a stop-with-savepoint's FlinkKafkaConsumer offsets are the checkpoint's before: the records since are read again (replay)
 //	salvage.sink-committed-checked         a Paimon sink committer held committables its table shows committed (commitIdentifier by commit user)
 //
 // A code is a [WarningCode]; each is also a constant of the emitting package

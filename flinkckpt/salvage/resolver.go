@@ -322,6 +322,7 @@ func (r *Resolver) Resolve(ctx context.Context) (resume.Candidate, error) {
 		if err != nil {
 			return resume.Candidate{}, err
 		}
+		x.legacyStop(snap.Metadata, &st.Sources[i]) // legacystop.go
 		pos.Sources = append(pos.Sources, s)
 	}
 	if err := x.sinks(ctx, bucket, snap, &pos); err != nil {

@@ -69,6 +69,14 @@ const (
 	// proved the stop: the savepoint's properties (SUSPEND or TERMINATE)
 	// or [Options.StopProof].
 	WarnSinkCommittedByStop = "salvage.sink-committed-by-stop"
+	// WarnLegacyStopOffsets: the savepoint of a stop-with-savepoint holds
+	// the legacy FlinkKafkaConsumer's offsets, which are those of the
+	// checkpoint before the stop (Flink stops the source before the
+	// savepoint, and FlinkKafkaConsumerBase.snapshotState leaves its state
+	// as it was once the source is closed), while the job's output ran to
+	// the stop: the records between are read again. Graded
+	// [resume.Replay].
+	WarnLegacyStopOffsets = "salvage.legacy-stop-offsets"
 	// WarnSinkCommittedChecked: a Paimon committer held committables, and
 	// the sink's table (Live.PaimonSink) shows every one committed: its
 	// commit user's latest snapshot has a commitIdentifier at or above

@@ -40,7 +40,8 @@ final class UpgradeJudge {
     static final Set<String> VERSION_CODES = Set.of("flink.major-upgrade", "flink.upgrade-drops-state", "flink.kryo-state",
             "flink.older-than-unreadable");
 
-    static final Pattern OPERATOR_ID = Pattern.compile("\\b[0-9a-f]{32}\\b");
+    /** An operator id as Flink prints it, also inside a task name (SourceOperator_<id>_(1/2)). */
+    static final Pattern OPERATOR_ID = Pattern.compile("(?<![0-9a-f])[0-9a-f]{32}(?![0-9a-f])");
 
     /** Whether the stage asks for this judge. */
     static boolean wanted(JsonNode stage) {
@@ -196,9 +197,37 @@ final class UpgradeJudge {
                         rkKryo.add(op);
                     }
                 });
-                if (!rkKryo.equals(new TreeSet<>(kryo.keySet()))) {
+                // an operator Flink's reader cannot read (its serializer's class gone) is not judged here
+                TreeSet<String> flinkKryo = new TreeSet<>();
+                kryo.forEach((op, states) -> {
+                    if (states.stream().anyMatch(x -> x.startsWith(StateTypes.UNREADABLE))) {
+                        rkKryo.remove(op);
+                    } else {
+                        flinkKryo.add(op);
+                    }
+                });
+                if (!rkKryo.equals(flinkKryo)) {
                     problems.add(label + ": Flink reads Kryo-serialized keyed state in operators " + kryo
                             + ", resumekit's flink.kryo-state names " + rkKryo);
+                }
+                // state resumekit calls dropped (flink.upgrade-drops-state) must be state Flink skipped
+                // (its "Skipping ... state for operator" lines, a restore with --allowNonRestoredState)
+                TreeSet<String> skipped = new TreeSet<>();
+                for (JsonNode l : sn.trial.path("skipped")) {
+                    Matcher m = OPERATOR_ID.matcher(l.asText());
+                    if (!l.asText().startsWith("Skipping empty") && m.find()) {
+                        skipped.add(m.group());
+                    }
+                }
+                fo.set("skipped_with_state", Flink.JSON.valueToTree(skipped));
+                TreeSet<String> rkDrops = new TreeSet<>();
+                ops.forEach((op, codes) -> {
+                    if (codes.contains("flink.upgrade-drops-state")) {
+                        rkDrops.add(op);
+                    }
+                });
+                if (flinkOk && !skipped.containsAll(rkDrops)) {
+                    problems.add(label + ": resumekit calls the state of operators " + rkDrops + " dropped, Flink skipped " + skipped);
                 }
             }
             if (flinkOk && restore == null) {
@@ -212,8 +241,35 @@ final class UpgradeJudge {
                 if (named != null && !dec.toString().contains(named)) {
                     problems.add(label + ": Flink refuses operator " + named + "; resumekit's refusal does not name it: " + reasons(dec));
                 }
+                // Flink's own words: some cause of its error (without its exception type) is quoted
+                String quoted = quotedCause(err, dec.toString());
+                fo.put("cause_quoted_by_resumekit", quoted);
+                if (quoted == null) {
+                    problems.add(label + ": resumekit's refusal quotes no cause of Flink's error (" + err + "): " + reasons(dec));
+                }
             }
         }
+    }
+
+    /**
+     * The first cause of Flink's error (Flink.causes: "Type: message <- Type: message") whose message,
+     * without a trailing period, appears in the decision; null when none does.
+     */
+    static String quotedCause(String err, String decision) {
+        for (String c : err.split(" <- ")) {
+            int colon = c.indexOf(": ");
+            String msg = (colon < 0 ? c : c.substring(colon + 2)).trim();
+            if (msg.endsWith(".")) {
+                msg = msg.substring(0, msg.length() - 1);
+            }
+            if (msg.length() >= 16 && decision.contains(msg.replace("\"", "\\\""))) {
+                return msg;
+            }
+            if (msg.length() >= 16 && decision.contains(msg)) {
+                return msg;
+            }
+        }
+        return null;
     }
 
     /** Whether resumekit judged the restore as a major upgrade (its flink.major-upgrade warning). */
