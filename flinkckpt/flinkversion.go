@@ -130,6 +130,19 @@ func (o Options) upgradeFails(md *metadata.Checkpoint) string {
 		o.FlinkVersion, legacyKafkaClassGone, strings.Join(ops, ", "))
 }
 
+// orUpgradeFails returns jc, or, when neither it nor the version check
+// (unread) refuses the snapshot md, a rejection saying why Flink 2.x fails
+// to restore it (upgradeFails). jc may be nil (no new job given).
+func (jc *jobCheck) orUpgradeFails(o Options, md *metadata.Checkpoint, unread string) *jobCheck {
+	if unread != "" || (jc != nil && jc.reject != "") {
+		return jc
+	}
+	if fails := o.upgradeFails(md); fails != "" {
+		return &jobCheck{reject: fails}
+	}
+	return jc
+}
+
 // versionReason says which _metadata versions the new job's Flink reads,
 // or, with no version given, what was assumed.
 func (r *Resolver) versionReason(best *snap) string {
@@ -149,7 +162,9 @@ func (r *Resolver) versionReason(best *snap) string {
 // versionFacts adds the warnings and grade the new job's Flink version
 // gives a chosen snapshot: with no version given, a snapshot only Flink
 // 2.x reads is warned about (a rollback to 1.x would fail); for a Flink 1.x
-// snapshot and a 2.x job, what the major upgrade does (majorUpgrade).
+// snapshot and a 2.x job, what the major upgrade does (majorUpgrade); for a
+// 1.x job, a stop-with-savepoint's stale FlinkKafkaConsumer offsets
+// (legacyStop).
 func (r *Resolver) versionFacts(ctx context.Context, c *resume.Candidate, best *snap, path string) {
 	md := best.md
 	v, _ := parseFlinkVersion(r.opts.FlinkVersion)
@@ -160,6 +175,7 @@ func (r *Resolver) versionFacts(ctx context.Context, c *resume.Candidate, best *
 	case v.Known() && md.Version <= 4 && v.AtLeast(2, 0):
 		r.majorUpgrade(ctx, c, best, path)
 	}
+	r.legacyStop(c, best) // legacystop.go
 }
 
 // legacyStates are the operator states of the legacy SourceFunction and

@@ -366,11 +366,7 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 		// _metadata: a snapshot it rejects costs no storage call and is
 		// never settled or verified. Both say why when both refuse it.
 		unread := r.opts.unreadable(best.md)
-		jc := r.gradeForJob(best) // compatgrade.go
-		if fails := r.opts.upgradeFails(best.md); fails != "" && unread == "" && (jc == nil || jc.reject == "") {
-			// a 1.x snapshot Flink 2.x fails to restore into the new job (flinkversion.go)
-			jc = &jobCheck{reject: fails}
-		}
+		jc := r.gradeForJob(best).orUpgradeFails(r.opts, best.md, unread) // compatgrade.go, flinkversion.go
 		if jc != nil && jc.reject != "" {
 			counts.incompatible++
 			why := jc.reject
@@ -449,7 +445,6 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 		c := r.candidate(best, heads, v, path, collectReasons(sources, skipped), above)
 		r.applyJob(&c, jc, above, best, live) // compatgrade.go
 		r.versionFacts(ctx, &c, best, path)   // flinkversion.go
-		r.legacyStop(&c, best)                // legacystop.go
 		withConsidered(&c, sources, heads, best, r.opts.Intent)
 		live.apply(&c, best)
 		if err := r.withSinks(ctx, &c, best, live, path); err != nil {
