@@ -96,31 +96,65 @@ func start(t testing.TB, java, jar, dir string) (*Server, string) {
 		logf.Close()
 	})
 	s := &Server{Addr: fmt.Sprintf("127.0.0.1:%d", port), t: t}
-	// Readiness: the client retries the connection itself until it has a
-	// session (bounded: 120 s for a JVM on a loaded machine).
-	conn, events, err := zk.Connect([]string{s.Addr}, 30*time.Second, zk.WithLogger(quiet{}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	// Readiness: a probe session with a short timeout, which the client
+	// retries by itself until the server answers (bounded: 120 s for a JVM
+	// on a loaded machine). go-zookeeper waits for the handshake's answer
+	// 10 × 2/3 of the session timeout: with the test session's 30 s that is
+	// 200 s, so a handshake the starting server accepted and never answered
+	// (seen under load) wedged the client past the bound; with 3 s it is
+	// 20 s, and the client tries again.
 	deadline := time.After(120 * time.Second)
-	var seen []string
-	for up := false; !up; {
-		select {
-		case ev := <-events:
-			seen = append(seen, ev.State.String())
-			up = ev.State == zk.StateHasSession
-		case <-exited:
-			conn.Close()
-			b, _ := os.ReadFile(filepath.Join(dir, "log"))
-			return nil, string(b)
-		case <-deadline:
-			b, _ := os.ReadFile(filepath.Join(dir, "log"))
-			t.Fatalf("zktest: no session on %s within 120 s (client states %v):\n%s", s.Addr, seen, b)
-		}
+	if exitLog, ok := s.await(3*time.Second, deadline, exited, dir); !ok {
+		return nil, exitLog
+	}
+	// The server answers: the test's own session.
+	conn, ok := s.connect(30*time.Second, deadline, exited, dir)
+	if !ok {
+		b, _ := os.ReadFile(filepath.Join(dir, "log"))
+		return nil, string(b)
 	}
 	t.Cleanup(conn.Close)
 	s.Conn = conn
 	return s, ""
+}
+
+// await opens a session with the given timeout and closes it: true when
+// the server gave one; false and its log when it exited first.
+func (s *Server) await(timeout time.Duration, deadline <-chan time.Time, exited <-chan struct{}, dir string) (string, bool) {
+	conn, ok := s.connect(timeout, deadline, exited, dir)
+	if !ok {
+		b, _ := os.ReadFile(filepath.Join(dir, "log"))
+		return string(b), false
+	}
+	conn.Close()
+	return "", true
+}
+
+// connect opens a session with the given timeout: the connection, or false
+// when the server exited first; the test fails at the deadline.
+func (s *Server) connect(timeout time.Duration, deadline <-chan time.Time, exited <-chan struct{}, dir string) (*zk.Conn, bool) {
+	s.t.Helper()
+	conn, events, err := zk.Connect([]string{s.Addr}, timeout, zk.WithLogger(quiet{}))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	var seen []string
+	for {
+		select {
+		case ev := <-events:
+			seen = append(seen, ev.State.String())
+			if ev.State == zk.StateHasSession {
+				return conn, true
+			}
+		case <-exited:
+			conn.Close()
+			return nil, false
+		case <-deadline:
+			conn.Close()
+			b, _ := os.ReadFile(filepath.Join(dir, "log"))
+			s.t.Fatalf("zktest: no session on %s within 120 s (client states %v):\n%s", s.Addr, seen, b)
+		}
+	}
 }
 
 // Create creates the node at path with data, and its missing parents.
