@@ -106,8 +106,9 @@ final class KafkaSinkKind extends ScenarioKind {
             cs.name = c.get("case").asText();
             cs.spec = c;
             String jobId = Scenarios.jobId(name, k++);
-            cs.jobDir = w.resolve("ck-" + cs.name).resolve(jobId);
-            cs.savepoints = w.resolve("sp-" + cs.name);
+            // every case's job under one checkpoint root and one savepoint dir (as --export writes them)
+            cs.jobDir = w.resolve("ck").resolve(jobId);
+            cs.savepoints = w.resolve("sp");
             ObjectNode cj = Flink.JSON.createObjectNode();
             cj.put("bootstrap", bootstrap);
             cj.put("topic", topic);
@@ -122,7 +123,7 @@ final class KafkaSinkKind extends ScenarioKind {
             ObjectNode j = jobs.addObject();
             j.put("name", cs.name);
             j.put("jobId", jobId);
-            j.put("checkpoints", Scenarios.flinkUri(w.resolve("ck-" + cs.name)));
+            j.put("checkpoints", Scenarios.flinkUri(w.resolve("ck")));
             j.put("savepoints", Scenarios.flinkUri(cs.savepoints));
             j.set("job", cj);
             j.set("variant", c.path("variant"));
@@ -195,6 +196,21 @@ final class KafkaSinkKind extends ScenarioKind {
         result.put("passed", whys.isEmpty());
         if (!whys.isEmpty()) {
             result.put("why", String.join("; ", whys));
+        }
+        if (s.exportDir != null) {
+            // the trees as Flink left them, each stalled checkpoint that a restore here restored
+            // marked so (TestRealFlink's view), the cases' facts in facts.json's result
+            List<Scenarios.Snap> snaps = Scenarios.inventory(w);
+            for (int i = 0; i < cases.size(); i++) {
+                JsonNode restore = out.get(i).path("flink").path("restore");
+                JsonNode at = cases.get(i).facts == null ? null : cases.get(i).facts.get("checkpoint");
+                for (Scenarios.Snap sn : snaps) {
+                    if (at != null && Scenarios.find(List.of(sn), at.asText()) != null && restore.has("restored")) {
+                        sn.trial = Flink.JSON.createObjectNode().put("restorable", true).put("restoredId", restore.get("restored").asLong());
+                    }
+                }
+            }
+            Export.write(s.exportDir.resolve(name), w, snaps, result);
         }
     }
 

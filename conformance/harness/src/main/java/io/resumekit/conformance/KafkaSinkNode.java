@@ -88,6 +88,9 @@ public final class KafkaSinkNode {
                     String p = mc.stopWithSavepoint(id, j.get("savepoints").asText(), false, SavepointFormatType.CANONICAL)
                             .get(90, TimeUnit.SECONDS);
                     f.put("savepoint", p);
+                    // the stop committed the savepoint's transactions before the job ended
+                    f.set("transactions_after_stop", KafkaSinkFacts.transactions(j.get("job").get("bootstrap").asText(),
+                            j.get("job").get("prefix").asText()));
                     continue;
                 }
                 // a few checkpoints ahead of any a subtask may have snapshotted already (one at a time)
