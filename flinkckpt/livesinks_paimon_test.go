@@ -64,7 +64,7 @@ func TestRestorePaimonSinkAskedOfTheTable(t *testing.T) {
 		pending     string // in SinkPending; "" for none
 		code        string
 	}{
-		{"crash left it", "table/sink", false, "not-committed", "(not-committed)", ""},
+		{"crash left it", "table/sink", false, "not-committed", "(not-committed)", flinkckpt.WarnPaimonRestoreFailsOnce},
 		{"after the restore", "table-restored/sink", false, "committed", "", ""},
 		{"no table", "", false, "", "paimon sink committer", ""},
 		{"asserted", "table/sink", true, "", "", flinkckpt.WarnSinkCommittedAsserted},
@@ -113,6 +113,11 @@ func TestRestorePaimonSinkAskedOfTheTable(t *testing.T) {
 			}
 			if tc.code != "" && !hasWarning(c.Warnings, tc.code, "") {
 				t.Errorf("no %s warning: %v", tc.code, c.Warnings)
+			}
+			// only a restore that commits fails the new job once (Paimon's
+			// RestoreAndFailCommittableStateManager): said with its restart need
+			if fails := hasWarning(c.Warnings, flinkckpt.WarnPaimonRestoreFailsOnce, "needs a restart strategy"); fails != (tc.verdict == "not-committed") {
+				t.Errorf("%s warning %v, want it iff the table lacks the checkpoint: %v", flinkckpt.WarnPaimonRestoreFailsOnce, fails, c.Warnings)
 			}
 			if rec != nil && !tc.asserted && rec.Count(blobtest.OpList) != 1 {
 				t.Errorf("the table cost %s, want one listing", rec)

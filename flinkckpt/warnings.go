@@ -150,6 +150,15 @@ const (
 	// WarnSinkCommittedAsserted: a committer held pending work;
 	// Options.SinkCommitted asserts the old job committed it.
 	WarnSinkCommittedAsserted = "flink.sink-committed-asserted"
+	// WarnPaimonRestoreFailsOnce: the Paimon sink table says a checkpoint
+	// the snapshot's Paimon committer holds was not committed. Restoring
+	// it, Paimon's table sink (FlinkSink's RestoreAndFailCommittableStateManager,
+	// paimon-flink-common) commits what the table lacks
+	// (Committer.filterAndCommit) and then throws on purpose, so the new
+	// job fails once and must be restarted by its restart strategy from the
+	// same snapshot (which then commits nothing). The grade stays; without
+	// a strategy that allows a restart the new job ends FAILED.
+	WarnPaimonRestoreFailsOnce = "flink.paimon-restore-fails-once"
 	// WarnSourceDataLoss: a live check found input a source of the
 	// snapshot had not read gone (Kafka records below today's log start):
 	// graded data-loss.

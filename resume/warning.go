@@ -43,6 +43,7 @@ type Warning struct {
 //	flink.sink-output-lost                 the sink aborted transactions a restore would commit: their output is lost (data-loss)
 //	flink.sink-unknown                     the sink cannot say what became of a pending transaction (graded as unchecked)
 //	flink.sink-committed-asserted          a sink committer held pending work; the caller asserted the old job committed it
+//	flink.paimon-restore-fails-once        Paimon's committer commits the restored checkpoint the table lacks, then fails the new job once on purpose
 //	kafka.sink-transactions                the KafkaSink's transactions are open or aborted after the group's last commit: data-loss
 //	chain.sink-pending                     a start at or above a snapshot's source positions whose sink output is pending there: inherits the loss
 //	flink.kafka-out-of-range               a restored KafkaSource below the log start: launched with earliest-offset

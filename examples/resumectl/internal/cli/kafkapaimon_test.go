@@ -40,3 +40,28 @@ func TestResolveKafkaPaimonPlan(t *testing.T) {
 		}
 	}
 }
+
+// TestResolvePaimonRestoreFailsOnce: KP2's real checkpoint (Flink 1.20.3,
+// Paimon 1.3.1) holds a checkpoint's committables the sink table, as the
+// crash left it, lacks: the restore stays exactly-once, and says with
+// flink.paimon-restore-fails-once that Paimon's committer commits them and
+// then fails the new job once on purpose (harness KP2 sets a restart
+// strategy for it); a deploy gate can stop on the code. After the restore
+// (table-restored) nothing is committed on restore: no warning.
+func TestResolvePaimonRestoreFailsOnce(t *testing.T) {
+	dir := filepath.Join(conformanceDir, "KP2")
+	args := func(table string, more ...string) []string {
+		return append([]string{"resolve", "--flink-checkpoints", filepath.Join(dir, "ck"), "--flink-plan", filepath.Join(dir, "plan.json"),
+			"--paimon-sink-table", filepath.Join(dir, table), "--now", "2030-01-01T00:00:00Z"}, more...)
+	}
+	code, out, errs := runPaimonCLI(args("table/sink")...)
+	if code != ExitOK || !strings.Contains(out, "exactly-once") || !strings.Contains(out, "flink.paimon-restore-fails-once") || !strings.Contains(out, "restart strategy") {
+		t.Errorf("table as the crash left it: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, errs = runPaimonCLI(args("table/sink", "--fail-on-warning", "flink.paimon-restore-fails-once")...); code != ExitWarningRefused {
+		t.Errorf("--fail-on-warning flink.paimon-restore-fails-once: exit %d, want %d\n%s%s", code, ExitWarningRefused, out, errs)
+	}
+	if code, out, errs = runPaimonCLI(args("table-restored/sink")...); code != ExitOK || strings.Contains(out, "flink.paimon-restore-fails-once") {
+		t.Errorf("table after the restore: exit %d\n%s%s", code, out, errs)
+	}
+}
