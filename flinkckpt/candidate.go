@@ -40,8 +40,8 @@ func (r *Resolver) candidate(best *snap, heads []*snap, v *Verification, path st
 	c.Reasons = append(c.Reasons, fmt.Sprintf("%s: %s _metadata version %d, checkpoint id %d, %d operators, written %s (object modification time: _metadata records no time)",
 		best.name(), kind, best.md.Version, best.md.CheckpointID, len(best.md.Operators), best.mod.UTC().Format(time.RFC3339)))
 	c.Reasons = append(c.Reasons, r.versionReason(best))
-	if b := best.facts.backend; b != "" {
-		c.Reasons = append(c.Reasons, fmt.Sprintf("%s: state backend %s (from its keyed state handles)", best.name(), b))
+	if best.facts.backend != "" {
+		c.Reasons = append(c.Reasons, r.backendReason(best)) // forst.go
 	}
 	if v != nil {
 		c.Reasons = append(c.Reasons, fmt.Sprintf("%s: all %d checked referenced files exist with their recorded sizes (%d listing(s), %d attribute calls)",
@@ -122,7 +122,7 @@ func (r *Resolver) claimFlagWarning(best *snap) (resume.Warning, bool) {
 // is not affected: its first checkpoint is a full one sharing no file.
 func (r *Resolver) claimNativeSavepointWarning(best *snap, path string) (resume.Warning, bool) {
 	mode, _ := r.claimFor(best)
-	if mode != ClaimClaim || !best.savepoint || best.md.Format != metadata.FormatNative || best.facts.backend != BackendRocksDBIncremental {
+	if mode != ClaimClaim || !best.savepoint || best.md.Format != metadata.FormatNative || (best.facts.backend != BackendRocksDBIncremental && best.facts.backend != BackendForSt) {
 		return resume.Warning{}, false
 	}
 	way := "restore in NO_CLAIM mode instead (its first checkpoint is full and shares no file with the savepoint)"

@@ -64,8 +64,9 @@ type Position struct {
 	// (FLINK-40559).
 	Deployment Deployment `json:"deployment,omitempty"`
 	// StateBackend is the state backend family the keyed state handles show
-	// (rocksdb-incremental, full, canonical, changelog); "" without keyed
-	// state.
+	// (rocksdb-incremental, full, canonical, changelog), or forst when the
+	// keyed state meta info shows ForSt's async state (BackendForSt); ""
+	// without keyed state.
 	StateBackend Backend `json:"state_backend,omitempty"`
 	// Unaligned marks an unaligned checkpoint (in-flight data recorded):
 	// restorable into the same job, unchanged, on the same Flink minor

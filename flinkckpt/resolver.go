@@ -441,6 +441,7 @@ func (r *Resolver) resolve(ctx context.Context) (resume.Candidate, error) {
 			}
 		}
 		best.changelogLineage = changelogLineage(best, sources) // claim.go
+		r.nameForSt(ctx, best, path)                            // forst.go
 		above := outranking(best, src, sources, r.opts.Intent)
 		c := r.candidate(best, heads, v, path, collectReasons(sources, skipped), above)
 		r.applyJob(&c, jc, above, best, live) // compatgrade.go

@@ -57,7 +57,8 @@ type Backend string
 // (Position.StateBackend).
 const (
 	// BackendRocksDBIncremental: incremental RocksDB handles (types 5, 11):
-	// an incremental checkpoint or a native RocksDB savepoint.
+	// an incremental checkpoint or a native RocksDB savepoint, or ForSt's
+	// (Flink 2.x) when nothing tells them apart (BackendForSt).
 	BackendRocksDBIncremental Backend = "rocksdb-incremental"
 	// BackendFull: key-group handles (types 3, 12): a full snapshot of the
 	// heap (hashmap) backend or of RocksDB without incremental
@@ -69,6 +70,12 @@ const (
 	// BackendChangelog: changelog state backend handles (types 8, 9, 10,
 	// 13, 14).
 	BackendChangelog Backend = "changelog"
+	// BackendForSt: ForSt (Flink 2.x), told from RocksDB by its keyed state
+	// meta info recording state of the async state API (KEY_VALUE_V2); its
+	// handles are RocksDB's incremental ones, so a ForSt job on the classic
+	// state API shows as BackendRocksDBIncremental. ForSt takes no
+	// canonical savepoint (FLINK-39061).
+	BackendForSt Backend = "forst"
 )
 
 // restoreFacts are what a _metadata says about where it can be restored.

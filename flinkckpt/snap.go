@@ -44,6 +44,9 @@ type snap struct {
 	// backend which the savepoint's own handles do not ("" when none; set
 	// for the chosen snapshot by changelogLineage).
 	changelogLineage string
+	// forStUnread says why the keyed state meta info that would tell a
+	// ForSt snapshot could not be read (forStState), for the chosen one.
+	forStUnread string
 	// Set by rank for the current heads: eff is the newest _metadata time
 	// of the snapshot and the heads it descends from (transitively), via
 	// the head that time comes from (nil: its own); descends the heads it

@@ -12,6 +12,11 @@ type StateMetaInfo struct {
 	// Name is the state's name; "" for what precedes the first state's meta
 	// info (a keyed backend's key serializer).
 	Name string
+	// Type is the backend state type the meta info records
+	// (StateMetaInfoSnapshot.BackendStateType's ordinal): one of the
+	// MetaInfo* constants, or a later one; 0 (MetaInfoKeyValue) for what
+	// precedes the first state.
+	Type int32
 	// Serializers are the serializer snapshot classes recorded for the
 	// state, nested ones included, in stream order.
 	Serializers []SerializerClass
@@ -28,6 +33,24 @@ type SerializerClass struct {
 	// org.apache.flink.api.java.typeutils.runtime.kryo.KryoSerializerSnapshot.
 	Class string
 }
+
+// Backend state types a meta info records (StateMetaInfoSnapshot's
+// BackendStateType, written as its ordinal; Flink 2.2.0's order).
+const (
+	// MetaInfoKeyValue: keyed state of the classic state API.
+	MetaInfoKeyValue int32 = 0
+	// MetaInfoOperator: operator (non-keyed) list or union state.
+	MetaInfoOperator int32 = 1
+	// MetaInfoBroadcast: broadcast state.
+	MetaInfoBroadcast int32 = 2
+	// MetaInfoPriorityQueue: a priority queue (timers).
+	MetaInfoPriorityQueue int32 = 3
+	// MetaInfoKeyValueV2: keyed state of the async state API (Flink 2.x),
+	// which only ForSt's async keyed backend registers (read from the
+	// Flink 2.2.0 jars: v2.RegisteredKeyValueStateBackendMetaInfo is
+	// created by ForStKeyedStateBackend alone).
+	MetaInfoKeyValueV2 int32 = 4
+)
 
 // The option keys that open a state's options in its meta info
 // (StateMetaInfoSnapshot.CommonOptionsKeys), and the serializer keys
@@ -66,11 +89,11 @@ func ScanStateMetaInfo(b []byte) []StateMetaInfo {
 		s := b[i+2 : i+2+n]
 		switch {
 		case isOptionKey(s):
-			name, ok := stateNameBefore(b, i)
+			name, typ, ok := stateNameBefore(b, i)
 			if !ok {
 				continue
 			}
-			out = append(out, StateMetaInfo{Name: name})
+			out = append(out, StateMetaInfo{Name: name, Type: typ})
 			cur, role = len(out)-1, ""
 			i += 1 + n
 		case serializerKeys[string(s)]:
@@ -100,18 +123,18 @@ func isOptionKey(s []byte) bool {
 }
 
 // stateNameBefore reads the state name that ends 8 bytes (backend state
-// type, option count) before the option key's length at at: a UTF string of
-// printable characters whose length prefix matches. The type must be a
-// small ordinal and the count positive.
-func stateNameBefore(b []byte, at int) (string, bool) {
+// type, option count) before the option key's length at at, and that type:
+// a UTF string of printable characters whose length prefix matches. The
+// type must be a small ordinal and the count positive.
+func stateNameBefore(b []byte, at int) (string, int32, bool) {
 	end := at - 8
 	if end < 2 {
-		return "", false
+		return "", 0, false
 	}
 	typ := int32(binary.BigEndian.Uint32(b[end:]))
 	count := int32(binary.BigEndian.Uint32(b[end+4:]))
 	if typ < 0 || typ > 16 || count < 1 || count > 64 {
-		return "", false
+		return "", 0, false
 	}
 	for n := 1; n <= 1024 && end-2-n >= 0; n++ {
 		if int(binary.BigEndian.Uint16(b[end-2-n:])) != n {
@@ -119,10 +142,10 @@ func stateNameBefore(b []byte, at int) (string, bool) {
 		}
 		name := b[end-n : end]
 		if printable(name) {
-			return string(name), true
+			return string(name), typ, true
 		}
 	}
-	return "", false
+	return "", 0, false
 }
 
 func printable(s []byte) bool {

@@ -96,7 +96,15 @@ func TestScanStateMetaInfo(t *testing.T) {
 			{Name: "events", Serializers: []metadata.SerializerClass{{Role: "NAMESPACE_SERIALIZER", Class: voidNSSnapshot}, {Role: "VALUE_SERIALIZER", Class: kryoSnapshot}}},
 		}},
 		{"Operator", operatorStream(), []metadata.StateMetaInfo{
-			{Name: "topic-partition-offset-states", Serializers: []metadata.SerializerClass{{Role: "VALUE_SERIALIZER", Class: tupleSnapshot}, {Role: "VALUE_SERIALIZER", Class: kryoSnapshot}, {Role: "VALUE_SERIALIZER", Class: longSnapshot}}},
+			{Name: "topic-partition-offset-states", Type: metadata.MetaInfoOperator, Serializers: []metadata.SerializerClass{{Role: "VALUE_SERIALIZER", Class: tupleSnapshot}, {Role: "VALUE_SERIALIZER", Class: kryoSnapshot}, {Role: "VALUE_SERIALIZER", Class: longSnapshot}}},
+		}},
+		// The async state API's keyed state (Flink 2.x, ForSt): KEY_VALUE_V2.
+		{"AsyncKeyed", func() []byte {
+			var m metaStream
+			m.state("count", metadata.MetaInfoKeyValueV2, "KEYED_STATE_TYPE", "VALUE", [][2]string{{"NAMESPACE_SERIALIZER", voidNSSnapshot}, {"VALUE_SERIALIZER", longSnapshot}})
+			return m.b
+		}(), []metadata.StateMetaInfo{
+			{Name: "count", Type: metadata.MetaInfoKeyValueV2, Serializers: []metadata.SerializerClass{{Role: "NAMESPACE_SERIALIZER", Class: voidNSSnapshot}, {Role: "VALUE_SERIALIZER", Class: longSnapshot}}},
 		}},
 		{"Empty", nil, nil},
 		{"NoMetaInfo", []byte("\x00\x05hello\x00\x10KEYED_STATE_TYPE"), nil},

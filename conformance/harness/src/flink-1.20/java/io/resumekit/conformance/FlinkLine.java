@@ -53,4 +53,10 @@ final class FlinkLine {
     static org.apache.flink.runtime.state.StreamStateHandle mergedChannelDelegate(Object h) {
         return null;
     }
+
+    /** The count on the async state API: Flink 2.x only (scenarios using it name only the 2.x line). */
+    static org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator<String> asyncCount(
+            org.apache.flink.streaming.api.datastream.KeyedStream<Long, Integer> k) {
+        throw new UnsupportedOperationException("the async state API (job state \"async\") needs Flink 2.x");
+    }
 }

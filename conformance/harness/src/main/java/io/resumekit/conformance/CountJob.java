@@ -92,6 +92,9 @@ public final class CountJob {
         SingleOutputStreamOperator<String> counted;
         if (job.path("stateless").asBoolean(false)) {
             counted = s.map(new NoCount(keys)).uid("nocount").name("nocount");
+        } else if ("async".equals(job.path("state").asText())) {
+            // the count on the async state API (Flink 2.x: ForSt's async keyed backend)
+            counted = FlinkLine.asyncCount(s.keyBy(new KeyOf(keys))).name("count");
         } else {
             // the count in ValueState<Long>, or a POJO, a Kryo-serialized type, List and Map state (job "state")
             counted = s.keyBy(new KeyOf(keys)).process(UpgradeState.count(job.path("state").asText("value"))).name("count");
