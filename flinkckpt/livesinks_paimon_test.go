@@ -17,17 +17,18 @@ import (
 	"github.com/resumekit/resumekit/resume/resumetest/blobtest"
 )
 
-// kp2 is conformance KP2's export (testdata/conformance/KP2): real Flink
-// 1.20.3 ran a Kafka→Paimon SQL job from its compiled plan and crashed it
-// between the KafkaSource's notification of checkpoint N (the group's
-// offsets committed) and its Paimon 1.3.1 committer's (the crash point
-// halted the JVM as Paimon was about to write N's snapshot file). table/
-// is the sink table's schema and snapshots as the crash left them (the
-// commit user's latest commitIdentifier below N); table-restored/ the same
-// table after Flink restored chk-N (Paimon re-committed N).
-func kp2(t *testing.T) (dir string, root string) {
+// kp2 is conformance KP2's export (testdata/<line>/KP2): real Flink
+// 1.20.3 (line conformance, Paimon 1.3.1) or 2.2.0 (conformance-2.x,
+// paimon-flink-2.1 1.3.0) ran a Kafka→Paimon SQL job from its compiled
+// plan and crashed it between the KafkaSource's notification of checkpoint
+// N (the group's offsets committed) and its Paimon committer's (the crash
+// point halted the JVM as Paimon was about to write N's snapshot file).
+// table/ is the sink table's schema and snapshots as the crash left them
+// (the commit user's latest commitIdentifier below N); table-restored/ the
+// same table after Flink restored chk-N (Paimon re-committed N).
+func kp2(t *testing.T, line string) (dir string, root string) {
 	t.Helper()
-	dir = filepath.Join("testdata", "conformance", "KP2")
+	dir = filepath.Join("testdata", line, "KP2")
 	raw, err := os.ReadFile(filepath.Join(dir, "facts.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +52,14 @@ func kp2(t *testing.T) (dir string, root string) {
 // pending. No table: pending. Asserted
 // (SinkCommitted): nothing pending.
 func TestRestorePaimonSinkAskedOfTheTable(t *testing.T) {
-	dir, root := kp2(t)
+	// the commit user of each line's run (its snapshots name it)
+	for line, user := range map[string]string{"conformance": "27c616b8-a891-43f6-9c6e-309fcc358e89", "conformance-2.x": "d816c23e-df4a-487b-a38c-b85d064850bb"} {
+		t.Run(line, func(t *testing.T) { restorePaimonSinkAskedOfTheTable(t, line, user) })
+	}
+}
+
+func restorePaimonSinkAskedOfTheTable(t *testing.T, line, user string) {
+	dir, root := kp2(t, line)
 	b, err := fileblob.OpenBucket(dir, &fileblob.Options{Metadata: fileblob.MetadataDontWrite})
 	if err != nil {
 		t.Fatal(err)
@@ -100,7 +108,7 @@ func TestRestorePaimonSinkAskedOfTheTable(t *testing.T) {
 			if s.Verdict != tc.verdict || s.Checked != (tc.verdict != "") || s.CommittedAsserted != tc.asserted {
 				t.Errorf("verdict %q checked %v asserted %v, want %q", s.Verdict, s.Checked, s.CommittedAsserted, tc.verdict)
 			}
-			if tc.verdict != "" && (s.PaimonTable == nil || s.PaimonTable.Commit.CommitUser != "27c616b8-a891-43f6-9c6e-309fcc358e89") {
+			if tc.verdict != "" && (s.PaimonTable == nil || s.PaimonTable.Commit.CommitUser != user) {
 				t.Errorf("paimon table %+v", s.PaimonTable)
 			}
 			p, err := flinkckpt.PositionOf(c.Position)
