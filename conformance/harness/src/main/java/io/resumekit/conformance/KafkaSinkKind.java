@@ -730,7 +730,7 @@ final class KafkaSinkKind extends ScenarioKind {
         return o;
     }
 
-    /** Records what flink-connector-kafka's sink classes log (the committer's commits and failures) in this JVM. */
+    /** Records what flink-connector-kafka's KafkaCommitter logs (its commits and failures) in this JVM. */
     static final class SinkLog extends AbstractAppender {
         private static final List<String> LINES = new ArrayList<>();
         private static boolean installed;
@@ -744,10 +744,18 @@ final class KafkaSinkKind extends ScenarioKind {
                 LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
                 SinkLog a = new SinkLog();
                 a.start();
-                String name = "org.apache.flink.connector.kafka.sink";
-                LoggerConfig lc = new LoggerConfig(name, Level.DEBUG, false);
-                lc.addAppender(a, Level.DEBUG, null);
-                ctx.getConfiguration().addLogger(name, lc);
+                // the committer's class in connector 3.x and in 4.x/5.x: its DEBUG "Committing Kafka
+                // transaction" lines and its failures; WARN and above still reach the console
+                for (String name : List.of("org.apache.flink.connector.kafka.sink.KafkaCommitter",
+                        "org.apache.flink.connector.kafka.sink.internal.KafkaCommitter")) {
+                    LoggerConfig lc = new LoggerConfig(name, Level.DEBUG, false);
+                    lc.addAppender(a, Level.DEBUG, null);
+                    var console = ctx.getConfiguration().getAppender("err");
+                    if (console != null) {
+                        lc.addAppender(console, Level.WARN, null);
+                    }
+                    ctx.getConfiguration().addLogger(name, lc);
+                }
                 ctx.updateLoggers();
                 installed = true;
             }
@@ -759,9 +767,6 @@ final class KafkaSinkKind extends ScenarioKind {
         @Override
         public void append(LogEvent e) {
             String logger = e.getLoggerName();
-            if (!logger.endsWith("KafkaCommitter") && e.getLevel().isLessSpecificThan(Level.INFO)) {
-                return; // the writer's per-record debug lines
-            }
             String m = e.getLevel() + " " + logger.substring(logger.lastIndexOf('.') + 1) + ": "
                     + (e.getThrown() == null ? "" : "[" + e.getThrown().getClass().getSimpleName() + "] ") + e.getMessage().getFormattedMessage();
             synchronized (LINES) {
