@@ -126,6 +126,10 @@ final class UpgradeJudge {
                 copy = alone.resolve("ck").resolve(sn.jobId).resolve(sn.dir.getFileName().toString());
                 cmd.add("--flink-checkpoints");
                 cmd.add(alone.resolve("ck").toString());
+                // the copy's absolute references (shared/, other checkpoints' files) stay at the old root
+                Path root = sn.dir.getParent().getParent();
+                cmd.add("--flink-extra-root");
+                cmd.add(Scenarios.flinkUri(root) + "/=" + root);
             }
             Scenarios.copyTree(sn.dir, copy);
             cmd.addAll(base);
@@ -156,7 +160,14 @@ final class UpgradeJudge {
                 fo.put("error", err);
             }
             // Flink's own reading of the keyed state meta info: the Kryo-serialized states per operator
-            TreeMap<String, TreeSet<String>> kryo = StateTypes.kryoKeyed(sn.dir);
+            TreeMap<String, TreeSet<String>> kryo;
+            try {
+                kryo = StateTypes.kryoKeyed(sn.dir);
+            } catch (Exception e) {
+                // a _metadata this Flink cannot read (a rollback's v6): no meta info to compare
+                kryo = new TreeMap<>();
+                fo.put("metadata_unreadable", Flink.causes(e));
+            }
             fo.set("kryo_states", Flink.JSON.valueToTree(kryo));
             ObjectNode ro = o.putObject("resumekit");
             ro.put("exit", p.exitValue());
@@ -179,6 +190,9 @@ final class UpgradeJudge {
                 Matcher m = OPERATOR_ID.matcher(wn.path("text").asText());
                 boolean any = false;
                 while (m.find()) {
+                    if (m.group().equals(sn.jobId)) {
+                        continue; // "chk-3 of job <id>": a job id, not an operator
+                    }
                     ops.computeIfAbsent(m.group(), x -> new TreeSet<>()).add(code);
                     any = true;
                 }
