@@ -292,6 +292,11 @@ final class KafkaSinkKind extends ScenarioKind {
         }
         fl.put("flink_did", "dropped checkpoint " + ck + "'s transactions on restore (" + j.missing.size()
                 + " inputs missing, read_committed); the job went on and " + ran.path("status").asText());
+        String vu = chosen.path("valid_until").asText("");
+        if (!grade.equals("data-loss") && !vu.isEmpty() && Instant.parse(vu).toEpochMilli() < submitted) {
+            throw new Scenarios.Mismatch("the harness restored at " + Instant.ofEpochMilli(submitted) + ", after resumekit's valid_until " + vu
+                    + " (the machine too slow for the case's transaction timeout): the case tested nothing");
+        }
         if (!grade.equals("data-loss")) {
             throw new Scenarios.Mismatch("Flink's restore lost " + j.missing.size() + " inputs (first " + j.missing.first()
                     + "), resumekit graded " + grade + (chosen.has("valid_until") ? " valid until " + chosen.get("valid_until").asText() : "")
