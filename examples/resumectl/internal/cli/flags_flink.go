@@ -8,6 +8,7 @@ import (
 	"github.com/resumekit/resumekit/flinkckpt"
 	"github.com/resumekit/resumekit/flinkckpt/jobgraph"
 	"github.com/resumekit/resumekit/flinkckpt/record"
+	"github.com/resumekit/resumekit/resume/redact"
 )
 
 // flinkFlags are resolve's Flink group: the checkpoint and savepoint
@@ -95,7 +96,26 @@ func (f *flinkFlags) check(s sources) error {
 	if f.root != "" && len(f.moreCheckpoints)+len(f.moreSavepoints) > 0 {
 		return usagef("resolve: --flink-root is the Flink URI of one location, and several --flink-checkpoints/--flink-savepoints roots are given: leave it out (each location's root is inferred from its snapshots)")
 	}
+	if f.root != "" && f.checkpoints != "" && f.savepoints != "" && !bucketRootURI(f.root) {
+		// Both locations take the root: a savepoint dir under sp/ would be
+		// launched as <checkpoint root>/savepoint-… (a local location is
+		// its own bucket, so nothing beside it can be refused later).
+		return usagef("resolve: --flink-root %s names one location's root, and both --flink-checkpoints and --flink-savepoints are given: each would be mapped under it (a savepoint's -s path inside the checkpoint root); give the bucket's root (s3a://bucket/), or leave it out (each location's root is inferred from its snapshots; map a copied tree with --flink-extra-root OLD=NEW)", redact.Quote(redact.URL(f.root)))
+	}
 	return nil
+}
+
+// bucketRootURI reports whether a Flink URI names the root of its file
+// system or bucket (s3a://bucket/, file:///): a root every location in it
+// can share.
+func bucketRootURI(u string) bool {
+	i := strings.Index(u, "://")
+	if i < 0 {
+		return strings.Trim(strings.TrimPrefix(u, "file:"), "/") == ""
+	}
+	rest := u[i+3:]
+	j := strings.IndexByte(rest, '/')
+	return j < 0 || strings.Trim(rest[j:], "/") == ""
 }
 
 // options fills the flinkckpt options the flags give, except those that

@@ -132,6 +132,8 @@ func TestHelpAndUsageStreams(t *testing.T) {
 		{[]string{"resolve", "--flink-checkpoints", "x", "--json", "--format", "text"}, "--json and --format text contradict each other"},
 		{[]string{"resolve", "--flink-checkpoints", "x", "--k8s-nonce", "3"}, "--k8s-nonce is the patch's savepointRedeployNonce and needs --format k8s (the format is text)"},
 		{[]string{"resolve", "--flink-checkpoints", "x", "--flink-checkpoints", "y", "--flink-root", "s3a://b/ck"}, "--flink-root is the Flink URI of one location"},
+		// Both locations would take a location's root: the savepoint's -s path under the checkpoint root.
+		{[]string{"resolve", "--flink-checkpoints", "x/ck", "--flink-savepoints", "x/sp", "--flink-root", "file:///data/ck"}, `--flink-root "file:///data/ck" names one location's root, and both --flink-checkpoints and --flink-savepoints are given`},
 		{[]string{"flink", "frobnicate", "x"}, `flink: no subcommand "frobnicate": want list, inspect, compat, sources or record`},
 	} {
 		out, errOut, code := run(t, tc.args...)
