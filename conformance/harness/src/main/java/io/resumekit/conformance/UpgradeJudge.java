@@ -248,6 +248,12 @@ final class UpgradeJudge {
                 problems.add(label + ": Flink restores it, resumekit offers no restore of it alone: " + reasons(dec));
             } else if (!flinkOk && restore != null) {
                 problems.add(label + ": Flink refuses it (" + err + "), resumekit offers its restore " + restore.path("guarantee").asText());
+            } else if (!flinkOk && err.contains("FileNotFoundException")) {
+                // a file gone (e.g. a subsumed checkpoint the killed job was deleting): resumekit must call
+                // it broken for missing files (which one it names first is the main judge's business)
+                if (!dec.toString().contains("missing")) {
+                    problems.add(label + ": Flink fails on a missing file (" + err + "); resumekit's refusal names none: " + reasons(dec));
+                }
             } else if (!flinkOk) {
                 Matcher m = OPERATOR_ID.matcher(err);
                 String named = m.find() ? m.group() : null;
