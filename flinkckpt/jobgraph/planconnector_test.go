@@ -22,6 +22,13 @@ var realLines = []string{"conformance", "conformance-2.x"}
 // with it set to v1.
 func realPlan(t *testing.T, line, scenario, file string, set map[string]string) *jobgraph.Job {
 	t.Helper()
+	return realPlanEdit(t, line, scenario, file, "stream-exec-sink_", "dynamicTableSink", set)
+}
+
+// realPlanEdit is realPlan editing the table options of the nodes whose
+// type starts with typePrefix (their table under field).
+func realPlanEdit(t *testing.T, line, scenario, file, typePrefix, field string, set map[string]string) *jobgraph.Job {
+	t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "testdata", line, scenario, file))
 	if err != nil {
 		t.Fatal(err)
@@ -33,10 +40,10 @@ func realPlan(t *testing.T, line, scenario, file string, set map[string]string) 
 		}
 		for _, n := range plan["nodes"].([]any) {
 			node := n.(map[string]any)
-			if !strings.HasPrefix(node["type"].(string), "stream-exec-sink_") {
+			if !strings.HasPrefix(node["type"].(string), typePrefix) {
 				continue
 			}
-			o := node["dynamicTableSink"].(map[string]any)["table"].(map[string]any)["resolvedTable"].(map[string]any)["options"].(map[string]any)
+			o := node[field].(map[string]any)["table"].(map[string]any)["resolvedTable"].(map[string]any)["options"].(map[string]any)
 			for k, v := range set {
 				if v == "" {
 					delete(o, k)
@@ -73,46 +80,6 @@ func realCheckpoint(t *testing.T, line, scenario string) *metadata.Checkpoint {
 		t.Fatal(err)
 	}
 	return cp
-}
-
-// paimonPlanOf edits the node of the given type prefix and table field.
-func paimonPlanOf(t *testing.T, typePrefix, field string, opts map[string]string) *jobgraph.Job {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "conformance", "S1", "plan.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var plan map[string]any
-	if err := json.Unmarshal(data, &plan); err != nil {
-		t.Fatal(err)
-	}
-	sinks := 0
-	for _, n := range plan["nodes"].([]any) {
-		node := n.(map[string]any)
-		if !strings.HasPrefix(node["type"].(string), typePrefix) {
-			continue
-		}
-		sinks++
-		table := node[field].(map[string]any)["table"].(map[string]any)
-		table["identifier"] = "`default_catalog`.`default_database`.`sink`"
-		o := map[string]any{"connector": "paimon", "path": "file:///warehouse/db.db/sink"}
-		for k, v := range opts {
-			o[k] = v
-		}
-		table["resolvedTable"].(map[string]any)["options"] = o
-	}
-	if sinks != 1 {
-		t.Fatalf("S1's plan has %d %s nodes", sinks, typePrefix)
-	}
-	edited, err := json.Marshal(plan)
-	if err != nil {
-		t.Fatal(err)
-	}
-	job, err := jobgraph.JobFromPlan(strings.NewReader(string(edited)), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return job
 }
 
 // TestPlanPaimonSinkWithoutSuffixClaimsNoUIDs: the real plans (Flink
@@ -156,21 +123,12 @@ func TestPlanPaimonSinkWithoutSuffixClaimsNoUIDs(t *testing.T) {
 // 2.x's _metadata records the uid itself: <id>_source.
 func kafkaSourceMatched(t *testing.T, job *jobgraph.Job, c *jobgraph.Compat) {
 	t.Helper()
-	var source string
 	for _, op := range job.Operators {
-		if strings.HasSuffix(op.UID, "_source") {
-			source = op.ID
-		}
 		if strings.HasSuffix(op.UID, "_kafka") {
 			t.Errorf("the plan names the Kafka source %s: %+v", op.UID, job.Operators)
 		}
 	}
-	for _, op := range c.Operators {
-		if op.ID == source && op.HasState && op.Match == jobgraph.MatchRestored {
-			return
-		}
-	}
-	t.Errorf("the Kafka source's state is not matched by the plan's <id>_source (%s): %+v", source, c.Operators)
+	sourceMatched(t, job, c)
 }
 
 // TestPlanPaimonSinkSuffixNamesItsOperators: the real plan of the same job
@@ -225,26 +183,65 @@ func hasUID(j *jobgraph.Job, uid string) bool {
 	return false
 }
 
-// TestPlanPaimonSource: the planner's uid <id>_source goes on Paimon's
-// FLIP-27 source over the one source.operator-uid.suffix gives, so the
-// plan names it; a consumer source in exactly-once consumer mode adds a
-// Monitor no uid names, and the plan then does not claim all uids.
+// TestPlanPaimonSource: the real plans (Flink 1.20.3 and 2.2.0) of a
+// Paimon→Paimon SQL job reading its source table as a streaming FLIP-27
+// source (conformance PS1: source.operator-uid.suffix not set; PS1s: v1;
+// both with sink.operator-uid.suffix v1). The planner's uid <id>_source
+// goes on Paimon's source over the one the suffix gives (Source_src_v1),
+// so the plan names every operator, and the job's own real checkpoint
+// matches it, the source's state under <id>_source: Flink restored it with
+// the same plan, and with the plan whose suffix is v2 (PS1s stage
+// suffix-v2: the suffix names nothing). A consumer source in exactly-once
+// consumer mode adds a Monitor no uid names: the plan then does not claim
+// all uids; in at-least-once mode it does.
 func TestPlanPaimonSource(t *testing.T) {
 	const scan, field = "stream-exec-table-source-scan_", "scanTableSource"
-	for name, opts := range map[string]map[string]string{
-		"no suffix":              nil,
-		"suffix":                 {"source.operator-uid.suffix": "v1"},
-		"at-least-once consumer": {"consumer-id": "job", "consumer.mode": "at-least-once"},
-	} {
-		j := paimonPlanOf(t, scan, field, opts)
-		if !j.AllUIDs || !hasUID(j, "1_source") || hasUID(j, "Source_sink_v1") {
-			t.Errorf("%s: AllUIDs %v, operators %+v, unpredictable %q", name, j.AllUIDs, j.Operators, j.Unpredictable)
+	for _, line := range realLines {
+		t.Run(line, func(t *testing.T) {
+			for _, tc := range []struct{ scenario, file string }{
+				{"PS1", "plan.json"}, {"PS1s", "plan.json"}, {"PS1s", "plan-suffix-v2.json"},
+			} {
+				job := realPlan(t, line, tc.scenario, tc.file, nil)
+				if !job.AllUIDs || hasUID(job, "Source_src_v1") || hasUID(job, "Source_src_v2") {
+					t.Errorf("%s %s: AllUIDs %v, operators %+v, unpredictable %q", tc.scenario, tc.file, job.AllUIDs, job.Operators, job.Unpredictable)
+				}
+				c := jobgraph.CheckCompat(realCheckpoint(t, line, tc.scenario), job)
+				if !c.Compatible || len(c.Dropped)+len(c.Unknown) != 0 {
+					t.Errorf("%s %s: the job's own checkpoint: compatible %v, dropped %v, unknown %v", tc.scenario, tc.file, c.Compatible, c.Dropped, c.Unknown)
+				}
+				sourceMatched(t, job, c)
+			}
+			for name, opts := range map[string]map[string]string{
+				"at-least-once consumer": {"consumer-id": "job", "consumer.mode": "at-least-once"},
+			} {
+				if j := realPlanEdit(t, line, "PS1s", "plan.json", scan, field, opts); !j.AllUIDs {
+					t.Errorf("%s: AllUIDs not set; unpredictable %q", name, j.Unpredictable)
+				}
+			}
+			j := realPlanEdit(t, line, "PS1s", "plan.json", scan, field, map[string]string{"consumer-id": "job"})
+			if j.AllUIDs || !strings.Contains(strings.Join(j.Unpredictable, "\n"), "the Monitor of Paimon's consumer source of table src") {
+				t.Errorf("consumer: AllUIDs %v; unpredictable %q", j.AllUIDs, j.Unpredictable)
+			}
+		})
+	}
+}
+
+// sourceMatched checks that the plan's <id>_source operator holds state in
+// the checkpoint and is matched (restored) by it.
+func sourceMatched(t *testing.T, job *jobgraph.Job, c *jobgraph.Compat) {
+	t.Helper()
+	var source string
+	for _, op := range job.Operators {
+		if strings.HasSuffix(op.UID, "_source") {
+			source = op.ID
 		}
 	}
-	j := paimonPlanOf(t, scan, field, map[string]string{"source.operator-uid.suffix": "v1", "consumer-id": "job"})
-	if j.AllUIDs || !strings.Contains(strings.Join(j.Unpredictable, "\n"), "the Monitor of Paimon's consumer source of table sink") {
-		t.Errorf("consumer: AllUIDs %v; unpredictable %q", j.AllUIDs, j.Unpredictable)
+	for _, op := range c.Operators {
+		if op.ID == source && op.HasState && op.Match == jobgraph.MatchRestored {
+			return
+		}
 	}
+	t.Errorf("the source's state is not matched by the plan's <id>_source (%s): %+v", source, c.Operators)
 }
 
 // TestPlanKafkaSinkTopics: a plan whose sink table is a Kafka one

@@ -16,6 +16,9 @@ import (
 // Committer named, as Flink refuses it: "Cannot map checkpoint/savepoint
 // state for operator …"), and the salvage left is data-loss (the Paimon
 // committer's pending checkpoint): refused by the default policy, exit 4.
+// The plans of conformance PS1 and PS1s (a job reading a Paimon table,
+// without and with source.operator-uid.suffix, and the suffix renamed)
+// choose the job's own checkpoint: Flink restored it with each.
 func TestResolveKafkaPaimonPlan(t *testing.T) {
 	for _, tc := range []struct {
 		scenario, plan string
@@ -25,6 +28,11 @@ func TestResolveKafkaPaimonPlan(t *testing.T) {
 		{"KP1", "plan.json", ExitOK, "chk-6"},
 		{"KP1s", "plan.json", ExitOK, "chk-6"},
 		{"KP1s", "plan-suffix-v2.json", ExitRefused, "the new job has no operator for the state of f08a6c5a3f250fafc2ad59524abb5d47, a64c856c986c302258f72ab24048632c"},
+		// a job reading a Paimon table (conformance PS1, PS1s): the planner's
+		// <id>_source names the source whatever source.operator-uid.suffix says
+		{"PS1", "plan.json", ExitOK, "chk-40"},
+		{"PS1s", "plan.json", ExitOK, "chk-40"},
+		{"PS1s", "plan-suffix-v2.json", ExitOK, "chk-40"},
 	} {
 		dir := filepath.Join(conformanceDir, tc.scenario)
 		code, out, errs := runPaimonCLI("resolve", "--flink-checkpoints", filepath.Join(dir, "ck"), "--flink-plan", filepath.Join(dir, tc.plan),

@@ -52,6 +52,51 @@ final class KafkaPaimonJob {
         return job != null && job.path("tables").asText("").equals(TABLES);
     }
 
+    /**
+     * A job with {@code "source": "paimon"} reads a Paimon table instead of the topic: {@code src (id
+     * BIGINT)}, connector {@code paimon} over {@link #sourcePath} (an append table of 2 buckets the
+     * harness fills before the plan is compiled, its ids 0..records-1 in {@value #SOURCE_COMMITS}
+     * commits), read as a streaming source from snapshot 1 (scan.mode from-snapshot: each commit's
+     * files, then its successors), the job's {@code sourceTableOptions} added (e.g. {@code source.operator-uid.suffix}).
+     * Every launch reads the same table; none writes it.
+     */
+    static boolean paimonSource(JsonNode job) {
+        return job != null && job.path("source").asText("").equals("paimon");
+    }
+
+    /**
+     * Commits of the source table. Paimon's reader hands the chained, paced calc a split's batch in
+     * one mailbox action, and the checkpoint waits behind it (a bucket of 1,500 rows held every
+     * checkpoint 10 s), so the source reads incrementally from snapshot 1 (scan.mode from-snapshot:
+     * a split per bucket and commit) and the ids are spread over many small commits.
+     */
+    static final int SOURCE_COMMITS = 24;
+
+    /** The Paimon source table of a {@link #paimonSource} job. */
+    static Path sourcePath(JsonNode job) {
+        return sinkPath(job).resolveSibling("src");
+    }
+
+    /** Creates the Paimon source table and commits the ids 0..records-1 into it. */
+    static void fillSource(JsonNode job) throws Exception {
+        org.apache.paimon.fs.Path path = new org.apache.paimon.fs.Path(sourcePath(job).toUri());
+        new org.apache.paimon.schema.SchemaManager(LocalFileIO.create(), path).createTable(
+                org.apache.paimon.schema.Schema.newBuilder().column("id", org.apache.paimon.types.DataTypes.BIGINT())
+                        .option("bucket", "2").option("bucket-key", "id").option("file.format", "avro").build());
+        FileStoreTable t = FileStoreTableFactory.create(LocalFileIO.create(), path);
+        long records = job.get("records").asLong();
+        for (int c = 0; c < SOURCE_COMMITS; c++) {
+            org.apache.paimon.table.sink.BatchWriteBuilder b = t.newBatchWriteBuilder();
+            try (org.apache.paimon.table.sink.BatchTableWrite w = b.newWrite();
+                    org.apache.paimon.table.sink.BatchTableCommit commit = b.newCommit()) {
+                for (long id = records * c / SOURCE_COMMITS; id < records * (c + 1) / SOURCE_COMMITS; id++) {
+                    w.write(org.apache.paimon.data.GenericRow.of(id));
+                }
+                commit.commit(w.prepareCommit());
+            }
+        }
+    }
+
     /** The scenario's Paimon table (the runs write it). */
     static Path sinkPath(JsonNode job) {
         return Paths.get(job.get("sinkPath").asText());
@@ -65,11 +110,26 @@ final class KafkaPaimonJob {
     /** Declares rk_pace and the two tables in t (the compiled plan records them). */
     static void declare(TableEnvironment t, JsonNode job) {
         t.executeSql("CREATE TEMPORARY SYSTEM FUNCTION rk_pace AS '" + Pace.class.getName() + "'");
-        t.executeSql("CREATE TABLE src (v STRING) WITH ('connector'='kafka', 'topic'='" + job.get("topic").asText()
-                + "', 'properties.bootstrap.servers'='" + job.get("bootstrap").asText()
-                + "', 'properties.group.id'='" + job.get("group").asText()
-                + "', 'properties.auto.offset.reset'='earliest', 'properties.commit.offsets.on.checkpoint'='true'"
-                + ", 'scan.startup.mode'='group-offsets', 'scan.bounded.mode'='latest-offset', 'format'='raw')");
+        if (paimonSource(job)) {
+            // scan.infer-parallelism off: the source runs at the job's parallelism, chained to the
+            // paced calc (inferred from the splits, it sits behind a rebalance whose buffered backlog
+            // holds every aligned barrier for seconds)
+            StringBuilder src = new StringBuilder("CREATE TABLE src (id BIGINT) WITH ('connector'='paimon', 'path'='"
+                    + Scenarios.flinkUri(sourcePath(job)) + "', 'scan.infer-parallelism'='false'"
+                    + ", 'scan.mode'='from-snapshot', 'scan.snapshot-id'='1'");
+            Iterator<Map.Entry<String, JsonNode>> it = job.path("sourceTableOptions").fields();
+            while (it.hasNext()) {
+                Map.Entry<String, JsonNode> e = it.next();
+                src.append(", '").append(e.getKey()).append("'='").append(e.getValue().asText()).append('\'');
+            }
+            t.executeSql(src.append(')').toString());
+        } else {
+            t.executeSql("CREATE TABLE src (v STRING) WITH ('connector'='kafka', 'topic'='" + job.get("topic").asText()
+                    + "', 'properties.bootstrap.servers'='" + job.get("bootstrap").asText()
+                    + "', 'properties.group.id'='" + job.get("group").asText()
+                    + "', 'properties.auto.offset.reset'='earliest', 'properties.commit.offsets.on.checkpoint'='true'"
+                    + ", 'scan.startup.mode'='group-offsets', 'scan.bounded.mode'='latest-offset', 'format'='raw')");
+        }
         StringBuilder sink = new StringBuilder("CREATE TABLE sink (id BIGINT) WITH ('connector'='paimon', 'path'='"
                 + Scenarios.flinkUri(sinkPath(job)) + "', 'auto-create'='true', 'bucket'='"
                 + job.path("buckets").asInt(2) + "', 'bucket-key'='id', 'file.format'='avro'");
@@ -110,6 +170,8 @@ final class KafkaPaimonJob {
                         o.put(e.getKey(), e.getValue().asText());
                     }
                     found++;
+                } else if (connector.equals("paimon") && side.equals("scanTableSource")) {
+                    found++; // the source table: every launch reads it as it is
                 } else if (connector.equals("paimon")) {
                     o.put("path", sinkOf(job, variant, journalDir, tag));
                     found++;
@@ -117,7 +179,7 @@ final class KafkaPaimonJob {
             }
         }
         if (found < 2) {
-            throw new IllegalStateException("the plan has no kafka source and paimon sink with their options");
+            throw new IllegalStateException("the plan has no kafka or paimon source and paimon sink with their options");
         }
     }
 

@@ -64,13 +64,19 @@ final class KafkaPaimonKind extends ScenarioKind {
         job.put("sinkPath", w.resolve("wh").resolve("sink").toString());
         ObjectNode halt = Flink.JSON.createObjectNode().put("bootstrap", broker.bootstrap()).put("group", "g-" + scenario);
         Flink.writeJson(w.resolve("kafka-paimon-halt.json"), halt);
-        KafkaScenario.createAndFill(broker.bootstrap(), "in-" + scenario, job.path("keys").asInt(2), job.path("records").asLong());
+        if (KafkaPaimonJob.paimonSource(job)) {
+            KafkaPaimonJob.fillSource(job); // the job reads a Paimon table, not the topic
+        } else {
+            KafkaScenario.createAndFill(broker.bootstrap(), "in-" + scenario, job.path("keys").asInt(2), job.path("records").asLong());
+        }
     }
 
     @Override
     void afterRuns(Path w, JsonNode sc, ObjectNode flink) throws Exception {
         JsonNode job = sc.get("job");
-        flink.set("committed_offsets", KafkaScenario.committed(job.get("bootstrap").asText(), job.get("group").asText()));
+        if (!KafkaPaimonJob.paimonSource(job)) {
+            flink.set("committed_offsets", KafkaScenario.committed(job.get("bootstrap").asText(), job.get("group").asText()));
+        }
         Path table = KafkaPaimonJob.sinkPath(job);
         flink.set("table_latest_snapshot", KafkaPaimonJob.latest(table));
         TreeMap<Long, Integer> rows = KafkaPaimonJob.rows(table);
@@ -87,6 +93,9 @@ final class KafkaPaimonKind extends ScenarioKind {
                             + h.path("groupOffsetsSum") + ") never covered the commit's " + h.path("totalRecordCount") + " rows");
                 }
             }
+        }
+        if (sc.path("midStream").asBoolean(true) && KafkaPaimonJob.paimonSource(job) && rows.isEmpty()) {
+            throw new Scenarios.Mismatch("the runs committed nothing to the table before the crash: the source's state holds no progress");
         }
         if (sc.path("midStream").asBoolean(true) && rows.size() >= job.get("records").asLong()) {
             throw new Scenarios.Mismatch("the runs committed every input to the table before the crash: nothing is judged mid-stream");
