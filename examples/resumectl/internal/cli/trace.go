@@ -30,7 +30,10 @@ type tracer struct {
 	onEnd func(resume.Event)
 	// onBegin, when set, receives every call that began (tests wait on it).
 	onBegin func(traceCall)
-	now     func() time.Time
+	// onEndKafka, when set, is called after Kafka requests ended (tests
+	// wait on it: franz-go may run its read hook after Close returned).
+	onEndKafka func()
+	now        func() time.Time
 }
 
 // callKey names one call: the wrapped bucket's number and blobwatch's

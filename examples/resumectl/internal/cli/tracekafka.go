@@ -89,4 +89,7 @@ func (t *tracer) endKafka(n int, at string, kk int16, all bool) {
 	if oldest != nil {
 		delete(t.inflight, *oldest)
 	}
+	if t.onEndKafka != nil {
+		t.onEndKafka()
+	}
 }
