@@ -26,7 +26,8 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Kafka→Paimon SQL scenarios (KP1, KP2): the {@link KafkaPaimonJob} compiled to a plan and run from
+ * Kafka→Paimon SQL scenarios (KP1, KP2; PS1 reads a Paimon table instead of the topic:
+ * {@link KafkaPaimonJob#paimonSource}): the {@link KafkaPaimonJob} compiled to a plan and run from
  * it, reading topic {@code in-NAME} (its ids produced round-robin, id = offset × partitions +
  * partition) with group {@code g-NAME} into a Paimon table ({@code ${table}}), crashed. The
  * snapshots are tried in Flink with each stage's new job; the decision is launched (a restore:
@@ -215,7 +216,8 @@ final class KafkaPaimonKind extends ScenarioKind {
                 st.mc.cancelJob(id).get(30, TimeUnit.SECONDS);
                 st.mc.requestJobResult(id).get(30, TimeUnit.SECONDS);
                 cancelled = true;
-                st.fl.put("ended", "cancelled two checkpoints after the table held every input (FLINK-31006: a restored bounded KafkaSource never finishes)");
+                st.fl.put("ended", "cancelled two checkpoints after the table held every input (" + (KafkaPaimonJob.paimonSource(job)
+                        ? "a streaming Paimon source never finishes)" : "FLINK-31006: a restored bounded KafkaSource never finishes)"));
                 break;
             }
             if (System.nanoTime() > end) {
