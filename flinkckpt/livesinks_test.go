@@ -2,7 +2,6 @@ package flinkckpt_test
 
 import (
 	"context"
-	"encoding/binary"
 	"strings"
 	"testing"
 	"time"
@@ -21,31 +20,6 @@ import (
 	"github.com/resumekit/resumekit/resume"
 	"github.com/resumekit/resumekit/resume/livecheck"
 )
-
-// kafkaCommitterElement is a KafkaSink committer subtask's list state
-// element as Flink 1.20 writes it: one KafkaCommittable (epoch, producer
-// id, transactional id) of checkpoint id, received and not committed
-// (CommittableCollectorSerializer v2, checkpoint serializer v1, subtask
-// serializer v1, KafkaCommittableSerializer v1).
-func kafkaCommitterElement(id int64, txnID string, pid int64, epoch int16) []byte {
-	i32 := func(b []byte, v uint32) []byte { return binary.BigEndian.AppendUint32(b, v) }
-	frame := func(b, data []byte) []byte { return append(i32(b, uint32(len(data))), data...) }
-	kc := binary.BigEndian.AppendUint16(nil, uint16(epoch))
-	kc = binary.BigEndian.AppendUint64(kc, uint64(pid))
-	kc = binary.BigEndian.AppendUint16(kc, uint16(len(txnID)))
-	kc = append(kc, txnID...)
-	req := frame(i32(nil, 1), kc)      // committable: serializer version, bytes
-	req = i32(i32(req, 0), 0)          // retries, state RECEIVED
-	sub := i32(i32(i32(nil, 0), 0), 1) // subtask 0, request serializer v0, 1 request
-	sub = frame(sub, req)
-	sub = i32(i32(i32(sub, 1), 0), 0) // committables, drained, failed
-	cp := binary.BigEndian.AppendUint64(nil, uint64(id))
-	cp = i32(i32(i32(cp, 1), 1), 1) // 1 writer subtask, subtask serializer v1, 1 subtask
-	cp = frame(cp, sub)
-	col := i32(i32(i32(nil, sinkstate.Magic), 1), 1) // magic, checkpoint serializer v1, 1 checkpoint
-	col = frame(col, cp)
-	return frame(i32(i32(nil, uint32(len(col)+8)), 2), col)
-}
 
 // sinkSetup is a kfake cluster with the source topic "orders" (two
 // partitions of 100 records) and an open KafkaSink transaction
@@ -89,7 +63,7 @@ func newSinkSetup(t testing.TB, brokers int, txnID string) *sinkSetup {
 	t.Cleanup(func() { b.Close() })
 	liveCheckpoint(t, b, 8, flinkckpttest.KafkaSource("src", "orders", 10, 10),
 		flinkckpttest.Source{UID: "Sink Committer: sink", Parallelism: 1, ListStates: []flinkckpttest.ListState{{Name: sinkstate.CommitterStateName,
-			Elements: []flinkckpttest.ListElement{{Data: kafkaCommitterElement(8, txnID, s.pid, s.epoch)}}}}})
+			Elements: []flinkckpttest.ListElement{{Data: flinkckpttest.KafkaCommitterElement(8, txnID, s.pid, s.epoch)}}}}})
 	s.r = func(live *livecheck.Checkers, committed bool) *flinkckpt.Resolver {
 		r, err := flinkckpt.NewResolver(b, "ck/", &flinkckpt.Options{FlinkRoot: "s3a://b/ck/", Live: live, SinkCommitted: committed})
 		if err != nil {
@@ -243,7 +217,7 @@ func TestRestoreSinkUnknownAndRefusing(t *testing.T) {
 	defer b.Close()
 	liveCheckpoint(t, b, 8, flinkckpttest.KafkaSource("src", "orders", 10, 10),
 		flinkckpttest.Source{UID: "Sink Committer: sink", Parallelism: 1, ListStates: []flinkckpttest.ListState{{Name: sinkstate.CommitterStateName,
-			Elements: []flinkckpttest.ListElement{{Data: kafkaCommitterElement(8, "forgotten-0-8", 77, 0)}}}}})
+			Elements: []flinkckpttest.ListElement{{Data: flinkckpttest.KafkaCommitterElement(8, "forgotten-0-8", 77, 0)}}}}})
 	live := &livecheck.Checkers{Kafka: kafkaoffset.Log{Client: s.k.Client}}
 	c, err := liveResolver(t, b, live).Resolve(context.Background())
 	if err != nil {

@@ -83,7 +83,7 @@ func TestRestoreSinkTransactionTimedOut(t *testing.T) {
 	defer b.Close()
 	liveCheckpoint(t, b, 8, flinkckpttest.KafkaSource("src", "orders", 10, 10),
 		flinkckpttest.Source{UID: "Sink Committer: sink", Parallelism: 1, ListStates: []flinkckpttest.ListState{{Name: sinkstate.CommitterStateName,
-			Elements: []flinkckpttest.ListElement{{Data: kafkaCommitterElement(8, "orders-sink-0-8", pid, epoch)}}}}})
+			Elements: []flinkckpttest.ListElement{{Data: flinkckpttest.KafkaCommitterElement(8, "orders-sink-0-8", pid, epoch)}}}}})
 	// The new job's plan names the sink's topic (jobgraph.JobOperator.
 	// SinkTopics, from a Kafka sink table's topic option).
 	planned := jobgraph.JobFromUIDs("src", "Sink Committer: sink")

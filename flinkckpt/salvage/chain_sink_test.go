@@ -2,7 +2,6 @@ package salvage_test
 
 import (
 	"context"
-	"encoding/binary"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +10,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/resumekit/resumekit/flinkckpt"
-	"github.com/resumekit/resumekit/flinkckpt/metadata/sinkstate"
+	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
 	"github.com/resumekit/resumekit/flinkckpt/salvage"
 	"github.com/resumekit/resumekit/kafkaoffset"
 	"github.com/resumekit/resumekit/kafkaoffset/kafkaoffsettest"
@@ -62,23 +61,6 @@ func TestSourceAheadRaceKafka(t *testing.T) {
 	}
 }
 
-// kafkaElement is a KafkaSink committer subtask's list state element with
-// one pending KafkaCommittable of checkpoint id.
-func kafkaElement(id int64, txnID string, pid int64, epoch int16) []byte {
-	i32 := func(b []byte, v uint32) []byte { return binary.BigEndian.AppendUint32(b, v) }
-	frame := func(b, data []byte) []byte { return append(i32(b, uint32(len(data))), data...) }
-	kc := binary.BigEndian.AppendUint16(nil, uint16(epoch))
-	kc = binary.BigEndian.AppendUint64(kc, uint64(pid))
-	kc = binary.BigEndian.AppendUint16(kc, uint16(len(txnID)))
-	kc = append(kc, txnID...)
-	req := i32(i32(frame(i32(nil, 1), kc), 0), 0)
-	sub := frame(i32(i32(i32(nil, 0), 0), 1), req)
-	sub = i32(i32(i32(sub, 1), 0), 0)
-	cp := frame(i32(i32(i32(binary.BigEndian.AppendUint64(nil, uint64(id)), 1), 1), 1), sub)
-	col := frame(i32(i32(i32(nil, sinkstate.Magic), 1), 1), cp)
-	return collectorElement(2, col)
-}
-
 // A restore and a salvage of one snapshot in one chain (NewResolvers, one
 // checker set) ask the sink's brokers once: with MemoTransactions, one
 // DescribeTransactions request in all, on a 3-broker cluster. The salvage
@@ -103,7 +85,7 @@ func TestRestoreAndSalvageAskTheSinkOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, b := committerSavepoint(t, kafkaElement(5, "job-sink-0-5", got["job-sink-0-5"].ProducerID, got["job-sink-0-5"].Epoch))
+	_, b := committerSavepoint(t, flinkckpttest.KafkaCommitterElement(5, "job-sink-0-5", got["job-sink-0-5"].ProducerID, got["job-sink-0-5"].Epoch))
 	var hs []*kfake.FaultHandle
 	for n := range k.Kafka.ListenAddrs() {
 		hs = append(hs, k.Kafka.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.DescribeTransactions}, Nodes: []int32{int32(n)}, Observe: true, Count: -1}))

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
 	"github.com/resumekit/resumekit/flinkckpt/salvage"
 	"github.com/resumekit/resumekit/kafkaoffset"
 	"github.com/resumekit/resumekit/resume"
@@ -22,7 +23,7 @@ import (
 // it, and not assumed. A KafkaSink asked of its brokers is not warned.
 func TestSinkNotChecked(t *testing.T) {
 	ctx := context.Background()
-	w, b := committerSavepoint(t, kafkaElement(8, "orders-sink-0-8", 7, 0), emptyCollector)
+	w, b := committerSavepoint(t, flinkckpttest.KafkaCommitterElement(8, "orders-sink-0-8", 7, 0), emptyCollector)
 	wp, lp := paimonSinkSavepoint(t)
 	cl := kafkaCluster(t, 2, 100)
 	for _, tc := range []struct {

@@ -50,7 +50,7 @@ func TestResolveSalvageStopProvedByJobResultStore(t *testing.T) {
 	if _, err := l.Savepoint(context.Background(), "savepoint-b947c2-0123456789ab", 8, &flinkckpttest.Checkpoint{Sources: []flinkckpttest.Source{
 		flinkckpttest.KafkaSource("src", "orders", 10, 10),
 		{UID: "Sink Committer: sink", Parallelism: 1, ListStates: []flinkckpttest.ListState{{Name: sinkstate.CommitterStateName,
-			Elements: []flinkckpttest.ListElement{{Data: kafkaCommitterElement(8, "orders-sink-0-8", 7, 0)}}}}},
+			Elements: []flinkckpttest.ListElement{{Data: flinkckpttest.KafkaCommitterElement(8, "orders-sink-0-8", 7, 0)}}}}},
 	}}); err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -12,23 +11,6 @@ import (
 	"github.com/resumekit/resumekit/flinkckpt/flinkckpttest"
 	"github.com/resumekit/resumekit/flinkckpt/metadata/sinkstate"
 )
-
-// kafkaCommitterElement is a KafkaSink committer subtask's list state
-// element holding one pending KafkaCommittable of checkpoint id.
-func kafkaCommitterElement(id int64, txnID string, pid int64, epoch int16) []byte {
-	i32 := func(b []byte, v uint32) []byte { return binary.BigEndian.AppendUint32(b, v) }
-	frame := func(b, data []byte) []byte { return append(i32(b, uint32(len(data))), data...) }
-	kc := binary.BigEndian.AppendUint16(nil, uint16(epoch))
-	kc = binary.BigEndian.AppendUint64(kc, uint64(pid))
-	kc = binary.BigEndian.AppendUint16(kc, uint16(len(txnID)))
-	kc = append(kc, txnID...)
-	req := i32(i32(frame(i32(nil, 1), kc), 0), 0)
-	sub := frame(i32(i32(i32(nil, 0), 0), 1), req)
-	sub = i32(i32(i32(sub, 1), 0), 0)
-	cp := frame(i32(i32(i32(binary.BigEndian.AppendUint64(nil, uint64(id)), 1), 1), 1), sub)
-	col := frame(i32(i32(i32(nil, sinkstate.Magic), 1), 1), cp)
-	return frame(i32(i32(nil, uint32(len(col)+8)), 2), col)
-}
 
 // resolve with a KafkaSink committer and no sink broker: the restore keeps
 // its grade with flink.sink-not-checked and an assumed valid_until of the
@@ -41,7 +23,7 @@ func TestResolveSinkFlags(t *testing.T) {
 	if _, err := l.Checkpoint(context.Background(), flinkTestJob, 8, &flinkckpttest.Checkpoint{Sources: []flinkckpttest.Source{
 		flinkckpttest.KafkaSource("src", "orders", 10, 10),
 		{UID: "Sink Committer: sink", Parallelism: 1, ListStates: []flinkckpttest.ListState{{Name: sinkstate.CommitterStateName,
-			Elements: []flinkckpttest.ListElement{{Data: kafkaCommitterElement(8, "orders-sink-0-8", 7, 0)}}}}},
+			Elements: []flinkckpttest.ListElement{{Data: flinkckpttest.KafkaCommitterElement(8, "orders-sink-0-8", 7, 0)}}}}},
 	}}); err != nil {
 		t.Fatal(err)
 	}
